@@ -1,0 +1,42 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "TouchSchool",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "touchschool", targets: ["TouchSchoolTUI"]),
+        .library(name: "TouchSchoolCore", targets: ["TouchSchoolCore"]),
+        .library(name: "TouchSchoolView", targets: ["TouchSchoolView"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The pure core: catalog, search, rules of the game, state store. No terminal code.
+        .target(name: "TouchSchoolCore"),
+        // The pure view: state -> cell grid, display width, the two languages. No terminal code.
+        .target(name: "TouchSchoolView", dependencies: ["TouchSchoolCore"]),
+        // The starter catalog, `Resources/schools.json`, shipped as a bundle resource so that the
+        // binary finds it whether started by `swift run` or from the build folder.
+        .target(
+            name: "TouchSchoolStarterCatalog",
+            path: ".",
+            sources: ["Sources/TouchSchoolStarterCatalog"],
+            resources: [.copy("Resources/schools.json")]
+        ),
+        // ncurses macros and signal plumbing that Swift cannot call directly.
+        .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
+        .executableTarget(
+            name: "TouchSchoolTUI",
+            dependencies: [
+                "TouchSchoolCore", "TouchSchoolView", "TouchSchoolStarterCatalog", "CNcurses",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "TouchSchoolCoreTests", dependencies: ["TouchSchoolCore", "TouchSchoolStarterCatalog"]),
+        .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore"]),
+        // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
+        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCore"]),
+    ]
+)

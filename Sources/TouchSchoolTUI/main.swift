@@ -1,0 +1,5 @@
+import ArgumentParser
+import TouchSchoolCore
+
+// Placeholder until the command line lands.
+print("touchschool")

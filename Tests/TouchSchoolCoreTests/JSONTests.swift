@@ -1,0 +1,7 @@
+import Testing
+@testable import TouchSchoolCore
+
+@Test func jsonRoundTrip() throws {
+    let value = try JSONValue.parse("{\"a\": [1, -2.5, \"x\\u00e9\", true, null]}")
+    #expect(value["a"]?.arrayValue?.count == 5)
+}
