@@ -15,11 +15,11 @@ struct ImportCommand: ParsableCommand {
             command. The file may be in CP949, as the portal serves it, or in UTF-8.
 
             The imported list replaces the small starter catalog for every game using the same data \
-            directory; it is kept there as catalog.json. Importing a newer edition later updates it:
-              - a school keeps its identity (its 학교ID) and so its score when it is renamed;
-              - a school the new edition no longer lists stays, with its score, marked as no longer listed;
-              - a starter-catalog school is matched to its official entry by name, province and level, \
-            and its score carries over; one that cannot be matched is kept only if it has a score.
+            directory; it is kept there as catalog.json. Importing a newer edition later updates it. \
+            A renamed school keeps its identity (its 학교ID) and so its score. A school the new edition \
+            no longer lists stays, with its score, marked as no longer listed. A starter-catalog school \
+            is matched to its official entry by name, province and level, and its score carries over; \
+            one that cannot be matched is kept only if it has a score.
 
             The file is checked first: a file in another encoding, with missing columns or a broken row \
             is refused with the line at fault, and nothing is changed. Games already running keep \
