@@ -101,6 +101,13 @@ import TouchSchoolStarterCatalog
         #expect(Self.decodeError(badOwnership)?.contains("ownership must be national, public or private") == true)
     }
 
+    @Test func memberNamesWithEscapesAreStillRecognised() throws {
+        let escaped = Self.document(schools: "[{\"\\u0069d\": \"S1\", \"name\": \"\\uac00\", \"level\": \"high\", \"province\": \"서울특별시\", \"district\": \"\", \"address\": \"\"}]")
+        let catalog = try CatalogFile.decode(bytes: Array(escaped.utf8))
+        #expect(catalog.schools.map(\.id) == ["S1"])
+        #expect(catalog.schools.map(\.name) == ["가"])
+    }
+
     @Test func aliasesMustPointToASchool() {
         let dangling = Self.document(schools: "[\(Self.validSchool)]", extra: ", \"aliases\": {\"S0\": \"S404\"}")
         #expect(Self.decodeError(dangling)?.contains("aliases.S0 points to \"S404\"") == true)
