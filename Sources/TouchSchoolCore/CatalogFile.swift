@@ -77,15 +77,15 @@ public enum CatalogFile {
         var aliasMembers: [(String, JSONValue)] = []
         try parser.readObject("the catalog") { parser, key throws(JSONParseError) in
             switch key {
-            case "format": format = try parser.readString(key)
-            case "version": fileVersion = try parser.readNumber(key)
-            case "source": sourceName = try parser.readString(key)
-            case "edition": edition = try parser.readString(key)
+            case "format": format = try parser.readString(key.text)
+            case "version": fileVersion = try parser.readNumber(key.text)
+            case "source": sourceName = try parser.readString(key.text)
+            case "edition": edition = try parser.readString(key.text)
             case "schools": schools = try decodeSchools(&parser)
             case "aliases":
                 guard case let .object(members) = try parser.parseValue(depth: 1) else { throw parser.error("aliases must be an object") }
                 aliasMembers = members
-            default: throw parser.error("\"\(key)\" is not a field of the catalog format")
+            default: throw parser.error("\"\(key.text)\" is not a field of the catalog format")
             }
         }
         guard format == formatName else { throw parser.error("not a TouchSchool catalog (\"format\" must be \"\(formatName)\")") }
@@ -132,20 +132,20 @@ public enum CatalogFile {
         var latitude: Double?, longitude: Double?
         try parser.readObject("schools[\(index)]") { parser, key throws(JSONParseError) in
             switch key {
-            case "id": id = try parser.readString("schools[\(index)].\(key)")
-            case "name": name = try parser.readString("schools[\(index)].\(key)")
-            case "level": levelName = try parser.readString("schools[\(index)].\(key)")
-            case "province": province = try parser.readString("schools[\(index)].\(key)")
-            case "district": district = try parser.readString("schools[\(index)].\(key)")
-            case "address": address = try parser.readString("schools[\(index)].\(key)")
-            case "lotAddress": lotAddress = try parser.readString("schools[\(index)].\(key)")
-            case "ownership": ownershipName = try parser.readString("schools[\(index)].\(key)")
-            case "branch": isBranch = try parser.readBool("schools[\(index)].\(key)")
-            case "listed": isListed = try parser.readBool("schools[\(index)].\(key)")
-            case "lat": latitude = try parser.readCoordinate("schools[\(index)].\(key)", limit: 90)
-            case "lon": longitude = try parser.readCoordinate("schools[\(index)].\(key)", limit: 180)
-            case "founded": founded = try parser.readString("schools[\(index)].\(key)")
-            default: throw parser.error("schools[\(index)]: \"\(key)\" is not a field of a school")
+            case "id": id = try parser.readString("schools[\(index)].\(key.text)")
+            case "name": name = try parser.readString("schools[\(index)].\(key.text)")
+            case "level": levelName = try parser.readString("schools[\(index)].\(key.text)")
+            case "province": province = try parser.readString("schools[\(index)].\(key.text)")
+            case "district": district = try parser.readString("schools[\(index)].\(key.text)")
+            case "address": address = try parser.readString("schools[\(index)].\(key.text)")
+            case "lotAddress": lotAddress = try parser.readString("schools[\(index)].\(key.text)")
+            case "ownership": ownershipName = try parser.readString("schools[\(index)].\(key.text)")
+            case "branch": isBranch = try parser.readBool("schools[\(index)].\(key.text)")
+            case "listed": isListed = try parser.readBool("schools[\(index)].\(key.text)")
+            case "lat": latitude = try parser.readCoordinate("schools[\(index)].\(key.text)", limit: 90)
+            case "lon": longitude = try parser.readCoordinate("schools[\(index)].\(key.text)", limit: 180)
+            case "founded": founded = try parser.readString("schools[\(index)].\(key.text)")
+            default: throw parser.error("schools[\(index)]: \"\(key.text)\" is not a field of a school")
             }
         }
         func school() -> String { "schools[\(index)]" + (id.map { " (\($0))" } ?? "") }
@@ -264,7 +264,7 @@ public struct CatalogFileError: Error, Equatable, CustomStringConvertible, Senda
 private extension JSONParser {
     /// Calls `readMember` with each member's name; it must read the value.
     mutating func readObject(
-        _ what: @autoclosure () -> String, _ readMember: (inout JSONParser, String) throws(JSONParseError) -> Void
+        _ what: @autoclosure () -> String, _ readMember: (inout JSONParser, MemberName) throws(JSONParseError) -> Void
     ) throws(JSONParseError) {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("\(what()) must be an object") }
@@ -274,7 +274,7 @@ private extension JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
-            let key = try parseString()
+            let key = try readMemberName()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
@@ -308,6 +308,16 @@ private extension JSONParser {
         }
     }
 
+    /// The name at `index` (an opening quote), kept as bytes unless it has escapes.
+    mutating func readMemberName() throws(JSONParseError) -> MemberName {
+        var end = index + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return MemberName(decoded: try parseString()) }
+        let name = MemberName(bytes: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]))
+        index = end + 1
+        return name
+    }
+
     mutating func readString(_ field: @autoclosure () -> String) throws(JSONParseError) -> String {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("\(field()) must be a string") }
         return try parseString()
@@ -330,5 +340,25 @@ private extension JSONParser {
             throw error("\(field()) must be a number between -\(Int(limit)) and \(Int(limit))")
         }
         return value
+    }
+}
+
+/// A member name compared with the format's field names (`case "id":`) without first making a
+/// `String` of it: a catalog has thirteen names for each of its twelve thousand schools.
+private struct MemberName {
+    private var bytes: UnsafeBufferPointer<UInt8>?
+    /// Set instead of `bytes` for a name written with escapes.
+    private var decoded: String?
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(decoded: String) { self.decoded = decoded }
+
+    /// For messages.
+    var text: String { decoded ?? bytes.map { String(decoding: $0, as: UTF8.self) } ?? "" }
+
+    static func ~= (field: StaticString, name: MemberName) -> Bool {
+        let fieldBytes = UnsafeBufferPointer(start: field.utf8Start, count: field.utf8CodeUnitCount)
+        guard let bytes = name.bytes else { return name.decoded.map { $0.utf8.elementsEqual(fieldBytes) } ?? false }
+        return bytes.elementsEqual(fieldBytes)
     }
 }

@@ -5,6 +5,12 @@ public struct ImportReport: Equatable, Sendable {
         public var id: String
         public var oldName: String
         public var newName: String
+
+        public init(id: String, oldName: String, newName: String) {
+            self.id = id
+            self.oldName = oldName
+            self.newName = newName
+        }
     }
 
     /// A starter-catalog school found in the official list; its scores carry over through the alias.
@@ -12,6 +18,12 @@ public struct ImportReport: Equatable, Sendable {
         public var starterID: String
         public var officialID: String
         public var name: String
+
+        public init(starterID: String, officialID: String, name: String) {
+            self.starterID = starterID
+            self.officialID = officialID
+            self.name = name
+        }
     }
 
     /// 데이터기준일자 of the imported list.

@@ -50,13 +50,16 @@ public struct RankedSchool: Equatable, Sendable {
 ///
 /// Each league is an order-statistic treap over the league's schools, ordered by count descending,
 /// then by a fixed tie order (name, province, id). Every school owns four tree nodes, one per league
-/// it belongs to (`League.leagues(of:)`), so node `school * 4 + slot` needs no lookup table. The
-/// nodes keep no keys: they compare through `counts`, so a count change that leaves a school between
-/// the same neighbours (the common case while one school is being tapped) touches no tree at all.
+/// it belongs to (`League.leagues(of:)`): node `slot * schoolCount + school`, so it needs no lookup
+/// table and the nodes of the national tree, the deepest, lie together in memory. The
+/// nodes carry their school's key (count and tie order) so that a search touches one node per step,
+/// and a count change that leaves a school between the same neighbours (the common case while one
+/// school is being tapped) only rewrites its own four nodes.
 /// The nodes of each league are also threaded in order (`previous`/`next`) so that this check, and
 /// listing a page of rows, cost O(1) per node.
 public struct Leaderboard: Sendable {
     private static let slotsPerSchool = 4
+    private let schoolCount: Int
     private static let none: Int32 = -1
 
     private struct Node: Sendable {
@@ -67,11 +70,21 @@ public struct Leaderboard: Sendable {
         var next: Int32 = Leaderboard.none
         /// Nodes in this subtree.
         var size: Int32 = 1
+        /// The school's place in the fixed tie order, so that ties compare two integers, not strings.
+        var tie: Int32 = 0
+        var count: UInt64 = 0
+
+        var key: Key { Key(count: count, tie: tie) }
     }
 
-    private var counts: [UInt64]
-    /// Each school's place in the fixed tie order, so that ties compare two integers, not strings.
-    private let tieOrder: [Int32]
+    /// Where a school sits in the order: count descending, then tie order.
+    private struct Key {
+        var count: UInt64
+        var tie: Int32
+
+        func precedes(_ other: Key) -> Bool { count > other.count || (count == other.count && tie < other.tie) }
+    }
+
     private var nodes: [Node]
     /// The root node of each league's tree, by league number.
     private var roots: [Int32]
@@ -103,25 +116,31 @@ public struct Leaderboard: Sendable {
         var leagueOfNode = [Int32](repeating: 0, count: schoolCount * Self.slotsPerSchool)
         for (position, school) in schools.enumerated() {
             for (slot, league) in League.leagues(of: school).enumerated() {
-                leagueOfNode[position * Self.slotsPerSchool + slot] = leagueNumbers[league]!
+                leagueOfNode[slot * schoolCount + position] = leagueNumbers[league]!
             }
         }
 
-        self.counts = counts
-        self.tieOrder = tieOrder
+        self.schoolCount = schoolCount
         self.leagueOfNode = leagueOfNode
         self.leagueNumbers = leagueNumbers
-        self.nodes = Array(repeating: Node(), count: leagueOfNode.count)
+        var nodes = Array(repeating: Node(), count: leagueOfNode.count)
+        for (index, count) in counts.enumerated() {
+            for slot in 0..<Self.slotsPerSchool {
+                nodes[slot * schoolCount + index].count = count
+                nodes[slot * schoolCount + index].tie = tieOrder[index]
+            }
+        }
+        self.nodes = nodes
         self.roots = Array(repeating: Self.none, count: leagueNumbers.count)
         self.baselineRanks = Array(repeating: 0, count: leagueOfNode.count)
 
         // The only full sort: lay out every league in order once, then build each tree from its
         // sorted nodes in linear time.
-        let order = schools.indices.sorted { self.precedes($0, $1) }
+        let order = schools.indices.sorted { nodes[$0].key.precedes(nodes[$1].key) }
         var leagueMembers = Array(repeating: [Int32](), count: leagueNumbers.count)
         for school in order {
             for slot in 0..<Self.slotsPerSchool {
-                let node = school * Self.slotsPerSchool + slot
+                let node = slot * schoolCount + school
                 leagueMembers[Int(leagueOfNode[node])].append(Int32(node))
             }
         }
@@ -129,30 +148,28 @@ public struct Leaderboard: Sendable {
         markMovementBaseline()
     }
 
-    public func count(of school: Int) -> UInt64 { counts[school] }
+    public func count(of school: Int) -> UInt64 { nodes[school].count }
 
     public mutating func setCount(_ count: UInt64, of school: Int) {
-        let old = counts[school]
-        guard count != old else { return }
-        // Only the nodes whose neighbours change leave their trees; the rest stay where they are.
+        guard count != nodes[school].count else { return }
+        let key = Key(count: count, tie: nodes[school].tie)
+        // Only the nodes whose neighbours change leave their trees (searched by their old key);
+        // the rest stay where they are.
         var moving: UInt8 = 0
-        for slot in 0..<Self.slotsPerSchool {
-            let node = school * Self.slotsPerSchool + slot
-            if !staysBetweenNeighbours(node, school: school, count: count) {
-                moving |= 1 << slot
-                remove(node)
-            }
+        for slot in 0..<Self.slotsPerSchool where !staysBetweenNeighbours(slot * schoolCount + school, at: key) {
+            moving |= 1 << slot
+            remove(slot * schoolCount + school)
         }
-        counts[school] = count
+        for slot in 0..<Self.slotsPerSchool { nodes[slot * schoolCount + school].count = count }
         guard moving != 0 else { return }
         for slot in 0..<Self.slotsPerSchool where moving & (1 << slot) != 0 {
-            insert(school * Self.slotsPerSchool + slot)
+            insert(slot * schoolCount + school)
         }
     }
 
     /// Saturating: never wraps past `UInt64.max`.
     public mutating func add(_ taps: UInt64, to school: Int) {
-        let (sum, overflow) = counts[school].addingReportingOverflow(taps)
+        let (sum, overflow) = count(of: school).addingReportingOverflow(taps)
         setCount(overflow ? .max : sum, of: school)
     }
 
@@ -165,17 +182,18 @@ public struct Leaderboard: Sendable {
     /// 1-based rank; ties share a rank.
     public func rank(of school: Int, in league: League) -> Int {
         let node = node(of: school, in: league)
-        return rank(ofCount: counts[school], inTree: roots[Int(leagueOfNode[node])])
+        return rank(ofCount: nodes[node].count, inTree: roots[Int(leagueOfNode[node])])
     }
 
     /// 0-based place in the league's stable order (count descending, then a fixed tie order).
     public func place(of school: Int, in league: League) -> Int {
         let target = node(of: school, in: league)
+        let key = nodes[target].key
         var place = 0
         var current = roots[Int(leagueOfNode[target])]
         while current != Int32(target) {
             let node = nodes[Int(current)]
-            if precedes(school, Self.school(of: current)) {
+            if key.precedes(node.key) {
                 current = node.left
             } else {
                 place += Int(size(node.left)) + 1
@@ -194,11 +212,11 @@ public struct Leaderboard: Sendable {
         var rows: [RankedSchool] = []
         rows.reserveCapacity(places.count)
         var node = select(places.lowerBound, inTree: root)
-        var rank = rank(ofCount: counts[Self.school(of: node)], inTree: root)
+        var rank = rank(ofCount: nodes[Int(node)].count, inTree: root)
         for place in places {
-            let school = Self.school(of: node)
-            if let above = rows.last, above.count != counts[school] { rank = place + 1 }
-            rows.append(RankedSchool(position: school, rank: rank, count: counts[school]))
+            let count = nodes[Int(node)].count
+            if let above = rows.last, above.count != count { rank = place + 1 }
+            rows.append(RankedSchool(position: school(of: node), rank: rank, count: count))
             node = nodes[Int(node)].next
         }
         return rows
@@ -207,13 +225,15 @@ public struct Leaderboard: Sendable {
     /// The nearest school with a strictly greater count: whom to overtake next. Nil for the leader(s).
     /// Among several schools tied at that count, the one just above in the league's order.
     public func schoolAbove(_ school: Int, in league: League) -> RankedSchool? {
-        let root = roots[Int(leagueOfNode[node(of: school, in: league)])]
-        let rank = rank(ofCount: counts[school], inTree: root)
+        let node = node(of: school, in: league)
+        let root = roots[Int(leagueOfNode[node])]
+        let rank = rank(ofCount: nodes[node].count, inTree: root)
         guard rank > 1 else { return nil }
         // Ranks are 1 + the number of schools with a greater count, so the last of those sits at
         // place rank - 2.
-        let above = Self.school(of: select(rank - 2, inTree: root))
-        return RankedSchool(position: above, rank: self.rank(ofCount: counts[above], inTree: root), count: counts[above])
+        let above = select(rank - 2, inTree: root)
+        let count = nodes[Int(above)].count
+        return RankedSchool(position: self.school(of: above), rank: self.rank(ofCount: count, inTree: root), count: count)
     }
 
     /// Remembers every rank now, as "a moment ago" for `movement`. O(n): call it every few
@@ -224,9 +244,9 @@ public struct Leaderboard: Sendable {
             while nodes[Int(node)].left != Self.none { node = nodes[Int(node)].left }
             var place: Int32 = 0
             var rank: Int32 = 1
-            var previousCount = counts[Self.school(of: node)]
+            var previousCount = nodes[Int(node)].count
             while node != Self.none {
-                let count = counts[Self.school(of: node)]
+                let count = nodes[Int(node)].count
                 if count != previousCount { rank = place + 1 }
                 baselineRanks[Int(node)] = rank
                 previousCount = count
@@ -243,35 +263,19 @@ public struct Leaderboard: Sendable {
 
     // MARK: - Order
 
-    private static func school(of node: Int32) -> Int { Int(node) / slotsPerSchool }
+    private func school(of node: Int32) -> Int { Int(node) % schoolCount }
 
-    /// Whether school `a` comes before school `b` in the leaderboard order.
-    private func precedes(_ a: Int, _ b: Int) -> Bool {
-        precedes(count: counts[a], tie: tieOrder[a], count: counts[b], tie: tieOrder[b])
-    }
-
-    private func precedes(count a: UInt64, tie aTie: Int32, count b: UInt64, tie bTie: Int32) -> Bool {
-        a > b || (a == b && aTie < bTie)
-    }
-
-    /// Whether the node would keep its place if its school's count became `count`.
-    private func staysBetweenNeighbours(_ node: Int, school: Int, count: UInt64) -> Bool {
-        let tie = tieOrder[school]
+    /// Whether the node would keep its place with this key.
+    private func staysBetweenNeighbours(_ node: Int, at key: Key) -> Bool {
         let previous = nodes[node].previous
-        if previous != Self.none {
-            let above = Self.school(of: previous)
-            if !precedes(count: counts[above], tie: tieOrder[above], count: count, tie: tie) { return false }
-        }
+        if previous != Self.none && !nodes[Int(previous)].key.precedes(key) { return false }
         let next = nodes[node].next
-        if next != Self.none {
-            let below = Self.school(of: next)
-            if !precedes(count: count, tie: tie, count: counts[below], tie: tieOrder[below]) { return false }
-        }
+        if next != Self.none && !key.precedes(nodes[Int(next)].key) { return false }
         return true
     }
 
     private func node(of school: Int, in league: League) -> Int {
-        let node = school * Self.slotsPerSchool + league.slot
+        let node = league.slot * schoolCount + school
         precondition(leagueNumbers[league] == leagueOfNode[node], "school \(school) is not in \(league)")
         return node
     }
@@ -327,18 +331,18 @@ public struct Leaderboard: Sendable {
         }
     }
 
-    /// Takes the node out of its league's tree and order; its school's count must be unchanged
-    /// since it was inserted, as the search follows it.
+    /// Takes the node out of its league's tree and order; its key must be unchanged since it was
+    /// inserted, as the search follows it.
     private mutating func remove(_ target: Int) {
         let league = Int(leagueOfNode[target])
-        let school = Self.school(of: Int32(target))
+        let key = nodes[target].key
         var parent = Self.none
         var onLeft = false
         var current = roots[league]
         while current != Int32(target) {
             nodes[Int(current)].size -= 1
             parent = current
-            onLeft = precedes(school, Self.school(of: current))
+            onLeft = key.precedes(nodes[Int(current)].key)
             current = onLeft ? nodes[Int(current)].left : nodes[Int(current)].right
         }
         let removed = nodes[target]
@@ -347,10 +351,10 @@ public struct Leaderboard: Sendable {
         if removed.next != Self.none { nodes[Int(removed.next)].previous = removed.previous }
     }
 
-    /// Puts the node back into its league's tree and order, at its school's current count.
+    /// Puts the node back into its league's tree and order, at its current key.
     private mutating func insert(_ target: Int) {
         let league = Int(leagueOfNode[target])
-        let school = Self.school(of: Int32(target))
+        let key = nodes[target].key
         let priority = Self.priority(Int32(target))
         var parent = Self.none
         var onLeft = false
@@ -361,7 +365,7 @@ public struct Leaderboard: Sendable {
         while current != Self.none && Self.priority(current) > priority {
             nodes[Int(current)].size += 1
             parent = current
-            onLeft = precedes(school, Self.school(of: current))
+            onLeft = key.precedes(nodes[Int(current)].key)
             if onLeft {
                 next = current
                 current = nodes[Int(current)].left
@@ -370,28 +374,32 @@ public struct Leaderboard: Sendable {
                 current = nodes[Int(current)].right
             }
         }
-        let (left, right) = split(current, around: school, previous: &previous, next: &next)
-        nodes[target] = Node(left: left, right: right, previous: previous, next: next, size: size(left) + size(right) + 1)
+        let (left, right) = split(current, around: key, previous: &previous, next: &next)
+        nodes[target].left = left
+        nodes[target].right = right
+        nodes[target].previous = previous
+        nodes[target].next = next
+        nodes[target].size = size(left) + size(right) + 1
         if previous != Self.none { nodes[Int(previous)].next = Int32(target) }
         if next != Self.none { nodes[Int(next)].previous = Int32(target) }
         attach(Int32(target), under: parent, onLeft: onLeft, league: league)
     }
 
-    /// Splits a subtree into the nodes before and after `school`, noting the last node passed on
+    /// Splits a subtree into the nodes before and after `key`, noting the last node passed on
     /// each side.
     private mutating func split(
-        _ tree: Int32, around school: Int, previous: inout Int32, next: inout Int32
+        _ tree: Int32, around key: Key, previous: inout Int32, next: inout Int32
     ) -> (Int32, Int32) {
         guard tree != Self.none else { return (Self.none, Self.none) }
-        if precedes(Self.school(of: tree), school) {
+        if nodes[Int(tree)].key.precedes(key) {
             previous = tree
-            let (left, right) = split(nodes[Int(tree)].right, around: school, previous: &previous, next: &next)
+            let (left, right) = split(nodes[Int(tree)].right, around: key, previous: &previous, next: &next)
             nodes[Int(tree)].right = left
             nodes[Int(tree)].size -= size(right)
             return (tree, right)
         } else {
             next = tree
-            let (left, right) = split(nodes[Int(tree)].left, around: school, previous: &previous, next: &next)
+            let (left, right) = split(nodes[Int(tree)].left, around: key, previous: &previous, next: &next)
             nodes[Int(tree)].left = right
             nodes[Int(tree)].size -= size(left)
             return (left, tree)
@@ -419,7 +427,7 @@ public struct Leaderboard: Sendable {
         var current = root
         while current != Self.none {
             let node = nodes[Int(current)]
-            if counts[Self.school(of: current)] > count {
+            if node.count > count {
                 greater += Int(size(node.left)) + 1
                 current = node.right
             } else {

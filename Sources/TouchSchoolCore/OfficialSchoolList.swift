@@ -31,7 +31,7 @@ public struct OfficialSchoolList: Sendable {
             let line = 1 + bytes[..<error.byteOffset].count(where: { $0 == UInt8(ascii: "\n") })
             let problem = switch error.encoding {
             case .utf8WithBOM: "the file starts as UTF-8 (a byte order mark) but is not valid UTF-8 here"
-            case .utf8, .cp949: "the file is neither UTF-8 nor CP949 (the portal's encoding)"
+            case .utf8, .cp949: "the file is neither UTF-8 nor CP949 (the portal's encoding); it reads as \(error.encoding.rawValue) up to here"
             }
             throw OfficialListError(line: line, message: problem + (error.detail.map { ": \($0)" } ?? ""))
         }
@@ -184,8 +184,9 @@ private extension StringProtocol {
         return String(self[first...last])
     }
 
-    /// Runs of spaces as one: some addresses in the list have double spaces.
-    var collapsingSpaces: String { split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+    /// Runs of white space (a line break in a quoted field too) as one space: some addresses in
+    /// the list have double spaces.
+    var collapsingSpaces: String { split(whereSeparator: \.isWhitespace).joined(separator: " ") }
 
     /// 시도 names end so: 경기도, 강원특별자치도, 서울특별시, 부산광역시, 세종특별자치시. A 시 alone
     /// (수원시) is a 시군구.

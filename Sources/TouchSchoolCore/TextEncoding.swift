@@ -24,8 +24,14 @@ public enum TextEncoding: String, Equatable, Sendable {
             guard let offset = firstInvalidUTF8Offset(body) else { return (body, .utf8WithBOM) }
             throw TextDecodingError(byteOffset: offset + byteOrderMark.count, encoding: .utf8WithBOM)
         }
-        guard firstInvalidUTF8Offset(bytes) != nil else { return (bytes, .utf8) }
-        return (try convertFromCP949(bytes), .cp949)
+        guard let utf8Failure = firstInvalidUTF8Offset(bytes) else { return (bytes, .utf8) }
+        do {
+            return (try convertFromCP949(bytes), .cp949)
+        } catch {
+            // The encoding that read further is the one the file was meant to be in: report
+            // where that one broke.
+            throw error.byteOffset >= utf8Failure ? error : TextDecodingError(byteOffset: utf8Failure, encoding: .utf8)
+        }
     }
 
     private static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
@@ -64,7 +70,8 @@ public enum TextEncoding: String, Equatable, Sendable {
     }
 }
 
-/// Bytes that are neither UTF-8 nor CP949; `byteOffset` is where the decoding stopped.
+/// Bytes that are neither UTF-8 nor CP949; `byteOffset` is where decoding as `encoding`, the one
+/// that read further, stopped.
 struct TextDecodingError: Error, Equatable, Sendable {
     var byteOffset: Int
     var encoding: TextEncoding

@@ -44,13 +44,17 @@ struct LeaderboardOracle {
         1 + order(of: league).filter { counts[$0] > counts[school] }.count
     }
 
-    func rows(of league: League) -> [RankedSchool] {
-        order(of: league).map { RankedSchool(position: $0, rank: rank(of: $0, in: league), count: counts[$0]) }
-    }
-
-    func schoolAbove(_ school: Int, in league: League) -> RankedSchool? {
-        guard let above = order(of: league).last(where: { counts[$0] > counts[school] }) else { return nil }
-        return RankedSchool(position: above, rank: rank(of: above, in: league), count: counts[above])
+    /// Every row of the league, with the school each row has to overtake.
+    func rows(of league: League) -> [(row: RankedSchool, above: RankedSchool?)] {
+        let order = order(of: league)
+        var rows: [(row: RankedSchool, above: RankedSchool?)] = []
+        for school in order {
+            let greater = order.filter { counts[$0] > counts[school] }
+            let row = RankedSchool(position: school, rank: 1 + greater.count, count: counts[school])
+            let above = greater.last.map { above in rows.first { $0.row.position == above }!.row }
+            rows.append((row, above))
+        }
+        return rows
     }
 
     var leagues: [League] {
@@ -67,11 +71,11 @@ func expectMatches(_ board: Leaderboard, _ oracle: LeaderboardOracle, sourceLoca
     for league in oracle.leagues {
         let expected = oracle.rows(of: league)
         #expect(board.size(of: league) == expected.count, "\(league)", sourceLocation: sourceLocation)
-        #expect(board.entries(in: league, places: 0..<expected.count) == expected, "\(league)", sourceLocation: sourceLocation)
-        for (place, row) in expected.enumerated() {
+        #expect(board.entries(in: league, places: 0..<expected.count) == expected.map(\.row), "\(league)", sourceLocation: sourceLocation)
+        for (place, (row, above)) in expected.enumerated() {
             #expect(board.place(of: row.position, in: league) == place, sourceLocation: sourceLocation)
             #expect(board.rank(of: row.position, in: league) == row.rank, sourceLocation: sourceLocation)
-            #expect(board.schoolAbove(row.position, in: league) == oracle.schoolAbove(row.position, in: league), sourceLocation: sourceLocation)
+            #expect(board.schoolAbove(row.position, in: league) == above, sourceLocation: sourceLocation)
         }
     }
 }

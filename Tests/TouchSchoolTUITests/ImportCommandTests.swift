@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import TouchSchoolCore
+@testable import TouchSchoolTUI
+
+@Suite struct ImportCommandTests {
+    static let header = "학교ID,학교명,학교급구분,설립일자,설립형태,본교분교구분,운영상태,소재지지번주소,소재지도로명주소,시도교육청명,위도,경도,데이터기준일자"
+
+    static func row(_ id: String, _ name: String, edition: String = "2026-03-20") -> String {
+        "\(id),\(name),중학교,1981-10-14,공립,본교,운영,부산광역시 금정구 부곡동 717-1,부산광역시 금정구 가마실로 56,부산광역시교육청,35.2,129.1,\(edition)"
+    }
+
+    static func makeDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("touchschool-import-\(UUID().uuidString)").path
+        try FileIO.createDirectory(path)
+        return path
+    }
+
+    static func write(_ text: String, to path: String) throws { try FileIO.replaceAtomically(path, with: Array(text.utf8)) }
+
+    @Test func importsThenUpdatesTheCatalogInTheDataDirectory() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let dataDirectory = "\(directory)/data/touchschool"
+        let first = "\(directory)/2025.csv"
+        try Self.write([Self.header, Self.row("B1", "일신여자중학교", edition: "2025-03-25"), Self.row("B2", "폐교중학교", edition: "2025-03-25")]
+            .joined(separator: "\n"), to: first)
+        let firstSummary = try ImportCommand.parse([first, "--data-dir", dataDirectory]).importList()
+        #expect(firstSummary.contains("Imported 2 schools of the official list of 2025-03-25 (UTF-8)."))
+        #expect(firstSummary.contains("data.go.kr"))
+
+        let second = "\(directory)/2026.csv"
+        try Self.write([Self.header, Self.row("B1", "잠실여자중학교"), Self.row("B3", "새중학교")].joined(separator: "\n"), to: second)
+        let summary = try ImportCommand.parse([second, "--data-dir", dataDirectory]).importList()
+        #expect(summary.contains("1  renamed"))
+        #expect(summary.contains("일신여자중학교 → 잠실여자중학교 (B1)"))
+        #expect(summary.contains("폐교중학교, 부산광역시 금정구 (B2)"))
+
+        let catalog = try CatalogFile.load(path: "\(dataDirectory)/catalog.json")
+        #expect(catalog.source == .official(edition: "2026-03-20"))
+        #expect(catalog.schools.map(\.id) == ["B1", "B2", "B3"])
+        #expect(catalog.schools.map { $0.isListed } == [true, false, true])
+    }
+
+    @Test func aBadFileChangesNothing() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let good = "\(directory)/good.csv"
+        try Self.write([Self.header, Self.row("B1", "가중학교")].joined(separator: "\n"), to: good)
+        _ = try ImportCommand.parse([good, "--data-dir", directory]).importList()
+        let before = try FileIO.read("\(directory)/catalog.json")
+
+        let bad = "\(directory)/bad.csv"
+        try Self.write([Self.header, Self.row("B1", "가중학교"), "B2,나중학교"].joined(separator: "\n"), to: bad)
+        let command = try ImportCommand.parse([bad, "--data-dir", directory])
+        let failure = #expect(throws: ImportFailure.self) { try command.importList() }
+        #expect(failure?.message.contains("line 3") == true)
+        #expect(throws: (any Error).self) { try command.run() }  // ExitCode.failure, after the message on stderr
+        #expect(try FileIO.read("\(directory)/catalog.json") == before)
+    }
+
+    @Test func readsScoresFromTheStateFile() throws {
+        let ids = try ImportCommand.scoredSchoolIDs(stateJSON: Array("{\"version\": 1, \"scores\": {\"S0001\": 12, \"S0002\": 0, \"B1\": 99999999999999999999999}}".utf8))
+        #expect(ids == ["S0001", "B1"])
+        #expect(try ImportCommand.scoredSchoolIDs(stateJSON: Array("{}".utf8)).isEmpty)
+        #expect(throws: (any Error).self) { try ImportCommand.scoredSchoolIDs(stateJSON: Array("{\"scores\": [1]}".utf8)) }
+        #expect(throws: (any Error).self) { try ImportCommand.scoredSchoolIDs(stateJSON: Array("{\"scores\": ".utf8)) }
+    }
+
+    @Test func helpIsTheManual() {
+        let help = ImportCommand.helpMessage()
+        #expect(help.contains("15021148"))
+        #expect(help.contains("한국교육시설안전원"))
+        #expect(help.contains("--data-dir <DIR>"))
+    }
+}
