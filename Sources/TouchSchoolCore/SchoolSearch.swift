@@ -70,8 +70,8 @@ public struct SchoolSearch: Sendable {
             provinceFilter = nil
         }
         func passesFilters(_ position: Int) -> Bool {
-            if let levelFilter, index.levels[position] != levelFilter { return false }
-            if let provinceFilter, index.provinces[position] != provinceFilter { return false }
+            if let levelFilter, index.entries[position].level != levelFilter { return false }
+            if let provinceFilter, index.entries[position].province != provinceFilter { return false }
             return true
         }
 
@@ -110,40 +110,33 @@ private final class SearchIndex: @unchecked Sendable {
     let nameUnits: UnsafeMutableBufferPointer<UInt32>
     /// The 초성 of each name unit (the unit itself when it is not a syllable).
     let nameInitials: UnsafeMutableBufferPointer<UInt32>
-    /// School `i`'s name is `nameUnits[nameStarts[i] ..< nameStarts[i + 1]]`.
-    let nameStarts: UnsafeMutableBufferPointer<Int32>
+    /// What the per-keystroke pass reads of every school, side by side.
+    let entries: UnsafeMutableBufferPointer<SearchEntry>
     /// District then address, normalized: school `i`'s is `locationUnits[locationStarts[i] ..<
     /// locationStarts[i + 1]]`, its district the part before `districtEnds[i]`.
     let locationUnits: UnsafeMutableBufferPointer<UInt32>
     let locationStarts: UnsafeMutableBufferPointer<Int32>
     let districtEnds: UnsafeMutableBufferPointer<Int32>
-    /// Bits of the units a name holds (with each syllable's 초성 and its form without 받침): a
-    /// query needing a bit the school lacks is rejected without reading the text.
-    let nameSignatures: UnsafeMutableBufferPointer<UInt64>
     /// The same for the location text (without 초성, which location does not match), on 128 bits
     /// because addresses hold many more units than names: school `i`'s at `2i` and `2i + 1`.
     let locationSignatures: UnsafeMutableBufferPointer<UInt64>
-    /// Index into `Province.all`, or -1.
-    let provinces: UnsafeMutableBufferPointer<Int8>
-    let levels: UnsafeMutableBufferPointer<SchoolLevel>
 
     init(_ catalog: Catalog) {
         count = catalog.count
         var nameUnits: [UInt32] = [], locationUnits: [UInt32] = []
         nameUnits.reserveCapacity(count * 12)
         locationUnits.reserveCapacity(count * 32)
-        var nameStarts: [Int32] = [0], locationStarts: [Int32] = [0], districtEnds: [Int32] = []
-        nameStarts.reserveCapacity(count + 1)
+        var entries: [SearchEntry] = [], locationStarts: [Int32] = [0], districtEnds: [Int32] = []
+        entries.reserveCapacity(count)
         locationStarts.reserveCapacity(count + 1)
-        var nameSignatures: [UInt64] = [], locationSignatures: [UInt64] = []
-        nameSignatures.reserveCapacity(count)
+        var locationSignatures: [UInt64] = []
         locationSignatures.reserveCapacity(2 * count)
         districtEnds.reserveCapacity(count)
-        var provinces: [Int8] = [], levels: [SchoolLevel] = []
-        provinces.reserveCapacity(count)
-        levels.reserveCapacity(count)
-        var provinceIndexByName: [String: Int8] = [:]
-        for (index, province) in Province.all.enumerated() { provinceIndexByName[province] = Int8(index) }
+        // Provinces by their bytes: hashing or comparing Korean `String`s normalizes them first.
+        let provinceBytes = Province.all.map { Array($0.utf8) }
+        func provinceIndex(_ province: String) -> Int8 {
+            provinceBytes.firstIndex { $0.elementsEqual(province.utf8) }.map { Int8($0) } ?? -1
+        }
 
         func nameSignature(_ units: ArraySlice<UInt32>) -> UInt64 {
             var bits: UInt64 = 0
@@ -158,9 +151,14 @@ private final class SearchIndex: @unchecked Sendable {
             return bits
         }
         for school in catalog.schools {
+            let nameStart = nameUnits.count
             SearchText.appendUnits(of: school.name, to: &nameUnits)
-            nameSignatures.append(nameSignature(nameUnits[Int(nameStarts.last!)...]))
-            nameStarts.append(Int32(nameUnits.count))
+            let name = nameUnits[nameStart...]
+            entries.append(SearchEntry(
+                nameSignature: nameSignature(name), nameStart: Int32(nameStart),
+                nameLength: UInt16(clamping: name.count), province: provinceIndex(school.province), level: school.level,
+                firstUnit: name.first ?? 0, firstInitial: Hangul.initialConsonant(of: name.first ?? 0)
+            ))
             // The address usually repeats the district; it comes first in case it does not.
             SearchText.appendUnits(of: school.district, to: &locationUnits)
             districtEnds.append(Int32(locationUnits.count))
@@ -169,8 +167,6 @@ private final class SearchIndex: @unchecked Sendable {
             locationSignatures.append(bits.low)
             locationSignatures.append(bits.high)
             locationStarts.append(Int32(locationUnits.count))
-            provinces.append(provinceIndexByName[school.province] ?? -1)
-            levels.append(school.level)
         }
         func buffer<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
             let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: array.count)
@@ -179,27 +175,21 @@ private final class SearchIndex: @unchecked Sendable {
         }
         self.nameUnits = buffer(nameUnits)
         self.nameInitials = buffer(nameUnits.map(Hangul.initialConsonant(of:)))
-        self.nameStarts = buffer(nameStarts)
+        self.entries = buffer(entries)
         self.locationUnits = buffer(locationUnits)
         self.locationStarts = buffer(locationStarts)
         self.districtEnds = buffer(districtEnds)
-        self.nameSignatures = buffer(nameSignatures)
         self.locationSignatures = buffer(locationSignatures)
-        self.provinces = buffer(provinces)
-        self.levels = buffer(levels)
     }
 
     deinit {
         nameUnits.deallocate()
         nameInitials.deallocate()
-        nameStarts.deallocate()
+        entries.deallocate()
         locationUnits.deallocate()
         locationStarts.deallocate()
         districtEnds.deallocate()
-        nameSignatures.deallocate()
         locationSignatures.deallocate()
-        provinces.deallocate()
-        levels.deallocate()
     }
 
     // MARK: Scoring
@@ -210,15 +200,16 @@ private final class SearchIndex: @unchecked Sendable {
     func score(_ position: Int, _ reading: QueryReading, _ words: UnsafeBufferPointer<QueryWord>,
                _ units: UnsafeBufferPointer<QueryUnit>, toBeat: Int) -> Int {
         let whole = words[reading.whole]
-        let nameSignature = nameSignatures[position]
+        let entry = entries[position]
+        let nameSignature = entry.nameSignature
         let wholeMayMatch = whole.bits & ~nameSignature == 0
         guard wholeMayMatch || reading.splitCount > 1 else { return -1 }
         if toBeat >= 0 {
             // The best this school could score, known without matching: when it cannot beat the
             // results so far, stop here. Most schools stop here for a short, common query.
-            let nameStart = Int(nameStarts[position]), length = Int(nameStarts[position + 1]) - nameStart
-            let wholeLength = Int(whole.end - whole.start)
-            let firstUnitMatches = wholeLength <= length && matches(units[Int(whole.start)], nameStart)
+            let length = Int(entry.nameLength), wholeLength = Int(whole.end - whole.start)
+            let first = units[Int(whole.start)]
+            let firstUnitMatches = wholeLength <= length && (first.byInitial ? entry.firstInitial : entry.firstUnit) &- first.value <= first.range
             let bestCategory = firstUnitMatches ? (wholeLength == length ? 4 : 3) : 2
             guard pack(tier: 1, NameMatch(category: bestCategory, span: wholeLength, gaps: 0, inexact: 0), position) > toBeat else { return -1 }
         }
@@ -242,7 +233,7 @@ private final class SearchIndex: @unchecked Sendable {
             } else if word.province >= 0 {
                 // `서울` names a province: it matches the province, or a district so named
                 // (`광주` is also 경기도 광주시), not any address that happens to contain it.
-                guard word.province == provinces[position] || (
+                guard word.province == entry.province || (
                     locationSignature.contains(word.locationBits) && matchesLocation(word, position, units, districtOnly: true)
                 ) else { return -1 }
             } else if locationSignature.contains(word.locationBits), matchesLocation(word, position, units, districtOnly: false) {
@@ -256,7 +247,7 @@ private final class SearchIndex: @unchecked Sendable {
     }
 
     private func pack(tier: Int, _ match: NameMatch, _ position: Int) -> Int {
-        let length = Int(nameStarts[position + 1] - nameStarts[position])
+        let length = Int(entries[position].nameLength)
         var score = tier
         score = score << 3 | match.category
         score = score << 8 | (255 - min(match.span, 255))
@@ -280,7 +271,7 @@ private final class SearchIndex: @unchecked Sendable {
     }
 
     private func matchName(_ word: QueryWord, _ position: Int, _ units: UnsafeBufferPointer<QueryUnit>) -> NameMatch? {
-        let start = Int(nameStarts[position]), end = Int(nameStarts[position + 1])
+        let start = Int(entries[position].nameStart), end = start + Int(entries[position].nameLength)
         let query = UnsafeBufferPointer(rebasing: units[Int(word.start)..<Int(word.end)])
         let length = end - start, queryLength = query.count
         guard queryLength <= length else { return nil }
@@ -337,6 +328,22 @@ private final class SearchIndex: @unchecked Sendable {
         }
         return false
     }
+}
+
+/// One school's data for the per-keystroke pass, 24 bytes: filters, the signature that rejects
+/// most schools, and what bounds the score before any matching.
+private struct SearchEntry {
+    /// Bits of the units the name holds (with each syllable's 초성 and its form without 받침): a
+    /// query needing a bit the school lacks is rejected without reading the name.
+    var nameSignature: UInt64
+    /// The name is `nameUnits[nameStart ..< nameStart + nameLength]`.
+    var nameStart: Int32
+    var nameLength: UInt16
+    /// Index into `Province.all`, or -1.
+    var province: Int8
+    var level: SchoolLevel
+    var firstUnit: UInt32
+    var firstInitial: UInt32
 }
 
 // MARK: - Query preparation
@@ -447,27 +454,56 @@ enum SearchText {
     static func appendUnits<Text: StringProtocol>(of text: Text, to units: inout [UInt32]) {
         let start = units.count
         var hasConjoiningJamo = false
-        for scalar in text.unicodeScalars {
-            var value = scalar.value
-            if value < 0x80 {
-                // The common cases first, without a property lookup.
-                switch value {
-                case 0x41...0x5A: units.append(value + 0x20)
-                case 0x61...0x7A, 0x30...0x39: units.append(value)
-                default: break
+        // Decoding the UTF-8 by hand keeps building the index over 12,000 schools to a few ms.
+        let decoded: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var index = 0
+            while index < bytes.count {
+                let lead = UInt32(bytes[index])
+                let value: UInt32
+                switch lead {
+                case ..<0x80:
+                    value = lead
+                    index += 1
+                case ..<0xE0:
+                    value = (lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+                    index += 2
+                case ..<0xF0:
+                    value = (lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                    index += 3
+                default:
+                    value = (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+                        | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
+                    index += 4
                 }
-                continue
+                appendUnits(of: value, to: &units, hasConjoiningJamo: &hasConjoiningJamo)
             }
-            if Hangul.isSyllable(value) { units.append(value); continue }
-            if value &- 0xFF01 < 0x5E { value -= 0xFEE0 }  // full-width ASCII, as some input methods type it
-            if value &- 0x1100 < 0x100 { hasConjoiningJamo = true }
-            guard let folded = Unicode.Scalar(value) else { continue }
-            for lower in folded.properties.lowercaseMapping.unicodeScalars where isLetterOrDigit(lower) {
-                units.append(lower.value)
-            }
+        }
+        if decoded == nil {
+            for scalar in text.unicodeScalars { appendUnits(of: scalar.value, to: &units, hasConjoiningJamo: &hasConjoiningJamo) }
         }
         if hasConjoiningJamo {
             units.replaceSubrange(start..., with: Hangul.composeConjoining(Array(units[start...])))
+        }
+    }
+
+    @inline(__always)
+    private static func appendUnits(of scalar: UInt32, to units: inout [UInt32], hasConjoiningJamo: inout Bool) {
+        var value = scalar
+        if value < 0x80 {
+            // The common cases first, without a property lookup.
+            switch value {
+            case 0x41...0x5A: units.append(value + 0x20)
+            case 0x61...0x7A, 0x30...0x39: units.append(value)
+            default: break
+            }
+            return
+        }
+        if value &- 0xAC00 < 11172 { units.append(value); return }  // a Hangul syllable
+        if value &- 0xFF01 < 0x5E { value -= 0xFEE0 }  // full-width ASCII, as some input methods type it
+        if value &- 0x1100 < 0x100 { hasConjoiningJamo = true }
+        guard let folded = Unicode.Scalar(value) else { return }
+        for lower in folded.properties.lowercaseMapping.unicodeScalars where isLetterOrDigit(lower) {
+            units.append(lower.value)
         }
     }
 
