@@ -36,6 +36,11 @@ public struct SearchHit: Sendable, Equatable {
 /// until the next vowel comes. A query with Latin letters is also tried as 2-beolsik keys
 /// (`tjdnfrh` → `서울고`); each school keeps its best score over these readings.
 ///
+/// A query of several words matches a school when all of it (spaces removed) matches the name, or
+/// else when each word matches the name, the district or the address; a word naming a province
+/// (`부산`, `충북`, `seoul`) matches that province or a district of that name (`광주`), not any
+/// address that happens to contain it.
+///
 /// Ranking, best first (lexicographic): the whole query (spaces removed) matching the name before
 /// words matched one by one against name and location; then exact name > name prefix > contiguous
 /// substring > syllables in order; then the smaller matched span; fewer gaps; fewer units matched
@@ -79,8 +84,9 @@ public struct SchoolSearch: Sendable {
         if prepared.readings.isEmpty {
             guard levelFilter != nil || provinceFilter != nil else { return [] }
             var hits: [SearchHit] = []
-            for position in 0..<index.count where hits.count < limit && passesFilters(position) {
+            for position in 0..<index.count where passesFilters(position) {
                 hits.append(SearchHit(position: position, score: 0))
+                if hits.count == limit { break }
             }
             return hits
         }
@@ -89,13 +95,13 @@ public struct SchoolSearch: Sendable {
         prepared.units.withUnsafeBufferPointer { units in
             prepared.words.withUnsafeBufferPointer { words in
                 prepared.readings.withUnsafeBufferPointer { readings in
-                for position in 0..<index.count where passesFilters(position) {
-                    var score = -1
-                    for reading in readings {
-                        score = max(score, index.score(position, reading, words, units, toBeat: max(score, best.scoreToBeat)))
+                    for position in 0..<index.count where passesFilters(position) {
+                        var score = -1
+                        for reading in readings {
+                            score = max(score, index.score(position, reading, words, units, toBeat: max(score, best.scoreToBeat)))
+                        }
+                        if score >= 0 { best.offer(score: score, position: position) }
                     }
-                    if score >= 0 { best.offer(score: score, position: position) }
-                }
                 }
             }
         }
