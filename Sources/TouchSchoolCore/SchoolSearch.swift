@@ -144,7 +144,7 @@ private final class SearchIndex: @unchecked Sendable {
             provinceBytes.firstIndex { $0.elementsEqual(province.utf8) }.map { Int8($0) } ?? -1
         }
 
-        func nameSignature(_ units: ArraySlice<UInt32>) -> UInt64 {
+        func signature(_ units: ArraySlice<UInt32>) -> UInt64 {
             var bits: UInt64 = 0
             for unit in units {
                 bits |= SearchText.bit(unit) | SearchText.bit(Hangul.initialConsonant(of: unit)) | SearchText.bit(Hangul.withoutTail(unit))
@@ -160,19 +160,22 @@ private final class SearchIndex: @unchecked Sendable {
             let nameStart = nameUnits.count
             SearchText.appendUnits(of: school.name, to: &nameUnits)
             let name = nameUnits[nameStart...]
-            entries.append(SearchEntry(
-                nameSignature: nameSignature(name), nameStart: Int32(nameStart),
-                nameLength: UInt16(clamping: name.count), province: provinceIndex(school.province), level: school.level,
-                firstUnit: name.first ?? 0, firstInitial: Hangul.initialConsonant(of: name.first ?? 0)
-            ))
             // The address usually repeats the district; it comes first in case it does not.
+            let locationStart = locationUnits.count
             SearchText.appendUnits(of: school.district, to: &locationUnits)
             districtEnds.append(Int32(locationUnits.count))
             SearchText.appendUnits(of: school.address, to: &locationUnits)
-            let bits = locationSignature(locationUnits[Int(locationStarts.last!)...])
+            let bits = locationSignature(locationUnits[locationStart...])
             locationSignatures.append(bits.low)
             locationSignatures.append(bits.high)
             locationStarts.append(Int32(locationUnits.count))
+            entries.append(SearchEntry(
+                nameSignature: signature(name),
+                districtSignature: signature(locationUnits[locationStart..<Int(districtEnds.last!)]),
+                nameStart: Int32(nameStart),
+                nameLength: UInt16(clamping: name.count), province: provinceIndex(school.province), level: school.level,
+                firstUnit: name.first ?? 0, firstInitial: Hangul.initialConsonant(of: name.first ?? 0)
+            ))
         }
         func buffer<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
             let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: array.count)
@@ -226,7 +229,6 @@ private final class SearchIndex: @unchecked Sendable {
 
         // Word by word: each word matches the name, else the province (a province word) or the
         // location text.
-        let locationSignature = LocationBits(low: locationSignatures[2 * position], high: locationSignatures[2 * position + 1])
         var combined = NameMatch(category: 0, span: 0, gaps: 0, inexact: 0)
         var matchedName = false
         for word in words[(reading.whole + 1)...].prefix(reading.splitCount) {
@@ -240,9 +242,10 @@ private final class SearchIndex: @unchecked Sendable {
                 // `서울` names a province: it matches the province, or a district so named
                 // (`광주` is also 경기도 광주시), not any address that happens to contain it.
                 guard word.province == entry.province || (
-                    locationSignature.contains(word.locationBits) && matchesLocation(word, position, units, districtOnly: true)
+                    word.bits & ~entry.districtSignature == 0 && matchesLocation(word, position, units, districtOnly: true)
                 ) else { return -1 }
-            } else if locationSignature.contains(word.locationBits), matchesLocation(word, position, units, districtOnly: false) {
+            } else if LocationBits(low: locationSignatures[2 * position], high: locationSignatures[2 * position + 1]).contains(word.locationBits),
+                      matchesLocation(word, position, units, districtOnly: false) {
                 continue
             } else {
                 return -1
@@ -336,12 +339,14 @@ private final class SearchIndex: @unchecked Sendable {
     }
 }
 
-/// One school's data for the per-keystroke pass, 24 bytes: filters, the signature that rejects
+/// One school's data for the per-keystroke pass, 32 bytes: filters, the signatures that reject
 /// most schools, and what bounds the score before any matching.
 private struct SearchEntry {
     /// Bits of the units the name holds (with each syllable's 초성 and its form without 받침): a
     /// query needing a bit the school lacks is rejected without reading the name.
     var nameSignature: UInt64
+    /// The same for the district, which a province word (`광주`) may also name.
+    var districtSignature: UInt64
     /// The name is `nameUnits[nameStart ..< nameStart + nameLength]`.
     var nameStart: Int32
     var nameLength: UInt16
