@@ -127,6 +127,8 @@ public final class StateStore: Sendable {
     public init(directory: String) { self.directory = directory }
 
     /// Reads the file (creating nothing), repairing what it must and reporting it.
+    /// Only beside an existing file does it create the lock file, to repair under the lock; in a
+    /// read-only directory it reads without the lock.
     public func load(catalog: Catalog) throws(StoreError) -> (state: SavedState, problems: [StateProblem]) {
         guard FileIO.exists(path) else {
             remember(stamp: nil)
