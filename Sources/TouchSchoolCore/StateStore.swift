@@ -127,6 +127,8 @@ public final class StateStore: Sendable {
     public init(directory: String) { self.directory = directory }
 
     /// Reads the file (creating nothing), repairing what it must and reporting it.
+    /// Only beside an existing file does it create the lock file, to repair under the lock; in a
+    /// read-only directory it reads without the lock.
     public func load(catalog: Catalog) throws(StoreError) -> (state: SavedState, problems: [StateProblem]) {
         guard FileIO.exists(path) else {
             remember(stamp: nil)
@@ -150,9 +152,8 @@ public final class StateStore: Sendable {
     public func sync(_ pending: PendingChanges, catalog: Catalog) throws(StoreError) -> SavedState {
         try withLock(required: true) { _ throws(StoreError) in
             var current = try readRepairing(catalog: catalog)
-            let before = current.state
-            Self.apply(pending, to: &current.state, catalog: catalog)
-            if current.needsWrite || current.state != before { try write(current.state) }
+            let changed = Self.apply(pending, to: &current.state, catalog: catalog)
+            if current.needsWrite || changed { try write(current.state) }
             remember(stamp: currentStamp(), problems: current.problems)
             return current.state
         }
@@ -286,17 +287,18 @@ public final class StateStore: Sendable {
     /// With a catalog, scores for unknown schools are dropped and aliases canonicalised; without
     /// one (at a reset), school ids are taken as written.
     private static func validate(_ document: JSONValue, catalog: Catalog?) -> (state: SavedState, details: [String]) {
-        var state = SavedState()
+        let scoreMembers = document["scores"]?.objectValue ?? []
+        var state = SavedState(scores: Dictionary(minimumCapacity: scoreMembers.count))
         var details: [String] = []
 
         /// The id scores are kept under, nil for a school the catalog does not know.
         func canonicalID(_ id: String) -> String? {
             guard let catalog else { return id }
-            return catalog.position(ofID: id).map { catalog[$0].id }
+            return catalog.canonicalID(id)
         }
 
-        var seenScores = Set<String>()
-        for (id, value) in document["scores"]?.objectValue ?? [] {
+        var seenScores = Set<String>(minimumCapacity: scoreMembers.count)
+        for (id, value) in scoreMembers {
             guard seenScores.insert(id).inserted else {
                 details.append("score of \(id) appeared twice: the repeat (\(describe(value))) was dropped")
                 continue
@@ -353,16 +355,19 @@ public final class StateStore: Sendable {
         return (state, details)
     }
 
-    private static func apply(_ pending: PendingChanges, to state: inout SavedState, catalog: Catalog) {
-        func canonicalID(_ id: String) -> String? { catalog.position(ofID: id).map { catalog[$0].id } }
+    /// Adds `pending` to `state`; returns whether anything changed.
+    private static func apply(_ pending: PendingChanges, to state: inout SavedState, catalog: Catalog) -> Bool {
+        func canonicalID(_ id: String) -> String? { catalog.canonicalID(id) }
 
+        var changed = false
         for (id, delta) in pending.scoreDeltas where delta > 0 {
             guard let canonical = canonicalID(id) else { continue }
             state.scores[canonical] = saturatingSum(state.scores[canonical] ?? 0, delta)
+            changed = true
         }
-        let playerChanges = !pending.isEmpty || pending.bestTapsPerSecond > 0
-        guard playerChanges else { return }
-        var record = state.players[pending.player] ?? PlayerRecord()
+        let before = state.players[pending.player]
+        guard !pending.isEmpty || pending.bestTapsPerSecond > (before?.bestTapsPerSecond ?? 0) else { return changed }
+        var record = before ?? PlayerRecord()
         if let school = pending.switchedToSchool {
             record.schoolID = canonicalID(school)
             record.taps = record.schoolID == nil ? 0 : pending.playerTaps
@@ -371,6 +376,7 @@ public final class StateStore: Sendable {
         }
         record.bestTapsPerSecond = max(record.bestTapsPerSecond, pending.bestTapsPerSecond)
         state.players[pending.player] = record
+        return changed || record != before
     }
 
     // MARK: - Writing
@@ -505,6 +511,13 @@ public final class StateStore: Sendable {
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
             + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+    }
+}
+
+private extension Catalog {
+    /// The id a school's score is kept under: its own, or the one its alias points to; nil when unknown.
+    func canonicalID(_ id: String) -> String? {
+        position(ofID: id).map { schools[$0].id }
     }
 }
 

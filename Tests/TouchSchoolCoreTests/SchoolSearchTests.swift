@@ -61,6 +61,9 @@ enum OfficialListForSearch {
         school("T12", "서울중학교", .middle, "서울특별시", "서초구", "효령로 197"),
         school("T13", "서울공업고등학교", .high, "서울특별시", "관악구", "관악로 1"),
         school("T14", "부산고등학교", .high, "부산광역시", "동구", "초량로 1"),
+        school("T15", "경안초등학교", .elementary, "경기도", "광주시", "경안로 1"),
+        school("T16", "서석초등학교", .elementary, "광주광역시", "동구", "서석로 1"),
+        school("T17", "동명초등학교", .elementary, "경상남도", "창원시", "서울로 1"),
     ], source: .starter)
     static let small = SchoolSearch(catalog: smallCatalog)
 
@@ -154,6 +157,10 @@ enum OfficialListForSearch {
         #expect(ids(SearchQuery(text: "중랑구 금성초")) == ["T05"])
         #expect(ids(SearchQuery(text: "신내로 금성")) == ["T05"])
         #expect(names("경기 과학고").prefix(2) == ["경기과학고등학교", "경기자동차과학고등학교"])
+        // A province word matches the province or a district of that name, not a road name.
+        #expect(Set(ids(SearchQuery(text: "광주 초"))) == ["T15", "T16"])
+        #expect(ids(SearchQuery(text: "서울 동명초")) == [])
+        #expect(ids(SearchQuery(text: "서울로 동명초")) == ["T17"])
     }
 
     @Test func wholeQueryMatchingTheNameRanksAboveASplitMatch() {
