@@ -39,7 +39,7 @@ func printError(_ line: String) {
 }
 
 /// `1234567` → `1,234,567`.
-func grouped(_ value: UInt64) -> String {
+func grouped(_ value: some BinaryInteger) -> String {
     let digits = Array(String(value))
     var result = ""
     for (index, digit) in digits.enumerated() {

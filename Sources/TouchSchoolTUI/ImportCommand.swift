@@ -31,10 +31,7 @@ struct ImportCommand: ParsableCommand {
               completion: .file(extensions: ["csv"]))
     var file: String
 
-    @Option(name: .customLong("data-dir"),
-            help: ArgumentHelp("Where the game keeps its files (default: $TOUCHSCHOOL_HOME, else $XDG_DATA_HOME/touchschool, else ~/.local/share/touchschool).",
-                               valueName: "DIR"))
-    var dataDirectory: String?
+    @OptionGroup var data: DataDirectoryOptions
 
     /// How many renamed or no-longer-listed schools to name before summing up the rest.
     static let listedChangesLimit = 20
@@ -50,9 +47,9 @@ struct ImportCommand: ParsableCommand {
 
     /// Does the import and returns what to tell the user.
     func importList() throws(ImportFailure) -> String {
-        let directory = resolveDataDirectory(explicit: dataDirectory, environment: ProcessInfo.processInfo.environment)
+        let directory = data.directory
         let current: Catalog
-        do { current = try CatalogFile.loadCurrent(dataDirectory: directory, starterPath: StarterCatalog.path) } catch {
+        do { current = try loadCatalog(dataDirectory: directory) } catch {
             throw ImportFailure(message: "cannot read the current catalog: \(error)")
         }
         let list: OfficialSchoolList
@@ -126,21 +123,6 @@ struct ImportCommand: ParsableCommand {
         lines.append(title)
         lines.append(contentsOf: items.prefix(listedChangesLimit).map { "  \($0)" })
         if items.count > listedChangesLimit { lines.append("  … and \(items.count - listedChangesLimit) more") }
-    }
-
-    /// 12011 → `12,011`.
-    private static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number))
-        return digits.enumerated().map { ($0.offset > 0 && (digits.count - $0.offset) % 3 == 0 ? "," : "") + String($0.element) }.joined()
-    }
-
-    // TEMPORARY: `DataDirectory.resolve` (TouchSchoolCore, StateStore.swift) is being written by the
-    // state-store work with this very rule; the lead replaces this helper with it.
-    private func resolveDataDirectory(explicit: String?, environment: [String: String]) -> String {
-        if let explicit, !explicit.isEmpty { return explicit }
-        if let home = environment["TOUCHSCHOOL_HOME"], !home.isEmpty { return home }
-        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return "\(data)/touchschool" }
-        return "\(environment["HOME"] ?? NSHomeDirectory())/.local/share/touchschool"
     }
 
     private func writeToStandardError(_ text: String) {
