@@ -71,6 +71,6 @@ import TouchSchoolCore
         let help = ImportCommand.helpMessage()
         #expect(help.contains("15021148"))
         #expect(help.contains("한국교육시설안전원"))
-        #expect(help.contains("--data-dir <DIR>"))
+        #expect(help.contains("--data-dir <dir>"))
     }
 }
