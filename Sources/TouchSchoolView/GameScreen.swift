@@ -27,8 +27,8 @@ extension Frame {
 
         grid.putPieces([
             (strings.myTaps(NumberText.grouped(state.counter.myTaps)), .accent),
-            (strings.sessionTaps(NumberText.grouped(state.counter.sessionTaps)), .normal),
             (strings.schoolTotal(NumberText.grouped(total)), .normal),
+            (strings.sessionTaps(NumberText.grouped(state.counter.sessionTaps)), .normal),
         ], column: 1, row: header.y + 2, endColumn: columns - 1)
 
         let chase: (String, CellStyle)
@@ -108,8 +108,8 @@ extension Frame {
     }
 
     /// Which national places the panel shows, as runs: the top three and my neighbours (±2), cut
-    /// down (first the neighbours, then the top, at last to mine alone) until they and the gaps
-    /// between them fit `rows`.
+    /// down (first the neighbours, then the top, at last to a window around mine) until they and
+    /// the gaps between them fit `rows`.
     private func panelPlaces(rows: Int) -> [Range<Int>] {
         let size = state.leaderboard.size(of: .national)
         guard rows > 0, size > 0 else { return [] }
@@ -129,7 +129,9 @@ extension Frame {
             let needed = runs.reduce(0) { $0 + $1.count } + max(0, runs.count - 1)
             if needed <= rows { return runs }
         }
-        return [myPlace..<(myPlace + 1)]  // One row always fits: just mine.
+        // Too few rows for the top as well: the places around mine, the rival above first.
+        let first = max(0, min(myPlace - rows / 2, size - rows))
+        return [first..<min(size, first + rows)]
     }
 }
 

@@ -4,20 +4,23 @@ import TouchSchoolCore
 extension Frame {
     mutating func drawHelp() {
         drawTitleBar(strings.title + " · " + strings.helpTitle)
-        drawParagraphs(strings.helpText.map { ($0, .normal) }, fromRow: 2)
+        drawText([
+            .paragraph(strings.helpIntro, .normal), .blank,
+            .keys(strings.helpKeyList), .blank,
+            .paragraph(strings.fairPlay(state.tapGuard.policy), .normal), .blank,
+            .paragraph(strings.helpSaved, .dim),
+        ], fromRow: 2)
     }
 
     mutating func drawAbout() {
         drawTitleBar(strings.title + " · " + strings.aboutTitle)
-        var paragraphs: [(String, CellStyle)] = [
-            (strings.aboutVersion, .accent),
-            (strings.aboutText, .normal),
-            ("", .normal),
-            (strings.dataCredit, .normal),
-            ("", .normal),
-            (strings.catalogSource(state.catalog.source, schools: NumberText.grouped(state.catalog.count)), .dim),
+        var blocks: [TextBlock] = [
+            .paragraph(strings.aboutVersion, .accent),
+            .paragraph(strings.aboutText, .normal), .blank,
+            .paragraph(strings.dataCredit, .normal), .blank,
+            .paragraph(strings.catalogSource(state.catalog.source, schools: NumberText.grouped(state.catalog.count)), .dim),
         ]
-        if state.catalog.source == .starter { paragraphs.append((strings.importHint, .dim)) }
-        drawParagraphs(paragraphs, fromRow: 2)
+        if state.catalog.source == .starter { blocks.append(.paragraph(strings.importHint, .dim)) }
+        drawText(blocks, fromRow: 2)
     }
 }

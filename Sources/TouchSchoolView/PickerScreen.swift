@@ -36,20 +36,20 @@ extension Frame {
     }
 
     private mutating func drawPickerHints(in area: Rect) {
-        var paragraphs: [(String, CellStyle)]
+        var blocks: [TextBlock]
         if state.picker.query.isEmpty {
-            paragraphs = strings.searchHints.map { ($0, .dim) }
+            blocks = strings.searchHints.map { .paragraph($0, .dim) }
         } else {
-            paragraphs = [(strings.noResults, .warning)]
+            blocks = [.paragraph(strings.noResults, .warning)]
             if state.catalog.source == .starter {
-                paragraphs.append(("", .normal))
-                paragraphs += strings.starterCatalogHint.map { ($0, .dim) }
+                blocks.append(.blank)
+                blocks += strings.starterCatalogHint.map { .paragraph($0, .dim) }
             }
         }
-        drawParagraphs(paragraphs, fromRow: area.y + 1)
+        drawText(blocks, fromRow: area.y + 1)
     }
 
-    /// One result: name, then level and region (same-name schools differ there), and the count.
+    /// One result: name, then region (where same-name schools differ) and level, and the count.
     private mutating func drawResult(_ position: Int, row: Int, width: Int, isSelected: Bool) {
         let school = state.catalog[position]
         let isMine = position == state.mySchool
@@ -60,7 +60,7 @@ extension Frame {
 
         let count = NumberText.grouped(state.leaderboard.count(of: position))
         let countStart = grid.putRight(count, endColumn: width - 1, row: row, style: style)
-        var detail = strings.levelName(school.level) + " · " + school.region
+        var detail = school.region + " · " + strings.levelName(school.level)
         if !school.isListed { detail += " " + strings.unlisted }
         putNameAndDetail(school.name, detail, column: 3, row: row, endColumn: countStart - 2,
                          nameStyle: style, detailStyle: style == .normal ? .dim : style)
@@ -81,16 +81,16 @@ extension Frame {
     }
 
     mutating func drawConfirmSwitch(to position: Int) {
-        drawTitleBar(strings.title, right: strings.player(state.player))
+        drawTitleBar(strings.title + " · " + strings.confirmTitle, right: strings.player(state.player))
         func described(_ position: Int) -> String {
             let school = state.catalog[position]
-            return "\(school.name) (\(strings.levelName(school.level)) · \(school.region))"
+            return "\(school.name) (\(school.region))"
         }
-        var paragraphs: [(String, CellStyle)] = [(strings.confirmTitle, .accent), ("", .normal), (strings.confirmQuestion, .warning), ("", .normal)]
-        if let mySchool = state.mySchool { paragraphs.append((strings.confirmFrom(described(mySchool)), .mine)) }
-        paragraphs.append((strings.confirmTo(described(position)), .highlight))
-        paragraphs.append(("", .normal))
-        paragraphs.append((strings.confirmKeepsScore(NumberText.grouped(state.counter.myTaps)), .dim))
-        drawParagraphs(paragraphs, fromRow: 2)
+        var blocks: [TextBlock] = [.paragraph(strings.confirmQuestion, .warning), .blank]
+        if let mySchool = state.mySchool { blocks.append(.paragraph(strings.confirmFrom(described(mySchool)), .mine)) }
+        blocks.append(.paragraph(strings.confirmTo(described(position)), .highlight))
+        blocks.append(.blank)
+        blocks.append(.paragraph(strings.confirmKeepsScore(NumberText.grouped(state.counter.myTaps)), .dim))
+        drawText(blocks, fromRow: 2)
     }
 }

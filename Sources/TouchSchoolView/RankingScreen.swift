@@ -18,19 +18,28 @@ struct RankColumns {
         name = max(1, width - rank - movement - count - 3 * gap)
     }
 
-    /// The ranking screen: every column, with headings.
-    init(rankingEntries entries: [RankedSchool], width: Int, leagueSize: Int, catalog: Catalog, strings: Strings) {
+    /// The ranking screen: every column, with headings. Widths depend on the league, not on the
+    /// rows in view, so columns stay put while scrolling.
+    init(rankingWidth width: Int, leagueSize: Int, topCount: UInt64, strings: Strings) {
         rank = max(DisplayWidth.of(strings.rankHeading), DisplayWidth.of(NumberText.grouped(leagueSize)))
         movement = max(movement, DisplayWidth.of(strings.movementHeading))
-        count = entries.reduce(DisplayWidth.of(strings.scoreHeading)) { max($0, DisplayWidth.of(NumberText.grouped($1.count))) }
-        province = min(14, entries.reduce(DisplayWidth.of(strings.provinceHeading)) { max($0, DisplayWidth.of(catalog[$1.position].province)) })
-        district = min(16, entries.reduce(DisplayWidth.of(strings.districtHeading)) { max($0, DisplayWidth.of(catalog[$1.position].district)) })
+        count = max(DisplayWidth.of(strings.scoreHeading), DisplayWidth.of(NumberText.grouped(topCount)))
         gap = width >= 100 ? 2 : 1
-        func nameRoom(_ columns: Int) -> Int { width - rank - movement - count - province - district - (columns - 1) * gap }
-        if nameRoom(6) < 20 { district = 0 }
-        if nameRoom(district > 0 ? 6 : 5) < 14 { province = 0 }
-        name = max(1, nameRoom(4 + (province > 0 ? 1 : 0) + (district > 0 ? 1 : 0)))
+        province = Self.provinceWidth
+        district = Self.districtWidth
+        func nameRoom() -> Int {
+            width - rank - movement - count - province - district - (3 + (province > 0 ? 1 : 0) + (district > 0 ? 1 : 0)) * gap
+        }
+        if nameRoom() < 20 { district = 0 }
+        if nameRoom() < 14 { province = 0 }
+        name = max(1, min(Self.nameWidth, nameRoom()))
     }
+
+    /// Room for the longest names of the official list (16 syllables), provinces (7) and districts
+    /// (`창원시 마산합포구`); longer ones end in "…".
+    static let nameWidth = 36
+    static let provinceWidth = 14
+    static let districtWidth = 17
 
     var total: Int {
         rank + movement + name + count + [province, district].reduce(3 * gap) { $0 + ($1 > 0 ? $1 + gap : 0) }
@@ -43,21 +52,20 @@ extension Frame {
         let league = state.ranking.league
         let leagues = state.leagues
         let index = (leagues.firstIndex(of: league) ?? 0) + 1
-        drawTitleBar(strings.rankingTitle(strings.leagueName(league)), right: "\(index)/\(leagues.count)")
-
         let board = state.leaderboard
         let size = board.size(of: league)
-        var hintEnd = columns - 1
+        var myPlace = ""
         if let mySchool = state.mySchool, league.contains(state.catalog[mySchool]) {
-            let place = strings.myPlace(NumberText.grouped(board.rank(of: mySchool, in: league)), of: NumberText.grouped(size))
-            hintEnd = grid.putRight(DisplayWidth.truncate(place, toWidth: columns / 2), endColumn: columns - 1, row: 1, style: .mine) - 2
+            myPlace = strings.myPlace(NumberText.grouped(board.rank(of: mySchool, in: league)), of: NumberText.grouped(size))
         }
-        grid.put(DisplayWidth.truncate(strings.rankingHint, toWidth: hintEnd - 1), column: 1, row: 1, style: .dim)
+        drawTitleBar(strings.rankingTitle(strings.leagueName(league), index: index, of: leagues.count), right: myPlace)
+        grid.put(DisplayWidth.truncate(strings.rankingHint, toWidth: columns - 2), column: 1, row: 1, style: .dim)
 
         let area = layout.rankingList
         let start = min(max(0, state.ranking.scroll), size)
         let entries = board.entries(in: league, places: start..<min(size, start + area.height))
-        let table = RankColumns(rankingEntries: entries, width: area.width - 2, leagueSize: size, catalog: state.catalog, strings: strings)
+        let topCount = board.entries(in: league, places: 0..<min(1, size)).first?.count ?? 0
+        let table = RankColumns(rankingWidth: area.width - 2, leagueSize: size, topCount: topCount, strings: strings)
         drawRankHeadings(table, column: area.x + 1, row: area.y - 1)
         if entries.isEmpty {
             grid.put(DisplayWidth.truncate(strings.emptyLeague, toWidth: area.width - 2), column: area.x + 1, row: area.y, style: .dim)

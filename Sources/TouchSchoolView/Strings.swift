@@ -122,11 +122,11 @@ public struct Strings: Sendable {
             ko ? "\(province) \(level.koreanName)" : "\(levelName(level, plural: true)) in \(provinceName(province))"
         }
     }
-    func rankingTitle(_ league: String) -> String { ko ? "순위 · \(league)" : "Ranking · \(league)" }
-    var rankingHint: String { ko ? "←/→ 리그 바꾸기  Enter/m 내 학교" : "←/→ league  Enter/m my school" }
-    func myPlace(_ rank: String, of size: String) -> String {
-        ko ? "내 학교 \(rank)위 / \(size)개 학교" : "my school #\(rank) of \(size)"
+    func rankingTitle(_ league: String, index: Int, of count: Int) -> String {
+        ko ? "순위 · \(league) (\(index)/\(count))" : "Ranking · \(league) (\(index)/\(count))"
     }
+    var rankingHint: String { ko ? "←/→ 리그 바꾸기  Enter/m 내 학교" : "←/→ league  Enter/m my school" }
+    func myPlace(_ rank: String, of size: String) -> String { ko ? "내 학교 \(rank)위 / \(size)" : "mine #\(rank) of \(size)" }
     var rankHeading: String { ko ? "순위" : "Rank" }
     var movementHeading: String { ko ? "변동" : "Move" }
     var schoolHeading: String { ko ? "학교" : "School" }
@@ -177,38 +177,46 @@ public struct Strings: Sendable {
     // MARK: Help and About
 
     var helpTitle: String { ko ? "도움말" : "Help" }
-    var helpText: [String] {
+    var helpIntro: String {
+        ko ? "학교를 고르고 아무 키나 마구 누르세요. 한 번 누를 때마다 내 학교의 점수가 1 오릅니다. 마우스 클릭도 됩니다."
+            : "Choose your school, then mash any key. Every press adds 1 to your school's score. Mouse clicks count too."
+    }
+    var helpKeyList: [(key: String, description: String)] {
         ko ? [
-            "학교를 고르고 아무 키나 마구 누르세요. 한 번 누를 때마다 내 학교의 점수가 1 오릅니다. 마우스 클릭도 됩니다.",
-            "",
-            "Tab          게임 화면과 순위 화면 오가기",
-            "Esc          뒤로 (처음 화면에서는 종료)",
-            "F1           도움말 (Tab: 정보)",
-            "F2           학교 바꾸기",
-            "Ctrl-C       저장하고 종료",
-            "↑↓ PgUp/PgDn Home/End   목록 이동",
-            "←/→          순위: 전국 · 학교급 · 시도 · 시도의 학교급",
-            "Enter        선택 · 순위에서는 내 학교로",
-            "",
-            "반칙 방지: 사람이 칠 수 없을 만큼 빠른 연타, 키를 꾹 누르고 있을 때의 자동 반복, 붙여넣기는 세지 않습니다. 그럴 때는 \"비정상적인 터치 수가 감지되었습니다.\"라고 알려 줍니다.",
-            "",
-            "점수는 저장되고, 같은 컴퓨터에서 함께 하는 모든 사람의 터치가 합쳐집니다.",
+            ("Tab", "게임 화면과 순위 화면 오가기"),
+            ("Esc", "뒤로 (처음 화면에서는 종료)"),
+            ("F1", "도움말 (Tab: 정보)"),
+            ("F2", "학교 바꾸기"),
+            ("Ctrl-C", "저장하고 종료"),
+            ("↑↓ PgUp/PgDn", "목록 이동"),
+            ("Home/End", "목록의 처음과 끝"),
+            ("←/→", "순위: 전국 · 학교급 · 시도 · 시도의 학교급"),
+            ("Enter", "선택 · 순위에서는 내 학교로"),
         ] : [
-            "Choose your school, then mash any key. Every press adds 1 to your school's score. Mouse clicks count too.",
-            "",
-            "Tab          switch between the game and the ranking",
-            "Esc          back (quits from the first screen)",
-            "F1           help (Tab: about)",
-            "F2           change school",
-            "Ctrl-C       save and quit",
-            "↑↓ PgUp/PgDn Home/End   move through lists",
-            "←/→          ranking: national, level, province, level in province",
-            "Enter        choose; in the ranking, jump to my school",
-            "",
-            "Fair play: taps faster than any human, a key held down (auto-repeat) and pasted text do not count. When that happens you see \"Abnormal tapping detected.\"",
-            "",
-            "Scores are saved, and everyone playing on this computer adds to the same totals.",
+            ("Tab", "switch between the game and the ranking"),
+            ("Esc", "back (quits from the first screen)"),
+            ("F1", "help (Tab: about)"),
+            ("F2", "change school"),
+            ("Ctrl-C", "save and quit"),
+            ("↑↓ PgUp/PgDn", "move through lists"),
+            ("Home/End", "first and last of a list"),
+            ("←/→", "ranking: national, level, province, level in province"),
+            ("Enter", "choose; in the ranking, jump to my school"),
         ]
+    }
+    /// The tap guard's rule, quoting its own thresholds.
+    func fairPlay(_ policy: TapGuardPolicy) -> String {
+        let window = policy.burstWindowNanoseconds / 1_000_000_000
+        let burst = policy.burstLimit
+        let perKey = 1_000_000_000 / max(1, policy.singleKeyIntervalNanoseconds)
+        let chord = policy.simultaneousPressLimit
+        return ko
+            ? "반칙 방지: \(window)초 안에 \(burst)번이 넘는 터치, 한 키를 1초에 \(perKey)번보다 빠르게 되풀이하는 것(키를 꾹 눌렀을 때의 자동 반복), 한꺼번에 \(chord)개가 넘는 키, 붙여넣기는 세지 않습니다. 그럴 때는 \"비정상적인 터치 수가 감지되었습니다.\"라고 알려 줍니다."
+            : "Fair play: more than \(burst) taps within \(window) seconds, one key repeated faster than \(perKey) times a second (a key held down), more than \(chord) keys at once, and pasted text do not count. When that happens you see \"Abnormal tapping detected.\""
+    }
+    var helpSaved: String {
+        ko ? "점수는 저장되고, 같은 컴퓨터에서 함께 하는 모든 사람의 터치가 합쳐집니다."
+            : "Scores are saved, and everyone playing on this computer adds to the same totals."
     }
     var helpKeys: String { ko ? "Tab 정보  Esc 뒤로" : "Tab about  Esc back" }
 

@@ -7,6 +7,14 @@ public func view(_ state: GameState, now: Instant) -> CellGrid {
     return frame.grid
 }
 
+/// Text for the prose screens (help, about, confirmations, hints).
+enum TextBlock {
+    case paragraph(String, CellStyle)
+    case blank
+    /// Keys and what they do, as a two-column table.
+    case keys([(key: String, description: String)])
+}
+
 /// One frame being drawn. Each screen's drawing lives in its own file as an extension.
 struct Frame {
     let state: GameState
@@ -71,14 +79,16 @@ struct Frame {
         }
     }
 
-    /// The top line: a title on the left, something small on the right.
+    /// The top line: a title on the left, something small on the right (which yields to the title
+    /// down to a third of the width).
     mutating func drawTitleBar(_ title: String, right: String = "") {
-        grid.fill(column: 0, row: 0, width: layout.columns, height: 1, style: .title)
-        let rightWidth = min(DisplayWidth.of(right), layout.columns / 3)
-        grid.put(DisplayWidth.truncate(title, toWidth: layout.columns - rightWidth - 3), column: 1, row: 0, style: .title)
-        if rightWidth > 0 {
-            grid.putRight(DisplayWidth.truncate(right, toWidth: rightWidth), endColumn: layout.columns - 1, row: 0, style: .title)
-        }
+        let columns = layout.columns
+        grid.fill(column: 0, row: 0, width: columns, height: 1, style: .title)
+        let rightRoom = max(columns / 3, columns - 3 - DisplayWidth.of(title))
+        let shownRight = DisplayWidth.truncate(right, toWidth: rightRoom)
+        let rightWidth = DisplayWidth.of(shownRight)
+        grid.put(DisplayWidth.truncate(title, toWidth: columns - 2 - (rightWidth > 0 ? rightWidth + 1 : 0)), column: 1, row: 0, style: .title)
+        if rightWidth > 0 { grid.putRight(shownRight, endColumn: columns - 1, row: 0, style: .title) }
     }
 
     /// The bottom line: a refused burst, else a failing save, else the screen's keys.
@@ -97,20 +107,38 @@ struct Frame {
         }
     }
 
-    /// Paragraphs wrapped into the screen from `row` down to the status line; returns the row after.
-    @discardableResult
-    mutating func drawParagraphs(_ paragraphs: [(String, CellStyle)], fromRow row: Int, margin: Int = 2) -> Int {
+    /// Text blocks wrapped into the screen from `row` down to the status line. When they do not all
+    /// fit, blank lines go first; what still does not fit is cut off at the bottom.
+    mutating func drawText(_ blocks: [TextBlock], fromRow row: Int, margin: Int = 2) {
         let width = layout.columns - 2 * margin
-        let lastRow = layout.statusLine.y - 1
-        var y = row
-        for (paragraph, style) in paragraphs {
-            for line in DisplayWidth.wrap(paragraph, toWidth: width) {
-                guard y <= lastRow else { return y }
-                grid.put(line, column: margin, row: y, style: style)
-                y += 1
+        var lines: [(column: Int, text: String, style: CellStyle)] = []
+        for block in blocks {
+            switch block {
+            case .blank:
+                lines.append((margin, "", .normal))
+            case let .paragraph(text, style):
+                for line in DisplayWidth.wrap(text, toWidth: width) { lines.append((margin, line, style)) }
+            case let .keys(keys):
+                // Keys in a column, descriptions beside them, wrapped under themselves.
+                let keyWidth = min(width / 3, keys.reduce(0) { max($0, DisplayWidth.of($1.key)) })
+                let descriptionColumn = margin + keyWidth + 2
+                for (key, description) in keys {
+                    lines.append((margin, DisplayWidth.truncate(key, toWidth: keyWidth), .accent))
+                    for (index, line) in DisplayWidth.wrap(description, toWidth: width - keyWidth - 2).enumerated() {
+                        if index == 0 {
+                            lines[lines.count - 1].text = DisplayWidth.pad(lines[lines.count - 1].text, toWidth: keyWidth + 2) + line
+                        } else {
+                            lines.append((descriptionColumn, line, .normal))
+                        }
+                    }
+                }
             }
         }
-        return y
+        let room = max(0, layout.statusLine.y - row)
+        if lines.count > room { lines.removeAll { $0.text.isEmpty } }
+        for (offset, line) in lines.prefix(room).enumerated() {
+            grid.put(line.text, column: line.column, row: row + offset, style: line.style)
+        }
     }
 
     /// Messages from loading, boxed in the middle of the screen until a key is pressed.
