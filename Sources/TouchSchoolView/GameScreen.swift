@@ -117,7 +117,8 @@ extension Frame {
         let myPlace = state.leaderboard.place(of: mySchool, in: .national)
         for (top, radius) in [(3, 2), (3, 1), (2, 1), (1, 1), (1, 0)] {
             let topRange = 0..<min(top, size)
-            let around = max(topRange.upperBound, myPlace - radius)..<min(size, myPlace + radius + 1)
+            let aroundStart = max(topRange.upperBound, myPlace - radius)
+            let around = aroundStart..<max(aroundStart, min(size, myPlace + radius + 1))
             var runs: [Range<Int>] = topRange.isEmpty ? [] : [topRange]
             if !around.isEmpty {
                 if let last = runs.last, last.upperBound == around.lowerBound {

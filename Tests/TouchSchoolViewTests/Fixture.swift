@@ -1,3 +1,4 @@
+import Testing
 import TouchSchoolCore
 @testable import TouchSchoolView
 
@@ -91,5 +92,52 @@ extension CellGrid {
             column += DisplayWidth.of(line[start])
         }
         return nil
+    }
+}
+
+extension Fixture {
+    /// `count` schools named 학교01…, school i with score (count - i) * 10, so place i is school i;
+    /// the player plays for the school at `myPlace`.
+    static func crowd(_ count: Int, myPlace: Int, _ language: Language, columns: Int, rows: Int) -> GameState {
+        let provinces = ["서울특별시", "부산광역시"]
+        var schools: [School] = []
+        var scores: [String: UInt64] = [:]
+        for index in 0..<count {
+            let id = "C\(index)"
+            let name = index < 9 ? "학교0\(index + 1)" : "학교\(index + 1)"
+            schools.append(School(id: id, name: name, level: index.isMultiple(of: 2) ? .high : .middle,
+                                  province: provinces[index % 2], district: "중구", address: ""))
+            scores[id] = UInt64((count - index) * 10)
+        }
+        let catalog = Catalog(schools: schools, source: .official(edition: "2026-03-20"))
+        let players = ["tester": PlayerRecord(schoolID: "C\(myPlace)", taps: 3)]
+        return GameState(catalog: catalog, saved: SavedState(scores: scores, players: players), player: "tester",
+                         language: language, now: start, columns: columns, rows: rows, seed: 1)
+    }
+}
+
+/// Hangul takes two cells and never breaks: every wide character is followed by its continuation,
+/// no continuation stands alone, and every row is exactly as wide as the grid.
+func expectWholeColumns(_ grid: CellGrid, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    for row in 0..<grid.height {
+        var column = 0
+        while column < grid.width {
+            let cell = grid[column, row]
+            if cell.isContinuation {
+                Issue.record("orphan continuation at \(column),\(row) \(comment?.description ?? "")", sourceLocation: sourceLocation)
+                column += 1
+                continue
+            }
+            let width = DisplayWidth.of(cell.character)
+            if width == 0 { Issue.record("zero-width cell at \(column),\(row)", sourceLocation: sourceLocation) }
+            if width == 2 {
+                let whole = column + 1 < grid.width && grid[column + 1, row].isContinuation
+                if !whole { Issue.record("wide character cut at \(column),\(row) \(comment?.description ?? "")", sourceLocation: sourceLocation) }
+                column += 2
+            } else {
+                column += 1
+            }
+        }
+        #expect(DisplayWidth.of(grid.lines[row]) == grid.width, comment, sourceLocation: sourceLocation)
     }
 }
