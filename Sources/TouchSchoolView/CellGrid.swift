@@ -114,3 +114,8 @@ public struct CellGrid: Equatable, Sendable {
         }
     }
 }
+
+extension CellGrid: CustomStringConvertible {
+    /// What a person sees, so that test failures and debug prints show the screen, not the cells.
+    public var description: String { text }
+}

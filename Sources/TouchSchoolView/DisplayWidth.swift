@@ -39,11 +39,81 @@ public enum DisplayWidth {
         return result + "…"
     }
 
+    /// The end of `text` in at most `width` cells, starting with "…" when it had to be cut: a
+    /// search line that keeps its cursor end in view.
+    public static func truncateLeading(_ text: String, toWidth width: Int) -> String {
+        guard width > 0 else { return "" }
+        if of(text) <= width { return text }
+        var kept: [Character] = []
+        var used = 0
+        for character in text.reversed() {
+            let w = of(character)
+            if used + w > width - 1 { break }
+            kept.append(character)
+            used += w
+        }
+        return "…" + String(kept.reversed())
+    }
+
     /// `text` padded with spaces (or cut with "…") to exactly `width` cells.
     public static func pad(_ text: String, toWidth width: Int, alignRight: Bool = false) -> String {
         let cut = truncate(text, toWidth: width)
         let padding = String(repeating: " ", count: max(0, width - of(cut)))
         return alignRight ? padding + cut : cut + padding
+    }
+
+    /// `text` broken into lines of at most `width` cells, at spaces where possible; a word wider
+    /// than a line is broken between characters. Spaces at a break are dropped.
+    public static func wrap(_ text: String, toWidth width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var line = "", lineWidth = 0
+        func breakLine() {
+            while line.last == " " { line.removeLast(); lineWidth -= 1 }
+            lines.append(line)
+            line = ""
+            lineWidth = 0
+        }
+        for token in tokens(of: text) {
+            let tokenWidth = of(token)
+            if token.first == " " {
+                // Spaces that would start a continuation line or overflow this one are the break itself.
+                if lineWidth + tokenWidth > width { breakLine() } else if !(line.isEmpty && !lines.isEmpty) {
+                    line += token
+                    lineWidth += tokenWidth
+                }
+                continue
+            }
+            if lineWidth + tokenWidth <= width {
+                line += token
+                lineWidth += tokenWidth
+                continue
+            }
+            if lineWidth > 0, tokenWidth <= width { breakLine() }
+            for character in token {
+                let characterWidth = of(character)
+                if lineWidth > 0, lineWidth + characterWidth > width { breakLine() }
+                line.append(character)
+                lineWidth += characterWidth
+            }
+        }
+        if !line.isEmpty || lines.isEmpty { breakLine() }
+        return lines
+    }
+
+    /// Runs of spaces and runs of everything else, in order.
+    private static func tokens(of text: String) -> [String] {
+        var tokens: [String] = []
+        var current = ""
+        for character in text {
+            if let last = current.last, (last == " ") != (character == " ") {
+                tokens.append(current)
+                current = ""
+            }
+            current.append(character)
+        }
+        if !current.isEmpty { tokens.append(current) }
+        return tokens
     }
 
     private static func isWide(_ v: UInt32) -> Bool {

@@ -1,0 +1,207 @@
+import TouchSchoolCore
+
+/// The game: numbers on top, smoke in the play area, the nearby national ranking in the panel.
+extension Frame {
+    mutating func drawGame() {
+        drawHeader()
+        drawPlayArea()
+        drawLeaderboardPanel()
+    }
+
+    private mutating func drawHeader() {
+        let columns = layout.columns
+        let header = layout.header
+        drawTitleBar(strings.title, right: strings.player(state.player))
+        guard let mySchool = state.mySchool else {
+            grid.put(DisplayWidth.truncate(strings.noSchool, toWidth: columns - 2), column: 1, row: header.y + 1, style: .warning)
+            return
+        }
+        let school = state.catalog[mySchool]
+        let board = state.leaderboard
+        let total = board.count(of: mySchool)
+
+        let rank = strings.nationalRank(NumberText.grouped(board.rank(of: mySchool, in: .national)))
+        let rankStart = grid.putRight(rank, endColumn: columns - 1, row: header.y + 1, style: .accent)
+        putNameAndDetail(school.name, school.region, column: 1, row: header.y + 1, endColumn: rankStart - 2,
+                         nameStyle: .mine, detailStyle: .dim)
+
+        grid.putPieces([
+            (strings.myTaps(NumberText.grouped(state.counter.myTaps)), .accent),
+            (strings.schoolTotal(NumberText.grouped(total)), .normal),
+            (strings.sessionTaps(NumberText.grouped(state.counter.sessionTaps)), .normal),
+        ], column: 1, row: header.y + 2, endColumn: columns - 1)
+
+        let chase: (String, CellStyle)
+        if let above = board.schoolAbove(mySchool, in: .national) {
+            let gap = (above.count - min(above.count, total)).addingReportingOverflow(1)
+            let taps = gap.overflow ? NumberText.grouped(UInt64.max) : NumberText.grouped(gap.partialValue)
+            chase = (strings.overtake(state.catalog[above.position].name, taps: taps), .normal)
+        } else {
+            chase = (strings.leader, .accent)
+        }
+        let speed = strings.speed(now: state.counter.tapsPerSecond(at: now), best: state.counter.bestTapsPerSecond)
+        grid.putPieces([chase, (speed, .dim)], column: 1, row: header.y + 3, endColumn: columns - 1)
+    }
+
+    private mutating func drawPlayArea() {
+        let area = layout.playArea
+        guard area.width > 0, area.height > 0 else { return }
+        var anyVisible = false
+        for effect in state.effects.effects {
+            guard let stage = EffectRing.stage(of: effect, at: now) else { continue }
+            anyVisible = true
+            drawPuff(effect, stage: stage, in: area)
+        }
+        if !anyVisible {
+            let hint = DisplayWidth.truncate(strings.mashHint, toWidth: area.width)
+            grid.put(hint, column: area.x + (area.width - DisplayWidth.of(hint)) / 2, row: area.y + area.height / 2, style: .dim)
+        }
+    }
+
+    private mutating func drawPuff(_ effect: Effect, stage: Int, in area: Rect) {
+        let centerColumn = area.x + min(area.width - 1, max(0, Int(effect.x * Float(area.width))))
+        let centerRow = area.y + min(area.height - 1, max(0, Int(effect.y * Float(area.height))))
+        let style: CellStyle = stage == 0 ? .effectFresh : stage >= EffectRing.fadeStages - 1 ? .effectFaint : .effectFading
+        for cell in SmokePuff.cells(variant: effect.variant, stage: stage, angle: effect.angle) {
+            let column = centerColumn + cell.dx, row = centerRow + cell.dy
+            guard area.contains(column: column, row: row) else { continue }
+            grid.put(cell.glyph, column: column, row: row, style: style)
+        }
+    }
+
+    /// The top three and the schools around mine in the national league.
+    private mutating func drawLeaderboardPanel() {
+        let panel = layout.leaderboardPanel
+        guard panel.width > 0, panel.height > 0 else { return }
+        let besidePlayArea = panel.x > 0
+        let left = besidePlayArea ? panel.x + 2 : panel.x + 1
+        let right = panel.x + panel.width - 1
+        if besidePlayArea {
+            for row in panel.y..<(panel.y + panel.height) { grid.put("|", column: panel.x, row: row, style: .dim) }
+        }
+        let afterTitle = grid.put(DisplayWidth.truncate(strings.nationalPanelTitle, toWidth: right - left), column: left, row: panel.y, style: .title)
+        if afterTitle + 1 < right {
+            grid.put(String(repeating: "-", count: right - afterTitle - 1), column: afterTitle + 1, row: panel.y, style: .dim)
+        }
+
+        let rows = panel.height - 1
+        let places = panelPlaces(rows: rows)
+        guard !places.isEmpty else { return }
+        let board = state.leaderboard
+        var entries: [RankedSchool?] = []
+        entries.reserveCapacity(places.count)
+        var lastPlace = -1
+        for range in places {
+            if lastPlace >= 0, range.lowerBound > lastPlace + 1 { entries.append(nil) }
+            entries += board.entries(in: .national, places: range).map { Optional($0) }
+            lastPlace = range.upperBound - 1
+        }
+        let columns = RankColumns(panelEntries: entries.compactMap { $0 }, width: right - left)
+        for (offset, entry) in entries.prefix(rows).enumerated() {
+            let row = panel.y + 1 + offset
+            if let entry {
+                drawRankRow(entry, league: .national, columns: columns, column: left, row: row)
+            } else {
+                grid.put("...", column: left, row: row, style: .dim)
+            }
+        }
+    }
+
+    /// Which national places the panel shows, as runs: the top three and my neighbours (±2), cut
+    /// down (first the neighbours, then the top, at last to a window around mine) until they and
+    /// the gaps between them fit `rows`.
+    private func panelPlaces(rows: Int) -> [Range<Int>] {
+        let size = state.leaderboard.size(of: .national)
+        guard rows > 0, size > 0 else { return [] }
+        guard let mySchool = state.mySchool else { return [0..<min(rows, size)] }
+        let myPlace = state.leaderboard.place(of: mySchool, in: .national)
+        for (top, radius) in [(3, 2), (3, 1), (2, 1), (1, 1), (1, 0)] {
+            let topRange = 0..<min(top, size)
+            let aroundStart = max(topRange.upperBound, myPlace - radius)
+            let around = aroundStart..<max(aroundStart, min(size, myPlace + radius + 1))
+            var runs: [Range<Int>] = topRange.isEmpty ? [] : [topRange]
+            if !around.isEmpty {
+                if let last = runs.last, last.upperBound == around.lowerBound {
+                    runs[runs.count - 1] = last.lowerBound..<around.upperBound
+                } else {
+                    runs.append(around)
+                }
+            }
+            let needed = runs.reduce(0) { $0 + $1.count } + max(0, runs.count - 1)
+            if needed <= rows { return runs }
+        }
+        // Too few rows for the top as well: the places around mine, the rival above first.
+        let first = max(0, min(myPlace - rows / 2, size - rows))
+        return [first..<min(size, first + rows)]
+    }
+}
+
+/// Puff shapes, made once: for each variant, fade stage and eighth of a turn, the cells to draw
+/// around the centre. Drawing a puff is then a table lookup and a few writes.
+enum SmokePuff {
+    struct PuffCell: Sendable {
+        let dx: Int
+        let dy: Int
+        let glyph: String
+    }
+
+    static let variants = 4
+    static let angles = 8
+
+    static func cells(variant: UInt8, stage: Int, angle: UInt8) -> [PuffCell] {
+        let stage = min(max(0, stage), stageScales.count - 1)
+        return table[(Int(variant) % variants * stageScales.count + stage) * angles + Int(angle) % angles]
+    }
+
+    /// Blobs of each shape (centre and radius, in cell widths; a cell is two widths tall).
+    private static let shapes: [[(x: Float, y: Float, radius: Float)]] = [
+        [(0, 0, 3)],
+        [(-2, 0, 2.2), (2, 0.6, 2.2)],
+        [(0, -1.2, 2), (-2.5, 1, 1.8), (2.5, 1, 1.8)],
+        [(0, 0, 2.5), (3, -1.5, 1.3), (5, -2.5, 0.9)],
+    ]
+    /// Puffs shrink as they fade.
+    private static let stageScales: [Float] = [1, 0.75, 0.5, 0.3]
+    /// Dense, middle and edge glyphs of each stage: heavy smoke first, wisps last.
+    private static let glyphs: [[String]] = [["@", "*", "o"], ["*", "o", "~"], ["o", "+", ":"], [".", "'", "."]]
+
+    private static let table: [[PuffCell]] = {
+        let half: Float = 0.70710677
+        let cosines: [Float] = [1, half, 0, -half, -1, -half, 0, half]
+        let sines: [Float] = [0, half, 1, half, 0, -half, -1, -half]
+        var table: [[PuffCell]] = []
+        for variant in 0..<variants {
+            for stage in 0..<stageScales.count {
+                let scale = stageScales[stage]
+                for angle in 0..<angles {
+                    let blobs = shapes[variant].map { blob in
+                        (x: (blob.x * cosines[angle] - blob.y * sines[angle]) * scale,
+                         y: (blob.x * sines[angle] + blob.y * cosines[angle]) * scale,
+                         radius: blob.radius * scale)
+                    }
+                    let reach = blobs.reduce(Float(0)) { max($0, max(abs($1.x), abs($1.y)) + $1.radius) }
+                    let spanX = Int(reach.rounded(.up)), spanY = Int((reach / 2).rounded(.up))
+                    var cells: [PuffCell] = []
+                    for dy in -spanY...spanY {
+                        for dx in -spanX...spanX {
+                            let px = Float(dx), py = Float(dy) * 2
+                            var density: Float = 0
+                            for blob in blobs {
+                                let distance = ((px - blob.x) * (px - blob.x) + (py - blob.y) * (py - blob.y)).squareRoot()
+                                density = max(density, 1 - distance / blob.radius)
+                            }
+                            guard density > 0 else { continue }
+                            let level = density > 0.6 ? 0 : density > 0.3 ? 1 : 2
+                            // Gaps along the edge make the puff look airy rather than stamped.
+                            if level == 2, (dx &* 7 &+ dy &* 13 &+ variant &+ angle) & 3 == 0 { continue }
+                            cells.append(PuffCell(dx: dx, dy: dy, glyph: glyphs[stage][level]))
+                        }
+                    }
+                    if cells.isEmpty { cells.append(PuffCell(dx: 0, dy: 0, glyph: glyphs[stage][0])) }
+                    table.append(cells)
+                }
+            }
+        }
+        return table
+    }()
+}

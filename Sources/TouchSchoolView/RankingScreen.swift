@@ -1,0 +1,124 @@
+import TouchSchoolCore
+
+/// Column widths of a ranking table, by display width. The name takes what the others leave;
+/// narrow terminals drop the district, then the province, to keep names readable.
+struct RankColumns {
+    var rank: Int
+    var movement = 4
+    var name = 0
+    var province = 0
+    var district = 0
+    var count: Int
+    var gap = 1
+
+    /// The game's side panel: rank, movement, name, count.
+    init(panelEntries entries: [RankedSchool], width: Int) {
+        rank = entries.reduce(1) { max($0, DisplayWidth.of(NumberText.grouped($1.rank))) }
+        count = entries.reduce(1) { max($0, DisplayWidth.of(NumberText.grouped($1.count))) }
+        name = max(1, width - rank - movement - count - 3 * gap)
+    }
+
+    /// The ranking screen: every column, with headings. Widths depend on the league, not on the
+    /// rows in view, so columns stay put while scrolling.
+    init(rankingWidth width: Int, leagueSize: Int, topCount: UInt64, strings: Strings) {
+        rank = max(DisplayWidth.of(strings.rankHeading), DisplayWidth.of(NumberText.grouped(leagueSize)))
+        movement = max(movement, DisplayWidth.of(strings.movementHeading))
+        count = max(DisplayWidth.of(strings.scoreHeading), DisplayWidth.of(NumberText.grouped(topCount)))
+        gap = width >= 100 ? 2 : 1
+        province = Self.provinceWidth
+        district = Self.districtWidth
+        func nameRoom() -> Int {
+            width - rank - movement - count - province - district - (3 + (province > 0 ? 1 : 0) + (district > 0 ? 1 : 0)) * gap
+        }
+        if nameRoom() < 20 { district = 0 }
+        if nameRoom() < 14 { province = 0 }
+        name = max(1, min(Self.nameWidth, nameRoom()))
+    }
+
+    /// Room for the longest names of the official list (16 syllables), provinces (7) and districts
+    /// (`창원시 마산합포구`); longer ones end in "…".
+    static let nameWidth = 36
+    static let provinceWidth = 14
+    static let districtWidth = 17
+
+    var total: Int {
+        rank + movement + name + count + [province, district].reduce(3 * gap) { $0 + ($1 > 0 ? $1 + gap : 0) }
+    }
+}
+
+extension Frame {
+    mutating func drawRanking() {
+        let columns = layout.columns
+        let league = state.ranking.league
+        let leagues = state.leagues
+        let index = (leagues.firstIndex(of: league) ?? 0) + 1
+        let board = state.leaderboard
+        let size = board.size(of: league)
+        var myPlace = ""
+        if let mySchool = state.mySchool, league.contains(state.catalog[mySchool]) {
+            myPlace = strings.myPlace(NumberText.grouped(board.rank(of: mySchool, in: league)), of: NumberText.grouped(size))
+        }
+        drawTitleBar(strings.rankingTitle(strings.leagueName(league), index: index, of: leagues.count), right: myPlace)
+        grid.put(DisplayWidth.truncate(strings.rankingHint, toWidth: columns - 2), column: 1, row: 1, style: .dim)
+
+        let area = layout.rankingList
+        let start = min(max(0, state.ranking.scroll), size)
+        let entries = board.entries(in: league, places: start..<min(size, start + area.height))
+        let topCount = board.entries(in: league, places: 0..<min(1, size)).first?.count ?? 0
+        let table = RankColumns(rankingWidth: area.width - 2, leagueSize: size, topCount: topCount, strings: strings)
+        drawRankHeadings(table, column: area.x + 1, row: area.y - 1)
+        if entries.isEmpty {
+            grid.put(DisplayWidth.truncate(strings.emptyLeague, toWidth: area.width - 2), column: area.x + 1, row: area.y, style: .dim)
+        }
+        for (offset, entry) in entries.enumerated() {
+            drawRankRow(entry, league: league, columns: table, column: area.x + 1, row: area.y + offset)
+        }
+    }
+
+    private mutating func drawRankHeadings(_ table: RankColumns, column: Int, row: Int) {
+        var x = column
+        func heading(_ text: String, width: Int, alignRight: Bool = false) -> String {
+            DisplayWidth.pad(text, toWidth: width, alignRight: alignRight)
+        }
+        x = grid.put(heading(strings.rankHeading, width: table.rank, alignRight: true), column: x, row: row, style: .accent) + table.gap
+        x = grid.put(heading(strings.movementHeading, width: table.movement), column: x, row: row, style: .accent) + table.gap
+        x = grid.put(heading(strings.schoolHeading, width: table.name), column: x, row: row, style: .accent) + table.gap
+        if table.province > 0 {
+            x = grid.put(heading(strings.provinceHeading, width: table.province), column: x, row: row, style: .accent) + table.gap
+        }
+        if table.district > 0 {
+            x = grid.put(heading(strings.districtHeading, width: table.district), column: x, row: row, style: .accent) + table.gap
+        }
+        grid.put(heading(strings.scoreHeading, width: table.count, alignRight: true), column: x, row: row, style: .accent)
+    }
+
+    /// One ranked school: rank, movement since a moment ago, name (and where it is), count. Mine stands out.
+    mutating func drawRankRow(_ entry: RankedSchool, league: League, columns table: RankColumns, column: Int, row: Int) {
+        let school = state.catalog[entry.position]
+        let isMine = entry.position == state.mySchool
+        let style: CellStyle = isMine ? .mine : .normal
+        if isMine { grid.fill(column: column, row: row, width: table.total, height: 1, style: .mine) }
+
+        var x = column
+        x = grid.put(DisplayWidth.pad(NumberText.grouped(entry.rank), toWidth: table.rank, alignRight: true), column: x, row: row, style: style) + table.gap
+
+        let movement = state.leaderboard.movement(of: entry.position, in: league)
+        let movementText = movement > 0 ? "▲\(min(movement, 999))" : movement < 0 ? "▼\(min(-movement, 999))" : "-"
+        let movementStyle: CellStyle = isMine ? .mine : movement > 0 ? .rankUp : movement < 0 ? .rankDown : .dim
+        grid.put(movementText, column: x, row: row, style: movementStyle)
+        x += table.movement + table.gap
+
+        let name = school.isListed ? school.name : school.name + " " + strings.unlisted
+        grid.put(DisplayWidth.truncate(name, toWidth: table.name), column: x, row: row, style: style)
+        x += table.name + table.gap
+        if table.province > 0 {
+            grid.put(DisplayWidth.truncate(school.province, toWidth: table.province), column: x, row: row, style: isMine ? .mine : .dim)
+            x += table.province + table.gap
+        }
+        if table.district > 0 {
+            grid.put(DisplayWidth.truncate(school.district, toWidth: table.district), column: x, row: row, style: isMine ? .mine : .dim)
+            x += table.district + table.gap
+        }
+        grid.putRight(NumberText.grouped(entry.count), endColumn: x + table.count, row: row, style: style)
+    }
+}

@@ -1,0 +1,264 @@
+import TouchSchoolCore
+
+/// Every word the game shows, in both languages. Nothing else in the view spells out UI text.
+public struct Strings: Sendable {
+    /// The game's version, shown on the About screen.
+    public static let version = "1.0.0"
+
+    public let language: Language
+
+    public init(_ language: Language) { self.language = language }
+
+    private var ko: Bool { language == .korean }
+
+    // MARK: Everywhere
+
+    var title: String { "학교 대항전 TouchSchool" }
+    var pressAnyKey: String { ko ? "아무 키나 누르세요" : "Press any key" }
+    var tooSmall: String { ko ? "터미널 창을 더 크게 해주세요" : "Please make the terminal bigger" }
+    var tooSmallShort: String { ko ? "창이 작아요" : "Too small" }
+    func terminalSize(columns: Int, rows: Int) -> String {
+        let now = "\(columns)x\(rows)", needed = "\(GameLayout.minimumColumns)x\(GameLayout.minimumRows)"
+        return ko ? "지금 \(now) · 최소 \(needed)" : "now \(now), need \(needed)"
+    }
+    func terminalSizeShort(columns: Int, rows: Int) -> String {
+        "\(columns)x\(rows)<\(GameLayout.minimumColumns)x\(GameLayout.minimumRows)"
+    }
+
+    func warning(_ reason: TapRefusal, refused: String) -> String {
+        let why = switch reason {
+        case .heldKey: ko ? "키를 누르고 있음" : "key held down"
+        case .tooManyTaps: ko ? "사람이 칠 수 없는 속도" : "too many taps"
+        case .paste: ko ? "붙여넣기" : "pasted text"
+        }
+        return ko
+            ? "비정상적인 터치 수가 감지되었습니다. (\(why) · \(refused)번 무시됨)"
+            : "Abnormal tapping detected. (\(why), \(refused) taps refused)"
+    }
+
+    func saveFailure(_ reason: String) -> String {
+        ko ? "점수가 저장되지 않고 있습니다: \(reason)" : "Scores are not being saved: \(reason)"
+    }
+
+    // MARK: Picker
+
+    var searchPrompt: String { ko ? "학교를 검색해주세요" : "Search for your school" }
+    var noResults: String { ko ? "검색 결과가 없습니다." : "No schools found." }
+    var starterCatalogHint: [String] {
+        ko ? [
+            "지금은 기본 학교 목록만 있습니다. 전국 학교 목록을 가져오려면:",
+            "  touchschool import FILE",
+            "FILE: 공공데이터포털(data.go.kr) 전국초중등학교위치표준데이터 CSV",
+        ] : [
+            "Only the starter list of schools is loaded. To import every school in Korea:",
+            "  touchschool import FILE",
+            "FILE: the CSV of 전국초중등학교위치표준데이터 from data.go.kr (Public Data Portal)",
+        ]
+    }
+    var searchHints: [String] {
+        ko ? [
+            "이름, 줄임말, 초성, 지역으로 찾을 수 있어요:",
+            "  이름    서울고등학교",
+            "  줄임말  서울고",
+            "  초성    ㅅㅇㄱ",
+            "  지역    부산 금성초",
+        ] : [
+            "Type a name, a short form, initial consonants or a region:",
+            "  name       서울고등학교",
+            "  short      서울고",
+            "  initials   ㅅㅇㄱ",
+            "  region     부산 금성초",
+        ]
+    }
+    var searchExample: String { ko ? "예: 서울고등학교 · 서울고 · ㅅㅇㄱ · 부산 금성초" : "e.g. 서울고등학교 · 서울고 · ㅅㅇㄱ · 부산 금성초" }
+    func resultCount(_ count: Int) -> String { ko ? "\(count)개 학교" : (count == 1 ? "1 school" : "\(count) schools") }
+    func myCurrentSchool(_ name: String) -> String { ko ? "* 내 학교: \(name)" : "* my school: \(name)" }
+    var unlisted: String { ko ? "(목록에 없음)" : "(unlisted)" }
+    func pickerKeys(canGoBack: Bool) -> String {
+        ko ? "↑↓ 이동  Enter 선택  Esc \(canGoBack ? "뒤로" : "종료")  F1 도움말"
+            : "↑↓ move  Enter choose  Esc \(canGoBack ? "back" : "quit")  F1 help"
+    }
+
+    // MARK: Confirm switch
+
+    var confirmTitle: String { ko ? "학교 바꾸기" : "Change school" }
+    var confirmQuestion: String {
+        ko ? "학교를 바꾸면 내 터치 수가 0부터 다시 시작합니다. 바꿀까요? (Enter/y: 예, n/Esc: 아니오)"
+            : "If you change school, your own tap count starts again from 0. Change? (Enter/y: yes, n/Esc: no)"
+    }
+    func confirmFrom(_ school: String) -> String { ko ? "지금 학교: \(school)" : "Current school: \(school)" }
+    func confirmTo(_ school: String) -> String { ko ? "바꿀 학교: \(school)" : "New school:     \(school)" }
+    func confirmKeepsScore(_ taps: String) -> String {
+        ko ? "내 터치 수 \(taps)번은 지금 학교의 점수에 그대로 남습니다."
+            : "Your \(taps) taps stay in your current school's total."
+    }
+    var confirmKeys: String { ko ? "Enter/y 예  n/Esc 아니오" : "Enter/y yes  n/Esc no" }
+
+    // MARK: Game
+
+    func player(_ name: String) -> String { ko ? "플레이어 \(name)" : "player \(name)" }
+    var noSchool: String { ko ? "아직 학교를 고르지 않았습니다 (F2)" : "No school chosen yet (F2)" }
+    func nationalRank(_ rank: String) -> String { ko ? "전국 \(rank)위" : "#\(rank) nationally" }
+    func myTaps(_ taps: String) -> String { ko ? "내 터치 \(taps)" : "My taps \(taps)" }
+    func sessionTaps(_ taps: String) -> String { ko ? "이번 판 \(taps)" : "This session \(taps)" }
+    func schoolTotal(_ taps: String) -> String { ko ? "학교 합계 \(taps)" : "School total \(taps)" }
+    func overtake(_ school: String, taps: String) -> String { ko ? "\(school)까지 \(taps)번" : "\(taps) taps to overtake \(school)" }
+    var leader: String { ko ? "1위!" : "#1!" }
+    func speed(now: Int, best: Int) -> String { ko ? "초당 \(now)번 · 최고 \(best)번" : "\(now) taps/s · best \(best)" }
+    var mashHint: String { ko ? "아무 키나 마구 누르세요!" : "Mash any key!" }
+    var nationalPanelTitle: String { ko ? "전국 순위" : "National ranking" }
+    var gameKeys: String {
+        ko ? "Tab 순위  F1 도움말  F2 학교 바꾸기  Esc/Ctrl-C 종료" : "Tab ranking  F1 help  F2 change school  Esc/Ctrl-C quit"
+    }
+
+    // MARK: Ranking
+
+    func leagueName(_ league: League) -> String {
+        switch league {
+        case .national: ko ? "전국" : "National"
+        case let .level(level): levelName(level, plural: true)
+        case let .province(province): provinceName(province)
+        case let .levelInProvince(level, province):
+            ko ? "\(province) \(level.koreanName)" : "\(levelName(level, plural: true)) in \(provinceName(province))"
+        }
+    }
+    func rankingTitle(_ league: String, index: Int, of count: Int) -> String {
+        ko ? "순위 · \(league) (\(index)/\(count))" : "Ranking · \(league) (\(index)/\(count))"
+    }
+    var rankingHint: String { ko ? "←/→ 리그 바꾸기  Enter/m 내 학교" : "←/→ league  Enter/m my school" }
+    func myPlace(_ rank: String, of size: String) -> String { ko ? "내 학교 \(rank)위 / \(size)" : "mine #\(rank) of \(size)" }
+    var rankHeading: String { ko ? "순위" : "Rank" }
+    var movementHeading: String { ko ? "변동" : "Move" }
+    var schoolHeading: String { ko ? "학교" : "School" }
+    var provinceHeading: String { ko ? "시도" : "Province" }
+    var districtHeading: String { ko ? "시군구" : "District" }
+    var scoreHeading: String { ko ? "터치 수" : "Taps" }
+    var emptyLeague: String { ko ? "이 리그에는 학교가 없습니다." : "No schools in this league." }
+    var rankingKeys: String {
+        ko ? "↑↓ PgUp/PgDn Home/End 이동  Tab 게임  Esc 뒤로  F1 도움말"
+            : "↑↓ PgUp/PgDn Home/End scroll  Tab game  Esc back  F1 help"
+    }
+
+    func levelName(_ level: SchoolLevel, plural: Bool = false) -> String {
+        if ko { return level.koreanName }
+        let name = switch level {
+        case .elementary: "Elementary"
+        case .middle: "Middle"
+        case .high: "High"
+        }
+        return plural ? "\(name) schools" : name
+    }
+
+    /// English names of the 17 시도 (and the older names of the renamed ones); the Korean name otherwise.
+    func provinceName(_ province: String) -> String {
+        guard !ko else { return province }
+        return switch province {
+        case "서울특별시": "Seoul"
+        case "부산광역시": "Busan"
+        case "대구광역시": "Daegu"
+        case "인천광역시": "Incheon"
+        case "광주광역시": "Gwangju"
+        case "대전광역시": "Daejeon"
+        case "울산광역시": "Ulsan"
+        case "세종특별자치시": "Sejong"
+        case "경기도": "Gyeonggi"
+        case "강원특별자치도", "강원도": "Gangwon"
+        case "충청북도": "North Chungcheong"
+        case "충청남도": "South Chungcheong"
+        case "전북특별자치도", "전라북도": "North Jeolla"
+        case "전라남도": "South Jeolla"
+        case "경상북도": "North Gyeongsang"
+        case "경상남도": "South Gyeongsang"
+        case "제주특별자치도": "Jeju"
+        default: province
+        }
+    }
+
+    // MARK: Help and About
+
+    var helpTitle: String { ko ? "도움말" : "Help" }
+    var helpIntro: String {
+        ko ? "학교를 고르고 아무 키나 마구 누르세요. 한 번 누를 때마다 내 학교의 점수가 1 오릅니다. 마우스 클릭도 됩니다."
+            : "Choose your school, then mash any key. Every press adds 1 to your school's score. Mouse clicks count too."
+    }
+    var helpKeyList: [(key: String, description: String)] {
+        ko ? [
+            ("Tab", "게임 화면과 순위 화면 오가기"),
+            ("Esc", "뒤로 (처음 화면에서는 종료)"),
+            ("F1", "도움말 (Tab: 정보)"),
+            ("F2", "학교 바꾸기"),
+            ("Ctrl-C", "저장하고 종료"),
+            ("↑↓ PgUp/PgDn", "목록 이동"),
+            ("Home/End", "목록의 처음과 끝"),
+            ("←/→", "순위: 전국 · 학교급 · 시도 · 시도의 학교급"),
+            ("Enter", "선택 · 순위에서는 내 학교로"),
+        ] : [
+            ("Tab", "switch between the game and the ranking"),
+            ("Esc", "back (quits from the first screen)"),
+            ("F1", "help (Tab: about)"),
+            ("F2", "change school"),
+            ("Ctrl-C", "save and quit"),
+            ("↑↓ PgUp/PgDn", "move through lists"),
+            ("Home/End", "first and last of a list"),
+            ("←/→", "ranking: national, level, province, level in province"),
+            ("Enter", "choose; in the ranking, jump to my school"),
+        ]
+    }
+    /// The tap guard's rule, quoting its own thresholds.
+    func fairPlay(_ policy: TapGuardPolicy) -> String {
+        let window = policy.burstWindowNanoseconds / 1_000_000_000
+        let burst = policy.burstLimit
+        let perKey = 1_000_000_000 / max(1, policy.singleKeyIntervalNanoseconds)
+        let chord = policy.simultaneousPressLimit
+        return ko
+            ? "반칙 방지: \(window)초 안에 \(burst)번이 넘는 터치, 한 키를 1초에 \(perKey)번보다 빠르게 되풀이하는 것(키를 꾹 눌렀을 때의 자동 반복), 한꺼번에 \(chord)개가 넘는 키, 붙여넣기는 세지 않습니다. 그럴 때는 \"비정상적인 터치 수가 감지되었습니다.\"라고 알려 줍니다."
+            : "Fair play: more than \(burst) taps within \(window) seconds, one key repeated faster than \(perKey) times a second (a key held down), more than \(chord) keys at once, and pasted text do not count. When that happens you see \"Abnormal tapping detected.\""
+    }
+    var helpSaved: String {
+        ko ? "점수는 저장되고, 같은 컴퓨터에서 함께 하는 모든 사람의 터치가 합쳐집니다."
+            : "Scores are saved, and everyone playing on this computer adds to the same totals."
+    }
+    var helpKeys: String { ko ? "Tab 정보  Esc 뒤로" : "Tab about  Esc back" }
+
+    var aboutTitle: String { ko ? "정보" : "About" }
+    var aboutVersion: String { ko ? "학교 대항전 TouchSchool 버전 \(Self.version)" : "TouchSchool (학교 대항전) version \(Self.version)" }
+    var aboutText: String {
+        ko ? "학교끼리 터치 수를 겨루는 터미널 게임입니다." : "A school-against-school tapping battle for the terminal."
+    }
+    var dataCredit: String {
+        ko ? "학교 데이터: 공공데이터포털(data.go.kr) 전국초중등학교위치표준데이터 (제공: 한국교육시설안전원)"
+            : "School data: Public Data Portal (data.go.kr), National Elementary, Middle and High School Location Standard Data (전국초중등학교위치표준데이터), provided by the Korea Education Facilities Safety Agency (한국교육시설안전원)"
+    }
+    func catalogSource(_ source: CatalogSource, schools: String) -> String {
+        switch source {
+        case .starter: ko ? "지금 쓰는 학교 목록: 기본 목록 (\(schools)개 학교)" : "School list in use: the starter list (\(schools) schools)"
+        case let .official(edition):
+            ko ? "지금 쓰는 학교 목록: 공식 목록 \(edition) 기준 (\(schools)개 학교)"
+                : "School list in use: the official list as of \(edition) (\(schools) schools)"
+        }
+    }
+    var importHint: String {
+        ko ? "전국 목록 가져오기: touchschool import FILE" : "To import the national list: touchschool import FILE"
+    }
+    var aboutKeys: String { ko ? "Tab 도움말  Esc 뒤로" : "Tab help  Esc back" }
+}
+
+/// Cheap number text for every frame: digits with thousands separators, no formatter objects.
+enum NumberText {
+    static func grouped(_ value: UInt64) -> String {
+        let plain = String(value)
+        guard plain.utf8.count > 3 else { return plain }
+        var result = ""
+        var remaining = plain.utf8.count
+        for digit in plain {
+            result.append(digit)
+            remaining -= 1
+            if remaining > 0, remaining % 3 == 0 { result.append(",") }
+        }
+        return result
+    }
+
+    static func grouped(_ value: Int) -> String {
+        value < 0 ? "-" + grouped(UInt64(value.magnitude)) : grouped(UInt64(value))
+    }
+}

@@ -1,0 +1,220 @@
+import Testing
+import TouchSchoolCore
+@testable import TouchSchoolView
+
+@Suite struct GameViewTests {
+    static let effectStyles: Set<CellStyle> = [.effectFresh, .effectFading, .effectFaint]
+
+    /// Cells drawn with each effect style, and whether any lies outside `area`.
+    func effectCells(in grid: CellGrid, area: Rect) -> (styles: [CellStyle: Int], outside: Int) {
+        var styles: [CellStyle: Int] = [:]
+        var outside = 0
+        for row in 0..<grid.height {
+            for column in 0..<grid.width where Self.effectStyles.contains(grid[column, row].style) {
+                styles[grid[column, row].style, default: 0] += 1
+                if !area.contains(column: column, row: row) { outside += 1 }
+            }
+        }
+        return (styles, outside)
+    }
+
+    @Test(arguments: [(40, 12), (120, 40)])
+    func aTapPuffsSmokeThatShrinksFadesAndGoes(columns: Int, rows: Int) {
+        var state = Fixture.game(.korean, columns: columns, rows: rows)
+        let tapped = Fixture.start.adding(milliseconds: 500)
+        _ = update(&state, .key(.character("g")), now: tapped)
+        let area = state.layout.playArea
+
+        let fresh = effectCells(in: view(state, now: tapped), area: area)
+        #expect(fresh.outside == 0)
+        #expect(fresh.styles[.effectFresh, default: 0] > 0)
+        #expect(fresh.styles[.effectFading] == nil && fresh.styles[.effectFaint] == nil)
+
+        let fading = effectCells(in: view(state, now: tapped.adding(milliseconds: 300)), area: area)
+        #expect(fading.styles[.effectFading, default: 0] > 0 && fading.styles[.effectFresh] == nil)
+        #expect(fading.styles[.effectFading, default: 0] <= fresh.styles[.effectFresh, default: 0])
+
+        let faint = effectCells(in: view(state, now: tapped.adding(milliseconds: 800)), area: area)
+        #expect(faint.styles[.effectFaint, default: 0] > 0 && faint.styles.count == 1)
+
+        let gone = view(state, now: tapped.adding(milliseconds: 1_100))
+        #expect(effectCells(in: gone, area: area).styles.isEmpty)
+        #expect(gone.contains("아무 키나 마구 누르세요!"))
+        #expect(!view(state, now: tapped).contains("아무 키나 마구 누르세요!"))
+    }
+
+    @Test(arguments: [(40, 12), (80, 24), (120, 40)])
+    func clicksInEveryCornerStayInsideThePlayArea(columns: Int, rows: Int) {
+        var state = Fixture.game(.english, columns: columns, rows: rows)
+        let area = state.layout.playArea
+        let corners = [(area.x, area.y), (area.x + area.width - 1, area.y), (area.x, area.y + area.height - 1),
+                       (area.x + area.width - 1, area.y + area.height - 1)]
+        var now = Fixture.start
+        for (column, row) in corners {
+            now = now.adding(milliseconds: 150)
+            _ = update(&state, .click(column: column, row: row), now: now)
+        }
+        let grid = view(state, now: now)
+        let cells = effectCells(in: grid, area: area)
+        #expect(cells.outside == 0)
+        #expect(cells.styles.values.reduce(0, +) > 8)
+        // The header and the panel are untouched by smoke.
+        #expect(grid.contains("My taps 9"))
+        #expect(grid.contains("National ranking"))
+        expectWholeColumns(grid)
+    }
+
+    @Test func thirtyPuffsAtOnceAllShowWithSafeGlyphs() {
+        var state = Fixture.game(.korean, columns: 200, rows: 60)
+        let end = Fixture.tap(40, into: &state, from: Fixture.start)
+        #expect(state.effects.count == EffectRing.capacity)
+        let grid = view(state, now: end)
+        var glyphs = Set<Character>()
+        for row in 0..<grid.height {
+            for column in 0..<grid.width where Self.effectStyles.contains(grid[column, row].style) {
+                glyphs.insert(grid[column, row].character)
+            }
+        }
+        #expect(glyphs.count >= 4)
+        #expect(glyphs.isSubset(of: Set("@*o.+~':")))
+        expectWholeColumns(grid)
+    }
+
+    @Test func puffShapesDependOnVariantAngleAndStage() {
+        func shape(_ variant: UInt8, _ stage: Int, _ angle: UInt8) -> [String] {
+            SmokePuff.cells(variant: variant, stage: stage, angle: angle).map { "\($0.dx),\($0.dy),\($0.glyph)" }
+        }
+        for variant in UInt8(0)..<4 {
+            for angle in UInt8(0)..<8 {
+                let sizes = (0..<EffectRing.fadeStages).map { shape(variant, $0, angle).count }
+                #expect(sizes.first! > sizes.last!)
+                #expect(sizes.allSatisfy { $0 >= 1 })
+                for stage in 0..<EffectRing.fadeStages {
+                    for cell in SmokePuff.cells(variant: variant, stage: stage, angle: angle) {
+                        #expect(DisplayWidth.of(cell.glyph) == 1 && cell.glyph.allSatisfy(\.isASCII))
+                        #expect(abs(cell.dx) <= 8 && abs(cell.dy) <= 4)
+                    }
+                }
+            }
+        }
+        #expect(shape(0, 0, 0) != shape(1, 0, 0))
+        #expect(shape(2, 0, 0) != shape(3, 0, 0))
+        #expect(shape(1, 0, 0) != shape(1, 0, 2))
+        // Out-of-range inputs wrap instead of trapping.
+        #expect(shape(4, 0, 8) == shape(0, 0, 0))
+    }
+
+    @Test(arguments: Language.allCases)
+    func theLeaderIsToldSo(language: Language) {
+        let players = ["tester": PlayerRecord(schoolID: "S2", taps: 1)]
+        let state = GameState(catalog: Fixture.catalog, saved: SavedState(scores: Fixture.scores, players: players),
+                              player: "tester", language: language, now: Fixture.start, columns: 80, rows: 24, seed: 3)
+        let grid = view(state, now: Fixture.start)
+        #expect(grid.contains(language == .korean ? "1위!" : "#1!"))
+        #expect(grid.contains(language == .korean ? "전국 1위" : "#1 nationally"))
+        #expect(!grid.contains(language == .korean ? "까지" : "to overtake"))
+    }
+
+    @Test(arguments: Language.allCases)
+    func countsAndSpeedFollowTheTaps(language: Language) {
+        var state = Fixture.game(language, columns: 120, rows: 40)
+        let end = Fixture.tap(10, into: &state, from: Fixture.start)
+        let grid = view(state, now: end)
+        let s = Strings(language)
+        #expect(grid.contains(s.myTaps("15")))
+        #expect(grid.contains(s.sessionTaps("10")))
+        #expect(grid.contains(s.schoolTotal("1,234,577")))
+        #expect(grid.contains(s.overtake("휘문고등학교", taps: "765,424")))
+        #expect(grid.contains(s.speed(now: state.counter.tapsPerSecond(at: end), best: state.counter.bestTapsPerSecond)))
+        #expect(state.counter.tapsPerSecond(at: end) > 0)
+    }
+
+    @Test func thePanelShowsTheTopThreeAndMyNeighboursWithAGap() {
+        let state = Fixture.crowd(30, myPlace: 15, .korean, columns: 120, rows: 40)
+        let grid = view(state, now: Fixture.start)
+        let panel = state.layout.leaderboardPanel
+        let rows = (panel.y + 1..<(panel.y + panel.height)).map { String(grid.lines[$0].dropFirst(panel.x + 1)) }
+        let shown = rows.prefix { !$0.allSatisfy { $0 == " " } }
+        #expect(shown.count == 9)
+        for (index, name) in ["학교01", "학교02", "학교03"].enumerated() { #expect(shown[index].contains(name)) }
+        #expect(shown[3].contains("..."))
+        for (index, name) in ["학교14", "학교15", "학교16", "학교17", "학교18"].enumerated() {
+            #expect(shown[4 + index].contains(name))
+        }
+        #expect(shown[6].contains("16 ") && shown[6].contains("150"))
+        // Mine stands out across the whole row.
+        let mineRow = panel.y + 1 + 6
+        #expect(grid[panel.x + 2, mineRow].style == .mine && grid[panel.x + panel.width - 2, mineRow].style == .mine)
+        #expect(grid[panel.x + 2, mineRow - 1].style == .normal)
+    }
+
+    @Test(arguments: [(0, 12), (1, 13), (29, 15), (10, 12), (10, 13), (15, 19)])
+    func thePanelFitsWhateverRoomItHas(myPlace: Int, rows: Int) {
+        // Narrow terminals put the panel under the play area, with 2 to 6 rows.
+        let state = Fixture.crowd(30, myPlace: myPlace, .english, columns: 60, rows: rows)
+        let grid = view(state, now: Fixture.start)
+        let panel = state.layout.leaderboardPanel
+        #expect(panel.x == 0)
+        let names = (panel.y + 1..<(panel.y + panel.height)).map { grid.lines[$0] }
+        let me = myPlace < 9 ? "학교0\(myPlace + 1)" : "학교\(myPlace + 1)"
+        #expect(names.contains { $0.contains(me) }, "\(grid.text)")
+        expectWholeColumns(grid)
+    }
+
+    @Test func rankMovementShowsArrows() {
+        var state = Fixture.game(.korean, columns: 120, rows: 40)
+        // 서울고 (tied with 경기고 at 2) pulls ahead: 경기고 drops one place.
+        let end = Fixture.tap(3, into: &state, from: Fixture.start)
+        let grid = view(state, now: end)
+        let row = try! #require(grid.row(containing: "경기고등학교"))
+        #expect(grid.lines[row].contains("▼1"))
+        #expect(grid.style(of: "▼1") == .rankDown)
+        _ = update(&state, .tick, now: end.adding(milliseconds: 11_000))
+        #expect(!view(state, now: end.adding(milliseconds: 11_000)).contains("▼1"))
+    }
+
+    @Test(arguments: Language.allCases)
+    func aRefusedBurstIsWarnedOnTheStatusLine(language: Language) {
+        var state = Fixture.game(language, columns: 40, rows: 12)
+        for index in 0..<40 { _ = update(&state, .key(.character("a")), now: Fixture.start.adding(milliseconds: Int64(index) * 10)) }
+        let warning = try! #require(state.warning)
+        let grid = view(state, now: Fixture.start.adding(milliseconds: 400))
+        let status = grid.lines.last!
+        let text = language == .korean ? "비정상적인 터치 수가 감지되었습니다." : "Abnormal tapping detected."
+        #expect(status.hasPrefix(" " + text))
+        #expect(grid[0, 11].style == .warning && grid[39, 11].style == .warning)
+
+        var wideState = state
+        _ = update(&wideState, .resize(columns: 120, rows: 40), now: Fixture.start)
+        let wide = view(wideState, now: Fixture.start)
+        #expect(wide.lines.last!.contains(Strings(language).warning(warning.reason, refused: NumberText.grouped(warning.refusedTaps))))
+        #expect(wide.lines.last!.contains(language == .korean ? "키를 누르고 있음" : "key held down"))
+
+        _ = update(&state, .tick, now: Fixture.start.adding(milliseconds: 5_000))
+        #expect(!view(state, now: Fixture.start.adding(milliseconds: 5_000)).contains(text))
+    }
+
+    @Test(arguments: Language.allCases)
+    func aPasteIsWarnedAsAPaste(language: Language) {
+        var state = Fixture.game(language, columns: 120, rows: 40)
+        _ = update(&state, .paste("aaaa"), now: Fixture.start)
+        let status = view(state, now: Fixture.start).lines.last!
+        #expect(status.contains(language == .korean ? "붙여넣기" : "pasted text"))
+    }
+
+    @Test(arguments: Language.allCases)
+    func aFailingSaveIsShownUntilASaveWorks(language: Language) {
+        var state = Fixture.game(language, columns: 120, rows: 40)
+        _ = update(&state, .syncFailed(PendingChanges(player: "tester"), reason: "disk full"), now: Fixture.start)
+        let grid = view(state, now: Fixture.start)
+        let text = language == .korean ? "점수가 저장되지 않고 있습니다: disk full" : "Scores are not being saved: disk full"
+        #expect(grid.lines.last!.contains(text))
+        #expect(grid.style(of: text) == .warning)
+        // Other screens show it too.
+        _ = update(&state, .key(.tab), now: Fixture.start)
+        #expect(view(state, now: Fixture.start).lines.last!.contains(text))
+
+        _ = update(&state, .synced(SavedState(scores: Fixture.scores)), now: Fixture.start)
+        #expect(!view(state, now: Fixture.start).contains(text))
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+import TouchSchoolCore
+@testable import TouchSchoolView
+
+@Suite struct RankingViewTests {
+    @Test(arguments: Language.allCases)
+    func leftAndRightWalkThroughMyLeagues(language: Language) {
+        var state = Fixture.state(on: .ranking, language, columns: 120, rows: 40)
+        let titles = language == .korean
+            ? ["순위 · 전국 (1/4)", "순위 · 고등학교 (2/4)", "순위 · 서울특별시 (3/4)", "순위 · 서울특별시 고등학교 (4/4)", "순위 · 전국 (1/4)"]
+            : ["Ranking · National (1/4)", "Ranking · High schools (2/4)", "Ranking · Seoul (3/4)",
+               "Ranking · High schools in Seoul (4/4)", "Ranking · National (1/4)"]
+        let sizes = ["8", "5", "3", "3", "8"]
+        for (title, size) in zip(titles, sizes) {
+            let grid = view(state, now: Fixture.start)
+            #expect(grid.lines[0].hasPrefix(" " + title))
+            #expect(grid.lines[0].hasSuffix(Strings(language).myPlace("2", of: size) + " "))
+            expectWholeColumns(grid)
+            _ = update(&state, .key(.right), now: Fixture.start)
+        }
+        // Five steps right made it the second league; two steps left wrap round to the last.
+        _ = update(&state, .key(.left), now: Fixture.start)
+        #expect(view(state, now: Fixture.start).lines[0].hasPrefix(" " + titles[0]))
+        _ = update(&state, .key(.left), now: Fixture.start)
+        #expect(view(state, now: Fixture.start).lines[0].hasPrefix(" " + titles[3]))
+        // A league in a province holds only schools of that province.
+        let seoul = view(state, now: Fixture.start)
+        #expect(seoul.contains("휘문고등학교") && !seoul.contains("금성초등학교") && !seoul.contains("대전중학교"))
+    }
+
+    @Test func rowsAlignScoresRightAndHighlightMine() {
+        let state = Fixture.state(on: .ranking, .korean, columns: 120, rows: 40)
+        let grid = view(state, now: Fixture.start)
+        let list = state.layout.rankingList
+        let rows = (list.y..<(list.y + 8)).map { grid.lines[$0] }
+        #expect(rows[0].contains("휘문고등학교") && rows[0].contains("2,000,000"))
+        #expect(rows[3].contains("…"), "the long name is cut")
+        #expect(rows[5].contains("세종특별자치시"))
+        // Scores end in one column, whatever their width: the rows have equal display width up to it.
+        let ends = rows.map { DisplayWidth.of(String($0.reversed().drop { $0 == " " }.reversed())) }
+        #expect(Set(ends).count == 1)
+        let heading = grid.lines[list.y - 1]
+        #expect(DisplayWidth.of(String(heading.reversed().drop { $0 == " " }.reversed())) == ends[0])
+        // Mine is 서울고 at place 3 (tied second).
+        let mineRow = list.y + 2
+        #expect(grid.lines[mineRow].contains("서울고등학교"))
+        #expect(grid[1, mineRow].style == .mine && grid[ends[0] - 1, mineRow].style == .mine)
+        #expect(grid[1, mineRow - 1].style == .normal)
+        #expect(grid.lines[mineRow - 1].contains("    2 ") && grid.lines[mineRow].contains("    2 "))
+    }
+
+    @Test func narrowTerminalsDropTheDistrictThenTheProvince() {
+        func headings(_ columns: Int) -> String {
+            view(Fixture.state(on: .ranking, .english, columns: columns, rows: 20), now: Fixture.start).lines[2]
+        }
+        #expect(headings(120).contains("Province") && headings(120).contains("District"))
+        #expect(headings(64).contains("Province") && !headings(64).contains("District"))
+        #expect(!headings(40).contains("Province") && !headings(40).contains("District"))
+        for columns in 40...130 {
+            let grid = view(Fixture.state(on: .ranking, .korean, columns: columns, rows: 14), now: Fixture.start)
+            expectWholeColumns(grid, "\(columns) columns")
+            #expect(grid.contains("1,234,567"), "scores always show at \(columns) columns")
+        }
+    }
+
+    @Test func pagingShowsLaterPlacesAndThousandsSeparators() {
+        var state = Fixture.crowd(300, myPlace: 150, .english, columns: 80, rows: 24)
+        _ = update(&state, .key(.tab), now: Fixture.start)
+        var grid = view(state, now: Fixture.start)
+        let list = state.layout.rankingList
+        // Following my school puts it mid-page.
+        let mine = try! #require(grid.row(containing: "학교151"))
+        #expect(list.contains(column: 1, row: mine))
+        #expect(grid[1, mine].style == .mine)
+
+        _ = update(&state, .key(.home), now: Fixture.start)
+        grid = view(state, now: Fixture.start)
+        #expect(grid.lines[list.y].contains("학교01") && grid.lines[list.y].contains("3,000"))
+        #expect(grid.lines[list.y + list.height - 1].contains("학교\(list.height)"))
+        #expect(!grid.lines[list.y + list.height].contains("학교"))
+
+        _ = update(&state, .key(.pageDown), now: Fixture.start)
+        grid = view(state, now: Fixture.start)
+        #expect(grid.lines[list.y].contains("학교\(list.height + 1)"))
+
+        _ = update(&state, .key(.end), now: Fixture.start)
+        grid = view(state, now: Fixture.start)
+        #expect(grid.lines[list.y + list.height - 1].contains("학교300"))
+        #expect(grid.lines[list.y + list.height - 1].contains(" 10 "))
+    }
+}
