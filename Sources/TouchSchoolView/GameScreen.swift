@@ -33,8 +33,9 @@ extension Frame {
 
         let chase: (String, CellStyle)
         if let above = board.schoolAbove(mySchool, in: .national) {
-            let gap = (above.count - min(above.count, total)).addingReportingOverflow(1)
-            let taps = gap.overflow ? NumberText.grouped(UInt64.max) : NumberText.grouped(gap.partialValue)
+            // One tap more than the difference overtakes (a tie only shares the place).
+            let behind = above.count - min(above.count, total)
+            let taps = NumberText.grouped(behind == .max ? behind : behind + 1)
             chase = (strings.overtake(state.catalog[above.position].name, taps: taps), .normal)
         } else {
             chase = (strings.leader, .accent)
