@@ -1,5 +1,3 @@
-// CONTRACT STUB — owned by the battle-core work; replace the bodies, keep the signatures.
-
 /// A smoke puff where a tap landed.
 public struct Effect: Equatable, Sendable {
     /// Where, as fractions of the play area (0 = left/top, 1 = right/bottom), so a resize keeps it in place.
@@ -21,20 +19,47 @@ public struct Effect: Equatable, Sendable {
 }
 
 /// Exactly 30 slots; the oldest is replaced first; adding never allocates.
+///
+/// The slots are an `InlineArray` inside the struct, so not even a copy of the game state makes
+/// adding allocate (a heap buffer would be copied on write).
 public struct EffectRing: Sendable {
     public static let capacity = 30
     /// How long a puff lives, and the number of fade stages it passes through.
     public static let lifetimeNanoseconds: Int64 = 1_000_000_000
     public static let fadeStages = 4
 
-    public init() { fatalError("EffectRing not implemented yet") }
+    private var slots: InlineArray<30, Effect>
+    /// The slot the next effect goes into: once the ring is full, the oldest one.
+    private var nextSlot = 0
+    public private(set) var count = 0
 
-    public var count: Int { fatalError() }
-    public mutating func add(_ effect: Effect) { fatalError() }
+    public init() {
+        slots = InlineArray(repeating: Effect(x: 0, y: 0, born: Instant(nanoseconds: 0), variant: 0, angle: 0))
+    }
+
+    public mutating func add(_ effect: Effect) {
+        slots[nextSlot] = effect
+        nextSlot = nextSlot + 1 == Self.capacity ? 0 : nextSlot + 1
+        count = min(count + 1, Self.capacity)
+    }
+
     /// Oldest first.
-    public var effects: [Effect] { fatalError() }
-    /// 0 (fresh) ..< fadeStages, or nil once faded out.
-    public static func stage(of effect: Effect, at now: Instant) -> Int? { fatalError() }
+    public var effects: [Effect] {
+        let oldest = count < Self.capacity ? 0 : nextSlot
+        return (0..<count).map { slots[(oldest + $0) % Self.capacity] }
+    }
+
+    /// 0 (fresh) ..< fadeStages, or nil once faded out. An effect born after `now` (a clock read
+    /// out of order) counts as fresh.
+    public static func stage(of effect: Effect, at now: Instant) -> Int? {
+        let age = max(0, now.nanoseconds(since: effect.born))
+        guard age < lifetimeNanoseconds else { return nil }
+        return Int(age * Int64(fadeStages) / lifetimeNanoseconds)
+    }
+
     /// Whether any effect is still visible at `now` (the frame loop may sleep when not).
-    public func hasVisibleEffects(at now: Instant) -> Bool { fatalError() }
+    public func hasVisibleEffects(at now: Instant) -> Bool {
+        for index in 0..<count where Self.stage(of: slots[index], at: now) != nil { return true }
+        return false
+    }
 }

@@ -1,5 +1,3 @@
-// CONTRACT STUB — owned by the battle-core work; replace the bodies, keep the signatures.
-
 /// A leaderboard scope: the whole country, one level, one province, or one level in one province.
 public enum League: Hashable, Sendable {
     case national
@@ -13,6 +11,21 @@ public enum League: Hashable, Sendable {
         case let .level(level): school.level == level
         case let .province(province): school.province == province
         case let .levelInProvince(level, province): school.level == level && school.province == province
+        }
+    }
+
+    /// The four leagues every school belongs to, widest first.
+    public static func leagues(of school: School) -> [League] {
+        [.national, .level(school.level), .province(school.province), .levelInProvince(school.level, school.province)]
+    }
+
+    /// Which of a school's four leagues this is: the index into `leagues(of:)`.
+    fileprivate var slot: Int {
+        switch self {
+        case .national: 0
+        case .level: 1
+        case .province: 2
+        case .levelInProvince: 3
         }
     }
 }
@@ -34,27 +47,403 @@ public struct RankedSchool: Equatable, Sendable {
 
 /// The live ranking of every school, national and per league. Changing one school's count costs
 /// O(log n); nothing ever re-sorts all schools.
+///
+/// Each league is an order-statistic treap over the league's schools, ordered by count descending,
+/// then by a fixed tie order (name, province, id). Every school owns four tree nodes, one per league
+/// it belongs to (`League.leagues(of:)`), so node `school * 4 + slot` needs no lookup table. The
+/// nodes keep no keys: they compare through `counts`, so a count change that leaves a school between
+/// the same neighbours (the common case while one school is being tapped) touches no tree at all.
+/// The nodes of each league are also threaded in order (`previous`/`next`) so that this check, and
+/// listing a page of rows, cost O(1) per node.
 public struct Leaderboard: Sendable {
-    public init(catalog: Catalog, counts: [UInt64]) { fatalError("Leaderboard not implemented yet") }
+    private static let slotsPerSchool = 4
+    private static let none: Int32 = -1
 
-    public func count(of school: Int) -> UInt64 { fatalError() }
-    public mutating func setCount(_ count: UInt64, of school: Int) { fatalError() }
+    private struct Node: Sendable {
+        var left: Int32 = Leaderboard.none
+        var right: Int32 = Leaderboard.none
+        /// Neighbours in the league's order: the school just above and just below.
+        var previous: Int32 = Leaderboard.none
+        var next: Int32 = Leaderboard.none
+        /// Nodes in this subtree.
+        var size: Int32 = 1
+    }
+
+    private var counts: [UInt64]
+    /// Each school's place in the fixed tie order, so that ties compare two integers, not strings.
+    private let tieOrder: [Int32]
+    private var nodes: [Node]
+    /// The root node of each league's tree, by league number.
+    private var roots: [Int32]
+    /// The league number of each node.
+    private let leagueOfNode: [Int32]
+    private let leagueNumbers: [League: Int32]
+    /// Each node's rank when `markMovementBaseline` was last called (or at init).
+    private var baselineRanks: [Int32]
+
+    public init(catalog: Catalog, counts: [UInt64]) {
+        precondition(counts.count == catalog.count, "one count per school of the catalog")
+        let schools = catalog.schools
+        let schoolCount = schools.count
+
+        var tieOrder = [Int32](repeating: 0, count: schoolCount)
+        let tieSorted = schools.indices.sorted { a, b in
+            let x = schools[a], y = schools[b]
+            return (x.name, x.province, x.id) < (y.name, y.province, y.id)
+        }
+        for (ordinal, school) in tieSorted.enumerated() { tieOrder[school] = Int32(ordinal) }
+
+        // Leagues are numbered as they first appear: provinces are whatever the catalog holds.
+        var leagueNumbers: [League: Int32] = [:]
+        for school in schools {
+            for league in League.leagues(of: school) where leagueNumbers[league] == nil {
+                leagueNumbers[league] = Int32(leagueNumbers.count)
+            }
+        }
+        var leagueOfNode = [Int32](repeating: 0, count: schoolCount * Self.slotsPerSchool)
+        for (position, school) in schools.enumerated() {
+            for (slot, league) in League.leagues(of: school).enumerated() {
+                leagueOfNode[position * Self.slotsPerSchool + slot] = leagueNumbers[league]!
+            }
+        }
+
+        self.counts = counts
+        self.tieOrder = tieOrder
+        self.leagueOfNode = leagueOfNode
+        self.leagueNumbers = leagueNumbers
+        self.nodes = Array(repeating: Node(), count: leagueOfNode.count)
+        self.roots = Array(repeating: Self.none, count: leagueNumbers.count)
+        self.baselineRanks = Array(repeating: 0, count: leagueOfNode.count)
+
+        // The only full sort: lay out every league in order once, then build each tree from its
+        // sorted nodes in linear time.
+        let order = schools.indices.sorted { self.precedes($0, $1) }
+        var leagueMembers = Array(repeating: [Int32](), count: leagueNumbers.count)
+        for school in order {
+            for slot in 0..<Self.slotsPerSchool {
+                let node = school * Self.slotsPerSchool + slot
+                leagueMembers[Int(leagueOfNode[node])].append(Int32(node))
+            }
+        }
+        for (league, members) in leagueMembers.enumerated() { roots[league] = buildTree(members) }
+        markMovementBaseline()
+    }
+
+    public func count(of school: Int) -> UInt64 { counts[school] }
+
+    public mutating func setCount(_ count: UInt64, of school: Int) {
+        let old = counts[school]
+        guard count != old else { return }
+        // Only the nodes whose neighbours change leave their trees; the rest stay where they are.
+        var moving: UInt8 = 0
+        for slot in 0..<Self.slotsPerSchool {
+            let node = school * Self.slotsPerSchool + slot
+            if !staysBetweenNeighbours(node, school: school, count: count) {
+                moving |= 1 << slot
+                remove(node)
+            }
+        }
+        counts[school] = count
+        guard moving != 0 else { return }
+        for slot in 0..<Self.slotsPerSchool where moving & (1 << slot) != 0 {
+            insert(school * Self.slotsPerSchool + slot)
+        }
+    }
+
     /// Saturating: never wraps past `UInt64.max`.
-    public mutating func add(_ taps: UInt64, to school: Int) { fatalError() }
+    public mutating func add(_ taps: UInt64, to school: Int) {
+        let (sum, overflow) = counts[school].addingReportingOverflow(taps)
+        setCount(overflow ? .max : sum, of: school)
+    }
 
     /// How many schools the league holds.
-    public func size(of league: League) -> Int { fatalError() }
-    /// 1-based rank; ties share a rank.
-    public func rank(of school: Int, in league: League) -> Int { fatalError() }
-    /// 0-based place in the league's stable order (count descending, then a fixed tie order).
-    public func place(of school: Int, in league: League) -> Int { fatalError() }
-    /// The rows at these places of the league's order.
-    public func entries(in league: League, places: Range<Int>) -> [RankedSchool] { fatalError() }
-    /// The nearest school with a strictly greater count: whom to overtake next. Nil for the leader(s).
-    public func schoolAbove(_ school: Int, in league: League) -> RankedSchool? { fatalError() }
+    public func size(of league: League) -> Int {
+        guard let number = leagueNumbers[league] else { return 0 }
+        return Int(size(roots[Int(number)]))
+    }
 
-    /// Remembers every rank now, as "a moment ago" for `movement`.
-    public mutating func markMovementBaseline() { fatalError() }
+    /// 1-based rank; ties share a rank.
+    public func rank(of school: Int, in league: League) -> Int {
+        let node = node(of: school, in: league)
+        return rank(ofCount: counts[school], inTree: roots[Int(leagueOfNode[node])])
+    }
+
+    /// 0-based place in the league's stable order (count descending, then a fixed tie order).
+    public func place(of school: Int, in league: League) -> Int {
+        let target = node(of: school, in: league)
+        var place = 0
+        var current = roots[Int(leagueOfNode[target])]
+        while current != Int32(target) {
+            let node = nodes[Int(current)]
+            if precedes(school, Self.school(of: current)) {
+                current = node.left
+            } else {
+                place += Int(size(node.left)) + 1
+                current = node.right
+            }
+        }
+        return place + Int(size(nodes[target].left))
+    }
+
+    /// The rows at these places of the league's order; places past the end are left out.
+    public func entries(in league: League, places: Range<Int>) -> [RankedSchool] {
+        guard let number = leagueNumbers[league] else { return [] }
+        let root = roots[Int(number)]
+        let places = places.clamped(to: 0..<Int(size(root)))
+        guard !places.isEmpty else { return [] }
+        var rows: [RankedSchool] = []
+        rows.reserveCapacity(places.count)
+        var node = select(places.lowerBound, inTree: root)
+        var rank = rank(ofCount: counts[Self.school(of: node)], inTree: root)
+        for place in places {
+            let school = Self.school(of: node)
+            if let above = rows.last, above.count != counts[school] { rank = place + 1 }
+            rows.append(RankedSchool(position: school, rank: rank, count: counts[school]))
+            node = nodes[Int(node)].next
+        }
+        return rows
+    }
+
+    /// The nearest school with a strictly greater count: whom to overtake next. Nil for the leader(s).
+    /// Among several schools tied at that count, the one just above in the league's order.
+    public func schoolAbove(_ school: Int, in league: League) -> RankedSchool? {
+        let root = roots[Int(leagueOfNode[node(of: school, in: league)])]
+        let rank = rank(ofCount: counts[school], inTree: root)
+        guard rank > 1 else { return nil }
+        // Ranks are 1 + the number of schools with a greater count, so the last of those sits at
+        // place rank - 2.
+        let above = Self.school(of: select(rank - 2, inTree: root))
+        return RankedSchool(position: above, rank: self.rank(ofCount: counts[above], inTree: root), count: counts[above])
+    }
+
+    /// Remembers every rank now, as "a moment ago" for `movement`. O(n): call it every few
+    /// seconds, not per tap.
+    public mutating func markMovementBaseline() {
+        for root in roots where root != Self.none {
+            var node = root
+            while nodes[Int(node)].left != Self.none { node = nodes[Int(node)].left }
+            var place: Int32 = 0
+            var rank: Int32 = 1
+            var previousCount = counts[Self.school(of: node)]
+            while node != Self.none {
+                let count = counts[Self.school(of: node)]
+                if count != previousCount { rank = place + 1 }
+                baselineRanks[Int(node)] = rank
+                previousCount = count
+                place += 1
+                node = nodes[Int(node)].next
+            }
+        }
+    }
+
     /// Places climbed since the baseline (negative: fell).
-    public func movement(of school: Int, in league: League) -> Int { fatalError() }
+    public func movement(of school: Int, in league: League) -> Int {
+        Int(baselineRanks[node(of: school, in: league)]) - rank(of: school, in: league)
+    }
+
+    // MARK: - Order
+
+    private static func school(of node: Int32) -> Int { Int(node) / slotsPerSchool }
+
+    /// Whether school `a` comes before school `b` in the leaderboard order.
+    private func precedes(_ a: Int, _ b: Int) -> Bool {
+        precedes(count: counts[a], tie: tieOrder[a], count: counts[b], tie: tieOrder[b])
+    }
+
+    private func precedes(count a: UInt64, tie aTie: Int32, count b: UInt64, tie bTie: Int32) -> Bool {
+        a > b || (a == b && aTie < bTie)
+    }
+
+    /// Whether the node would keep its place if its school's count became `count`.
+    private func staysBetweenNeighbours(_ node: Int, school: Int, count: UInt64) -> Bool {
+        let tie = tieOrder[school]
+        let previous = nodes[node].previous
+        if previous != Self.none {
+            let above = Self.school(of: previous)
+            if !precedes(count: counts[above], tie: tieOrder[above], count: count, tie: tie) { return false }
+        }
+        let next = nodes[node].next
+        if next != Self.none {
+            let below = Self.school(of: next)
+            if !precedes(count: count, tie: tie, count: counts[below], tie: tieOrder[below]) { return false }
+        }
+        return true
+    }
+
+    private func node(of school: Int, in league: League) -> Int {
+        let node = school * Self.slotsPerSchool + league.slot
+        precondition(leagueNumbers[league] == leagueOfNode[node], "school \(school) is not in \(league)")
+        return node
+    }
+
+    // MARK: - Order-statistic treap
+
+    /// A fixed pseudo-random heap priority per node (splitmix64's finalizer), with the node number
+    /// as tie-breaker so that priorities are distinct. Priorities don't depend on counts, so the
+    /// expected depth stays O(log n) however the counts move.
+    private static func priority(_ node: Int32) -> UInt64 {
+        var z = UInt64(UInt32(bitPattern: node)) &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return (z ^ (z >> 31)) & ~0xFFFF_FFFF | UInt64(UInt32(bitPattern: node))
+    }
+
+    private func size(_ node: Int32) -> Int32 { node == Self.none ? 0 : nodes[Int(node)].size }
+
+    /// Builds a treap from nodes already in order (a Cartesian tree, built with a stack in O(k)).
+    private mutating func buildTree(_ members: [Int32]) -> Int32 {
+        var spine: [Int32] = []
+        for (index, node) in members.enumerated() {
+            nodes[Int(node)].previous = index > 0 ? members[index - 1] : Self.none
+            nodes[Int(node)].next = index + 1 < members.count ? members[index + 1] : Self.none
+            var lastPopped = Self.none
+            while let top = spine.last, Self.priority(top) < Self.priority(node) {
+                lastPopped = spine.removeLast()
+            }
+            nodes[Int(node)].left = lastPopped
+            if let top = spine.last { nodes[Int(top)].right = node }
+            spine.append(node)
+        }
+        guard let root = spine.first else { return Self.none }
+        computeSizes(root)
+        return root
+    }
+
+    @discardableResult
+    private mutating func computeSizes(_ node: Int32) -> Int32 {
+        guard node != Self.none else { return 0 }
+        let size = computeSizes(nodes[Int(node)].left) + computeSizes(nodes[Int(node)].right) + 1
+        nodes[Int(node)].size = size
+        return size
+    }
+
+    private mutating func attach(_ child: Int32, under parent: Int32, onLeft: Bool, league: Int) {
+        if parent == Self.none {
+            roots[league] = child
+        } else if onLeft {
+            nodes[Int(parent)].left = child
+        } else {
+            nodes[Int(parent)].right = child
+        }
+    }
+
+    /// Takes the node out of its league's tree and order; its school's count must be unchanged
+    /// since it was inserted, as the search follows it.
+    private mutating func remove(_ target: Int) {
+        let league = Int(leagueOfNode[target])
+        let school = Self.school(of: Int32(target))
+        var parent = Self.none
+        var onLeft = false
+        var current = roots[league]
+        while current != Int32(target) {
+            nodes[Int(current)].size -= 1
+            parent = current
+            onLeft = precedes(school, Self.school(of: current))
+            current = onLeft ? nodes[Int(current)].left : nodes[Int(current)].right
+        }
+        let removed = nodes[target]
+        attach(merge(removed.left, removed.right), under: parent, onLeft: onLeft, league: league)
+        if removed.previous != Self.none { nodes[Int(removed.previous)].next = removed.next }
+        if removed.next != Self.none { nodes[Int(removed.next)].previous = removed.previous }
+    }
+
+    /// Puts the node back into its league's tree and order, at its school's current count.
+    private mutating func insert(_ target: Int) {
+        let league = Int(leagueOfNode[target])
+        let school = Self.school(of: Int32(target))
+        let priority = Self.priority(Int32(target))
+        var parent = Self.none
+        var onLeft = false
+        var current = roots[league]
+        // The last nodes passed on either side of the search path are the new neighbours.
+        var previous = Self.none
+        var next = Self.none
+        while current != Self.none && Self.priority(current) > priority {
+            nodes[Int(current)].size += 1
+            parent = current
+            onLeft = precedes(school, Self.school(of: current))
+            if onLeft {
+                next = current
+                current = nodes[Int(current)].left
+            } else {
+                previous = current
+                current = nodes[Int(current)].right
+            }
+        }
+        let (left, right) = split(current, around: school, previous: &previous, next: &next)
+        nodes[target] = Node(left: left, right: right, previous: previous, next: next, size: size(left) + size(right) + 1)
+        if previous != Self.none { nodes[Int(previous)].next = Int32(target) }
+        if next != Self.none { nodes[Int(next)].previous = Int32(target) }
+        attach(Int32(target), under: parent, onLeft: onLeft, league: league)
+    }
+
+    /// Splits a subtree into the nodes before and after `school`, noting the last node passed on
+    /// each side.
+    private mutating func split(
+        _ tree: Int32, around school: Int, previous: inout Int32, next: inout Int32
+    ) -> (Int32, Int32) {
+        guard tree != Self.none else { return (Self.none, Self.none) }
+        if precedes(Self.school(of: tree), school) {
+            previous = tree
+            let (left, right) = split(nodes[Int(tree)].right, around: school, previous: &previous, next: &next)
+            nodes[Int(tree)].right = left
+            nodes[Int(tree)].size -= size(right)
+            return (tree, right)
+        } else {
+            next = tree
+            let (left, right) = split(nodes[Int(tree)].left, around: school, previous: &previous, next: &next)
+            nodes[Int(tree)].left = right
+            nodes[Int(tree)].size -= size(left)
+            return (left, tree)
+        }
+    }
+
+    /// Joins two subtrees where every node of `left` comes before every node of `right`.
+    private mutating func merge(_ left: Int32, _ right: Int32) -> Int32 {
+        if left == Self.none { return right }
+        if right == Self.none { return left }
+        if Self.priority(left) > Self.priority(right) {
+            nodes[Int(left)].size += size(right)
+            nodes[Int(left)].right = merge(nodes[Int(left)].right, right)
+            return left
+        } else {
+            nodes[Int(right)].size += size(left)
+            nodes[Int(right)].left = merge(left, nodes[Int(right)].left)
+            return right
+        }
+    }
+
+    /// 1 + the number of schools in the tree with a greater count.
+    private func rank(ofCount count: UInt64, inTree root: Int32) -> Int {
+        var greater = 0
+        var current = root
+        while current != Self.none {
+            let node = nodes[Int(current)]
+            if counts[Self.school(of: current)] > count {
+                greater += Int(size(node.left)) + 1
+                current = node.right
+            } else {
+                current = node.left
+            }
+        }
+        return greater + 1
+    }
+
+    /// The node at this 0-based place of the tree's order.
+    private func select(_ place: Int, inTree root: Int32) -> Int32 {
+        var remaining = Int32(place)
+        var current = root
+        while true {
+            let node = nodes[Int(current)]
+            let leftSize = size(node.left)
+            if remaining < leftSize {
+                current = node.left
+            } else if remaining == leftSize {
+                return current
+            } else {
+                remaining -= leftSize + 1
+                current = node.right
+            }
+        }
+    }
 }

@@ -1,0 +1,224 @@
+import Testing
+@testable import TouchSchoolCore
+
+/// The rules of the game, driven only through `update` with hand-written timelines.
+@Suite struct GameTests {
+    static let catalog = Catalog(schools: [
+        School(id: "S1", name: "서울고등학교", level: .high, province: "서울특별시", district: "서초구", address: "서울특별시 서초구"),
+        School(id: "S2", name: "휘문고등학교", level: .high, province: "서울특별시", district: "강남구", address: "서울특별시 강남구"),
+        School(id: "S3", name: "부산금성초등학교", level: .elementary, province: "부산광역시", district: "금정구", address: "부산광역시 금정구"),
+        School(id: "S4", name: "경기고등학교", level: .high, province: "서울특별시", district: "강남구", address: "서울특별시 강남구"),
+    ], source: .starter)
+
+    func makeGame(saved: SavedState = SavedState(), school: Int? = nil) -> GameState {
+        GameState(catalog: Self.catalog, saved: saved, player: "tester", language: .korean, now: .milliseconds(0),
+                  columns: 100, rows: 30, seed: 7, startingSchool: school)
+    }
+
+    /// Presses keys one after another, `interval` ms apart, cycling through `keys`.
+    @discardableResult
+    func press(_ keys: String, times: Int, every interval: Int64, from start: Int64, into game: inout GameState) -> [GameCommand] {
+        var commands: [GameCommand] = []
+        let characters = Array(keys)
+        for i in 0..<times {
+            commands += update(&game, .key(.character(characters[i % characters.count])), now: .milliseconds(start + Int64(i) * interval))
+        }
+        return commands
+    }
+
+    @Test func startsOnThePickerWithoutASchoolAndInTheGameWithOne() {
+        #expect(makeGame().screen == .picker)
+        let saved = SavedState(players: ["tester": PlayerRecord(schoolID: "S2", taps: 5)])
+        let game = makeGame(saved: saved)
+        #expect(game.screen == .game)
+        #expect(game.mySchool == 1)
+        #expect(game.counter.myTaps == 5)
+    }
+
+    @Test func typingANameAndEnterChoosesTheSchool() {
+        var game = makeGame()
+        for character in "휘문고" { _ = update(&game, .key(.character(character)), now: .milliseconds(0)) }
+        #expect(game.picker.results.first?.position == 1)
+        _ = update(&game, .key(.enter), now: .milliseconds(0))
+        #expect(game.screen == .game)
+        #expect(game.mySchool == 1)
+        #expect(game.pendingChanges.switchedToSchool == "S2")
+    }
+
+    @Test func humanTapsCountEverywhere() {
+        var game = makeGame(school: 0)
+        press("asdfjkl;", times: 100, every: 70, from: 1000, into: &game)
+        #expect(game.counter.myTaps == 100)
+        #expect(game.counter.sessionTaps == 100)
+        #expect(game.leaderboard.count(of: 0) == 100)
+        #expect(game.pendingChanges.scoreDeltas == ["S1": 100])
+        #expect(game.pendingChanges.playerTaps == 100)
+        #expect(game.effects.count == EffectRing.capacity)
+        #expect(game.warning == nil)
+    }
+
+    @Test func aHeldKeyIsRefusedWarnedAndRingsOnce() {
+        var game = makeGame(school: 0)
+        var commands = update(&game, .key(.character("a")), now: .milliseconds(1000))
+        for i in 0..<60 {
+            commands += update(&game, .key(.character("a")), now: .milliseconds(1500 + Int64(i) * 33))
+        }
+        #expect(game.counter.myTaps <= 3)
+        #expect(game.warning?.reason == .heldKey)
+        #expect(commands.filter { $0 == .bell }.count == 1)
+    }
+
+    @Test func quietGamesDoNotRing() {
+        var game = makeGame(school: 0)
+        game.bellEnabled = false
+        let commands = press("a", times: 40, every: 5, from: 0, into: &game)
+        #expect(game.warning != nil)
+        #expect(!commands.contains(.bell))
+    }
+
+    @Test func aPasteNeverCounts() {
+        var game = makeGame(school: 0)
+        _ = update(&game, .paste("hello world"), now: .milliseconds(10))
+        #expect(game.counter.myTaps == 0)
+        #expect(game.warning?.reason == .paste)
+    }
+
+    @Test func aClickInThePlayAreaTapsWhereItLanded() {
+        var game = makeGame(school: 0)
+        let area = game.layout.playArea
+        _ = update(&game, .click(column: area.x + area.width - 1, row: area.y), now: .milliseconds(10))
+        #expect(game.counter.myTaps == 1)
+        let effect = try! #require(game.effects.effects.last)
+        #expect(effect.x > 0.9)
+        #expect(effect.y < 0.2)
+        _ = update(&game, .click(column: 0, row: 0), now: .milliseconds(500))
+        #expect(game.counter.myTaps == 1, "a click on the header is not a tap")
+    }
+
+    @Test func keysLandWhereTheySitOnTheKeyboard() {
+        var game = makeGame(school: 0)
+        _ = update(&game, .key(.character("q")), now: .milliseconds(0))
+        _ = update(&game, .key(.character("m")), now: .milliseconds(200))
+        _ = update(&game, .key(.character("ㅔ")), now: .milliseconds(400))
+        let effects = game.effects.effects
+        #expect(effects[0].x < effects[2].x, "q is left of p (ㅔ)")
+        #expect(effects[0].y < effects[1].y, "the top row is high")
+    }
+
+    @Test func aTickAfterHalfASecondAsksForASyncAndClearsPending() {
+        var game = makeGame(school: 0)
+        press("ab", times: 10, every: 80, from: 0, into: &game)
+        #expect(update(&game, .tick, now: .milliseconds(300)).isEmpty)
+        let commands = update(&game, .tick, now: .milliseconds(900))
+        guard case let .sync(changes) = commands.first else {
+            Issue.record("expected a sync, got \(commands)")
+            return
+        }
+        #expect(changes.scoreDeltas == ["S1": 10])
+        #expect(changes.switchedToSchool == "S1")
+        #expect(game.pendingChanges.isEmpty)
+    }
+
+    @Test func aFailedSyncLosesNothing() {
+        var game = makeGame(school: 0)
+        press("ab", times: 10, every: 80, from: 0, into: &game)
+        guard case let .sync(changes) = update(&game, .tick, now: .milliseconds(1000)).first else {
+            Issue.record("expected a sync")
+            return
+        }
+        press("ab", times: 4, every: 80, from: 1100, into: &game)
+        _ = update(&game, .syncFailed(changes, reason: "disk full"), now: .milliseconds(1500))
+        #expect(game.saveFailure == "disk full")
+        #expect(game.pendingChanges.scoreDeltas == ["S1": 14])
+        #expect(game.pendingChanges.playerTaps == 14)
+        _ = update(&game, .synced(SavedState(scores: ["S1": 14])), now: .milliseconds(1600))
+        #expect(game.saveFailure == nil)
+    }
+
+    @Test func othersTapsArriveWithASync() {
+        var game = makeGame(school: 0)
+        press("ab", times: 3, every: 80, from: 0, into: &game)
+        _ = update(&game, .tick, now: .milliseconds(1000))
+        _ = update(&game, .synced(SavedState(scores: ["S1": 3, "S2": 50])), now: .milliseconds(1001))
+        #expect(game.leaderboard.count(of: 1) == 50)
+        #expect(game.leaderboard.rank(of: 0, in: .national) == 2)
+        #expect(game.leaderboard.schoolAbove(0, in: .national)?.position == 1)
+    }
+
+    @Test func switchingSchoolAsksFirstAndRestartsOnlyMyCount() {
+        var game = makeGame(school: 0)
+        press("ab", times: 20, every: 80, from: 0, into: &game)
+        _ = update(&game, .key(.chooseSchool), now: .milliseconds(3000))
+        #expect(game.screen == .picker)
+        for character in "경기고" { _ = update(&game, .key(.character(character)), now: .milliseconds(3000)) }
+        _ = update(&game, .key(.enter), now: .milliseconds(3000))
+        #expect(game.screen == .confirmSwitch(3))
+        _ = update(&game, .key(.character("n")), now: .milliseconds(3000))
+        #expect(game.screen == .picker)
+        #expect(game.mySchool == 0)
+        _ = update(&game, .key(.enter), now: .milliseconds(3000))
+        _ = update(&game, .key(.enter), now: .milliseconds(3000))
+        #expect(game.screen == .game)
+        #expect(game.mySchool == 3)
+        #expect(game.counter.myTaps == 0)
+        #expect(game.leaderboard.count(of: 0) == 20, "the old school keeps every tap")
+        press("cd", times: 5, every: 80, from: 4000, into: &game)
+        let changes = game.pendingChanges
+        #expect(changes.scoreDeltas == ["S1": 20, "S4": 5])
+        #expect(changes.switchedToSchool == "S4")
+        #expect(changes.playerTaps == 5)
+    }
+
+    @Test func tabEscAndHelpNavigate() {
+        var game = makeGame(school: 0)
+        _ = update(&game, .key(.tab), now: .milliseconds(0))
+        #expect(game.screen == .ranking)
+        _ = update(&game, .key(.help), now: .milliseconds(0))
+        #expect(game.screen == .help)
+        _ = update(&game, .key(.tab), now: .milliseconds(0))
+        #expect(game.screen == .about)
+        _ = update(&game, .key(.escape), now: .milliseconds(0))
+        #expect(game.screen == .ranking)
+        _ = update(&game, .key(.tab), now: .milliseconds(0))
+        #expect(game.screen == .game)
+        #expect(update(&game, .key(.escape), now: .milliseconds(0)) == [.quit])
+    }
+
+    @Test func quittingSavesFirst() {
+        var game = makeGame(school: 0)
+        press("ab", times: 7, every: 80, from: 0, into: &game)
+        let commands = update(&game, .key(.interrupt), now: .milliseconds(700))
+        #expect(commands.count == 2)
+        #expect(commands.last == .quit)
+        guard case let .sync(changes) = commands.first else {
+            Issue.record("expected a sync before quitting")
+            return
+        }
+        #expect(changes.scoreDeltas == ["S1": 7])
+        #expect(update(&game, .terminate, now: .milliseconds(800)) == [.quit])
+    }
+
+    @Test func rankingLeaguesCycleAndFollowMySchool() {
+        var game = makeGame(school: 2)
+        _ = update(&game, .key(.tab), now: .milliseconds(0))
+        #expect(game.ranking.league == .national)
+        _ = update(&game, .key(.right), now: .milliseconds(0))
+        #expect(game.ranking.league == .level(.elementary))
+        _ = update(&game, .key(.right), now: .milliseconds(0))
+        #expect(game.ranking.league == .province("부산광역시"))
+        _ = update(&game, .key(.left), now: .milliseconds(0))
+        _ = update(&game, .key(.left), now: .milliseconds(0))
+        _ = update(&game, .key(.left), now: .milliseconds(0))
+        #expect(game.ranking.league == .levelInProvince(.elementary, "부산광역시"))
+    }
+
+    @Test func aMillionTapsKeepThirtyEffects() {
+        var game = makeGame(school: 0)
+        let keys = Array("qwertyuiopasdfghjklzxcvbnm")
+        for i in 0..<20_000 {
+            _ = update(&game, .key(.character(keys[i % keys.count])), now: .milliseconds(Int64(i) * 30))
+        }
+        #expect(game.effects.count == EffectRing.capacity)
+        #expect(game.counter.myTaps == 20_000)
+    }
+}

@@ -1,0 +1,194 @@
+import Glibc
+import Testing
+@testable import TouchSchoolCore
+
+/// Real processes on one data directory, made with `fork`: the child only runs `StateStore` calls
+/// and leaves with `_exit`, never touching the test framework. Each test first uses the store in
+/// the parent so that the runtime has set up everything the child needs before the fork.
+@Suite(.serialized) struct StateStoreProcessTests {
+    let catalog = storeTestCatalog()
+
+    /// Runs `work` in a child process; its exit status is 0 when `work` returns true.
+    func spawn(_ work: () -> Bool) -> pid_t {
+        let pid = fork()
+        if pid == 0 { _exit(work() ? 0 : 1) }
+        return pid
+    }
+
+    /// Waits for the child; kills it after `seconds`. Returns its `wait` status.
+    func wait(for pid: pid_t, seconds: Double = 120) -> Int32 {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if clock.now > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                Issue.record("child \(pid) did not finish within \(seconds) s")
+                return status
+            }
+            usleep(2_000)
+        }
+        return status
+    }
+
+    func exitCode(_ status: Int32) -> Int32? { status & 0x7F == 0 ? (status >> 8) & 0xFF : nil }
+    func signal(_ status: Int32) -> Int32 { status & 0x7F }
+
+    @Test func concurrentGamesLoseNoTaps() throws {
+        let directory = TemporaryDirectory()
+        let games = 4
+        let syncsPerGame = 150
+        let schools = ["S1", "S2", "S3"]
+        // Warm up, in a directory of its own, every path the children take.
+        let warmUp = TemporaryDirectory()
+        _ = try StateStore(directory: warmUp.path).sync(PendingChanges(player: "warm", scoreDeltas: ["S1": 1], playerTaps: 1,
+                                                                       switchedToSchool: "S1"), catalog: catalog)
+
+        let children = (0..<games).map { game in
+            spawn {
+                let store = StateStore(directory: directory.path)
+                let player = "player\(game)"
+                var deltas: [String: UInt64] = ["S1": 1]
+                deltas[schools[game % 3], default: 0] += 1
+                for round in 0..<syncsPerGame {
+                    let pending = PendingChanges(player: player, scoreDeltas: deltas, playerTaps: 1,
+                                                 bestTapsPerSecond: round, switchedToSchool: round == 0 ? "S2" : nil)
+                    guard (try? store.sync(pending, catalog: catalog)) != nil else { return false }
+                }
+                return true
+            }
+        }
+        for child in children { #expect(exitCode(wait(for: child)) == 0) }
+
+        let loaded = try StateStore(directory: directory.path).load(catalog: catalog)
+        #expect(loaded.problems.isEmpty)
+        var expected: [String: UInt64] = ["S1": UInt64(games * syncsPerGame)]
+        for game in 0..<games { expected[schools[game % 3], default: 0] += UInt64(syncsPerGame) }
+        #expect(loaded.state.scores == expected)
+        for game in 0..<games {
+            #expect(loaded.state.players["player\(game)"] ==
+                        PlayerRecord(schoolID: "S2", taps: UInt64(syncsPerGame), bestTapsPerSecond: syncsPerGame - 1))
+        }
+    }
+
+    @Test func killedDuringSavesAlwaysLeavesAFileThatLoads() throws {
+        let directory = TemporaryDirectory()
+        let store = StateStore(directory: directory.path)
+        _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1], playerTaps: 1, switchedToSchool: "S1"),
+                           catalog: catalog)
+        var generator = SystemRandomNumberGenerator()
+        var lastCount: UInt64 = 1
+        for _ in 0..<20 {
+            let child = spawn {
+                let childStore = StateStore(directory: directory.path)
+                while true {
+                    _ = try? childStore.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1], playerTaps: 1), catalog: catalog)
+                }
+            }
+            usleep(UInt32.random(in: 1_000...30_000, using: &generator))
+            kill(child, SIGKILL)
+            #expect(signal(wait(for: child)) == SIGKILL)
+
+            let loaded = try StateStore(directory: directory.path).load(catalog: catalog)
+            #expect(loaded.problems.isEmpty, "problems after a kill: \(loaded.problems)")
+            let count = try #require(loaded.state.scores["S1"])
+            #expect(count >= lastCount)
+            #expect(loaded.state.players["kim"]?.taps == count)
+            lastCount = count
+            #expect(directory.entries() == ["state.json", "state.lock"])
+        }
+        #expect(lastCount > 1, "the children never saved")
+    }
+}
+
+/// Files the store cannot write: errors, never crashes, and the caller's pending changes survive.
+@Suite(.serialized) struct StateStoreWriteFailureTests {
+    let catalog = storeTestCatalog()
+
+    @Test func directoryUnderARegularFileThrowsAClearError() throws {
+        let root = TemporaryDirectory()
+        try FileIO.replaceAtomically("\(root.path)/file", with: [1])
+        let store = StateStore(directory: "\(root.path)/file/touchschool")
+        let pending = PendingChanges(player: "kim", scoreDeltas: ["S1": 3])
+        let error = try #require(throws: StoreError.self) { try store.sync(pending, catalog: catalog) }
+        #expect(error.message.contains("\(root.path)/file/touchschool"))
+        #expect(error.message.contains("Not a directory"))
+        #expect(try store.load(catalog: catalog).state == SavedState())
+        #expect(throws: StoreError.self) { try store.reset() }
+    }
+
+    @Test(.enabled(if: geteuid() != 0, "running as root, chmod does not stop writes: see readOnlyFileSystem"))
+    func readOnlyDirectoryThrowsAndKeepsTheFile() throws {
+        let directory = TemporaryDirectory()
+        let store = StateStore(directory: directory.path)
+        _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 2]), catalog: catalog)
+        chmod(directory.path, 0o555)
+        defer { chmod(directory.path, 0o755) }
+        let error = try #require(throws: StoreError.self) {
+            try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 3]), catalog: catalog)
+        }
+        #expect(error.message.contains("Permission denied"))
+        #expect(try store.load(catalog: catalog).state.scores == ["S1": 2])
+    }
+
+    @Test(.enabled("needs root and tmpfs mounts to make a read-only file system") { TemporaryMount.isPossible })
+    func readOnlyFileSystem() throws {
+        let mount = try #require(TemporaryMount(sizeKiB: 256))
+        let store = StateStore(directory: mount.path)
+        _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 2]), catalog: catalog)
+        try #require(mount.remountReadOnly())
+        let pending = PendingChanges(player: "kim", scoreDeltas: ["S1": 3])
+        let error = try #require(throws: StoreError.self) { try store.sync(pending, catalog: catalog) }
+        #expect(error.message.contains("Read-only file system"), "message: \(error.message)")
+        #expect(try store.load(catalog: catalog).state.scores == ["S1": 2])
+    }
+
+    @Test(.enabled("needs root and tmpfs mounts to make a full disk") { TemporaryMount.isPossible })
+    func fullDiskThrowsKeepsTheOldFileAndRetrySucceeds() throws {
+        let mount = try #require(TemporaryMount(sizeKiB: 64))
+        let store = StateStore(directory: mount.path)
+        _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 5]), catalog: catalog)
+        let filler = "\(mount.path)/filler"
+        fillDisk(filler)
+
+        let pending = PendingChanges(player: "kim", scoreDeltas: ["S1": 3, "S2": 1])
+        let error = try #require(throws: StoreError.self) { try store.sync(pending, catalog: catalog) }
+        #expect(error.message.contains("No space left on device"), "message: \(error.message)")
+        #expect(try store.load(catalog: catalog).state.scores == ["S1": 5])
+        #expect(!FileIO.exists("\(store.path).tmp-\(getpid())"))
+
+        unlink(filler)
+        #expect(try store.sync(pending, catalog: catalog).scores == ["S1": 8, "S2": 1])
+    }
+
+    /// Writes to `path` until the file system refuses.
+    func fillDisk(_ path: String) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let chunk = [UInt8](repeating: 0x2A, count: 4096)
+        while chunk.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+        // The last page may have taken a partial write; fill what is left byte by byte.
+        while chunk.withUnsafeBytes({ write(descriptor, $0.baseAddress, 1) }) > 0 {}
+    }
+}
+
+/// A small tmpfs mounted on a temporary directory, for honest full-disk and read-only tests.
+/// Only root may mount.
+final class TemporaryMount {
+    let directory = TemporaryDirectory()
+    var path: String { directory.path }
+
+    init?(sizeKiB: Int) {
+        guard geteuid() == 0, mount("tmpfs", directory.path, "tmpfs", 0, "size=\(sizeKiB)k") == 0 else { return nil }
+    }
+
+    func remountReadOnly() -> Bool {
+        mount("tmpfs", path, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), nil) == 0
+    }
+
+    deinit { umount2(path, Int32(MNT_DETACH)) }
+
+    static var isPossible: Bool { TemporaryMount(sizeKiB: 16) != nil }
+}
