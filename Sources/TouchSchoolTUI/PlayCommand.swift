@@ -50,8 +50,15 @@ struct PlayCommand: ParsableCommand {
             }
             startingSchool = position
         }
+        var notices: [String] = []
+        do {
+            try DataDirectory.prepare(directory)
+        } catch {
+            notices.append(error.message) // the game still runs; each save will say why it fails
+        }
         let store = StateStore(directory: directory)
         let (saved, problems) = try store.load(catalog: catalog)
+        notices += problems.map { $0.notice(in: language) }
 
         ExitSignals.install()
         let screen = try TerminalScreen(
@@ -60,10 +67,10 @@ struct PlayCommand: ParsableCommand {
         defer { screen.restore() }
         let size = screen.size
         let state = GameState(
-            catalog: catalog, saved: saved, player: player ?? PlayerRecord.defaultName(environment: environment),
+            catalog: catalog, saved: saved, player: player ?? PlayerName.login(environment: environment),
             language: language, now: MonotonicClock.now(), columns: size.columns, rows: size.rows,
             seed: UInt64(truncatingIfNeeded: MonotonicClock.now().nanoseconds), bellEnabled: !quiet,
-            notices: problems.map { $0.notice(in: language) }, startingSchool: startingSchool
+            notices: notices, startingSchool: startingSchool
         )
         var runner = GameRunner(screen: screen, store: store, state: state)
         runner.run()
