@@ -71,7 +71,9 @@ extension JSONValue {
     }
 }
 
-private struct JSONParser {
+/// Internal rather than private: `CatalogFile` reads its twelve thousand schools with it directly,
+/// without building a `JSONValue` tree first.
+struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     static let maximumDepth = 256
@@ -190,7 +192,7 @@ private struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                guard let string = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+                guard let string = UTF8Validation.string(slice) else { throw error("invalid UTF-8 in a string") }
                 return string
             }
             if byte == UInt8(ascii: "\\") { break }
@@ -203,7 +205,7 @@ private struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let string = String(validating: scalars, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+                guard let string = scalars.withUnsafeBufferPointer(UTF8Validation.string) else { throw error("invalid UTF-8 in a string") }
                 return string
             case UInt8(ascii: "\\"):
                 index += 1

@@ -20,6 +20,13 @@ public struct PlayerRecord: Equatable, Sendable {
         self.taps = taps
         self.bestTapsPerSecond = bestTapsPerSecond
     }
+
+    /// The login name: `$USER`, else the user database's name for this user.
+    public static func defaultName(environment: [String: String]) -> String {
+        if let user = environment["USER"], !user.isEmpty { return user }
+        if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name, name.pointee != 0 { return String(cString: name) }
+        return "uid\(getuid())"
+    }
 }
 
 /// Everything that survives a restart.
@@ -31,6 +38,18 @@ public struct SavedState: Equatable, Sendable {
     public init(scores: [String: UInt64] = [:], players: [String: PlayerRecord] = [:]) {
         self.scores = scores
         self.players = players
+    }
+
+    /// Every school's total by catalog position, as `Leaderboard(catalog:counts:)` takes them.
+    /// Aliases add to the school they point to; ids the catalog does not know are left out.
+    public func counts(in catalog: Catalog) -> [UInt64] {
+        var counts = [UInt64](repeating: 0, count: catalog.count)
+        for (id, count) in scores {
+            guard let position = catalog.position(ofID: id) else { continue }
+            let (sum, overflow) = counts[position].addingReportingOverflow(count)
+            counts[position] = overflow ? .max : sum
+        }
+        return counts
     }
 }
 

@@ -181,7 +181,9 @@ import Testing
         #expect(game.screen == .ranking)
         _ = update(&game, .key(.tab), now: .milliseconds(0))
         #expect(game.screen == .game)
-        #expect(update(&game, .key(.escape), now: .milliseconds(0)) == [.quit])
+        let commands = update(&game, .key(.escape), now: .milliseconds(0))
+        #expect(commands.last == .quit, "Esc on the first screen quits")
+        #expect(commands.count == 2, "after saving the choice of school")
     }
 
     @Test func quittingSavesFirst() {

@@ -36,12 +36,12 @@ import Testing
     func signal(_ status: Int32) -> Int32 { status & 0x7F }
 
     @Test func concurrentGamesLoseNoTaps() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let games = 4
         let syncsPerGame = 150
         let schools = ["S1", "S2", "S3"]
         // Warm up, in a directory of its own, every path the children take.
-        let warmUp = TemporaryDirectory()
+        let warmUp = StoreTestDirectory()
         _ = try StateStore(directory: warmUp.path).sync(PendingChanges(player: "warm", scoreDeltas: ["S1": 1], playerTaps: 1,
                                                                        switchedToSchool: "S1"), catalog: catalog)
 
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func killedDuringSavesAlwaysLeavesAFileThatLoads() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
         _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1], playerTaps: 1, switchedToSchool: "S1"),
                            catalog: catalog)
@@ -107,7 +107,7 @@ import Testing
     let catalog = storeTestCatalog()
 
     @Test func directoryUnderARegularFileThrowsAClearError() throws {
-        let root = TemporaryDirectory()
+        let root = StoreTestDirectory()
         try FileIO.replaceAtomically("\(root.path)/file", with: [1])
         let store = StateStore(directory: "\(root.path)/file/touchschool")
         let pending = PendingChanges(player: "kim", scoreDeltas: ["S1": 3])
@@ -120,7 +120,7 @@ import Testing
 
     @Test(.enabled(if: geteuid() != 0, "running as root, chmod does not stop writes: see readOnlyFileSystem"))
     func readOnlyDirectoryThrowsAndKeepsTheFile() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
         _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 2]), catalog: catalog)
         chmod(directory.path, 0o555)
@@ -132,9 +132,9 @@ import Testing
         #expect(try store.load(catalog: catalog).state.scores == ["S1": 2])
     }
 
-    @Test(.enabled("needs root and tmpfs mounts to make a read-only file system") { TemporaryMount.isPossible })
+    @Test(.enabled("needs root and tmpfs mounts to make a read-only file system") { StoreTestMount.isPossible })
     func readOnlyFileSystem() throws {
-        let mount = try #require(TemporaryMount(sizeKiB: 256))
+        let mount = try #require(StoreTestMount(sizeKiB: 256))
         let store = StateStore(directory: mount.path)
         _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 2]), catalog: catalog)
         try #require(mount.remountReadOnly())
@@ -144,9 +144,9 @@ import Testing
         #expect(try store.load(catalog: catalog).state.scores == ["S1": 2])
     }
 
-    @Test(.enabled("needs root and tmpfs mounts to make a full disk") { TemporaryMount.isPossible })
+    @Test(.enabled("needs root and tmpfs mounts to make a full disk") { StoreTestMount.isPossible })
     func fullDiskThrowsKeepsTheOldFileAndRetrySucceeds() throws {
-        let mount = try #require(TemporaryMount(sizeKiB: 64))
+        let mount = try #require(StoreTestMount(sizeKiB: 64))
         let store = StateStore(directory: mount.path)
         _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 5]), catalog: catalog)
         let filler = "\(mount.path)/filler"
@@ -176,8 +176,8 @@ import Testing
 
 /// A small tmpfs mounted on a temporary directory, for honest full-disk and read-only tests.
 /// Only root may mount.
-final class TemporaryMount {
-    let directory = TemporaryDirectory()
+final class StoreTestMount {
+    let directory = StoreTestDirectory()
     var path: String { directory.path }
 
     init?(sizeKiB: Int) {
@@ -190,5 +190,5 @@ final class TemporaryMount {
 
     deinit { umount2(path, Int32(MNT_DETACH)) }
 
-    static var isPossible: Bool { TemporaryMount(sizeKiB: 16) != nil }
+    static var isPossible: Bool { StoreTestMount(sizeKiB: 16) != nil }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import TouchSchoolCore
 
 /// A fresh directory under /tmp, removed with everything in it when the test ends.
-final class TemporaryDirectory {
+final class StoreTestDirectory {
     let path: String
 
     init() {
@@ -48,7 +48,7 @@ func storeTestCatalog() -> Catalog {
     return Catalog(schools: schools, aliases: ["OLD1": "S1"], source: .starter)
 }
 
-func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
+func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
     try FileIO.replaceAtomically("\(directory.path)/state.json", with: Array(text.utf8))
 }
 
@@ -56,7 +56,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     let catalog = storeTestCatalog()
 
     @Test func missingFileLoadsEmptyAndCreatesNothing() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let loaded = try StateStore(directory: directory.path).load(catalog: catalog)
         #expect(loaded.state == SavedState())
         #expect(loaded.problems.isEmpty)
@@ -64,7 +64,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     }
 
     @Test func roundTripWritesStableSortedJSON() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
         let saved = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S2": 3, "S1": 12], playerTaps: 3,
                                                   bestTapsPerSecond: 9, switchedToSchool: "S2"), catalog: catalog)
@@ -95,14 +95,14 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     @Test func emptyStateRoundTrips() throws {
         let text = String(decoding: StateStore.encode(SavedState()), as: UTF8.self)
         #expect(text == "{\n  \"format\": \"touchschool-state\",\n  \"version\": 1,\n  \"scores\": {},\n  \"players\": {}\n}\n")
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         try writeStateFile(directory, text)
         let loaded = try StateStore(directory: directory.path).load(catalog: catalog)
         #expect(loaded.state == SavedState() && loaded.problems.isEmpty)
     }
 
     @Test func syncAddsDeltasOfEveryGame() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let first = StateStore(directory: directory.path)
         let second = StateStore(directory: directory.path)
         _ = try first.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 5], playerTaps: 5,
@@ -123,7 +123,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     }
 
     @Test func emptySyncDoesNotRewriteTheFile() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
         _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]), catalog: catalog)
         var before = stat()
@@ -136,7 +136,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     }
 
     @Test func countsSaturateAtTheLargest64BitValue() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         try writeStateFile(directory, """
             {"format": "touchschool-state", "version": 1, "scores": {"S1": \(UInt64.max - 1)},
              "players": {"kim": {"school": "S1", "taps": \(UInt64.max), "bestTapsPerSecond": 3}}}
@@ -148,14 +148,14 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     }
 
     @Test func unknownIDsInPendingChangesAreIgnored() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let state = try StateStore(directory: directory.path).sync(
             PendingChanges(player: "kim", scoreDeltas: ["S1": 1, "NOPE": 9]), catalog: catalog)
         #expect(state.scores == ["S1": 1])
     }
 
     @Test func aliasesAreCanonicalisedAddingCounts() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         try writeStateFile(directory, """
             {"format": "touchschool-state", "version": 1, "scores": {"OLD1": 5, "S1": 7, "S2": 1},
              "players": {"kim": {"school": "OLD1", "taps": 4, "bestTapsPerSecond": 2}}}
@@ -211,7 +211,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
 
     @Test(arguments: unusableFiles)
     func unusableFileIsSetAsideAndReported(_ file: UnusableFile) throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         try writeStateFile(directory, file.text)
         let store = StateStore(directory: directory.path)
         let loaded = try store.load(catalog: catalog)
@@ -232,7 +232,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     }
 
     @Test func fileDamagedWhileTheGameRunsIsSetAsideAtSyncAndReportedLater() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
         _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 4]), catalog: catalog)
         try writeStateFile(directory, "{\"format\": \"touchschool-state\", \"vers")
@@ -298,7 +298,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
 
     @Test(arguments: abnormalValues)
     func abnormalValueIsResetReportedAndBackedUp(_ value: AbnormalValue) throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let text = "{\"format\": \"touchschool-state\", \"version\": 1, \"scores\": \(value.scores), \"players\": \(value.players)}"
         try writeStateFile(directory, text)
         let store = StateStore(directory: directory.path)
@@ -320,7 +320,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     }
 
     @Test func everyAbnormalValueIsReportedOnItsOwn() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         try writeStateFile(directory, """
             {"format": "touchschool-state", "version": 1,
              "scores": {"S1": -1, "S2": 0.5, "S3": 7, "GONE": 2, "OLD1": "x"},
@@ -338,7 +338,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     // MARK: - Reset
 
     @Test func resetKeepsABackupAndStartsScoresOver() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
         _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 9], playerTaps: 9,
                                           bestTapsPerSecond: 6, switchedToSchool: "S1"), catalog: catalog)
@@ -352,7 +352,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     }
 
     @Test func resetOfADamagedFileKeepsItsBytes() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         try writeStateFile(directory, "not json")
         let store = StateStore(directory: directory.path)
         let kept = try #require(try store.reset())
@@ -362,7 +362,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     }
 
     @Test func resetWithoutAFileHasNothingToKeep() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         #expect(try StateStore(directory: directory.path).reset() == nil)
         #expect(!FileIO.exists("\(directory.path)/state.json"))
     }
@@ -370,7 +370,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     // MARK: - Noticing other games' saves
 
     @Test func noticesWhenAnotherGameSaved() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let mine = StateStore(directory: directory.path)
         let other = StateStore(directory: directory.path)
         #expect(mine.fileChangedSinceLastRead())
@@ -388,7 +388,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     }
 
     @Test func loadRemovesFilesOfInterruptedSaves() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
         _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]), catalog: catalog)
         try FileIO.replaceAtomically("\(store.path).tmp-99999", with: Array("{\"half".utf8))
@@ -405,7 +405,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
         let catalog = Catalog(schools: schools, source: .starter)
         var deltas: [String: UInt64] = [:]
         for (index, school) in schools.enumerated() { deltas[school.id] = UInt64(index + 1) * 1_000_003 }
-        let directory = TemporaryDirectory()
+        let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
         _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: deltas), catalog: catalog)
 
@@ -445,7 +445,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     }
 
     @Test func prepareCreatesTheDirectoryOnFirstUse() throws {
-        let root = TemporaryDirectory()
+        let root = StoreTestDirectory()
         let directory = "\(root.path)/a/b/touchschool"
         try DataDirectory.prepare(directory)
         try DataDirectory.prepare(directory)
@@ -454,7 +454,7 @@ func writeStateFile(_ directory: TemporaryDirectory, _ text: String) throws {
     }
 
     @Test func prepareRefusesAFile() throws {
-        let root = TemporaryDirectory()
+        let root = StoreTestDirectory()
         try FileIO.replaceAtomically("\(root.path)/file", with: [1])
         #expect(throws: StoreError.self) { try DataDirectory.prepare("\(root.path)/file") }
         #expect(throws: StoreError.self) { try DataDirectory.prepare("\(root.path)/file/sub") }

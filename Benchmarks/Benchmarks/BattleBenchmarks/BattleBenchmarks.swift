@@ -1,0 +1,86 @@
+import Benchmark
+import BenchmarkSupport
+import TouchSchoolCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A game on the full official list with a school chosen, and a clock that advances like a human
+/// mashing 26 keys at 20 taps a second, so that every tap is counted (the guard never refuses).
+final class MashingGame: @unchecked Sendable {
+    var state: GameState
+    var nanoseconds: Int64 = 0
+    let keys = Array("qwertyuiopasdfghjklzxcvbnm")
+    var keyIndex = 0
+
+    init(catalog: Catalog) {
+        state = GameState(catalog: catalog, saved: SavedState(), player: "bench", language: .korean,
+                          now: Instant(nanoseconds: 0), columns: 200, rows: 60, seed: 1,
+                          startingSchool: catalog.count / 2)
+    }
+
+    func tap() {
+        nanoseconds += 50_000_000
+        keyIndex = keyIndex == keys.count - 1 ? 0 : keyIndex + 1
+        blackHole(update(&state, .key(.character(keys[keyIndex])), now: Instant(nanoseconds: nanoseconds)))
+    }
+}
+
+final class Tally: @unchecked Sendable {
+    var scores: [String: UInt64] = [:]
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let catalog = OfficialData.catalog()
+    let perTap = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .nanoseconds,
+        scalingFactor: .kilo, maxDuration: .seconds(5)
+    )
+
+    // The whole tap: guard, counter, ring, leaderboard (four leagues), pending changes.
+    let game = MashingGame(catalog: catalog)
+    Benchmark("tap: update with 12,011 schools", configuration: perTap) { benchmark in
+        for _ in benchmark.scaledIterations { game.tap() }
+    }
+
+    // Baseline: the least any tap can cost, one dictionary increment keyed by school id.
+    let naive = Tally()
+    let id = catalog[catalog.count / 2].id
+    Benchmark("tap baseline: dictionary increment", configuration: perTap) { benchmark in
+        for _ in benchmark.scaledIterations { naive.scores[id, default: 0] += 1 }
+        blackHole(naive.scores)
+    }
+
+    // Saving: the state of every school (all with scores) merged and written atomically.
+    let directory = "/tmp/touchschool-bench-\(getpid())"
+    try? FileIO.createDirectory(directory)
+    let store = StateStore(directory: directory)
+    var everyone = PendingChanges(player: "bench")
+    for school in catalog.schools { everyone.scoreDeltas[school.id] = 1 }
+    _ = try? store.sync(everyone, catalog: catalog)
+    let oneTap = PendingChanges(player: "bench", scoreDeltas: [catalog[0].id: 1], playerTaps: 1)
+    let saving = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .milliseconds, maxDuration: .seconds(5), maxIterations: 200)
+    Benchmark("save: sync 12,011 scores (lock, read, merge, write, fsync, rename)", configuration: saving) { _ in
+        blackHole(try? store.sync(oneTap, catalog: catalog))
+    }
+    // Baseline: the file system's share alone, the same bytes written the same atomic way.
+    let bytes = (try? FileIO.read(store.path)) ?? []
+    Benchmark("save baseline: write the same bytes atomically", configuration: saving) { _ in
+        try? FileIO.replaceAtomically("\(directory)/copy.json", with: bytes)
+    }
+
+    // Memory: ten million taps cost no more than a thousand (the original app's freeze).
+    let memory = Benchmark.Configuration(metrics: [.peakMemoryResident, .mallocCountTotal], timeUnits: .milliseconds,
+                                         maxDuration: .seconds(60), maxIterations: 1)
+    Benchmark("memory: 1,000 taps", configuration: memory) { _ in
+        let game = MashingGame(catalog: catalog)
+        for _ in 0..<1_000 { game.tap() }
+        blackHole(game)
+    }
+    Benchmark("memory: 10,000,000 taps", configuration: memory) { _ in
+        let game = MashingGame(catalog: catalog)
+        for _ in 0..<10_000_000 { game.tap() }
+        blackHole(game)
+    }
+}

@@ -1,0 +1,32 @@
+import Benchmark
+import BenchmarkSupport
+import TouchSchoolCore
+
+/// Time per query over the full official list: ours beside the original app's algorithm (a
+/// case-sensitive substring `contains` on names) in the same run, one query per sample so that
+/// p50 and p99 are per keystroke.
+let benchmarks: @Sendable () -> Void = {
+    let catalog = OfficialData.catalog()
+    let search = SchoolSearch(catalog: catalog)
+    let names = catalog.schools.map(\.name)
+    let queries = realisticQueries
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, maxDuration: .seconds(5), maxIterations: 20_000
+    )
+
+    let ours = Cycle()
+    Benchmark("search: ours, one query", configuration: configuration) { _ in
+        blackHole(search.search(SearchQuery(text: queries[ours.next(queries.count)], limit: 20)))
+    }
+
+    let original = Cycle()
+    Benchmark("search: original contains, one query", configuration: configuration) { _ in
+        let query = queries[original.next(queries.count)]
+        blackHole(names.indices.filter { names[$0].contains(query) }.prefix(20))
+    }
+
+    Benchmark("search: build the index (12,011 schools)",
+              configuration: .init(metrics: [.wallClock, .peakMemoryResident], timeUnits: .milliseconds, maxIterations: 50)) { _ in
+        blackHole(SchoolSearch(catalog: catalog))
+    }
+}

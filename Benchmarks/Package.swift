@@ -1,0 +1,51 @@
+// swift-tools-version:6.1
+// The benchmarks live in their own package so that the game's own build and `swift test` never
+// pay for the benchmark framework. Run from this folder: `swift package benchmark`.
+import PackageDescription
+
+let package = Package(
+    name: "TouchSchoolBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "TouchSchool", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "TouchSchoolCore", package: "TouchSchool")],
+            path: "Sources/BenchmarkSupport"
+        ),
+        .executableTarget(
+            name: "SearchBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TouchSchoolCore", package: "TouchSchool"),
+            ],
+            path: "Benchmarks/SearchBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "BattleBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TouchSchoolCore", package: "TouchSchool"),
+            ],
+            path: "Benchmarks/BattleBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "ViewBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TouchSchoolCore", package: "TouchSchool"),
+                .product(name: "TouchSchoolView", package: "TouchSchool"),
+            ],
+            path: "Benchmarks/ViewBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

@@ -1,0 +1,334 @@
+/// The catalog file: the starter catalog `Resources/schools.json` and the imported official list
+/// `<data dir>/catalog.json` share this documented, versioned JSON format.
+///
+/// ```
+/// {
+///   "format": "touchschool-catalog",          required, exactly this
+///   "version": 1,                             required; a newer version is refused, not guessed at
+///   "source": "starter" | "official",         required
+///   "edition": "2026-03-20",                  the 데이터기준일자 of the official list: required for
+///                                             "official"; for "starter" optional and informational
+///   "schools": [                              required; one school per line when written
+///     {"id": "S0001",                         required, unique, non-empty
+///      "name": "서울고등학교",                  required, non-empty
+///      "level": "elementary" | "middle" | "high",
+///      "province": "서울특별시",                required, non-empty (시도)
+///      "district": "서초구",                   required, may be empty (시군구; empty for 세종특별자치시)
+///      "address": "서울특별시 서초구 …",        required (도로명주소, else 지번주소)
+///      "lotAddress": "…",                     optional (지번주소, when "address" is the road name)
+///      "ownership": "national" | "public" | "private",   optional (설립형태)
+///      "branch": true,                        optional, default false (분교)
+///      "lat": 37.48, "lon": 127.01,           optional numbers (위도, 경도)
+///      "founded": "1941-04-25",               optional (설립일자)
+///      "listed": false}                       optional, default true: false once the latest official
+///   ],                                        edition no longer lists the school
+///   "aliases": {"S0001": "B000012345"}        optional: former id → id of a school in "schools"
+/// }
+/// ```
+/// Any other member is refused, so that a misspelt field in a hand-edited starter catalog is caught
+/// instead of silently dropped; a new field means a new version.
+public enum CatalogFile {
+    public static let formatName = "touchschool-catalog"
+    public static let version = 1
+
+    /// Where `touchschool import` keeps the imported official list.
+    public static func importedCatalogPath(inDataDirectory directory: String) -> String {
+        "\(directory)/catalog.json"
+    }
+
+    /// The catalog a game plays with: the imported official list when the data directory has one,
+    /// else the starter catalog at `starterPath` (the TUI passes `StarterCatalog.path`).
+    public static func loadCurrent(dataDirectory: String, starterPath: String?) throws(CatalogFileError) -> Catalog {
+        let importedPath = importedCatalogPath(inDataDirectory: dataDirectory)
+        if FileIO.exists(importedPath) { return try load(path: importedPath) }
+        guard let starterPath else { throw CatalogFileError(path: nil, message: "the starter catalog is missing from the installation") }
+        return try load(path: starterPath)
+    }
+
+    public static func load(path: String) throws(CatalogFileError) -> Catalog {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path) } catch { throw CatalogFileError(path: nil, message: error.description) }
+        do { return try decode(bytes: bytes) } catch { throw CatalogFileError(path: path, message: error.message) }
+    }
+
+    /// Reads the schools straight from the bytes, without a `JSONValue` tree in between: this is
+    /// on the start-up path of every command. Errors give the line, which is the school's line in
+    /// a catalog this program wrote.
+    public static func decode(bytes: [UInt8]) throws(CatalogFileError) -> Catalog {
+        do {
+            return try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+                var parser = JSONParser(bytes: buffer)
+                let catalog = try decodeCatalog(&parser)
+                parser.skipWhitespace()
+                guard parser.index == buffer.count else { throw parser.error("unexpected text after the catalog") }
+                return catalog
+            }
+        } catch {
+            throw CatalogFileError(path: nil, message: error.description)
+        }
+    }
+
+    private static func decodeCatalog(_ parser: inout JSONParser) throws(JSONParseError) -> Catalog {
+        var format: String?
+        var fileVersion: String?
+        var sourceName: String?
+        var edition: String?
+        var schools: (schools: [School], ids: Set<String>)?
+        var aliasMembers: [(String, JSONValue)] = []
+        try parser.readObject("the catalog") { parser, key throws(JSONParseError) in
+            switch key {
+            case "format": format = try parser.readString(key)
+            case "version": fileVersion = try parser.readNumber(key)
+            case "source": sourceName = try parser.readString(key)
+            case "edition": edition = try parser.readString(key)
+            case "schools": schools = try decodeSchools(&parser)
+            case "aliases":
+                guard case let .object(members) = try parser.parseValue(depth: 1) else { throw parser.error("aliases must be an object") }
+                aliasMembers = members
+            default: throw parser.error("\"\(key)\" is not a field of the catalog format")
+            }
+        }
+        guard format == formatName else { throw parser.error("not a TouchSchool catalog (\"format\" must be \"\(formatName)\")") }
+        guard let fileVersion else { throw parser.error("version is missing") }
+        guard let versionNumber = Int(fileVersion), versionNumber >= 1 else { throw parser.error("version must be a positive whole number") }
+        guard versionNumber <= version else {
+            throw parser.error("catalog format version \(versionNumber) is newer than this touchschool understands (\(version)); update touchschool")
+        }
+        let source: CatalogSource
+        switch sourceName {
+        case "starter": source = .starter
+        case "official":
+            guard let edition, !edition.isEmpty else { throw parser.error("edition is required for an official catalog") }
+            source = .official(edition: edition)
+        case nil: throw parser.error("source is missing")
+        case let other?: throw parser.error("source must be \"starter\" or \"official\", not \"\(other)\"")
+        }
+        guard let (schools, schoolIDs) = schools else { throw parser.error("schools is missing") }
+        var aliases: [String: String] = [:]
+        for (formerID, value) in aliasMembers {
+            guard let target = value.stringValue else { throw parser.error("aliases.\(formerID) must be a string") }
+            guard !schoolIDs.contains(formerID) else { throw parser.error("aliases.\(formerID) is the id of a school, so it cannot be an alias") }
+            guard schoolIDs.contains(target) else { throw parser.error("aliases.\(formerID) points to \"\(target)\", which is not a school of the catalog") }
+            guard aliases.updateValue(target, forKey: formerID) == nil else { throw parser.error("aliases.\(formerID) appears twice") }
+        }
+        return Catalog(schools: schools, aliases: aliases, source: source)
+    }
+
+    private static func decodeSchools(_ parser: inout JSONParser) throws(JSONParseError) -> (schools: [School], ids: Set<String>) {
+        var schools: [School] = []
+        var ids = Set<String>()
+        try parser.readArray("schools") { parser throws(JSONParseError) in
+            let school = try decodeSchool(&parser, index: schools.count)
+            guard ids.insert(school.id).inserted else { throw parser.error("schools[\(schools.count)]: id \"\(school.id)\" appears twice") }
+            schools.append(school)
+        }
+        return (schools, ids)
+    }
+
+    private static func decodeSchool(_ parser: inout JSONParser, index: Int) throws(JSONParseError) -> School {
+        var id: String?, name: String?, levelName: String?, province: String?, district: String?, address: String?
+        var lotAddress: String?, ownershipName: String?, founded: String?
+        var isBranch = false, isListed = true
+        var latitude: Double?, longitude: Double?
+        try parser.readObject("schools[\(index)]") { parser, key throws(JSONParseError) in
+            switch key {
+            case "id": id = try parser.readString("schools[\(index)].\(key)")
+            case "name": name = try parser.readString("schools[\(index)].\(key)")
+            case "level": levelName = try parser.readString("schools[\(index)].\(key)")
+            case "province": province = try parser.readString("schools[\(index)].\(key)")
+            case "district": district = try parser.readString("schools[\(index)].\(key)")
+            case "address": address = try parser.readString("schools[\(index)].\(key)")
+            case "lotAddress": lotAddress = try parser.readString("schools[\(index)].\(key)")
+            case "ownership": ownershipName = try parser.readString("schools[\(index)].\(key)")
+            case "branch": isBranch = try parser.readBool("schools[\(index)].\(key)")
+            case "listed": isListed = try parser.readBool("schools[\(index)].\(key)")
+            case "lat": latitude = try parser.readCoordinate("schools[\(index)].\(key)", limit: 90)
+            case "lon": longitude = try parser.readCoordinate("schools[\(index)].\(key)", limit: 180)
+            case "founded": founded = try parser.readString("schools[\(index)].\(key)")
+            default: throw parser.error("schools[\(index)]: \"\(key)\" is not a field of a school")
+            }
+        }
+        func school() -> String { "schools[\(index)]" + (id.map { " (\($0))" } ?? "") }
+        guard let id, !id.isEmpty else { throw parser.error("\(school()): id is missing or empty") }
+        guard let name, !name.isEmpty else { throw parser.error("\(school()): name is missing or empty") }
+        guard let levelName else { throw parser.error("\(school()): level is missing") }
+        guard let level = SchoolLevel(rawValue: levelName) else {
+            throw parser.error("\(school()): level must be elementary, middle or high, not \"\(levelName)\"")
+        }
+        guard let province, !province.isEmpty else { throw parser.error("\(school()): province is missing or empty") }
+        guard let district else { throw parser.error("\(school()): district is missing") }
+        guard let address else { throw parser.error("\(school()): address is missing") }
+        var ownership: Ownership?
+        if let ownershipName {
+            guard let value = Ownership(rawValue: ownershipName) else {
+                throw parser.error("\(school()): ownership must be national, public or private, not \"\(ownershipName)\"")
+            }
+            ownership = value
+        }
+        return School(
+            id: id, name: name, level: level, province: province, district: district, address: address,
+            lotAddress: lotAddress, ownership: ownership, isBranch: isBranch, latitude: latitude,
+            longitude: longitude, founded: founded, isListed: isListed
+        )
+    }
+
+    /// The catalog as text: members in a fixed order, one school per line, aliases sorted, so that
+    /// the same catalog always gives the same bytes and two editions diff line by line.
+    public static func encode(_ catalog: Catalog) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 256 * (catalog.count + 1))
+        writer.raw("{\n  \"format\": ")
+        writer.string(formatName)
+        writer.raw(",\n  \"version\": ")
+        writer.number(version)
+        switch catalog.source {
+        case .starter:
+            writer.raw(",\n  \"source\": \"starter\"")
+        case let .official(edition):
+            writer.raw(",\n  \"source\": \"official\",\n  \"edition\": ")
+            writer.string(edition)
+        }
+        writer.raw(",\n  \"schools\": [")
+        for (position, school) in catalog.schools.enumerated() {
+            writer.raw(position == 0 ? "\n    " : ",\n    ")
+            encodeSchool(school, into: &writer)
+        }
+        writer.raw(catalog.schools.isEmpty ? "]" : "\n  ]")
+        if !catalog.aliases.isEmpty {
+            writer.raw(",\n  \"aliases\": {")
+            for (position, (formerID, target)) in catalog.aliases.sorted(by: { $0.key < $1.key }).enumerated() {
+                writer.raw(position == 0 ? "\n    " : ",\n    ")
+                writer.string(formerID)
+                writer.raw(": ")
+                writer.string(target)
+            }
+            writer.raw("\n  }")
+        }
+        writer.raw("\n}\n")
+        return writer.bytes
+    }
+
+    private static func encodeSchool(_ school: School, into writer: inout JSONWriter) {
+        writer.raw("{\"id\": ")
+        writer.string(school.id)
+        writer.raw(", \"name\": ")
+        writer.string(school.name)
+        writer.raw(", \"level\": ")
+        writer.string(school.level.rawValue)
+        writer.raw(", \"province\": ")
+        writer.string(school.province)
+        writer.raw(", \"district\": ")
+        writer.string(school.district)
+        writer.raw(", \"address\": ")
+        writer.string(school.address)
+        if let lotAddress = school.lotAddress {
+            writer.raw(", \"lotAddress\": ")
+            writer.string(lotAddress)
+        }
+        if let ownership = school.ownership {
+            writer.raw(", \"ownership\": ")
+            writer.string(ownership.rawValue)
+        }
+        if school.isBranch { writer.raw(", \"branch\": true") }
+        if let latitude = school.latitude {
+            writer.raw(", \"lat\": ")
+            writer.number(latitude)
+        }
+        if let longitude = school.longitude {
+            writer.raw(", \"lon\": ")
+            writer.number(longitude)
+        }
+        if let founded = school.founded {
+            writer.raw(", \"founded\": ")
+            writer.string(founded)
+        }
+        if !school.isListed { writer.raw(", \"listed\": false") }
+        writer.raw("}")
+    }
+}
+
+/// A catalog file that cannot be used, with what is wrong and where.
+public struct CatalogFileError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The file, when the catalog came from one.
+    public var path: String?
+    public var message: String
+
+    public init(path: String?, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { path.map { "\($0): \(message)" } ?? message }
+}
+
+/// Reading a document of known shape member by member, straight into the caller's variables.
+private extension JSONParser {
+    /// Calls `readMember` with each member's name; it must read the value.
+    mutating func readObject(
+        _ what: @autoclosure () -> String, _ readMember: (inout JSONParser, String) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("\(what()) must be an object") }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+            index += 1
+            skipWhitespace()
+            try readMember(&self, key)
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of file in an object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
+            throw error("expected ',' or '}'")
+        }
+    }
+
+    /// Calls `readElement` for each element; it must read the element.
+    mutating func readArray(
+        _ what: @autoclosure () -> String, _ readElement: (inout JSONParser) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { throw error("\(what()) must be an array") }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return }
+        while true {
+            skipWhitespace()
+            try readElement(&self)
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of file in an array") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return }
+            throw error("expected ',' or ']'")
+        }
+    }
+
+    mutating func readString(_ field: @autoclosure () -> String) throws(JSONParseError) -> String {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("\(field()) must be a string") }
+        return try parseString()
+    }
+
+    mutating func readNumber(_ field: @autoclosure () -> String) throws(JSONParseError) -> String {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || (0x30...0x39).contains(bytes[index]) else {
+            throw error("\(field()) must be a number")
+        }
+        return try parseNumber()
+    }
+
+    mutating func readBool(_ field: @autoclosure () -> String) throws(JSONParseError) -> Bool {
+        guard case let .bool(value) = try parseValue(depth: 1) else { throw error("\(field()) must be true or false") }
+        return value
+    }
+
+    mutating func readCoordinate(_ field: @autoclosure () -> String, limit: Double) throws(JSONParseError) -> Double {
+        guard let value = Double(try readNumber(field())), abs(value) <= limit else {
+            throw error("\(field()) must be a number between -\(Int(limit)) and \(Int(limit))")
+        }
+        return value
+    }
+}

@@ -1,0 +1,202 @@
+/// The official national school list: 공공데이터포털 (data.go.kr) standard dataset 15021148,
+/// 전국초중등학교위치표준데이터, a CSV file as the portal serves it (CP949) or re-saved as UTF-8.
+///
+/// Columns are found by their header name, never by position, so a reordered or extended file
+/// still reads. Any bad file is refused as a whole, with the line at fault: an import either
+/// takes every row or changes nothing.
+public struct OfficialSchoolList: Sendable {
+    /// The schools in file order, all listed.
+    public var schools: [School]
+    /// 데이터기준일자: the latest date the rows give, e.g. `2026-03-20`.
+    public var edition: String
+    /// What the file was written in.
+    public var encoding: TextEncoding
+
+    public init(schools: [School], edition: String, encoding: TextEncoding) {
+        self.schools = schools
+        self.edition = edition
+        self.encoding = encoding
+    }
+
+    public static func load(path: String) throws(OfficialListError) -> OfficialSchoolList {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path) } catch { throw OfficialListError(line: nil, message: error.description) }
+        return try parse(bytes: bytes)
+    }
+
+    public static func parse(bytes: [UInt8]) throws(OfficialListError) -> OfficialSchoolList {
+        let text: [UInt8]
+        let encoding: TextEncoding
+        do { (text, encoding) = try TextEncoding.decodeToUTF8(bytes) } catch {
+            let line = 1 + bytes[..<error.byteOffset].count(where: { $0 == UInt8(ascii: "\n") })
+            let problem = switch error.encoding {
+            case .utf8WithBOM: "the file starts as UTF-8 (a byte order mark) but is not valid UTF-8 here"
+            case .utf8, .cp949: "the file is neither UTF-8 nor CP949 (the portal's encoding)"
+            }
+            throw OfficialListError(line: line, message: problem + (error.detail.map { ": \($0)" } ?? ""))
+        }
+        let records: [CSVRecord]
+        do { records = try CSV.parse(utf8: text) } catch { throw OfficialListError(line: error.line, message: error.message) }
+        guard let header = records.first else { throw OfficialListError(line: nil, message: "the file is empty") }
+        let columns = try Columns(header: header)
+
+        var schools: [School] = []
+        schools.reserveCapacity(records.count - 1)
+        var lineByID: [String: Int] = [:]
+        var edition = ""
+        for record in records.dropFirst() {
+            guard record.fields.count == header.fields.count else {
+                throw OfficialListError(line: record.line, message: "\(record.fields.count) fields where the header has \(header.fields.count)")
+            }
+            let row = Row(fields: record.fields, line: record.line, columns: columns)
+            let school = try row.school()
+            if let firstLine = lineByID.updateValue(record.line, forKey: school.id) {
+                throw OfficialListError(line: record.line, message: "학교ID \(school.id) is already on line \(firstLine)")
+            }
+            let rowEdition = try row.edition()
+            if rowEdition > edition { edition = rowEdition }
+            schools.append(school)
+        }
+        guard !schools.isEmpty else { throw OfficialListError(line: nil, message: "the file has a header but no schools") }
+        return OfficialSchoolList(schools: schools, edition: edition, encoding: encoding)
+    }
+}
+
+/// Why an official list cannot be imported; `line` is the file's line (1 = the header).
+public struct OfficialListError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var line: Int?
+    public var message: String
+
+    public init(line: Int?, message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { line.map { "line \($0): \(message)" } ?? message }
+}
+
+/// Where each column we read sits in this file.
+private struct Columns {
+    let id, name, level, province, roadAddress, lotAddress, edition: Int
+    let founded, ownership, branch, latitude, longitude: Int?
+
+    init(header: CSVRecord) throws(OfficialListError) {
+        var positionByName: [String: Int] = [:]
+        for (position, field) in header.fields.enumerated() {
+            let name = field.trimmingSpaces
+            if positionByName.updateValue(position, forKey: name) != nil {
+                throw OfficialListError(line: header.line, message: "the column \(name) appears twice")
+            }
+        }
+        let required = ["학교ID", "학교명", "학교급구분", "시도교육청명", "소재지도로명주소", "소재지지번주소", "데이터기준일자"]
+        let missing = required.filter { positionByName[$0] == nil }
+        guard missing.isEmpty else {
+            throw OfficialListError(
+                line: header.line,
+                message: "not the official school list (표준데이터 15021148): missing the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
+            )
+        }
+        id = positionByName["학교ID"]!
+        name = positionByName["학교명"]!
+        level = positionByName["학교급구분"]!
+        province = positionByName["시도교육청명"]!
+        roadAddress = positionByName["소재지도로명주소"]!
+        lotAddress = positionByName["소재지지번주소"]!
+        edition = positionByName["데이터기준일자"]!
+        founded = positionByName["설립일자"]
+        ownership = positionByName["설립형태"]
+        branch = positionByName["본교분교구분"]
+        latitude = positionByName["위도"]
+        longitude = positionByName["경도"]
+    }
+}
+
+/// One data row, read into a `School`.
+private struct Row {
+    let fields: [String]
+    let line: Int
+    let columns: Columns
+
+    func value(_ column: Int) -> String { fields[column].trimmingSpaces }
+    func value(_ column: Int?) -> String { column.map { value($0) } ?? "" }
+
+    func school() throws(OfficialListError) -> School {
+        let id = value(columns.id)
+        guard !id.isEmpty else { throw OfficialListError(line: line, message: "empty 학교ID") }
+        let name = value(columns.name).collapsingSpaces
+        guard !name.isEmpty else { throw OfficialListError(line: line, message: "empty 학교명 (학교ID \(id))") }
+        let levelName = value(columns.level)
+        guard let level = SchoolLevel.allCases.first(where: { $0.koreanName == levelName }) else {
+            throw OfficialListError(line: line, message: "unknown 학교급구분 \"\(levelName)\" (학교ID \(id)); expected 초등학교, 중학교 or 고등학교")
+        }
+        let roadAddress = value(columns.roadAddress).collapsingSpaces
+        let lotAddress = value(columns.lotAddress).collapsingSpaces
+        let address = roadAddress.isEmpty ? lotAddress : roadAddress
+        let (province, district) = try region(address: address, id: id)
+        let ownershipName = value(columns.ownership)
+        let latitude = Double(value(columns.latitude)).flatMap { abs($0) <= 90 ? $0 : nil }
+        let longitude = Double(value(columns.longitude)).flatMap { abs($0) <= 180 ? $0 : nil }
+        let founded = value(columns.founded)
+        return School(
+            id: id, name: name, level: level, province: province, district: district, address: address,
+            lotAddress: roadAddress.isEmpty || lotAddress.isEmpty ? nil : lotAddress,
+            ownership: Ownership.allCases.first(where: { $0.koreanName == ownershipName }),
+            isBranch: value(columns.branch) == "분교",
+            latitude: latitude, longitude: longitude,
+            founded: founded.isISODate ? founded : nil
+        )
+    }
+
+    /// 시도 from the education office's name (`강원특별자치도교육청` → `강원특별자치도`): the office is
+    /// the list's own authority, and stays right where an address still has a province's former
+    /// name (`강원도`). 시군구 from the address, after its province word.
+    func region(address: String, id: String) throws(OfficialListError) -> (province: String, district: String) {
+        let words = address.split(separator: " ")
+        let addressProvince = words.first.flatMap { $0.isProvinceName ? String($0) : nil }
+        let office = value(columns.province)
+        let officeProvince = office.hasSuffix("교육청") ? String(office.dropLast(3)) : office
+        guard let province = officeProvince.isEmpty ? addressProvince : officeProvince else {
+            throw OfficialListError(line: line, message: "no 시도교육청명 and no province in the address (학교ID \(id))")
+        }
+        var rest = words.dropFirst(addressProvince == nil ? 0 : 1)[...]
+        guard let first = rest.popFirst(), first.hasSuffix("시") || first.hasSuffix("군") || first.hasSuffix("구") else {
+            return (province, "")  // 세종특별자치시 has no 시군구: a road or 읍 follows.
+        }
+        if first.hasSuffix("시"), let second = rest.first, second.hasSuffix("구") {
+            return (province, "\(first) \(second)")  // 수원시 장안구
+        }
+        return (province, String(first))
+    }
+
+    func edition() throws(OfficialListError) -> String {
+        let date = value(columns.edition)
+        guard date.isISODate else {
+            throw OfficialListError(line: line, message: "데이터기준일자 \"\(date)\" is not a date like 2026-03-20")
+        }
+        return date
+    }
+}
+
+private extension StringProtocol {
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+
+    /// Runs of spaces as one: some addresses in the list have double spaces.
+    var collapsingSpaces: String { split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+
+    /// 시도 names end so: 경기도, 강원특별자치도, 서울특별시, 부산광역시, 세종특별자치시. A 시 alone
+    /// (수원시) is a 시군구.
+    var isProvinceName: Bool {
+        hasSuffix("도") || hasSuffix("특별시") || hasSuffix("광역시") || hasSuffix("특별자치시")
+    }
+
+    /// `YYYY-MM-DD`.
+    var isISODate: Bool {
+        let bytes = Array(utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
+        return bytes.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element) }
+    }
+}
