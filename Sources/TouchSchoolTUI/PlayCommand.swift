@@ -26,8 +26,7 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Whose taps these are, when several people share a data directory (default: the login name).", valueName: "NAME"))
     var player: String?
 
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where scores are kept (default: $TOUCHSCHOOL_HOME, else $XDG_DATA_HOME/touchschool, else ~/.local/share/touchschool).", valueName: "DIR"))
-    var dataDirectory: String?
+    @OptionGroup var data: DataDirectoryOptions
 
     static func language(_ argument: String) throws -> Language {
         guard let language = Language(rawValue: argument.lowercased()) else {
@@ -41,12 +40,12 @@ struct PlayCommand: ParsableCommand {
         try TerminalScreen.checkIsTerminal()
         let environment = ProcessInfo.processInfo.environment
         let language = lang ?? Language.fromLocale(environment: environment)
-        let directory = DataDirectory.resolve(explicit: dataDirectory, environment: environment)
+        let directory = data.directory
         let catalog = try CatalogFile.loadCurrent(dataDirectory: directory, starterPath: StarterCatalog.path)
         var startingSchool: Int?
         if let school {
             guard let position = catalog.position(ofID: school) else {
-                throw PlayError(description: "no school has the id '\(school)' (find ids with `touchschool search NAME`)")
+                throw CommandError("no school has the id '\(school)' (find ids with `touchschool search NAME`)")
             }
             startingSchool = position
         }
@@ -67,7 +66,7 @@ struct PlayCommand: ParsableCommand {
         defer { screen.restore() }
         let size = screen.size
         let state = GameState(
-            catalog: catalog, saved: saved, player: player ?? PlayerName.login(environment: environment),
+            catalog: catalog, saved: saved, player: player ?? PlayerRecord.defaultName(environment: environment),
             language: language, now: MonotonicClock.now(), columns: size.columns, rows: size.rows,
             seed: UInt64(truncatingIfNeeded: MonotonicClock.now().nanoseconds), bellEnabled: !quiet,
             notices: notices, startingSchool: startingSchool
@@ -77,13 +76,9 @@ struct PlayCommand: ParsableCommand {
         screen.restore()
         let unsaved = runner.state.pendingChanges
         if !unsaved.isEmpty, let reason = runner.state.saveFailure {
-            throw PlayError(description: "\(unsaved.playerTaps) taps could not be saved: \(reason)")
+            throw CommandError("\(unsaved.playerTaps) taps could not be saved: \(reason)")
         }
     }
-}
-
-struct PlayError: Error, CustomStringConvertible {
-    var description: String
 }
 
 extension StateProblem {

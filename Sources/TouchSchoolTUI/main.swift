@@ -17,7 +17,7 @@ struct TouchSchool: ParsableCommand {
         School data: 공공데이터포털 (data.go.kr) 전국초중등학교위치표준데이터, provided by \
         한국교육시설안전원; load it with `touchschool import FILE`.
         """,
-        subcommands: [PlayCommand.self],
+        subcommands: [PlayCommand.self, RankCommand.self, StatsCommand.self, ResetCommand.self],
         defaultSubcommand: PlayCommand.self
     )
 }

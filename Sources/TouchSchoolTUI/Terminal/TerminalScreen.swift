@@ -6,21 +6,16 @@ import Darwin
 import CNcurses
 import TouchSchoolView
 
-/// Why the game cannot run in this terminal. The message is one line.
-struct TerminalError: Error, CustomStringConvertible {
-    var description: String
-}
-
 /// The terminal, through ncurses: draws cell grids and reads input. Only this type talks to
 /// curses; everything it draws comes from the pure view, everything it reads goes to the decoder.
 final class TerminalScreen {
     /// Both ends must be a terminal: the game reads keys one by one and draws with escape codes.
-    static func checkIsTerminal() throws(TerminalError) {
+    static func checkIsTerminal() throws(CommandError) {
         guard isatty(STDIN_FILENO) == 1 else {
-            throw TerminalError(description: "touchschool play needs a terminal: standard input is not one (try `touchschool rank` or `stats` in scripts)")
+            throw CommandError("touchschool play needs a terminal: standard input is not one (try `touchschool rank` or `stats` in scripts)")
         }
         guard isatty(STDOUT_FILENO) == 1 else {
-            throw TerminalError(description: "touchschool play needs a terminal: standard output is not one (try `touchschool rank` or `stats` in scripts)")
+            throw CommandError("touchschool play needs a terminal: standard output is not one (try `touchschool rank` or `stats` in scripts)")
         }
     }
 
@@ -31,11 +26,11 @@ final class TerminalScreen {
     private var scalarBuffer: [UInt32] = []
 
     /// Opens the terminal. `colors` is false under `NO_COLOR`: styles then use bold, reverse and dim only.
-    init(colors: Bool, mouse: Bool, environment: [String: String]) throws(TerminalError) {
+    init(colors: Bool, mouse: Bool, environment: [String: String]) throws(CommandError) {
         try Self.checkIsTerminal()
         _ = cn_setup_locale()
         guard cn_open() == 0 else {
-            throw TerminalError(description: "unknown terminal type '\(environment["TERM"] ?? "")': set TERM to your terminal (e.g. xterm-256color)")
+            throw CommandError("unknown terminal type '\(environment["TERM"] ?? "")': set TERM to your terminal (e.g. xterm-256color)")
         }
         isOpen = true
         let useColor = colors && cn_start_colors() == 1
