@@ -1,11 +1,24 @@
 import ArgumentParser
 
-/// `touchschool`: the root command; each subcommand documents itself (`--help`).
+/// `touchschool`: the game by default, and the commands around it.
 struct TouchSchool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchschool",
-        abstract: "학교 대항전: a school-vs-school tap battle.",
-        subcommands: [SearchCommand.self, ImportCommand.self, RankCommand.self, StatsCommand.self, ResetCommand.self]
+        abstract: "학교 대항전: a school-vs-school tap battle",
+        discussion: """
+        Choose your school, then mash keys: every key is a tap for your school, and the national \
+        leaderboard shows who leads. Inhumanly fast bursts (a held key, a paste) are refused.
+
+        Keys while playing:
+          any key   tap for your school          Tab     ranking (←/→ league, ↑/↓ PgUp/PgDn scroll)
+          F1        help                         F2      choose another school
+          Esc       back / quit                  Ctrl-C  save and quit
+
+        School data: 공공데이터포털 (data.go.kr) 전국초중등학교위치표준데이터, provided by \
+        한국교육시설안전원; load it with `touchschool import FILE`.
+        """,
+        subcommands: [PlayCommand.self, SearchCommand.self, RankCommand.self, StatsCommand.self, ImportCommand.self, ResetCommand.self],
+        defaultSubcommand: PlayCommand.self
     )
 }
 

@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CNcurses
+import TouchSchoolCore
+
+/// SIGINT, SIGTERM and SIGHUP: recorded by a C handler, taken by the game loop, which then saves
+/// and quits like the player pressed Ctrl-C.
+enum ExitSignals {
+    /// Before the terminal opens, so ncurses leaves these signals to us.
+    static func install() { cn_install_signal_handlers() }
+
+    /// Whether one of the signals arrived since the last call.
+    static func takeArrived() -> Bool { cn_take_signal() != 0 }
+}
+
+/// The monotonic clock the core's `Instant`s come from.
+enum MonotonicClock {
+    static func now() -> Instant {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Instant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+    }
+}

@@ -1,0 +1,96 @@
+import TouchSchoolCore
+import TouchSchoolView
+
+/// The frame loop: reads input, runs it through `update`, carries out the commands, and draws
+/// `view` when the frame changed. Sleeps in the terminal read, so an idle game uses no CPU.
+struct GameRunner {
+    /// At most 50 frames a second while anything moves (≥ 30 fps promised), none while nothing does.
+    static let frameNanoseconds: Int64 = 20_000_000
+    /// An idle game still wakes this often: `.tick` saves taps and shows others' within a second.
+    static let idleWaitMilliseconds = Int(GameTiming.syncIntervalNanoseconds / 1_000_000)
+    /// Input is drained for at most this long before the next frame is drawn, so that a flood of
+    /// keys is all counted without the screen freezing.
+    static let drainNanoseconds: Int64 = 8_000_000
+
+    private let screen: TerminalScreen
+    private let store: StateStore
+    private(set) var state: GameState
+    private var decoder = InputDecoder()
+    private var isFinished = false
+    private var lastFrame: Instant?
+    /// Input came since the last frame, so the next frame is due even if nothing animates.
+    private var hasUndrawnInput = false
+
+    init(screen: TerminalScreen, store: StateStore, state: GameState) {
+        self.screen = screen
+        self.store = store
+        self.state = state
+    }
+
+    /// Runs until the player quits or a signal asks to; the last sync has been tried by then.
+    mutating func run() {
+        var waitMilliseconds = 0
+        while !isFinished {
+            readInput(waitingUpTo: waitMilliseconds)
+            if !isFinished, ExitSignals.takeArrived() { feed(.terminate, at: MonotonicClock.now()) }
+            if isFinished { break }
+            let now = MonotonicClock.now()
+            feed(.tick, at: now)
+            if isFinished { break }
+            if lastFrame.map({ now.nanoseconds(since: $0) >= Self.frameNanoseconds }) ?? true {
+                screen.draw(view(state, now: now))
+                lastFrame = now
+                hasUndrawnInput = false
+            }
+            waitMilliseconds = nextWait(now: now)
+        }
+    }
+
+    /// Until the next frame while something moves or waits to be drawn; else until the next tick.
+    private func nextWait(now: Instant) -> Int {
+        guard hasUndrawnInput || state.isAnimating(at: now), let lastFrame else { return Self.idleWaitMilliseconds }
+        let remaining = Self.frameNanoseconds - now.nanoseconds(since: lastFrame)
+        return max(1, Int((remaining + 999_999) / 1_000_000))
+    }
+
+    /// Waits for the first input, then takes whatever else is pending without waiting.
+    private mutating func readInput(waitingUpTo milliseconds: Int) {
+        screen.setReadTimeout(milliseconds: milliseconds)
+        guard var input = screen.read() else { return }
+        screen.setReadTimeout(milliseconds: 0)
+        let deadline = MonotonicClock.now().nanoseconds + Self.drainNanoseconds
+        while true {
+            hasUndrawnInput = true
+            if let event = decoder.decode(input) { feed(event, at: MonotonicClock.now()) }
+            if isFinished || MonotonicClock.now().nanoseconds >= deadline { return }
+            guard let next = screen.read() else { return }
+            input = next
+        }
+    }
+
+    private mutating func feed(_ event: GameEvent, at now: Instant) {
+        for command in update(&state, event, now: now) {
+            switch command {
+            case .bell:
+                screen.beep()
+            case let .sync(changes):
+                sync(changes, at: now)
+            case .quit:
+                isFinished = true
+            }
+        }
+    }
+
+    private mutating func sync(_ changes: PendingChanges, at now: Instant) {
+        // Nothing of ours to add and nobody else saved: a `stat` instead of reading the file.
+        if changes.isEmpty, !store.fileChangedSinceLastRead() { return }
+        do {
+            let saved = try store.sync(changes, catalog: state.catalog)
+            feed(.synced(saved), at: now)
+        } catch {
+            feed(.syncFailed(changes, reason: error.message), at: now)
+        }
+        let problems = store.takeUnreportedProblems()
+        if !problems.isEmpty { state.notices += problems.map { $0.notice(in: state.language) } }
+    }
+}

@@ -1,0 +1,104 @@
+import TouchSchoolCore
+
+/// A special key as the terminal reports it, before the game gives it a meaning.
+enum TerminalKey: Equatable, Sendable {
+    case up, down, left, right, pageUp, pageDown, home, end
+    case f1, f2
+    case backspace, enter
+    /// Bracketed paste: the terminal marks where pasted text starts and ends.
+    case pasteStart, pasteEnd
+}
+
+/// One thing read from the terminal.
+enum TerminalInput: Equatable, Sendable {
+    /// A Unicode scalar as typed, control characters included.
+    case character(UInt32)
+    case key(TerminalKey)
+    case click(column: Int, row: Int)
+    case resize(columns: Int, rows: Int)
+}
+
+/// Turns terminal input into game events. It remembers one thing across reads: whether it is
+/// inside a bracketed paste, whose text becomes a single `.paste` event (never taps).
+struct InputDecoder {
+    /// Longer pastes are cut: the text only tells the game that a paste happened.
+    static let maximumPasteLength = 4096
+
+    private var pastedText: String?
+    /// Scalars in `pastedText`, counted as they come: counting the string would cost its length per key.
+    private var pastedLength = 0
+
+    init() {}
+
+    mutating func decode(_ input: TerminalInput) -> GameEvent? {
+        if pastedText != nil { return continuePaste(with: input) }
+        switch input {
+        case let .character(value):
+            return Self.character(value).map { .key($0) }
+        case let .key(key):
+            switch key {
+            case .up: return .key(.up)
+            case .down: return .key(.down)
+            case .left: return .key(.left)
+            case .right: return .key(.right)
+            case .pageUp: return .key(.pageUp)
+            case .pageDown: return .key(.pageDown)
+            case .home: return .key(.home)
+            case .end: return .key(.end)
+            case .f1: return .key(.help)
+            case .f2: return .key(.chooseSchool)
+            case .backspace: return .key(.backspace)
+            case .enter: return .key(.enter)
+            case .pasteStart:
+                pastedText = ""
+                pastedLength = 0
+                return nil
+            case .pasteEnd:
+                return nil
+            }
+        case let .click(column, row):
+            return .click(column: column, row: row)
+        case let .resize(columns, rows):
+            return .resize(columns: columns, rows: rows)
+        }
+    }
+
+    private mutating func continuePaste(with input: TerminalInput) -> GameEvent? {
+        switch input {
+        case .key(.pasteEnd):
+            defer { pastedText = nil }
+            return .paste(pastedText ?? "")
+        case let .resize(columns, rows):
+            return .resize(columns: columns, rows: rows)
+        case .key(.enter):
+            appendToPaste("\n")
+        case let .character(value):
+            if let scalar = Unicode.Scalar(value) { appendToPaste(scalar == "\r" ? "\n" : scalar) }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// Appends in place (a copy of the text would cost its length per key).
+    private mutating func appendToPaste(_ scalar: Unicode.Scalar) {
+        guard pastedLength < Self.maximumPasteLength else { return }
+        pastedText?.unicodeScalars.append(scalar)
+        pastedLength += 1
+    }
+
+    /// What a typed character means: a control key, a printable character, or nothing.
+    static func character(_ value: UInt32) -> Key? {
+        switch value {
+        case 3: return .interrupt
+        case 8, 127: return .backspace
+        case 9: return .tab
+        case 10, 13: return .enter
+        case 27: return .escape
+        case 0..<32, 0x80..<0xA0: return nil
+        default:
+            guard let scalar = Unicode.Scalar(value) else { return nil }
+            return .character(Character(scalar))
+        }
+    }
+}

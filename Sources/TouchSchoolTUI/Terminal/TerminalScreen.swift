@@ -1,0 +1,189 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CNcurses
+import TouchSchoolView
+
+/// The terminal, through ncurses: draws cell grids and reads input. Only this type talks to
+/// curses; everything it draws comes from the pure view, everything it reads goes to the decoder.
+final class TerminalScreen {
+    /// Both ends must be a terminal: the game reads keys one by one and draws with escape codes.
+    static func checkIsTerminal() throws(CommandError) {
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw CommandError("touchschool play needs a terminal: standard input is not one (try `touchschool rank` or `stats` in scripts)")
+        }
+        guard isatty(STDOUT_FILENO) == 1 else {
+            throw CommandError("touchschool play needs a terminal: standard output is not one (try `touchschool rank` or `stats` in scripts)")
+        }
+    }
+
+    /// What the terminal shows now; nil when unknown, so that the next draw writes every cell.
+    private var shown: CellGrid?
+    private var isOpen = false
+    /// Reused for each cell's scalars, so drawing allocates nothing per cell.
+    private var scalarBuffer: [UInt32] = []
+
+    /// Opens the terminal. `colors` is false under `NO_COLOR`: styles then use bold, reverse and dim only.
+    init(colors: Bool, mouse: Bool, environment: [String: String]) throws(CommandError) {
+        try Self.checkIsTerminal()
+        _ = cn_setup_locale()
+        guard cn_open() == 0 else {
+            throw CommandError("unknown terminal type '\(environment["TERM"] ?? "")': set TERM to your terminal (e.g. xterm-256color)")
+        }
+        isOpen = true
+        let useColor = colors && cn_start_colors() == 1
+        for style in CellStyle.allCases {
+            let look = TerminalStyle.look(of: style)
+            cn_define_style(Int32(style.rawValue), useColor ? 1 : 0, look.foreground, look.background,
+                            useColor ? look.colorAttributes : look.monochromeAttributes)
+        }
+        if mouse { _ = cn_enable_mouse() }
+        scalarBuffer.reserveCapacity(8)
+    }
+
+    deinit { restore() }
+
+    var size: (columns: Int, rows: Int) {
+        var columns: Int32 = 0, rows: Int32 = 0
+        cn_size(&columns, &rows)
+        return (Int(columns), Int(rows))
+    }
+
+    /// Gives the terminal back as it was: cursor visible, bracketed paste off, modes restored.
+    /// Safe to call more than once; called on every way out.
+    func restore() {
+        guard isOpen else { return }
+        isOpen = false
+        cn_close()
+    }
+
+    /// How long `read` waits for input: 0 returns at once.
+    func setReadTimeout(milliseconds: Int) {
+        cn_set_read_timeout(Int32(clamping: milliseconds))
+    }
+
+    /// The next input, or nil when none came within the read timeout.
+    func read() -> TerminalInput? {
+        while true {
+            var value: UInt32 = 0
+            switch cn_read(&value) {
+            case Int32(CN_READ_CHARACTER):
+                return .character(value)
+            case Int32(CN_READ_KEY):
+                if let input = keyInput(Int32(value)) { return input }
+                // A key the game has no use for: read on, the caller asked for input.
+            default:
+                return nil
+            }
+        }
+    }
+
+    private func keyInput(_ code: Int32) -> TerminalInput? {
+        switch code {
+        case Int32(CN_KEY_UP): .key(.up)
+        case Int32(CN_KEY_DOWN): .key(.down)
+        case Int32(CN_KEY_LEFT): .key(.left)
+        case Int32(CN_KEY_RIGHT): .key(.right)
+        case Int32(CN_KEY_PAGE_UP): .key(.pageUp)
+        case Int32(CN_KEY_PAGE_DOWN): .key(.pageDown)
+        case Int32(CN_KEY_HOME): .key(.home)
+        case Int32(CN_KEY_END): .key(.end)
+        case Int32(CN_KEY_F1): .key(.f1)
+        case Int32(CN_KEY_F2): .key(.f2)
+        case Int32(CN_KEY_BACKSPACE): .key(.backspace)
+        case Int32(CN_KEY_ENTER): .key(.enter)
+        case Int32(CN_KEY_PASTE_START): .key(.pasteStart)
+        case Int32(CN_KEY_PASTE_END): .key(.pasteEnd)
+        case Int32(CN_KEY_RESIZE):
+            resized()
+        case Int32(CN_KEY_MOUSE):
+            click()
+        default:
+            nil
+        }
+    }
+
+    private func resized() -> TerminalInput {
+        // ncurses resized its own buffers; what the terminal shows is unknown now, so redraw it all.
+        shown = nil
+        let (columns, rows) = size
+        return .resize(columns: columns, rows: rows)
+    }
+
+    private func click() -> TerminalInput? {
+        var column: Int32 = 0, row: Int32 = 0
+        guard cn_take_click(&column, &row) == 1 else { return nil }
+        return .click(column: Int(column), row: Int(row))
+    }
+
+    func beep() { cn_beep() }
+
+    /// Shows `grid`, writing only the cells that differ from what the terminal shows, then sends
+    /// the frame in one update. A wide character is one write covering its two cells.
+    func draw(_ grid: CellGrid) {
+        let (columns, rows) = size
+        let width = min(grid.width, columns), height = min(grid.height, rows)
+        let previous = shown.flatMap { $0.width == grid.width && $0.height == grid.height ? $0 : nil }
+        if previous == nil { cn_clear() }
+        var wroteAny = previous == nil
+        for row in 0..<height {
+            for column in 0..<width {
+                let cell = grid[column, row]
+                if cell.isContinuation { continue }
+                if let previous {
+                    if previous[column, row] == cell { continue }
+                } else if cell == .blank {
+                    continue // the cleared screen is blank already
+                }
+                // A wide character in the last column has no room for its right half.
+                if column == width - 1, DisplayWidth.of(cell.character) == 2 {
+                    put(Cell(" ", style: cell.style), column: column, row: row)
+                } else {
+                    put(cell, column: column, row: row)
+                }
+                wroteAny = true
+            }
+        }
+        shown = grid
+        if wroteAny { cn_refresh() }
+    }
+
+    private func put(_ cell: Cell, column: Int, row: Int) {
+        scalarBuffer.removeAll(keepingCapacity: true)
+        for scalar in cell.character.unicodeScalars { scalarBuffer.append(scalar.value) }
+        scalarBuffer.withUnsafeBufferPointer { scalars in
+            cn_put_cell(Int32(column), Int32(row), scalars.baseAddress, Int32(scalars.count), Int32(cell.style.rawValue))
+        }
+    }
+}
+
+/// How each cell style looks in color, and without color (`NO_COLOR`, monochrome terminals).
+enum TerminalStyle {
+    struct Look {
+        var foreground: Int32 = Int32(CN_COLOR_DEFAULT)
+        var background: Int32 = Int32(CN_COLOR_DEFAULT)
+        var colorAttributes: Int32 = 0
+        var monochromeAttributes: Int32 = 0
+    }
+
+    static func look(of style: CellStyle) -> Look {
+        let bold = Int32(CN_ATTR_BOLD), reverse = Int32(CN_ATTR_REVERSE), dim = Int32(CN_ATTR_DIM)
+        switch style {
+        case .normal: return Look()
+        case .dim: return Look(colorAttributes: dim, monochromeAttributes: dim)
+        case .title: return Look(foreground: Int32(CN_COLOR_CYAN), colorAttributes: bold, monochromeAttributes: bold)
+        case .accent: return Look(foreground: Int32(CN_COLOR_YELLOW), colorAttributes: bold, monochromeAttributes: bold)
+        case .highlight: return Look(foreground: Int32(CN_COLOR_BLACK), background: Int32(CN_COLOR_CYAN), monochromeAttributes: reverse)
+        case .mine: return Look(foreground: Int32(CN_COLOR_BLACK), background: Int32(CN_COLOR_YELLOW), monochromeAttributes: reverse | bold)
+        case .warning: return Look(foreground: Int32(CN_COLOR_WHITE), background: Int32(CN_COLOR_RED), colorAttributes: bold, monochromeAttributes: reverse | bold)
+        case .rankUp: return Look(foreground: Int32(CN_COLOR_GREEN), colorAttributes: bold, monochromeAttributes: bold)
+        case .rankDown: return Look(foreground: Int32(CN_COLOR_RED), monochromeAttributes: dim)
+        case .effectFresh: return Look(foreground: Int32(CN_COLOR_WHITE), colorAttributes: bold, monochromeAttributes: bold)
+        case .effectFading: return Look(foreground: Int32(CN_COLOR_CYAN))
+        case .effectFaint: return Look(foreground: Int32(CN_COLOR_BLUE), colorAttributes: dim, monochromeAttributes: dim)
+        case .inputLine: return Look(foreground: Int32(CN_COLOR_BLACK), background: Int32(CN_COLOR_WHITE), monochromeAttributes: reverse)
+        }
+    }
+}

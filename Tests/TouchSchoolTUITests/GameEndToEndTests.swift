@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+import TouchSchoolCore
+
+/// The real `touchschool` game in a real terminal (tmux), driven by keys like a player. Serialized:
+/// the tests measure human-paced typing, which parallel tmux servers on two cores would disturb.
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
+struct GameEndToEndTests {
+    /// Keys a fast player cycles through: each key comes back only after 29 others (far slower
+    /// than 100 ms), Hangul jamo included, each of which must be one tap, not three bytes.
+    static let playerKeys = Array("qwertyuiopasdfghjklzxcvbnmㅁㄴㅇ")
+
+    /// Taps `count` keys one at a time like a person: the next key only once the last one shows,
+    /// and never less than 20 ms apart.
+    static func tapLikeAPerson(_ session: TmuxSession, count: Int, label: String = "My taps") throws {
+        for tap in 1...count {
+            let sent = Date()
+            session.type(String(playerKeys[(tap - 1) % playerKeys.count]))
+            try session.waitFor("\(label) \(tap)") { TmuxSession.number(after: label, in: $0) == UInt64(tap) }
+            let elapsed = Date().timeIntervalSince(sent)
+            if elapsed < 0.02 { Thread.sleep(forTimeInterval: 0.02 - elapsed) }
+        }
+    }
+
+    static func saved(in session: TmuxSession) throws -> SavedState {
+        let catalog = try CatalogFile.load(path: "\(session.dataDirectory)/catalog.json")
+        return try StateStore(directory: session.dataDirectory).load(catalog: catalog).state
+    }
+
+    @Test func choosesASchoolByTypingItsName() throws {
+        let session = try TmuxSession(arguments: ["--lang", "en"])
+        defer { session.close() }
+        try session.chooseSchool(named: "푸른중", tapsLabel: "My taps")
+        let screen = try session.waitFor("푸른중학교")
+        #expect(!screen.contains("한빛고등학교 ") || screen.contains("푸른중학교"))
+        session.press("C-c")
+        try session.waitFor("EXITED:0")
+        #expect(try Self.saved(in: session).players["tester"]?.schoolID == "T0002")
+    }
+
+    @Test func schoolOptionSkipsTheSearch() throws {
+        let session = try TmuxSession(arguments: ["--lang", "en", "--school", "T0003"])
+        defer { session.close() }
+        try session.waitFor("My taps 0")
+        try session.waitFor("Maple Elementary")
+    }
+
+    @Test func unknownSchoolIDIsAnError() throws {
+        let session = try TmuxSession(columns: 200, arguments: ["--school", "NOPE"])
+        defer { session.close() }
+        let screen = try session.waitFor("EXITED:1")
+        #expect(screen.contains("no school has the id 'NOPE'"))
+    }
+
+    @Test func hundredHumanTapsAreCountedShownAndSaved() throws {
+        let session = try TmuxSession(arguments: ["--lang", "en"])
+        defer { session.close() }
+        try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
+        try Self.tapLikeAPerson(session, count: 100)
+        let screen = session.screen()
+        #expect(!screen.contains("Abnormal tapping"), "a human pace was refused:\n\(screen)")
+        session.press("C-c")
+        try session.waitFor("EXITED:0")
+
+        let stats = DataCommandsBinary.run(["stats", "--json", "--player", "tester", "--data-dir", session.dataDirectory])
+        #expect(stats.status == 0, "\(stats.error)")
+        let object = try JSONValue.parse(stats.output)
+        #expect(object["schoolID"]?.stringValue == "T0001")
+        #expect(object["myTaps"]?.uint64Value == 100)
+        #expect(object["schoolCount"]?.uint64Value == 100)
+    }
+
+    @Test func aHeldKeyIsRefusedWithTheWarning() throws {
+        let session = try TmuxSession(arguments: ["--lang", "ko", "--quiet"])
+        defer { session.close() }
+        try session.chooseSchool(named: "한빛", tapsLabel: "내 터치")
+        // 60 presses of one key in one write: faster than any finger, like auto-repeat.
+        session.type(String(repeating: "k", count: 60))
+        let screen = try session.waitFor("all 60 presses judged") { screen in
+            guard screen.contains("비정상적인 터치 수가 감지되었습니다."),
+                  let counted = TmuxSession.number(after: "내 터치", in: screen),
+                  let refused = Self.refusedCount(in: screen) else { return false }
+            return counted + refused == 60
+        }
+        let counted = try #require(TmuxSession.number(after: "내 터치", in: screen))
+        #expect(counted <= 3)
+        session.press("C-c")
+        try session.waitFor("EXITED:0")
+        #expect(try Self.saved(in: session).scores["T0001"] == counted)
+    }
+
+    /// `… · 57번 무시됨)` in the Korean warning.
+    static func refusedCount(in screen: String) -> UInt64? {
+        guard let end = screen.range(of: "번 무시됨") else { return nil }
+        let digits = screen[..<end.lowerBound].reversed().prefix(while: { $0.isNumber || $0 == "," })
+        return UInt64(String(digits.reversed()).filter { $0 != "," })
+    }
+
+    @Test func pastedTextIsNeverATap() throws {
+        let session = try TmuxSession(arguments: ["--lang", "en", "--quiet"])
+        defer { session.close() }
+        try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
+        session.paste("hello, this is pasted text")
+        let screen = try session.waitFor("Abnormal tapping detected")
+        #expect(screen.contains("pasted text"))
+        #expect(TmuxSession.number(after: "My taps", in: screen) == 0)
+        try Self.tapLikeAPerson(session, count: 1)
+    }
+
+    @Test func tinyTerminalAsksForMoreRoomAndRecovers() throws {
+        let session = try TmuxSession(arguments: ["--lang", "en"])
+        defer { session.close() }
+        try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
+        session.resize(columns: 20, rows: 5)
+        let tiny = try session.waitFor("20x5")
+        #expect(tiny.contains("Too small"))
+        #expect(!tiny.contains("My taps"))
+        session.resize(columns: 100, rows: 30)
+        try session.waitFor("My taps 0")
+        try Self.tapLikeAPerson(session, count: 3)
+    }
+
+    enum WayOut: String, CaseIterable, Sendable {
+        case controlC, sigterm, sighup, sigint
+    }
+
+    @Test(arguments: WayOut.allCases)
+    func everyWayOutSavesAndRestoresTheTerminal(_ way: WayOut) throws {
+        let session = try TmuxSession(arguments: ["--lang", "en"])
+        defer { session.close() }
+        try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
+        try Self.tapLikeAPerson(session, count: 5)
+        #expect(session.paneFormat("#{alternate_on}") == "1")
+        #expect(session.paneFormat("#{cursor_flag}") == "0")
+        switch way {
+        case .controlC: session.press("C-c")
+        case .sigterm: kill(try session.gamePID(), SIGTERM)
+        case .sighup: kill(try session.gamePID(), SIGHUP)
+        case .sigint: kill(try session.gamePID(), SIGINT)
+        }
+        let screen = try session.waitFor("EXITED:0")
+        #expect(!screen.contains("My taps"), "the game's screen was left behind:\n\(screen)")
+        #expect(session.paneFormat("#{alternate_on}") == "0")
+        #expect(session.paneFormat("#{cursor_flag}") == "1")
+        #expect(session.paneFormat("#{mouse_any_flag}") == "0")
+        let saved = try Self.saved(in: session)
+        #expect(saved.scores["T0001"] == 5)
+        #expect(saved.players["tester"]?.taps == 5)
+    }
+
+    @Test func unknownTerminalTypeIsAOneLineError() throws {
+        let session = try TmuxSession(columns: 200, arguments: [], term: "unknown-terminal-xyz")
+        defer { session.close() }
+        let screen = try session.waitFor("EXITED:1")
+        let lines = screen.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(lines.count == 2, "\(screen)")
+        #expect(lines.first?.contains("unknown terminal type 'unknown-terminal-xyz'") == true)
+    }
+}
+
+/// Without a terminal the game refuses at once, in one line, instead of garbling a pipe.
+@Suite struct NotATerminalTests {
+    @Test(arguments: [["play"], []])
+    func refusesWithoutATerminal(_ arguments: [String]) {
+        let result = DataCommandsBinary.run(arguments + ["--data-dir", "/nonexistent/touchschool-test"])
+        #expect(result.status == 1)
+        let message = result.error.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!message.contains("\n"), "\(message)")
+        #expect(message.contains("needs a terminal"))
+        #expect(result.output.isEmpty)
+    }
+}

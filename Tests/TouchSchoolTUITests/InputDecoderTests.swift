@@ -1,0 +1,53 @@
+import Testing
+import TouchSchoolCore
+@testable import TouchSchoolTUI
+
+@Suite struct InputDecoderTests {
+    func decode(_ inputs: [TerminalInput]) -> [GameEvent] {
+        var decoder = InputDecoder()
+        return inputs.compactMap { decoder.decode($0) }
+    }
+
+    @Test func controlCharactersAreKeys() {
+        let events = decode([3, 9, 27, 10, 13, 127, 8].map { .character($0) })
+        #expect(events == [.key(.interrupt), .key(.tab), .key(.escape), .key(.enter), .key(.enter), .key(.backspace), .key(.backspace)])
+    }
+
+    @Test func otherControlCharactersAreIgnored() {
+        #expect(decode([1, 26, 0x1F, 0x85].map { .character($0) }).isEmpty)
+    }
+
+    @Test func printableCharactersHangulIncludedAreOneKeyEach() {
+        let events = decode(["a", "Z", " ", "한", "ㅎ", "é"].map { .character(($0 as Unicode.Scalar).value) })
+        #expect(events == [.key(.character("a")), .key(.character("Z")), .key(.character(" ")),
+                           .key(.character("한")), .key(.character("ㅎ")), .key(.character("é"))])
+    }
+
+    @Test func specialKeys() {
+        let keys: [TerminalKey] = [.up, .down, .left, .right, .pageUp, .pageDown, .home, .end, .f1, .f2, .backspace, .enter]
+        let expected: [Key] = [.up, .down, .left, .right, .pageUp, .pageDown, .home, .end, .help, .chooseSchool, .backspace, .enter]
+        #expect(decode(keys.map { .key($0) }) == expected.map { .key($0) })
+    }
+
+    @Test func clicksAndResizesPassThrough() {
+        #expect(decode([.click(column: 3, row: 7), .resize(columns: 20, rows: 5)])
+                == [.click(column: 3, row: 7), .resize(columns: 20, rows: 5)])
+    }
+
+    @Test func aBracketedPasteIsOneEventWithItsText() {
+        let text: [TerminalInput] = "hi 한".unicodeScalars.map { .character($0.value) }
+        let events = decode([.key(.pasteStart)] + text + [.character(13), .key(.enter), .key(.up), .character(3), .key(.pasteEnd), .character(0x61)])
+        #expect(events == [.paste("hi 한\n\n\u{3}"), .key(.character("a"))])
+    }
+
+    @Test func aResizeDuringAPasteStillCounts() {
+        let events = decode([.key(.pasteStart), .character(0x78), .resize(columns: 80, rows: 24), .key(.pasteEnd)])
+        #expect(events == [.resize(columns: 80, rows: 24), .paste("x")])
+    }
+
+    @Test func aHugePasteIsCut() {
+        let flood: [TerminalInput] = Array(repeating: .character(0x78), count: InputDecoder.maximumPasteLength + 500)
+        let events = decode([.key(.pasteStart)] + flood + [.key(.pasteEnd)])
+        #expect(events == [.paste(String(repeating: "x", count: InputDecoder.maximumPasteLength))])
+    }
+}

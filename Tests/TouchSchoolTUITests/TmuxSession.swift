@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import TouchSchoolCore
+
+/// A private tmux server running one `touchschool` in a pane of a given size: keys go in with
+/// `send-keys`, the screen comes out with `capture-pane`. Each session has its own socket, data
+/// directory and scratch folder, all removed by `close()`.
+final class TmuxSession {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Schools of the catalog every session plays with: distinct names, so typing one finds it first.
+    static let schools: [(id: String, name: String)] = [
+        ("T0001", "한빛고등학교"), ("T0002", "푸른중학교"), ("T0003", "Maple Elementary"),
+    ]
+
+    /// The scratch folder: the tmux socket and the data directory live in it.
+    let folder: String
+    var dataDirectory: String { "\(folder)/data" }
+    private var socket: String { "\(folder)/tmux.sock" }
+
+    /// Starts `touchschool arguments` in a pane of `columns` × `rows`. The pane's shell prints
+    /// `EXITED:<status>` when the game ends and stays open, so that the screen after the game can
+    /// be read.
+    init(columns: Int = 100, rows: Int = 30, arguments: [String], term: String = "tmux-256color") throws {
+        var template = Array("/tmp/touchschool-e2e-XXXXXX".utf8CString)
+        folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        try FileIO.createDirectory("\(folder)/data")
+        try FileIO.replaceAtomically("\(folder)/data/catalog.json", with: Array(Self.catalogJSON.utf8))
+        let command = ([DataCommandsBinary.path] + arguments + ["--data-dir", dataDirectory]).map(Self.shellQuoted).joined(separator: " ")
+        let started = tmux([
+            "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "--",
+            "env", "-i", "PATH=/usr/bin:/bin", "HOME=\(folder)", "USER=tester", "LANG=C.UTF-8", "TERM=\(term)",
+            "sh", "-c", "\(command); echo EXITED:$?; sleep 600",
+        ])
+        guard started.status == 0 else {
+            close()
+            throw Failure(description: "tmux new-session failed: \(started.output)")
+        }
+    }
+
+    deinit { close() }
+
+    /// Ends the tmux server (and with it the game, which gets SIGHUP) and removes the scratch folder.
+    func close() {
+        if FileManager.default.fileExists(atPath: socket) { _ = tmux(["kill-server"]) }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Types `text` literally (no key names), all in one write to the terminal.
+    func type(_ text: String) {
+        _ = tmux(["send-keys", "-l", text])
+    }
+
+    /// Presses keys by tmux name: `Enter`, `C-c`, `Escape`, `F1`, `Tab`.
+    func press(_ keys: String...) {
+        _ = tmux(["send-keys"] + keys)
+    }
+
+    /// Pastes `text` as a terminal does: bracketed when the program asked for it.
+    func paste(_ text: String) {
+        _ = tmux(["set-buffer", "--", text])
+        _ = tmux(["paste-buffer", "-p"])
+    }
+
+    func resize(columns: Int, rows: Int) {
+        _ = tmux(["resize-window", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    /// What the pane shows now, one line per row.
+    func screen() -> String {
+        tmux(["capture-pane", "-p"]).output
+    }
+
+    /// A tmux format about the pane, e.g. `#{cursor_flag}`.
+    func paneFormat(_ format: String) -> String {
+        tmux(["display-message", "-p", format]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The process id of the running game (the pane's shell's child).
+    func gamePID() throws -> pid_t {
+        let shell = paneFormat("#{pane_pid}")
+        let children = run("/usr/bin/pgrep", ["-P", shell])
+        guard let pid = children.output.split(separator: "\n").first.flatMap({ pid_t($0) }) else {
+            throw Failure(description: "no game process under the pane's shell \(shell)")
+        }
+        return pid
+    }
+
+    /// Polls the screen every 50 ms until `condition` holds; returns that screen, or fails with the last one.
+    @discardableResult
+    func waitFor(_ what: String, timeout: Double = 20, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var shown = screen()
+        while !condition(shown) {
+            guard Date() < deadline else {
+                throw Failure(description: "timed out after \(timeout)s waiting for \(what); the screen:\n\(shown)")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+            shown = screen()
+        }
+        return shown
+    }
+
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 20) throws -> String {
+        try waitFor("'\(text)'", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// The number shown after `label` (e.g. "My taps 12" → 12), if the screen shows it.
+    static func number(after label: String, in screen: String) -> UInt64? {
+        guard let range = screen.range(of: label) else { return nil }
+        let digits = screen[range.upperBound...].drop(while: { $0 == " " }).prefix(while: { $0.isNumber || $0 == "," })
+        return UInt64(digits.filter { $0 != "," })
+    }
+
+    /// Types a school's name in the search, waits for it, and chooses it with Enter.
+    func chooseSchool(named name: String, tapsLabel: String) throws {
+        _ = try waitFor("the game to start") { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        type(name)
+        try waitFor(name)
+        press("Enter")
+        try waitFor("\(tapsLabel) 0")
+    }
+
+    private func tmux(_ arguments: [String]) -> (status: Int32, output: String) {
+        run("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null"] + arguments)
+    }
+
+    private func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        process.standardInput = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        do { try process.run() } catch { return (-1, "cannot run \(executable): \(error)") }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    private static func shellQuoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    private static var catalogJSON: String {
+        let entries = schools.map { school in
+            #"{"id": "\#(school.id)", "name": "\#(school.name)", "level": "high", "province": "서울특별시", "district": "종로구", "address": "서울특별시 종로구 1"}"#
+        }
+        return """
+            {"format": "touchschool-catalog", "version": 1, "source": "official", "edition": "2026-03-20", "schools": [
+            \(entries.joined(separator: ",\n"))
+            ]}
+
+            """
+    }
+}
