@@ -15,7 +15,7 @@ struct StatsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Whose numbers (default: your login name).", valueName: "name"))
     var player: String?
 
-    @Flag(help: "Print one JSON object: player, schoolID, schoolName, province, district, myTaps, bestTapsPerSecond, schoolCount, rank, schools.")
+    @Flag(help: "Print one JSON object: player, id and name of my school, province, district, myTaps, bestTapsPerSecond, count (my school's taps), rank, schools.")
     var json = false
 
     @OptionGroup var data: DataDirectoryOptions
@@ -68,28 +68,28 @@ struct StatsCommand: ParsableCommand {
         writer.raw("{\"player\": ")
         writer.string(stats.player)
         if let school = stats.school {
-            writer.raw(", \"schoolID\": ")
+            writer.raw(", \"id\": ")
             writer.string(school.id)
-            writer.raw(", \"schoolName\": ")
+            writer.raw(", \"name\": ")
             writer.string(school.name)
             writer.raw(", \"province\": ")
             writer.string(school.province)
             writer.raw(", \"district\": ")
             writer.string(school.district)
         } else {
-            writer.raw(", \"schoolID\": null, \"schoolName\": null, \"province\": null, \"district\": null")
+            writer.raw(", \"id\": null, \"name\": null, \"province\": null, \"district\": null")
         }
         writer.raw(", \"myTaps\": ")
         writer.number(stats.record.taps)
         writer.raw(", \"bestTapsPerSecond\": ")
         writer.number(stats.record.bestTapsPerSecond)
         if stats.school != nil {
-            writer.raw(", \"schoolCount\": ")
+            writer.raw(", \"count\": ")
             writer.number(stats.schoolCount)
             writer.raw(", \"rank\": ")
             writer.number(stats.rank)
         } else {
-            writer.raw(", \"schoolCount\": null, \"rank\": null")
+            writer.raw(", \"count\": null, \"rank\": null")
         }
         writer.raw(", \"schools\": ")
         writer.number(stats.schools)

@@ -44,11 +44,11 @@ import TouchSchoolCore
                                        school: catalog[0], schoolCount: 40, rank: 3, schools: 2)
         let object = try JSONValue.parse(StatsCommand.json(stats))
         #expect(object["player"]?.stringValue == "kim")
-        #expect(object["schoolID"]?.stringValue == "S1")
-        #expect(object["schoolName"]?.stringValue == "가람초등학교")
+        #expect(object["id"]?.stringValue == "S1")
+        #expect(object["name"]?.stringValue == "가람초등학교")
         #expect(object["myTaps"]?.uint64Value == 12)
         #expect(object["bestTapsPerSecond"]?.uint64Value == 9)
-        #expect(object["schoolCount"]?.uint64Value == 40)
+        #expect(object["count"]?.uint64Value == 40)
         #expect(object["rank"]?.uint64Value == 3)
         #expect(StatsCommand.text(stats).contains("National rank:  3 of 2"))
     }
@@ -56,7 +56,7 @@ import TouchSchoolCore
     @Test func statsOfAPlayerWithoutASchool() throws {
         let stats = StatsCommand.Stats(player: "lee", record: PlayerRecord(), school: nil, schoolCount: 0, rank: 0, schools: 2)
         let object = try JSONValue.parse(StatsCommand.json(stats))
-        #expect(object["schoolID"] == .null)
+        #expect(object["id"] == .null)
         #expect(object["rank"] == .null)
         #expect(object["myTaps"]?.uint64Value == 0)
         #expect(StatsCommand.text(stats).contains("lee has not chosen a school yet"))
@@ -84,12 +84,8 @@ import TouchSchoolCore
     }
 }
 
-/// The real `touchschool` binary on a scratch data directory. These run once the lead has wired
-/// the commands into main.swift; they pass once Leaderboard, SchoolLevel(userInput:),
-/// Province.canonical and a non-empty starter catalog have landed.
-@Suite(.serialized, .enabled("touchschool has no rank/stats/reset commands yet (main.swift wires them)") {
-    DataCommandsBinary.hasDataCommands
-})
+/// The real `touchschool` binary on a scratch data directory.
+@Suite(.serialized)
 final class DataCommandsProcessTests {
     let directory: String
 
@@ -134,10 +130,10 @@ final class DataCommandsProcessTests {
         let stats = DataCommandsBinary.run(["stats", "--json", "--player", "tester", "--data-dir", directory])
         #expect(stats.status == 0, "\(stats.error)")
         let object = try JSONValue.parse(stats.output)
-        #expect(object["schoolID"]?.stringValue == schools[1].id)
+        #expect(object["id"]?.stringValue == schools[1].id)
         #expect(object["myTaps"]?.uint64Value == 3)
         #expect(object["bestTapsPerSecond"]?.uint64Value == 7)
-        #expect(object["schoolCount"]?.uint64Value == 3)
+        #expect(object["count"]?.uint64Value == 3)
         #expect(object["rank"]?.uint64Value == 2)
     }
 
@@ -179,28 +175,8 @@ enum DataCommandsBinary {
         return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("touchschool").path
     }()
 
-    /// Whether each command answers `--help` with its own options.
-    static var hasDataCommands: Bool {
-        [("rank", "--top"), ("stats", "--player"), ("reset", "--yes")].allSatisfy { command, option in
-            let help = run([command, "--help"])
-            return help.status == 0 && help.output.contains(option)
-        }
-    }
-
     /// Runs with stdin from /dev/null: no terminal, as in a script.
     static func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        do { try process.run() } catch { return (-1, "", "cannot run \(path): \(error)") }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        Subprocess.run(path, arguments)
     }
 }

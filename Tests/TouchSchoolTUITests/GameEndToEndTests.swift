@@ -65,9 +65,9 @@ struct GameEndToEndTests {
         let stats = DataCommandsBinary.run(["stats", "--json", "--player", "tester", "--data-dir", session.dataDirectory])
         #expect(stats.status == 0, "\(stats.error)")
         let object = try JSONValue.parse(stats.output)
-        #expect(object["schoolID"]?.stringValue == "T0001")
+        #expect(object["id"]?.stringValue == "T0001")
         #expect(object["myTaps"]?.uint64Value == 100)
-        #expect(object["schoolCount"]?.uint64Value == 100)
+        #expect(object["count"]?.uint64Value == 100)
     }
 
     @Test func aHeldKeyIsRefusedWithTheWarning() throws {

@@ -129,18 +129,8 @@ final class TmuxSession {
     }
 
     private func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        do { try process.run() } catch { return (-1, "cannot run \(executable): \(error)") }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = Subprocess.run(executable, arguments, environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        return (result.status, result.output + result.error)
     }
 
     private static func shellQuoted(_ word: String) -> String {
