@@ -143,13 +143,30 @@ private struct StarterMatcher {
     }
 
     private var candidates: [Key: [School]] = [:]
+    /// Official names that carry their city's name in front (서울대치초등학교, 대구동도초등학교),
+    /// keyed without it: people, and the starter catalog, leave it off.
+    private var candidatesWithoutCityPrefix: [Key: [School]] = [:]
 
     init(official: [School]) {
-        for school in official { candidates[Self.key(school), default: []].append(school) }
+        for school in official {
+            let key = Self.key(school)
+            candidates[key, default: []].append(school)
+            let city = String(school.province.prefix(2))
+            if key.name.hasPrefix(city), key.name.count > city.count + school.level.koreanName.count {
+                var bare = key
+                bare.name = String(key.name.dropFirst(city.count))
+                candidatesWithoutCityPrefix[bare, default: []].append(school)
+            }
+        }
     }
 
     func match(_ starter: School) -> School? {
-        let sameName = candidates[Self.key(starter)] ?? []
+        let key = Self.key(starter)
+        return Self.unique(candidates[key] ?? [], for: starter)
+            ?? Self.unique(candidatesWithoutCityPrefix[key] ?? [], for: starter)
+    }
+
+    private static func unique(_ sameName: [School], for starter: School) -> School? {
         if sameName.count == 1 { return sameName[0] }
         let sameDistrict = sameName.filter { $0.district == starter.district }
         return sameDistrict.count == 1 ? sameDistrict[0] : nil

@@ -84,6 +84,21 @@ import TouchSchoolCore
         #expect(catalog.position(ofID: "S0100").map { catalog[$0].id } == "S0004")
     }
 
+    @Test func starterNamesWithoutTheCityPrefixFindTheirOfficialEntries() {
+        let current = Catalog(schools: [
+            Self.school("S0001", "대치초등학교", level: .elementary, district: "강남구"),
+            Self.school("S0002", "동도초등학교", level: .elementary, province: "대구광역시", district: "수성구"),
+            Self.school("S0003", "고등학교", level: .high),                        // only the level is left: no match
+        ], source: .starter)
+        let official = Self.official([
+            Self.school("B1", "서울대치초등학교", level: .elementary, district: "강남구"),
+            Self.school("B2", "대구동도초등학교", level: .elementary, province: "대구광역시", district: "수성구"),
+            Self.school("B3", "서울고등학교", level: .high),
+        ])
+        let (catalog, _) = CatalogImport.merge(current: current, official: official, hasScore: { _ in false })
+        #expect(catalog.aliases == ["S0001": "B1", "S0002": "B2"])
+    }
+
     @Test func aScoreUnderAFormerIDKeepsAStarterSchool() {
         let current = Catalog(schools: [Self.school("S0004", "사라진중학교")], aliases: ["S0100": "S0004"], source: .starter)
         let (catalog, report) = CatalogImport.merge(current: current, official: Self.official([Self.school("B1", "가중학교")]),
