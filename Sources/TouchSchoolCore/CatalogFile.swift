@@ -37,11 +37,12 @@ public enum CatalogFile {
     }
 
     /// The catalog a game plays with: the imported official list when the data directory has one,
-    /// else the starter catalog at `starterPath` (the TUI passes `StarterCatalog.path`).
-    public static func loadCurrent(dataDirectory: String, starterPath: String?) throws(CatalogFileError) -> Catalog {
+    /// else the starter catalog at `starterPath` (the TUI passes `StarterCatalog.path`, which is
+    /// looked up only when needed: finding the resource bundle costs about a millisecond).
+    public static func loadCurrent(dataDirectory: String, starterPath: @autoclosure () -> String?) throws(CatalogFileError) -> Catalog {
         let importedPath = importedCatalogPath(inDataDirectory: dataDirectory)
         if FileIO.exists(importedPath) { return try load(path: importedPath) }
-        guard let starterPath else { throw CatalogFileError(path: nil, message: "the starter catalog is missing from the installation") }
+        guard let starterPath = starterPath() else { throw CatalogFileError(path: nil, message: "the starter catalog is missing from the installation") }
         return try load(path: starterPath)
     }
 
@@ -439,14 +440,14 @@ private struct RepeatedString {
 }
 
 /// The same bytes.
-private func ~= (text: UnsafeBufferPointer<UInt8>, other: UnsafeBufferPointer<UInt8>) -> Bool {
+@inline(__always) private func ~= (text: UnsafeBufferPointer<UInt8>, other: UnsafeBufferPointer<UInt8>) -> Bool {
     guard text.count == other.count else { return false }
     for offset in 0..<text.count where text[offset] != other[offset] { return false }
     return true
 }
 
 /// The text of `field` (a name the format defines, in ASCII).
-private func ~= (field: StaticString, text: UnsafeBufferPointer<UInt8>) -> Bool {
+@inline(__always) private func ~= (field: StaticString, text: UnsafeBufferPointer<UInt8>) -> Bool {
     text ~= UnsafeBufferPointer(start: field.utf8Start, count: field.utf8CodeUnitCount)
 }
 
@@ -463,7 +464,7 @@ private struct MemberName {
     /// For messages.
     var text: String { decoded ?? bytes.map { String(decoding: $0, as: UTF8.self) } ?? "" }
 
-    static func ~= (field: StaticString, name: MemberName) -> Bool {
+    @inline(__always) static func ~= (field: StaticString, name: MemberName) -> Bool {
         guard let bytes = name.bytes else {
             return name.decoded.map { $0.utf8.elementsEqual(UnsafeBufferPointer(start: field.utf8Start, count: field.utf8CodeUnitCount)) } ?? false
         }
