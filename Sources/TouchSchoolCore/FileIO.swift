@@ -30,20 +30,35 @@ public enum FileIO {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError(path: path, operation: "open", code: errno) }
         defer { close(fd) }
-        var result: [UInt8] = []
         var info = stat()
-        if fstat(fd, &info) == 0, info.st_size > 0 { result.reserveCapacity(Int(info.st_size)) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // Read straight into an array of the file's size (plus one byte, to see the end in the same
+        // pass): the catalog is read at the start of every command, and copying it from a chunk
+        // buffer cost a second pass and twice the page faults.
+        var capacity = fstat(fd, &info) == 0 && info.st_size > 0 ? Int(info.st_size) + 1 : 1 << 16
+        var result: [UInt8] = []
         while true {
-            let got = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw FileError(path: path, operation: "read", code: errno)
+            var failure: Int32?
+            result = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initializedCount in
+                initializedCount = result.count
+                if initializedCount > 0 {
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[..<initializedCount]).initialize(from: result)
+                }
+                while initializedCount < buffer.count {
+                    let got = Glibc.read(fd, buffer.baseAddress! + initializedCount, buffer.count - initializedCount)
+                    if got < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    if got == 0 { return }
+                    initializedCount += got
+                }
             }
-            if got == 0 { break }
-            result.append(contentsOf: chunk[0..<got])
+            if let failure { throw FileError(path: path, operation: "read", code: failure) }
+            // Stopped before filling the buffer: the end of the file.
+            if result.count < capacity { return result }
+            capacity *= 2
         }
-        return result
     }
 
     /// Writes `bytes` beside `path`, flushes them to disk, then renames over `path`: a reader, or

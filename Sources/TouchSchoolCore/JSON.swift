@@ -163,6 +163,12 @@ struct JSONParser {
     }
 
     mutating func parseNumber() throws(JSONParseError) -> String {
+        let text = try scanNumber()
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[text]), as: UTF8.self)
+    }
+
+    /// Moves past the number at `index` and returns where its text is, without making a `String`.
+    mutating func scanNumber() throws(JSONParseError) -> Range<Int> {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         func digits(_ parser: inout JSONParser) -> Int {
@@ -180,7 +186,7 @@ struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits(&self) > 0 else { throw error("invalid number") }
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return start..<index
     }
 
     mutating func parseString() throws(JSONParseError) -> String {

@@ -140,8 +140,14 @@ private final class SearchIndex: @unchecked Sendable {
         districtEnds.reserveCapacity(count)
         // Provinces by their bytes: hashing or comparing Korean `String`s normalizes them first.
         let provinceBytes = Province.all.map { Array($0.utf8) }
+        // Schools come grouped by province (a decoded catalog shares one string per run), so that
+        // the previous school's answer is usually the answer.
+        var previousProvince = (name: "", index: Int8(-1))
         func provinceIndex(_ province: String) -> Int8 {
-            provinceBytes.firstIndex { $0.elementsEqual(province.utf8) }.map { Int8($0) } ?? -1
+            if province == previousProvince.name { return previousProvince.index }
+            let index = provinceBytes.firstIndex { $0.elementsEqual(province.utf8) }.map { Int8($0) } ?? -1
+            previousProvince = (province, index)
+            return index
         }
 
         func signature(_ units: ArraySlice<UInt32>) -> UInt64 {

@@ -108,6 +108,43 @@ import TouchSchoolStarterCatalog
         #expect(catalog.schools.map(\.name) == ["가"])
     }
 
+    @Test func coordinatesDecodeToTheNearestDoubleWhateverTheirDigits() throws {
+        // Up to 15 digits take the short path; more digits and exponents go through the standard library.
+        let texts = ["37.4826", "-33.86881", "0.1", "90", "-0.0", "77.0137123456789", "37.48261234567891234", "1.5e1", "12E-1", "89.999999999999999"]
+        let schools = texts.enumerated().map { offset, text in
+            "{\"id\": \"S\(offset)\", \"name\": \"가\", \"level\": \"high\", \"province\": \"서울특별시\", \"district\": \"\", \"address\": \"\", \"lat\": \(text)}"
+        }
+        let catalog = try CatalogFile.decode(bytes: Array(Self.document(schools: "[\(schools.joined(separator: ",\n"))]").utf8))
+        for (school, text) in zip(catalog.schools, texts) {
+            let expected = try #require(Double(text))
+            #expect(school.latitude?.bitPattern == expected.bitPattern, "\(text)")
+        }
+    }
+
+    @Test func provincesAndDistrictsRepeatedFromTheSchoolBeforeAreKeptApart() throws {
+        let rows = [("서울특별시", "서초구"), ("서울특별시", "서초구"), ("서울특별시", "강남구"), ("부산광역시", "강남구"), ("부산광역시", ""), ("세종특별자치시", "")]
+        let schools = rows.enumerated().map { offset, row in
+            "{\"id\": \"S\(offset)\", \"name\": \"가\", \"level\": \"high\", \"province\": \"\(row.0)\", \"district\": \"\(row.1)\", \"address\": \"\(row.1)\"}"
+        }
+        let catalog = try CatalogFile.decode(bytes: Array(Self.document(schools: "[\(schools.joined(separator: ",\n"))]").utf8))
+        #expect(catalog.schools.map(\.province) == rows.map(\.0))
+        #expect(catalog.schools.map(\.district) == rows.map(\.1))
+        #expect(catalog.schools.map(\.address) == rows.map(\.1))
+    }
+
+    @Test func invalidUTF8IsRefusedInEveryKindOfString() throws {
+        let valid = Array(Self.document(schools: "[\(Self.validSchool)]").utf8)
+        // A lone continuation byte in place of the first byte of a value (province, repeated; name; id).
+        for value in ["서울특별시", "가", "S1"] {
+            let target = Array("\"\(value)\"".utf8)
+            let start = try #require((0...(valid.count - target.count)).first { Array(valid[$0..<($0 + target.count)]) == target })
+            var broken = valid
+            broken[start + 1] = 0x80
+            let error = #expect(throws: CatalogFileError.self, "\(value)") { try CatalogFile.decode(bytes: broken) }
+            #expect(error?.message.contains("invalid UTF-8") == true, "\(value)")
+        }
+    }
+
     @Test func aliasesMustPointToASchool() {
         let dangling = Self.document(schools: "[\(Self.validSchool)]", extra: ", \"aliases\": {\"S0\": \"S404\"}")
         #expect(Self.decodeError(dangling)?.contains("aliases.S0 points to \"S404\"") == true)
@@ -153,5 +190,20 @@ import TouchSchoolStarterCatalog
         #expect(decoded.count == 12_011)
         #expect(decoded.schools == catalog.schools)
         #expect(CatalogFile.encode(decoded) == bytes)
+    }
+}
+
+@Suite struct FileReadTests {
+    @Test func readsFilesOfEverySizeWhole() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Empty, smaller than a page, and larger than any first guess at the size.
+        for size in [0, 1, 4095, 200_000] {
+            let path = "\(directory.path)/file-\(size)"
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+            try FileIO.replaceAtomically(path, with: bytes)
+            #expect(try FileIO.read(path) == bytes, "\(size) bytes")
+        }
+        #expect(throws: FileError.self) { try FileIO.read("\(directory.path)/missing") }
     }
 }
