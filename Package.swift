@@ -34,7 +34,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "TouchSchoolCoreTests", dependencies: ["TouchSchoolCore", "TouchSchoolStarterCatalog"]),
+        .testTarget(name: "TouchSchoolCoreTests", dependencies: ["TouchSchoolCore", "TouchSchoolStarterCatalog", "StateStoreWorker"]),
+        // One game's saving in a process of its own, for the multi-process tests of the state file.
+        .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore"], path: "Tests/StateStoreWorker"),
         .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore"]),
         // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
         .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCore"]),
