@@ -4,8 +4,10 @@ import TouchSchoolView
 /// The frame loop: reads input, runs it through `update`, carries out the commands, and draws
 /// `view` when the frame changed. Sleeps in the terminal read, so an idle game uses no CPU.
 struct GameRunner {
-    /// At most 50 frames a second while anything moves (≥ 30 fps promised), none while nothing does.
-    static let frameNanoseconds: Int64 = 20_000_000
+    /// At most 60 frames a second while anything moves (≥ 30 fps promised), none while nothing
+    /// does. It also bounds how long a key waits for its frame: well within the 33 ms of one frame
+    /// at 30 fps, even with the drawing on a busy machine.
+    static let frameNanoseconds: Int64 = 16_000_000
     /// An idle game still wakes this often: `.tick` saves taps and shows others' within a second.
     static let idleWaitMilliseconds = Int(GameTiming.syncIntervalNanoseconds / 1_000_000)
     /// Input is drained for at most this long before the next frame is drawn, so that a flood of
