@@ -22,6 +22,10 @@ let package = Package(
         .target(
             name: "TouchSchoolStarterCatalog",
             path: ".",
+            exclude: [
+                "Sources/TouchSchoolCore", "Sources/TouchSchoolView", "Sources/TouchSchoolTUI", "Sources/CNcurses",
+                "Tests", "Benchmarks", "README.md", "BENCHMARKS.md",
+            ],
             sources: ["Sources/TouchSchoolStarterCatalog"],
             resources: [.copy("Resources/schools.json")]
         ),

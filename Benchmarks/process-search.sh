@@ -33,7 +33,7 @@ queries=("서울고" "민사고" "대원외고" "ㅎㅁㄱ" "gnlansrh" "부산 �
 printf '%-14s %12s %12s %8s\n' query touchschool fzf ratio
 for q in "${queries[@]}"; do
   json="$out/$(echo "$q" | tr ' ' '_').json"
-  hyperfine --warmup 5 --runs 40 --export-json "$json" \
+  hyperfine -i --warmup 5 --runs 40 --export-json "$json" \
     "$bin search --data-dir $data --limit 20 '$q'" \
     "fzf --filter '$q' < $data/lines.txt" >/dev/null
   python3 - "$json" "$q" <<'PY'
