@@ -234,18 +234,8 @@ public enum CatalogFile {
     }
 
     private static func encodeSchool(_ school: School, into writer: inout JSONWriter) {
-        writer.raw("{\"id\": ")
-        writer.string(school.id)
-        writer.raw(", \"name\": ")
-        writer.string(school.name)
-        writer.raw(", \"level\": ")
-        writer.string(school.level.rawValue)
-        writer.raw(", \"province\": ")
-        writer.string(school.province)
-        writer.raw(", \"district\": ")
-        writer.string(school.district)
-        writer.raw(", \"address\": ")
-        writer.string(school.address)
+        writer.raw("{")
+        writer.schoolMembers(school)
         if let lotAddress = school.lotAddress {
             writer.raw(", \"lotAddress\": ")
             writer.string(lotAddress)
@@ -469,5 +459,24 @@ private struct MemberName {
             return name.decoded.map { $0.utf8.elementsEqual(UnsafeBufferPointer(start: field.utf8Start, count: field.utf8CodeUnitCount)) } ?? false
         }
         return field ~= bytes
+    }
+}
+
+extension JSONWriter {
+    /// `"id": …, "name": …, "level": …, "province": …, "district": …, "address": …`: how a school
+    /// reads in every JSON the project writes (the catalog file and the commands' `--json`).
+    public mutating func schoolMembers(_ school: School) {
+        raw("\"id\": ")
+        string(school.id)
+        raw(", \"name\": ")
+        string(school.name)
+        raw(", \"level\": ")
+        string(school.level.rawValue)
+        raw(", \"province\": ")
+        string(school.province)
+        raw(", \"district\": ")
+        string(school.district)
+        raw(", \"address\": ")
+        string(school.address)
     }
 }

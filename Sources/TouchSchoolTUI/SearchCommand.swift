@@ -115,17 +115,12 @@ struct SearchCommand: ParsableCommand {
         writer.raw("[")
         for (index, row) in rows.enumerated() {
             writer.raw(index == 0 ? "\n  {" : ",\n  {")
-            writer.raw("\"id\": "); writer.string(row.school.id)
-            writer.raw(", \"name\": "); writer.string(row.school.name)
-            writer.raw(", \"level\": "); writer.string(row.school.level.rawValue)
-            writer.raw(", \"province\": "); writer.string(row.school.province)
-            writer.raw(", \"district\": "); writer.string(row.school.district)
-            writer.raw(", \"address\": "); writer.string(row.school.address)
+            writer.schoolMembers(row.school)
             writer.raw(", \"score\": "); writer.number(row.score)
             writer.raw("}")
         }
         writer.raw(rows.isEmpty ? "]\n" : "\n]\n")
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.text
     }
 }
 

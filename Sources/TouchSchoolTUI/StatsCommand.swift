@@ -15,7 +15,7 @@ struct StatsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Whose numbers (default: your login name).", valueName: "name"))
     var player: String?
 
-    @Flag(help: "Print one JSON object: player, id and name of my school, province, district, myTaps, bestTapsPerSecond, count (my school's taps), rank, schools.")
+    @Flag(help: "Print one JSON object: player; my school's id, name, level, province, district, address; myTaps, bestTapsPerSecond, count (my school's taps), rank, schools.")
     var json = false
 
     @OptionGroup var data: DataDirectoryOptions
@@ -68,16 +68,10 @@ struct StatsCommand: ParsableCommand {
         writer.raw("{\"player\": ")
         writer.string(stats.player)
         if let school = stats.school {
-            writer.raw(", \"id\": ")
-            writer.string(school.id)
-            writer.raw(", \"name\": ")
-            writer.string(school.name)
-            writer.raw(", \"province\": ")
-            writer.string(school.province)
-            writer.raw(", \"district\": ")
-            writer.string(school.district)
+            writer.raw(", ")
+            writer.schoolMembers(school)
         } else {
-            writer.raw(", \"id\": null, \"name\": null, \"province\": null, \"district\": null")
+            writer.raw(", \"id\": null, \"name\": null, \"level\": null, \"province\": null, \"district\": null, \"address\": null")
         }
         writer.raw(", \"myTaps\": ")
         writer.number(stats.record.taps)
