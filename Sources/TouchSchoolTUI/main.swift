@@ -10,9 +10,10 @@ struct TouchSchool: ParsableCommand {
         leaderboard shows who leads. Inhumanly fast bursts (a held key, a paste) are refused.
 
         Keys while playing:
-          any key   tap for your school          Tab     ranking (←/→ league, ↑/↓ PgUp/PgDn scroll)
-          F1        help                         F2      choose another school
-          Esc       back / quit                  Ctrl-C  save and quit
+          any key    a tap for your school (a mouse click in the play area too)
+          Tab        the ranking: ←/→ league, ↑/↓ PgUp/PgDn scroll, m my school
+          F1         help          F2       choose another school
+          Esc        back / quit   Ctrl-C   save and quit
 
         School data: 공공데이터포털 (data.go.kr) 전국초중등학교위치표준데이터, provided by \
         한국교육시설안전원; load it with `touchschool import FILE`.
