@@ -7,7 +7,7 @@ import TouchSchoolCore
     }
 
     @Test func keepsTheNewestThirtyOldestFirst() {
-        var generator = SplitMix64(seed: 5)
+        var generator = RandomSource(seed: 5)
         for _ in 0..<40 {
             let added = Int.random(in: 0...10_000, using: &generator)
             var ring = EffectRing()

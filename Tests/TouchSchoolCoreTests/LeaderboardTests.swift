@@ -1,18 +1,6 @@
 import Testing
 import TouchSchoolCore
 
-/// A seeded generator, so that every random test replays the same way.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Schools spread over every level and `provinces` provinces, with names that repeat so that the
 /// tie order must fall back on province and id.
@@ -83,7 +71,7 @@ func expectMatches(_ board: Leaderboard, _ oracle: LeaderboardOracle, sourceLoca
 @Suite struct LeaderboardTests {
     @Test func initialOrderMatchesTheOracle() {
         let catalog = synthesizedCatalog(schoolCount: 300)
-        var generator = SplitMix64(seed: 7)
+        var generator = RandomSource(seed: 7)
         let counts = (0..<300).map { _ in UInt64.random(in: 0...20, using: &generator) }
         expectMatches(Leaderboard(catalog: catalog, counts: counts), LeaderboardOracle(catalog: catalog, counts: counts))
     }
@@ -91,7 +79,7 @@ func expectMatches(_ board: Leaderboard, _ oracle: LeaderboardOracle, sourceLoca
     @Test(arguments: [1 as UInt64, 2, 3])
     func randomUpdatesMatchTheOracle(seed: UInt64) {
         let catalog = synthesizedCatalog(schoolCount: 240, provinces: 5)
-        var generator = SplitMix64(seed: seed)
+        var generator = RandomSource(seed: seed)
         var oracle = LeaderboardOracle(catalog: catalog, counts: Array(repeating: 0, count: 240))
         var board = Leaderboard(catalog: catalog, counts: oracle.counts)
         for step in 1...4_000 {
@@ -195,7 +183,7 @@ func expectMatches(_ board: Leaderboard, _ oracle: LeaderboardOracle, sourceLoca
 
     @Test func movementCountsPlacesClimbedSinceTheBaseline() {
         let catalog = synthesizedCatalog(schoolCount: 60, provinces: 2)
-        var generator = SplitMix64(seed: 11)
+        var generator = RandomSource(seed: 11)
         var oracle = LeaderboardOracle(catalog: catalog, counts: (0..<60).map { _ in UInt64.random(in: 0...10, using: &generator) })
         var board = Leaderboard(catalog: catalog, counts: oracle.counts)
         for school in 0..<60 { #expect(board.movement(of: school, in: .national) == 0) }

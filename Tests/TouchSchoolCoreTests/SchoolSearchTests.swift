@@ -93,7 +93,7 @@ enum OfficialListForSearch {
     }
 
     @Test func normalizingTwiceChangesNothing() {
-        var random = SearchPropertyRandom(seed: 0x5EED_0002)
+        var random = RandomSource(seed: 0x5EED_0002)
         // Hangul syllables, conjoining and compatibility jamo, Latin of both cases, digits,
         // full-width letters, accents, spaces and punctuation, in random order.
         let pools: [ClosedRange<UInt32>] = [
@@ -269,7 +269,7 @@ enum OfficialListForSearch {
             countByName[normalized, default: 0] += 1
             countByInitials[initials(normalized), default: 0] += 1
         }
-        var random = SearchPropertyRandom(seed: 0x5EED_0003)
+        var random = RandomSource(seed: 0x5EED_0003)
         for _ in 0..<600 {
             let position = Int.random(in: 0..<catalog.count, using: &random)
             let school = catalog[position]

@@ -25,7 +25,7 @@ import TouchSchoolCore
 
     @Test(arguments: [1 as UInt64, 2, 3])
     func speedIsTheTapsOfTheLastSecond(seed: UInt64) {
-        var generator = SplitMix64(seed: seed)
+        var generator = RandomSource(seed: seed)
         var counter = TapCounter()
         var times: [Int64] = []
         var best = 0

@@ -29,7 +29,7 @@ private func heldKey(delay: Double = 500, every: Double = 33, repeats: Int = 90)
 
     @Test(arguments: [1 as UInt64, 2, 3, 4, 5])
     func jitteredOneFingerCounts(seed: UInt64) {
-        var generator = SplitMix64(seed: seed)
+        var generator = RandomSource(seed: seed)
         let presses = (0..<120).map {
             Press(key: a, milliseconds: Double($0) * 1_000 / 12 + Double.random(in: -30...30, using: &generator))
         }
@@ -44,7 +44,7 @@ private func heldKey(delay: Double = 500, every: Double = 33, repeats: Int = 90)
 
     @Test(arguments: [1 as UInt64, 2, 3])
     func twoHandsMashingEightKeysCount(seed: UInt64) {
-        var generator = SplitMix64(seed: seed)
+        var generator = RandomSource(seed: seed)
         var keys: [UInt32] = []
         for _ in 0..<400 {
             // One finger cannot press one key at 20 a second, so a key comes at most three times
@@ -80,7 +80,7 @@ private func heldKey(delay: Double = 500, every: Double = 33, repeats: Int = 90)
 
     @Test(arguments: [1 as UInt64, 2, 3, 4, 5, 6, 7, 8])
     func aJitteredHeldKeyIsRefusedAfterTheFirstRepeats(seed: UInt64) {
-        var generator = SplitMix64(seed: seed)
+        var generator = RandomSource(seed: seed)
         let presses = heldKey().map {
             Press(key: $0.key, milliseconds: $0.milliseconds + Double.random(in: -15...15, using: &generator))
         }
