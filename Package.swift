@@ -7,14 +7,18 @@ let package = Package(
     products: [
         .executable(name: "touchschool", targets: ["TouchSchoolTUI"]),
         .library(name: "TouchSchoolCore", targets: ["TouchSchoolCore"]),
+        .library(name: "TouchSchoolStore", targets: ["TouchSchoolStore"]),
         .library(name: "TouchSchoolView", targets: ["TouchSchoolView"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // The pure core: catalog, search, rules of the game, state store. No terminal code.
+        // The pure core: catalog, search and the rules of the game. No files, locks, clock or terminal.
         .target(name: "TouchSchoolCore"),
+        // The store: the state file, the catalog file and the import, with the file system and the
+        // clock passed in as values; the game's connection to the battle (`BattleConnection`).
+        .target(name: "TouchSchoolStore", dependencies: ["TouchSchoolCore"]),
         // The pure view: state -> cell grid, display width, the two languages. No terminal code.
         .target(name: "TouchSchoolView", dependencies: ["TouchSchoolCore"]),
         // The starter catalog, `Resources/schools.json`, shipped as a bundle resource so that the
@@ -23,7 +27,7 @@ let package = Package(
             name: "TouchSchoolStarterCatalog",
             path: ".",
             exclude: [
-                "Sources/TouchSchoolCore", "Sources/TouchSchoolView", "Sources/TouchSchoolTUI", "Sources/CNcurses",
+                "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolView", "Sources/TouchSchoolTUI", "Sources/CNcurses",
                 "Tests", "Benchmarks", "README.md", "BENCHMARKS.md",
             ],
             sources: ["Sources/TouchSchoolStarterCatalog"],
@@ -34,15 +38,17 @@ let package = Package(
         .executableTarget(
             name: "TouchSchoolTUI",
             dependencies: [
-                "TouchSchoolCore", "TouchSchoolView", "TouchSchoolStarterCatalog", "CNcurses",
+                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView", "TouchSchoolStarterCatalog", "CNcurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "TouchSchoolCoreTests", dependencies: ["TouchSchoolCore", "TouchSchoolStarterCatalog", "StateStoreWorker"]),
+        // The core's tests read the starter catalog and the official list through the store.
+        .testTarget(name: "TouchSchoolCoreTests", dependencies: ["TouchSchoolCore", "TouchSchoolStore", "TouchSchoolStarterCatalog"]),
+        .testTarget(name: "TouchSchoolStoreTests", dependencies: ["TouchSchoolStore", "TouchSchoolCore", "TouchSchoolStarterCatalog", "StateStoreWorker"]),
         // One game's saving in a process of its own, for the multi-process tests of the state file.
-        .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore"], path: "Tests/StateStoreWorker"),
+        .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore", "TouchSchoolStore"], path: "Tests/StateStoreWorker"),
         .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore"]),
         // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
-        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCore"]),
+        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCore", "TouchSchoolStore"]),
     ]
 )

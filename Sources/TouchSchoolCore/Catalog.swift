@@ -27,7 +27,7 @@ public struct Catalog: Sendable {
 
     /// For a reader that has already mapped each id to its position while checking that ids are
     /// unique: hashing twelve thousand ids twice showed in the start-up time of every command.
-    init(schools: [School], positionByID: [String: Int], aliases: [String: String], source: CatalogSource) {
+    public init(schools: [School], positionByID: [String: Int], aliases: [String: String], source: CatalogSource) {
         self.schools = schools
         self.aliases = aliases
         self.source = source

@@ -57,4 +57,7 @@ public struct TapCounter: Sendable, Equatable {
     }
 
     public mutating func restartMyCount() { myTaps = 0 }
+
+    /// My taps as the store counts them (a reset elsewhere brings them down).
+    public mutating func setMyTaps(_ taps: UInt64) { myTaps = taps }
 }

@@ -1,4 +1,5 @@
 import TouchSchoolCore
+import TouchSchoolStore
 import TouchSchoolStarterCatalog
 
 /// The catalog every command and the game use: the imported official list

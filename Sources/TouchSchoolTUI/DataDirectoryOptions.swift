@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TouchSchoolCore
+import TouchSchoolStore
 
 /// `--data-dir`, shared by every command that reads or writes the saved scores.
 struct DataDirectoryOptions: ParsableArguments {
@@ -19,17 +20,14 @@ struct CommandError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The saved state for a one-shot command; what was wrong with the file goes to stderr, in words.
-func loadSavedState(directory: String, catalog: Catalog) throws -> SavedState {
-    let (state, problems) = try StateStore(directory: directory).load(catalog: catalog)
-    for problem in problems {
-        switch problem {
-        case let .setAside(keptAs, reason):
-            printError("touchschool: the saved scores could not be used (\(reason)). They were kept as \(keptAs); scores start over.")
-        case let .valuesReset(backup, details):
-            printError("touchschool: abnormal values in the saved scores were reset (the file as it was is kept as \(backup)):")
-            for detail in details { printError("  - \(detail)") }
-        }
+/// The saved state for a one-shot command, read without writing anything; what is wrong with
+/// the file goes to stderr, in words.
+func loadSavedState(directory: String) throws -> SavedState {
+    let (state, problems) = try StateStore(directory: directory).read()
+    for case let .notRepaired(details) in problems {
+        printError("touchschool: the saved scores have problems; they are read as if repaired, and the file is left as it is "
+                   + "until a game saves (which keeps a copy):")
+        for detail in details { printError("  - \(detail)") }
     }
     return state
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TouchSchoolCore
+import TouchSchoolStore
 import TouchSchoolStarterCatalog
 
 /// `touchschool import FILE`: folds the official national school list into the catalog kept in
@@ -22,14 +23,18 @@ struct ImportCommand: ParsableCommand {
             one that cannot be matched is kept only if it has a score.
 
             The file is checked first: a file in another encoding, with missing columns or a broken row \
-            is refused with the line at fault, and nothing is changed. Games already running keep \
-            their catalog until they are started again.
+            is refused with the line at fault, and nothing is changed. An edition older than the one \
+            imported already is refused unless --force is given. Games already running carry on \
+            with the new catalog within a second.
             """
     )
 
     @Argument(help: ArgumentHelp("The official list, a CSV file downloaded from data.go.kr.", valueName: "FILE"),
               completion: .file(extensions: ["csv"]))
     var file: String
+
+    @Flag(help: "Import even an edition older than the one imported already.")
+    var force = false
 
     @OptionGroup var data: DataDirectoryOptions
 
@@ -46,46 +51,57 @@ struct ImportCommand: ParsableCommand {
     }
 
     /// Does the import and returns what to tell the user.
+    ///
+    /// The whole read-merge-write happens under the state's lock, so that no game saves between
+    /// the scores this reads (which decide what to keep) and the ids it moves.
     func importList() throws(ImportFailure) -> String {
         let directory = data.directory
-        let current: Catalog
-        do { current = try loadCatalog(dataDirectory: directory) } catch {
-            throw ImportFailure(message: "cannot read the current catalog: \(error)")
-        }
         let list: OfficialSchoolList
         do { list = try OfficialSchoolList.load(path: file) } catch { throw ImportFailure(message: "\(file): \(error)") }
-        let scored = try scoredSchoolIDs(inDataDirectory: directory)
-
-        let (catalog, report) = CatalogImport.merge(current: current, official: list, hasScore: scored.contains)
-        let catalogPath = CatalogFile.importedCatalogPath(inDataDirectory: directory)
         do {
-            try FileIO.createDirectory(directory)
-            try FileIO.replaceAtomically(catalogPath, with: CatalogFile.encode(catalog))
+            try DataDirectory.prepare(directory)
         } catch {
-            throw ImportFailure(message: "cannot save the catalog: \(error)")
+            throw ImportFailure(message: error.message)
         }
+        let fileSystem = FileSystem.live
+        let store = StateStore(directory: directory, fileSystem: fileSystem)
+        let catalogPath = CatalogFile.importedCatalogPath(inDataDirectory: directory)
+        var report: ImportReport?
+        do {
+            _ = try store.change(lockTimeoutNanoseconds: Self.lockTimeoutNanoseconds) { (state: inout SavedState) throws(StoreError) -> Bool in
+                let current: Catalog
+                do { current = try loadCatalog(dataDirectory: directory) } catch {
+                    throw StoreError(message: "cannot read the current catalog: \(error)")
+                }
+                if case let .official(edition) = current.source, list.edition < edition, !force {
+                    throw StoreError(message: "this list is the edition of \(list.edition), older than the one imported "
+                                     + "(\(edition)): importing it would mark the newer schools as no longer listed. "
+                                     + "Import it anyway with --force.")
+                }
+                let chosen = Set(state.players.values.compactMap(\.schoolID))
+                let merged = CatalogImport.merge(current: current, official: list) { id in
+                    (state.scores[id] ?? 0) > 0 || chosen.contains(id)
+                }
+                do {
+                    fileSystem.removeTemporaries(of: catalogPath)
+                    try fileSystem.replaceAtomically(catalogPath, with: CatalogFile.encode(merged.catalog))
+                } catch {
+                    throw StoreError(message: "cannot save the catalog: \(error)")
+                }
+                report = merged.report
+                return StateStore.followAliases(merged.catalog.aliases, in: &state)
+            }
+        } catch {
+            // The catalog is written before the state: a failure after it leaves a catalog whose
+            // aliases every reader follows, so the scores still add up.
+            throw ImportFailure(message: error.message)
+        }
+        guard let report else { throw ImportFailure(message: "the import did not run") }
         return Self.summary(of: report, schoolCount: list.schools.count, encoding: list.encoding, savedTo: catalogPath)
     }
 
-    /// The ids the saved state has a score for: an unmatched starter school is kept only then.
-    private func scoredSchoolIDs(inDataDirectory directory: String) throws(ImportFailure) -> Set<String> {
-        let statePath = "\(directory)/state.json"
-        guard FileIO.exists(statePath) else { return [] }
-        do {
-            return try Self.scoredSchoolIDs(stateJSON: try FileIO.read(statePath))
-        } catch {
-            throw ImportFailure(message: "cannot read the scores in \(statePath), so cannot tell which schools to keep: \(error)")
-        }
-    }
-
-    /// Reads only the `scores` object (school id → total) of the state file: ids with a total above 0.
-    static func scoredSchoolIDs(stateJSON: [UInt8]) throws -> Set<String> {
-        let state = try JSONValue.parse(bytes: stateJSON)
-        guard let scores = state["scores"] else { return [] }
-        guard let members = scores.objectValue else { throw ImportFailure(message: "\"scores\" is not an object") }
-        // A total that is not a plain whole number still counts as a score: better to keep a school.
-        return Set(members.filter { $0.1.uint64Value != 0 }.map(\.0))
-    }
+    /// An import waits this long for a game's save to finish before it gives up.
+    static let lockTimeoutNanoseconds: Int64 = 10_000_000_000
 
     static func summary(of report: ImportReport, schoolCount: Int, encoding: TextEncoding, savedTo path: String) -> String {
         var lines = [

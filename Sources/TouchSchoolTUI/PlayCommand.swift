@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TouchSchoolCore
 import TouchSchoolStarterCatalog
+import TouchSchoolStore
 
 /// `touchschool play`: the game itself, and what `touchschool` alone runs.
 struct PlayCommand: ParsableCommand {
@@ -41,7 +42,10 @@ struct PlayCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let language = lang ?? Language.fromLocale(environment: environment)
         let directory = data.directory
-        let catalog = try CatalogFile.loadCurrent(dataDirectory: directory, starterPath: StarterCatalog.path)
+        let playerName = player ?? DataDirectory.defaultPlayerName(environment: environment)
+        // Taken before the catalog is read, so that an import in between is noticed at once.
+        let catalogStamp = FileSystem.live.stamp(CatalogFile.importedCatalogPath(inDataDirectory: directory))
+        let catalog = try loadCatalog(dataDirectory: directory)
         var startingSchool: Int?
         if let school {
             guard let position = catalog.position(ofID: school) else {
@@ -49,15 +53,25 @@ struct PlayCommand: ParsableCommand {
             }
             startingSchool = position
         }
-        var notices: [String] = []
+        var notices: [Notice] = []
         do {
             try DataDirectory.prepare(directory)
         } catch {
-            notices.append(error.message) // the game still runs; each save will say why it fails
+            notices.append(.message(error.message)) // the game still runs; each save will say why it fails
         }
+        var playerLock: HeldLock?
+        switch PlayerLock.claim(player: playerName, dataDirectory: directory) {
+        case let .held(lock): playerLock = lock
+        case .taken:
+            throw CommandError("\(playerName) is already playing in \(directory): two games under one name would mix "
+                               + "their taps; play as someone else with --player NAME")
+        case .unavailable: break // a directory where nothing is written: nothing to mix
+        }
+        defer { playerLock?.release() }
         let store = StateStore(directory: directory)
-        let (saved, problems) = try store.load(catalog: catalog)
-        notices += problems.map { $0.notice(in: language) }
+        // Reading never waits for a lock or writes; the first save repairs what needs it.
+        let (saved, problems) = try store.read()
+        notices += problems.map(Notice.stateProblem)
 
         ExitSignals.install()
         let screen = try TerminalScreen(
@@ -66,33 +80,19 @@ struct PlayCommand: ParsableCommand {
         defer { screen.restore() }
         let size = screen.size
         let state = GameState(
-            catalog: catalog, saved: saved, player: player ?? PlayerRecord.defaultName(environment: environment),
+            catalog: catalog, saved: saved, player: playerName,
             language: language, now: MonotonicClock.now(), columns: size.columns, rows: size.rows,
             seed: UInt64(truncatingIfNeeded: MonotonicClock.now().nanoseconds), bellEnabled: !quiet,
             notices: notices, startingSchool: startingSchool
         )
-        var runner = GameRunner(screen: screen, store: store, state: state)
+        let battle = LocalBattle(store: store, player: playerName, catalog: catalog, catalogStamp: catalogStamp)
+        var runner = GameRunner(screen: screen, battle: battle, state: state)
         runner.run()
         screen.restore()
-        let unsaved = runner.state.pendingChanges
-        if !unsaved.isEmpty, let reason = runner.state.saveFailure {
+        let unsaved = runner.state.unsavedChanges
+        if !unsaved.isEmpty {
+            let reason = runner.lastSaveFinished ? runner.state.saveFailure ?? "unknown" : "the last save did not finish in time"
             throw CommandError("\(unsaved.playerTaps) taps could not be saved: \(reason)")
-        }
-    }
-}
-
-extension StateProblem {
-    /// What the player is told about a state file that needed repair.
-    func notice(in language: Language) -> String {
-        switch (self, language) {
-        case let (.setAside(keptAs, reason), .korean):
-            "점수 파일을 쓸 수 없어 \(keptAs)에 보관하고 새로 시작합니다 (\(reason))."
-        case let (.setAside(keptAs, reason), .english):
-            "The score file could not be used; it was kept as \(keptAs) and scores start over (\(reason))."
-        case let (.valuesReset(backup, details), .korean):
-            "비정상적인 값을 초기화했습니다: \(details.joined(separator: ", ")). 원래 파일은 \(backup)에 있습니다."
-        case let (.valuesReset(backup, details), .english):
-            "Abnormal values were reset: \(details.joined(separator: ", ")). The file as it was is kept as \(backup)."
         }
     }
 }

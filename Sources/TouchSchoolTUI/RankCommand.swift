@@ -1,5 +1,6 @@
 import ArgumentParser
 import TouchSchoolCore
+import TouchSchoolStore
 
 struct RankCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,7 +39,7 @@ struct RankCommand: ParsableCommand {
     func run() throws {
         let directory = data.directory
         let catalog = try loadCatalog(dataDirectory: directory)
-        let state = try loadSavedState(directory: directory, catalog: catalog)
+        let state = try loadSavedState(directory: directory)
         let leaderboard = Leaderboard(catalog: catalog, counts: state.counts(in: catalog))
         let league = try league()
         let size = leaderboard.size(of: league)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TouchSchoolCore
+import TouchSchoolStore
 
 struct ResetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TouchSchoolCore
+import TouchSchoolStore
 import TouchSchoolView
 
 /// `touchschool search QUERY...`: the school search of the game, from the command line.
@@ -54,7 +55,7 @@ struct SearchCommand: ParsableCommand {
 
         let directory = data.directory
         let catalog = try loadCatalog(dataDirectory: directory)
-        let scores = try loadSavedState(directory: directory, catalog: catalog).counts(in: catalog)
+        let scores = try loadSavedState(directory: directory).counts(in: catalog)
 
         let hits = SchoolSearch(catalog: catalog).search(SearchQuery(text: text, level: schoolLevel, province: province, limit: limit))
         let rows = hits.map { (school: catalog[$0.position], score: scores[$0.position]) }

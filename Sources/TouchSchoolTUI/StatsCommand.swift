@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TouchSchoolCore
+import TouchSchoolStore
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,8 +35,8 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         let directory = data.directory
         let catalog = try loadCatalog(dataDirectory: directory)
-        let state = try loadSavedState(directory: directory, catalog: catalog)
-        let name = player ?? PlayerRecord.defaultName(environment: ProcessInfo.processInfo.environment)
+        let state = try loadSavedState(directory: directory)
+        let name = player ?? DataDirectory.defaultPlayerName(environment: ProcessInfo.processInfo.environment)
         let record = state.players[name] ?? PlayerRecord()
         var stats = Stats(player: name, record: record, school: nil, schoolCount: 0, rank: 0, schools: catalog.count)
         if let id = record.schoolID, let position = catalog.position(ofID: id) {

@@ -36,8 +36,31 @@ public struct Strings: Sendable {
             : "Abnormal tapping detected. (\(why), \(refused) taps refused)"
     }
 
+    func saveDelayed(waitingTaps: String) -> String {
+        ko ? "저장이 늦어지고 있습니다 (다른 프로세스나 느린 디스크): \(waitingTaps)번 대기 중, 계속 치세요"
+            : "Saving is delayed (another process or a slow disk): \(waitingTaps) taps waiting; keep tapping"
+    }
+
     func saveFailure(_ reason: String) -> String {
         ko ? "점수가 저장되지 않고 있습니다: \(reason)" : "Scores are not being saved: \(reason)"
+    }
+
+    /// What the player is told about the saved state (a file set aside, values reset), or a message.
+    func notice(_ notice: Notice) -> String {
+        switch notice {
+        case let .message(text):
+            return text
+        case let .stateProblem(.setAside(keptAs, reason)):
+            return ko ? "점수 파일을 쓸 수 없어 \(keptAs)에 보관하고 새로 시작합니다 (\(reason))."
+                : "The score file could not be used; it was kept as \(keptAs) and scores start over (\(reason))."
+        case let .stateProblem(.valuesReset(backup, details)):
+            return ko ? "비정상적인 값을 초기화했습니다: \(details.joined(separator: ", ")). 원래 파일은 \(backup)에 있습니다."
+                : "Abnormal values were reset: \(details.joined(separator: ", ")). The file as it was is kept as \(backup)."
+        case let .stateProblem(.notRepaired(details)):
+            return ko ? "점수 파일에 문제가 있어 이렇게 읽었습니다: \(details.joined(separator: ", ")). 저장할 때 고치고 원래 파일을 보관합니다."
+                : "The score file has problems and was read this way: \(details.joined(separator: ", ")). "
+                    + "The next save repairs it and keeps the file as it was."
+        }
     }
 
     // MARK: Picker

@@ -91,7 +91,7 @@ struct Frame {
         if rightWidth > 0 { grid.putRight(shownRight, endColumn: columns - 1, row: 0, style: .title) }
     }
 
-    /// The bottom line: a refused burst, else a failing save, else the screen's keys.
+    /// The bottom line: a refused burst, else a failing or slow save, else the screen's keys.
     private mutating func drawStatusLine(keys: String) {
         let line = layout.statusLine
         let width = line.width - 2
@@ -102,6 +102,9 @@ struct Frame {
         } else if let failure = state.saveFailure {
             grid.fill(column: 0, row: line.y, width: line.width, height: 1, style: .warning)
             grid.put(DisplayWidth.truncate(strings.saveFailure(failure), toWidth: width), column: 1, row: line.y, style: .warning)
+        } else if state.isSaveDelayed(at: now) {
+            let waiting = NumberText.grouped(state.unsavedChanges.playerTaps)
+            grid.put(DisplayWidth.truncate(strings.saveDelayed(waitingTaps: waiting), toWidth: width), column: 1, row: line.y, style: .warning)
         } else {
             grid.put(DisplayWidth.truncate(keys, toWidth: width), column: 1, row: line.y, style: .dim)
         }
@@ -145,7 +148,7 @@ struct Frame {
     private mutating func drawNotices() {
         let maxInner = max(1, min(layout.columns - 6, 72))
         var lines: [String] = []
-        for notice in state.notices { lines += DisplayWidth.wrap(notice, toWidth: maxInner) }
+        for notice in state.notices { lines += DisplayWidth.wrap(strings.notice(notice), toWidth: maxInner) }
         let footer = DisplayWidth.truncate(strings.pressAnyKey, toWidth: maxInner)
         let room = max(0, layout.rows - 4 - 2)
         if lines.count > room { lines = Array(lines.prefix(room)) }

@@ -7,6 +7,7 @@
 // Each round adds one tap to S1 and one to SCHOOL, and one tap to PLAYER (whose first round
 // switches to S2). Exit 0 when every save succeeded.
 import TouchSchoolCore
+import TouchSchoolStore
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +35,7 @@ while rounds == 0 || round < rounds {
     let pending = PendingChanges(player: player, scoreDeltas: deltas, playerTaps: 1,
                                  bestTapsPerSecond: round, switchedToSchool: round == 0 ? "S2" : nil)
     do {
-        _ = try store.sync(pending, catalog: catalog)
+        _ = try store.sync(pending, aliases: catalog.aliases, lockTimeoutNanoseconds: nil)  // as a game's saving thread
     } catch {
         printError("StateStoreWorker: \(error)")
         exit(1)

@@ -105,9 +105,12 @@ import Testing
         #expect(effects[0].y < effects[1].y, "the top row is high")
     }
 
-    @Test func aTickAfterHalfASecondAsksForASyncAndClearsPending() {
+    @Test func theFirstTickSyncsThenEveryHalfSecondAfterTheAnswer() {
         var game = makeGame(school: 0)
+        #expect(update(&game, .tick, now: .milliseconds(0)) == [.sync(PendingChanges(player: "tester", switchedToSchool: "S1"))])
         press("ab", times: 10, every: 80, from: 0, into: &game)
+        #expect(update(&game, .tick, now: .milliseconds(600)).isEmpty, "no second save while one is unanswered")
+        _ = update(&game, .synced(nil), now: .milliseconds(610))
         #expect(update(&game, .tick, now: .milliseconds(300)).isEmpty)
         let commands = update(&game, .tick, now: .milliseconds(900))
         guard case let .sync(changes) = commands.first else {
@@ -115,7 +118,7 @@ import Testing
             return
         }
         #expect(changes.scoreDeltas == ["S1": 10])
-        #expect(changes.switchedToSchool == "S1")
+        #expect(changes.switchedToSchool == nil)
         #expect(game.pendingChanges.isEmpty)
     }
 
@@ -131,7 +134,7 @@ import Testing
         #expect(game.saveFailure == "disk full")
         #expect(game.pendingChanges.scoreDeltas == ["S1": 14])
         #expect(game.pendingChanges.playerTaps == 14)
-        _ = update(&game, .synced(SavedState(scores: ["S1": 14])), now: .milliseconds(1600))
+        _ = update(&game, .synced(SyncedBoard(SavedState(scores: ["S1": 14]), catalog: game.catalog, generation: game.catalogGeneration, player: game.player)), now: .milliseconds(1600))
         #expect(game.saveFailure == nil)
     }
 
@@ -139,7 +142,7 @@ import Testing
         var game = makeGame(school: 0)
         press("ab", times: 3, every: 80, from: 0, into: &game)
         _ = update(&game, .tick, now: .milliseconds(1000))
-        _ = update(&game, .synced(SavedState(scores: ["S1": 3, "S2": 50])), now: .milliseconds(1001))
+        _ = update(&game, .synced(SyncedBoard(SavedState(scores: ["S1": 3, "S2": 50]), catalog: game.catalog, generation: game.catalogGeneration, player: game.player)), now: .milliseconds(1001))
         #expect(game.leaderboard.count(of: 1) == 50)
         #expect(game.leaderboard.rank(of: 0, in: .national) == 2)
         #expect(game.leaderboard.schoolAbove(0, in: .national)?.position == 1)
@@ -222,5 +225,92 @@ import Testing
         }
         #expect(game.effects.count == EffectRing.capacity)
         #expect(game.counter.myTaps == 20_000)
+    }
+}
+
+/// The store is the single source of truth: its answers replace what a game shows.
+@Suite struct GameSyncTests {
+    let game = GameTests()
+
+    func board(_ saved: SavedState, _ state: GameState) -> SyncedBoard {
+        SyncedBoard(saved, catalog: state.catalog, generation: state.catalogGeneration, player: state.player)
+    }
+
+    @Test func aResetElsewhereShowsAtTheNextAnswerWithMyTapsSinceAdded() {
+        var state = game.makeGame(saved: SavedState(scores: ["S1": 47, "S2": 9], players: ["tester": PlayerRecord(schoolID: "S1", taps: 47)]))
+        #expect(state.counter.myTaps == 47)
+        guard case let .sync(first) = update(&state, .tick, now: .milliseconds(0)).first else { Issue.record("expected a sync"); return }
+        game.press("ab", times: 7, every: 100, from: 10, into: &state)
+        // The store was reset before this save: it answers with the in-flight changes only.
+        let afterReset = SavedState(scores: first.scoreDeltas, players: ["tester": PlayerRecord(schoolID: "S1", taps: 0)])
+        _ = update(&state, .synced(board(afterReset, state)), now: .milliseconds(800))
+        #expect(state.leaderboard.count(of: 0) == 7, "the reset total (0) plus the 7 taps not yet saved")
+        #expect(state.leaderboard.count(of: 1) == 0, "a school missing from the store is at 0")
+        #expect(state.counter.myTaps == 7)
+    }
+
+    @Test func aFailedSaveComesBackBeforeLaterTapsAndALaterSwitchWins() {
+        var state = game.makeGame(school: 0)
+        game.press("ab", times: 3, every: 100, from: 0, into: &state)
+        guard case let .sync(first) = update(&state, .tick, now: .milliseconds(500)).first else { Issue.record("expected a sync"); return }
+        #expect(first.switchedToSchool == "S1" && first.playerTaps == 3)
+        // Switch to S2 while the save is out, tap twice there.
+        _ = update(&state, .key(.chooseSchool), now: .milliseconds(600))
+        for character in "휘문고" { _ = update(&state, .key(.character(character)), now: .milliseconds(600)) }
+        _ = update(&state, .key(.enter), now: .milliseconds(600))
+        _ = update(&state, .key(.enter), now: .milliseconds(600))
+        game.press("cd", times: 2, every: 100, from: 700, into: &state)
+        _ = update(&state, .syncFailed(first, reason: "No space left on device"), now: .milliseconds(900))
+        let pending = state.pendingChanges
+        #expect(pending.scoreDeltas == ["S1": 3, "S2": 2])
+        #expect(pending.switchedToSchool == "S2")
+        #expect(pending.playerTaps == 2)
+        #expect(state.unsavedChanges == pending)
+    }
+
+    @Test func anotherCatalogKeepsMySchoolThroughItsOfficialIDAndMyUnsavedTaps() {
+        var state = game.makeGame(school: 0)
+        game.press("ab", times: 5, every: 100, from: 0, into: &state)
+        let official = Catalog(schools: [
+            School(id: "B000000001", name: "서울고등학교", level: .high, province: "서울특별시", district: "서초구", address: "서울특별시 서초구"),
+            School(id: "B000000002", name: "휘문고등학교", level: .high, province: "서울특별시", district: "강남구", address: "서울특별시 강남구"),
+            School(id: "B000000009", name: "대원외국어고등학교", level: .high, province: "서울특별시", district: "광진구", address: "서울특별시 광진구"),
+        ], aliases: ["S1": "B000000001", "S2": "B000000002"], source: .official(edition: "2026-03-20"))
+        let saved = SavedState(scores: ["B000000001": 100, "B000000009": 30, "S4": 8])
+        _ = update(&state, .catalogReplaced(CatalogReplacement(generation: 1, catalog: official, saved: saved)), now: .milliseconds(600))
+        #expect(state.catalogGeneration == 1)
+        #expect(state.mySchool == 0 && state.catalog[0].id == "B000000001")
+        #expect(state.screen == .game)
+        #expect(state.leaderboard.count(of: 0) == 105, "the saved 100 and my 5 unsaved taps")
+        #expect(state.leaderboard.count(of: 2) == 30)
+        let pending = state.pendingChanges
+        #expect(pending.scoreDeltas == ["B000000001": 5])
+        #expect(pending.switchedToSchool == "B000000001")
+        // An answer about the old catalog is ignored; one about the new one applies.
+        _ = update(&state, .synced(SyncedBoard(catalogGeneration: 0, counts: [1, 2, 3, 4], player: nil)), now: .milliseconds(700))
+        #expect(state.leaderboard.count(of: 2) == 30)
+    }
+
+    @Test func taptsForASchoolTheNewCatalogLacksAreStillSaved() {
+        var state = game.makeGame(school: 3)
+        game.press("ab", times: 4, every: 100, from: 0, into: &state)
+        let smaller = Catalog(schools: [GameTests.catalog[0]], source: .starter)
+        _ = update(&state, .catalogReplaced(CatalogReplacement(generation: 1, catalog: smaller, saved: SavedState())), now: .milliseconds(500))
+        #expect(state.mySchool == nil)
+        #expect(state.screen == .picker)
+        #expect(state.pendingChanges.scoreDeltas == ["S4": 4])
+    }
+
+    @Test func aPastedNovelInTheSearchCostsAFewSearches() {
+        var state = game.makeGame()
+        let novel = String(repeating: "서울고등학교", count: 4_000)
+        _ = update(&state, .paste(novel), now: .milliseconds(0))
+        #expect(state.picker.query.count == GameTiming.pickerQueryLimit)
+        let results = state.picker.results
+        for character in novel.prefix(20_000) { _ = update(&state, .key(.character(character)), now: .milliseconds(1)) }
+        #expect(state.picker.query.count == GameTiming.pickerQueryLimit)
+        #expect(state.picker.results == results)
+        _ = update(&state, .key(.backspace), now: .milliseconds(2))
+        #expect(state.picker.query.count == GameTiming.pickerQueryLimit - 1)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchSchoolCore
+import TouchSchoolStore
 
 /// The official list in `../shared/data`, read with a minimal CSV split (the file has no quoted
 /// fields: every row has exactly 20 comma-separated fields, which `load` checks).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchSchoolCore
+import TouchSchoolStore
 @testable import TouchSchoolTUI
 
 /// The output and parsing of `rank`, `stats` and `reset`, in process.
@@ -106,16 +107,11 @@ final class DataCommandsProcessTests {
     }
 
     /// A catalog holding just `ids`, enough for `StateStore` to accept their scores.
-    func catalog(of ids: [String]) -> Catalog {
-        Catalog(schools: ids.map { School(id: $0, name: $0, level: .high, province: "", district: "", address: "") }, source: .starter)
-    }
-
     @Test func rankAndStatsShowSavedScores() throws {
         let schools = try threeSchools()
         let store = StateStore(directory: directory)
         _ = try store.sync(PendingChanges(player: "tester", scoreDeltas: [schools[2].id: 5, schools[1].id: 3], playerTaps: 3,
-                                          bestTapsPerSecond: 7, switchedToSchool: schools[1].id),
-                           catalog: catalog(of: schools.map(\.id)))
+                                          bestTapsPerSecond: 7, switchedToSchool: schools[1].id))
 
         let rank = DataCommandsBinary.run(["rank", "--top", "2", "--json", "--data-dir", directory])
         #expect(rank.status == 0, "\(rank.error)")
@@ -151,7 +147,7 @@ final class DataCommandsProcessTests {
     @Test func resetNeedsConfirmationAndKeepsABackup() throws {
         let schools = try threeSchools()
         let store = StateStore(directory: directory)
-        _ = try store.sync(PendingChanges(player: "tester", scoreDeltas: [schools[0].id: 4]), catalog: catalog(of: schools.map(\.id)))
+        _ = try store.sync(PendingChanges(player: "tester", scoreDeltas: [schools[0].id: 4]))
         let before = try FileIO.read(store.path)
 
         let refused = DataCommandsBinary.run(["reset", "--data-dir", directory])
@@ -164,7 +160,7 @@ final class DataCommandsProcessTests {
         let keptPath = try #require(reset.output.split(separator: " ").last.map { String($0.dropLast(2)) })
         #expect(keptPath.hasPrefix("\(store.path).reset-"))
         #expect(try FileIO.read(keptPath) == before)
-        #expect(try store.load(catalog: catalog(of: schools.map(\.id))).state.scores.isEmpty)
+        #expect(try store.read().state.scores.isEmpty)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchSchoolCore
+import TouchSchoolStore
 
 /// The real `touchschool` game in a real terminal (tmux), driven by keys like a player. Serialized:
 /// the tests measure human-paced typing, which parallel tmux servers on two cores would disturb.
@@ -24,7 +25,7 @@ struct GameEndToEndTests {
 
     static func saved(in session: TmuxSession) throws -> SavedState {
         let catalog = try CatalogFile.load(path: "\(session.dataDirectory)/catalog.json")
-        return try StateStore(directory: session.dataDirectory).load(catalog: catalog).state
+        return try StateStore(directory: session.dataDirectory).read().state
     }
 
     @Test func choosesASchoolByTypingItsName() throws {

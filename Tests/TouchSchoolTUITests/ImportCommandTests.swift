@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchSchoolCore
+import TouchSchoolStore
 @testable import TouchSchoolTUI
 
 @Suite struct ImportCommandTests {
@@ -16,7 +17,7 @@ import TouchSchoolCore
         return path
     }
 
-    static func write(_ text: String, to path: String) throws { try FileIO.replaceAtomically(path, with: Array(text.utf8)) }
+    static func write(_ text: String, to path: String) throws { try FileSystem.live.replaceAtomically(path, with: Array(text.utf8)) }
 
     @Test func importsThenUpdatesTheCatalogInTheDataDirectory() throws {
         let directory = try Self.makeDirectory()
@@ -57,14 +58,6 @@ import TouchSchoolCore
         #expect(failure?.message.contains("line 3") == true)
         #expect(throws: (any Error).self) { try command.run() }  // ExitCode.failure, after the message on stderr
         #expect(try FileIO.read("\(directory)/catalog.json") == before)
-    }
-
-    @Test func readsScoresFromTheStateFile() throws {
-        let ids = try ImportCommand.scoredSchoolIDs(stateJSON: Array("{\"version\": 1, \"scores\": {\"S0001\": 12, \"S0002\": 0, \"B1\": 99999999999999999999999}}".utf8))
-        #expect(ids == ["S0001", "B1"])
-        #expect(try ImportCommand.scoredSchoolIDs(stateJSON: Array("{}".utf8)).isEmpty)
-        #expect(throws: (any Error).self) { try ImportCommand.scoredSchoolIDs(stateJSON: Array("{\"scores\": [1]}".utf8)) }
-        #expect(throws: (any Error).self) { try ImportCommand.scoredSchoolIDs(stateJSON: Array("{\"scores\": ".utf8)) }
     }
 
     @Test func helpIsTheManual() {

@@ -1,5 +1,6 @@
 import Foundation
 import TouchSchoolCore
+import TouchSchoolStore
 
 /// Runs a program to completion and returns its exit status and what it printed.
 ///

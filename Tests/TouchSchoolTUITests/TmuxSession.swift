@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchSchoolCore
+import TouchSchoolStore
 
 /// A private tmux server running one `touchschool` in a pane of a given size: keys go in with
 /// `send-keys`, the screen comes out with `capture-pane`. Each session has its own socket, data
@@ -27,7 +28,7 @@ final class TmuxSession {
         var template = Array("/tmp/touchschool-e2e-XXXXXX".utf8CString)
         folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         try FileIO.createDirectory("\(folder)/data")
-        try FileIO.replaceAtomically("\(folder)/data/catalog.json", with: Array(Self.catalogJSON.utf8))
+        try FileSystem.live.replaceAtomically("\(folder)/data/catalog.json", with: Array(Self.catalogJSON.utf8))
         let command = ([DataCommandsBinary.path] + arguments + ["--data-dir", dataDirectory]).map(Self.shellQuoted).joined(separator: " ")
         let started = tmux([
             "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "--",

@@ -28,7 +28,7 @@ enum Fixture {
                      notices: [String] = []) -> GameState {
         let players = chosen ? ["tester": PlayerRecord(schoolID: "S1", taps: 5, bestTapsPerSecond: 9)] : [:]
         return GameState(catalog: catalog, saved: SavedState(scores: scores, players: players), player: "tester",
-                         language: language, now: start, columns: columns, rows: rows, seed: 42, notices: notices)
+                         language: language, now: start, columns: columns, rows: rows, seed: 42, notices: notices.map(Notice.message))
     }
 
     static func type(_ text: String, into state: inout GameState, at now: Instant = start) {

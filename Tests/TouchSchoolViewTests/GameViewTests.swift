@@ -214,7 +214,7 @@ import TouchSchoolCore
         _ = update(&state, .key(.tab), now: Fixture.start)
         #expect(view(state, now: Fixture.start).lines.last!.contains(text))
 
-        _ = update(&state, .synced(SavedState(scores: Fixture.scores)), now: Fixture.start)
+        _ = update(&state, .synced(SyncedBoard(SavedState(scores: Fixture.scores), catalog: state.catalog, generation: state.catalogGeneration, player: state.player)), now: Fixture.start)
         #expect(!view(state, now: Fixture.start).contains(text))
     }
 }

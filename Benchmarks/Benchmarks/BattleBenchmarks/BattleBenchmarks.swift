@@ -58,16 +58,16 @@ let benchmarks: @Sendable () -> Void = {
     let store = StateStore(directory: directory)
     var everyone = PendingChanges(player: "bench")
     for school in catalog.schools { everyone.scoreDeltas[school.id] = 1 }
-    _ = try? store.sync(everyone, catalog: catalog)
+    _ = try? store.sync(everyone, aliases: catalog.aliases)
     let oneTap = PendingChanges(player: "bench", scoreDeltas: [catalog[0].id: 1], playerTaps: 1)
     let saving = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .milliseconds, maxDuration: .seconds(5), maxIterations: 200)
     Benchmark("save: sync 12,011 scores (lock, read, merge, write, fsync, rename)", configuration: saving) { _ in
-        blackHole(try? store.sync(oneTap, catalog: catalog))
+        blackHole(try? store.sync(oneTap, aliases: catalog.aliases))
     }
     // Baseline: the file system's share alone, the same bytes written the same atomic way.
     let bytes = (try? FileIO.read(store.path)) ?? []
     Benchmark("save baseline: write the same bytes atomically", configuration: saving) { _ in
-        try? FileIO.replaceAtomically("\(directory)/copy.json", with: bytes)
+        try? FileSystem.live.replaceAtomically("\(directory)/copy.json", with: bytes)
     }
 
     // Memory: ten million taps cost no more than a thousand (the original app's freeze).

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CNcurses
 import TouchSchoolCore
+import TouchSchoolStore
 
 /// SIGINT, SIGTERM and SIGHUP: recorded by a C handler, taken by the game loop, which then saves
 /// and quits like the player pressed Ctrl-C.

@@ -1,8 +1,11 @@
 import TouchSchoolCore
+import TouchSchoolStore
 import TouchSchoolView
 
 /// The frame loop: reads input, runs it through `update`, carries out the commands, and draws
 /// `view` when the frame changed. Sleeps in the terminal read, so an idle game uses no CPU.
+/// Saving happens elsewhere (`BattleConnection`): the loop hands changes over and takes the
+/// answers as events, and never waits on a disk, a lock or a network.
 struct GameRunner {
     /// At most 60 frames a second while anything moves (≥ 30 fps promised), none while nothing
     /// does. It also bounds how long a key waits for its frame: well within the 33 ms of one frame
@@ -15,28 +18,36 @@ struct GameRunner {
     static let drainNanoseconds: Int64 = 8_000_000
 
     private let screen: TerminalScreen
-    private let store: StateStore
+    private let battle: any BattleConnection
     private(set) var state: GameState
     private var decoder = InputDecoder()
     private var isFinished = false
+    /// False when quitting stopped waiting for the last save (it may still land, or not).
+    private(set) var lastSaveFinished = true
     private var lastFrame: Instant?
     /// Input came since the last frame, so the next frame is due even if nothing animates.
     private var hasUndrawnInput = false
 
-    init(screen: TerminalScreen, store: StateStore, state: GameState) {
+    /// How long quitting waits for the last save: long enough for a slow disk or a lock held
+    /// for a moment, short enough that a stuck one does not hold the player's terminal.
+    static let finalSaveNanoseconds: Int64 = 10_000_000_000
+
+    init(screen: TerminalScreen, battle: any BattleConnection, state: GameState) {
         self.screen = screen
-        self.store = store
+        self.battle = battle
         self.state = state
     }
 
     /// Runs until the player quits or a signal asks to; the last sync has been tried by then.
     mutating func run() {
         var waitMilliseconds = 0
+        defer { finishSaving() }
         while !isFinished {
             readInput(waitingUpTo: waitMilliseconds)
             if !isFinished, ExitSignals.takeArrived() { feed(.terminate, at: MonotonicClock.now()) }
             if isFinished { break }
             let now = MonotonicClock.now()
+            for event in battle.takeEvents() { feed(event, at: now) }
             feed(.tick, at: now)
             if isFinished { break }
             if lastFrame.map({ now.nanoseconds(since: $0) >= Self.frameNanoseconds }) ?? true {
@@ -76,23 +87,17 @@ struct GameRunner {
             case .bell:
                 screen.beep()
             case let .sync(changes):
-                sync(changes, at: now)
+                battle.submit(changes)
             case .quit:
                 isFinished = true
             }
         }
     }
 
-    private mutating func sync(_ changes: PendingChanges, at now: Instant) {
-        // Nothing of ours to add and nobody else saved: a `stat` instead of reading the file.
-        if changes.isEmpty, !store.fileChangedSinceLastRead() { return }
-        do {
-            let saved = try store.sync(changes, catalog: state.catalog)
-            feed(.synced(saved), at: now)
-        } catch {
-            feed(.syncFailed(changes, reason: error.message), at: now)
-        }
-        let problems = store.takeUnreportedProblems()
-        if !problems.isEmpty { state.notices += problems.map { $0.notice(in: state.language) } }
+    /// After the last frame: waits for the saves handed over, and takes their answers, so that
+    /// `state.unsavedChanges` says what could not be saved.
+    private mutating func finishSaving() {
+        lastSaveFinished = battle.finish(timeoutNanoseconds: Self.finalSaveNanoseconds)
+        for event in battle.takeEvents() { _ = update(&state, event, now: MonotonicClock.now()) }
     }
 }

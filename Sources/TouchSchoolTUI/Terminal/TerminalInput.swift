@@ -1,4 +1,5 @@
 import TouchSchoolCore
+import TouchSchoolStore
 
 /// A special key as the terminal reports it, before the game gives it a meaning.
 enum TerminalKey: Equatable, Sendable {

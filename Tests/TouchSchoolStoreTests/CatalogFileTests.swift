@@ -1,5 +1,6 @@
 import Testing
 import TouchSchoolCore
+@testable import TouchSchoolStore
 import TouchSchoolStarterCatalog
 
 @Suite struct CatalogFileTests {
@@ -157,7 +158,7 @@ import TouchSchoolStarterCatalog
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let starterPath = "\(directory.path)/starter.json"
-        try FileIO.replaceAtomically(starterPath, with: CatalogFile.encode(Catalog(schools: [Self.sampleSchools[2]], source: .starter)))
+        try FileSystem.live.replaceAtomically(starterPath, with: CatalogFile.encode(Catalog(schools: [Self.sampleSchools[2]], source: .starter)))
 
         let dataDirectory = "\(directory.path)/data"
         #expect(CatalogFile.importedCatalogPath(inDataDirectory: dataDirectory) == "\(dataDirectory)/catalog.json")
@@ -166,7 +167,7 @@ import TouchSchoolStarterCatalog
 
         try FileIO.createDirectory(dataDirectory)
         let imported = Catalog(schools: Array(Self.sampleSchools.prefix(2)), source: .official(edition: "2026-03-20"))
-        try FileIO.replaceAtomically(CatalogFile.importedCatalogPath(inDataDirectory: dataDirectory), with: CatalogFile.encode(imported))
+        try FileSystem.live.replaceAtomically(CatalogFile.importedCatalogPath(inDataDirectory: dataDirectory), with: CatalogFile.encode(imported))
         let current = try CatalogFile.loadCurrent(dataDirectory: dataDirectory, starterPath: starterPath)
         #expect(current.source == .official(edition: "2026-03-20"))
         #expect(current.schools == imported.schools)
@@ -176,7 +177,7 @@ import TouchSchoolStarterCatalog
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = CatalogFile.importedCatalogPath(inDataDirectory: directory.path)
-        try FileIO.replaceAtomically(path, with: Array("{\"format\": \"touchschool-catalog\", \"version\": 1,".utf8))
+        try FileSystem.live.replaceAtomically(path, with: Array("{\"format\": \"touchschool-catalog\", \"version\": 1,".utf8))
         let error = #expect(throws: CatalogFileError.self) { try CatalogFile.loadCurrent(dataDirectory: directory.path, starterPath: nil) }
         #expect(error?.description.hasPrefix(path) == true)
     }
@@ -201,7 +202,7 @@ import TouchSchoolStarterCatalog
         for size in [0, 1, 4095, 200_000] {
             let path = "\(directory.path)/file-\(size)"
             let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
-            try FileIO.replaceAtomically(path, with: bytes)
+            try FileSystem.live.replaceAtomically(path, with: bytes)
             #expect(try FileIO.read(path) == bytes, "\(size) bytes")
         }
         #expect(throws: FileError.self) { try FileIO.read("\(directory.path)/missing") }

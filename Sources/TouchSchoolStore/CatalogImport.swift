@@ -1,3 +1,5 @@
+import TouchSchoolCore
+
 /// What an import changed, school by school. Every school of the old and the new catalog is in
 /// exactly one of these.
 public struct ImportReport: Equatable, Sendable {

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import TouchSchoolCore
+@testable import TouchSchoolStore
 
 /// A fresh directory under /tmp, removed with everything in it when the test ends.
 final class StoreTestDirectory {
@@ -49,7 +50,14 @@ func storeTestCatalog() -> Catalog {
 }
 
 func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
-    try FileIO.replaceAtomically("\(directory.path)/state.json", with: Array(text.utf8))
+    try FileSystem.live.replaceAtomically("\(directory.path)/state.json", with: Array(text.utf8))
+}
+
+extension StateStore {
+    /// A save whose result the tests read as the state it left.
+    func syncState(_ pending: PendingChanges, catalog: Catalog = storeTestCatalog()) throws(StoreError) -> SavedState {
+        try sync(pending, aliases: catalog.aliases).state
+    }
 }
 
 @Suite struct StateStoreTests {
@@ -57,7 +65,7 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
 
     @Test func missingFileLoadsEmptyAndCreatesNothing() throws {
         let directory = StoreTestDirectory()
-        let loaded = try StateStore(directory: directory.path).load(catalog: catalog)
+        let loaded = try StateStore(directory: directory.path).read()
         #expect(loaded.state == SavedState())
         #expect(loaded.problems.isEmpty)
         #expect(directory.entries().isEmpty)
@@ -66,7 +74,7 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
     @Test func roundTripWritesStableSortedJSON() throws {
         let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
-        let saved = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S2": 3, "S1": 12], playerTaps: 3,
+        let saved = try store.syncState(PendingChanges(player: "kim", scoreDeltas: ["S2": 3, "S1": 12], playerTaps: 3,
                                                   bestTapsPerSecond: 9, switchedToSchool: "S2"), catalog: catalog)
         #expect(saved == SavedState(scores: ["S1": 12, "S2": 3],
                                     players: ["kim": PlayerRecord(schoolID: "S2", taps: 3, bestTapsPerSecond: 9)]))
@@ -86,18 +94,18 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
             }
 
             """)
-        let reloaded = try StateStore(directory: directory.path).load(catalog: catalog)
+        let reloaded = try StateStore(directory: directory.path).read()
         #expect(reloaded.state == saved)
         #expect(reloaded.problems.isEmpty)
         #expect(directory.entries() == ["state.json", "state.lock"])
     }
 
     @Test func emptyStateRoundTrips() throws {
-        let text = String(decoding: StateStore.encode(SavedState()), as: UTF8.self)
+        let text = String(decoding: StateFile.encode(SavedState()), as: UTF8.self)
         #expect(text == "{\n  \"format\": \"touchschool-state\",\n  \"version\": 1,\n  \"scores\": {},\n  \"players\": {}\n}\n")
         let directory = StoreTestDirectory()
         try writeStateFile(directory, text)
-        let loaded = try StateStore(directory: directory.path).load(catalog: catalog)
+        let loaded = try StateStore(directory: directory.path).read()
         #expect(loaded.state == SavedState() && loaded.problems.isEmpty)
     }
 
@@ -105,18 +113,18 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
         let directory = StoreTestDirectory()
         let first = StateStore(directory: directory.path)
         let second = StateStore(directory: directory.path)
-        _ = try first.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 5], playerTaps: 5,
+        _ = try first.syncState(PendingChanges(player: "kim", scoreDeltas: ["S1": 5], playerTaps: 5,
                                           bestTapsPerSecond: 7, switchedToSchool: "S1"), catalog: catalog)
-        _ = try second.sync(PendingChanges(player: "lee", scoreDeltas: ["S1": 2, "S3": 4], playerTaps: 6,
+        _ = try second.syncState(PendingChanges(player: "lee", scoreDeltas: ["S1": 2, "S3": 4], playerTaps: 6,
                                            bestTapsPerSecond: 4, switchedToSchool: "S3"), catalog: catalog)
-        let merged = try first.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1], playerTaps: 1,
+        let merged = try first.syncState(PendingChanges(player: "kim", scoreDeltas: ["S1": 1], playerTaps: 1,
                                                    bestTapsPerSecond: 3), catalog: catalog)
         #expect(merged.scores == ["S1": 8, "S3": 4])
         #expect(merged.players["kim"] == PlayerRecord(schoolID: "S1", taps: 6, bestTapsPerSecond: 7))
         #expect(merged.players["lee"] == PlayerRecord(schoolID: "S3", taps: 6, bestTapsPerSecond: 4))
 
         // Switching school restarts the player's own taps, not the schools' scores.
-        let switched = try first.sync(PendingChanges(player: "kim", scoreDeltas: ["S2": 2], playerTaps: 2,
+        let switched = try first.syncState(PendingChanges(player: "kim", scoreDeltas: ["S2": 2], playerTaps: 2,
                                                      bestTapsPerSecond: 11, switchedToSchool: "S2"), catalog: catalog)
         #expect(switched.scores == ["S1": 8, "S2": 2, "S3": 4])
         #expect(switched.players["kim"] == PlayerRecord(schoolID: "S2", taps: 2, bestTapsPerSecond: 11))
@@ -125,10 +133,10 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
     @Test func emptySyncDoesNotRewriteTheFile() throws {
         let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
-        _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]), catalog: catalog)
+        _ = try store.syncState(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]), catalog: catalog)
         var before = stat()
         stat(store.path, &before)
-        let state = try store.sync(PendingChanges(player: "kim"), catalog: catalog)
+        let state = try store.syncState(PendingChanges(player: "kim"), catalog: catalog)
         var after = stat()
         stat(store.path, &after)
         #expect(state.scores == ["S1": 1])
@@ -141,17 +149,28 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
             {"format": "touchschool-state", "version": 1, "scores": {"S1": \(UInt64.max - 1)},
              "players": {"kim": {"school": "S1", "taps": \(UInt64.max), "bestTapsPerSecond": 3}}}
             """)
-        let state = try StateStore(directory: directory.path).sync(
+        let state = try StateStore(directory: directory.path).syncState(
             PendingChanges(player: "kim", scoreDeltas: ["S1": 5], playerTaps: 5), catalog: catalog)
         #expect(state.scores["S1"] == UInt64.max)
         #expect(state.players["kim"]?.taps == UInt64.max)
     }
 
-    @Test func unknownIDsInPendingChangesAreIgnored() throws {
+    /// The root cause of lost scores: a process whose catalog lacked an id deleted its score.
+    /// Whatever catalog a saver has, every id in the file and in the changes is kept.
+    @Test func idsNoCatalogKnowsAreKeptBySavesAndReads() throws {
         let directory = StoreTestDirectory()
-        let state = try StateStore(directory: directory.path).sync(
-            PendingChanges(player: "kim", scoreDeltas: ["S1": 1, "NOPE": 9]), catalog: catalog)
-        #expect(state.scores == ["S1": 1])
+        try writeStateFile(directory, """
+            {"format": "touchschool-state", "version": 1, "scores": {"B000011793": 30, "S1": 2},
+             "players": {"bob": {"school": "B000011793", "taps": 30, "bestTapsPerSecond": 8}}}
+            """)
+        let store = StateStore(directory: directory.path)
+        let read = try store.read()
+        #expect(read.problems.isEmpty)
+        #expect(read.state.scores == ["B000011793": 30, "S1": 2])
+        let state = try store.syncState(PendingChanges(player: "alice", scoreDeltas: ["S1": 1, "NEW9": 9]), catalog: catalog)
+        #expect(state.scores == ["B000011793": 30, "S1": 3, "NEW9": 9])
+        #expect(state.players["bob"] == PlayerRecord(schoolID: "B000011793", taps: 30, bestTapsPerSecond: 8))
+        #expect(directory.entries().allSatisfy { !$0.contains("backup") })
     }
 
     @Test func aliasesAreCanonicalisedAddingCounts() throws {
@@ -161,12 +180,13 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
              "players": {"kim": {"school": "OLD1", "taps": 4, "bestTapsPerSecond": 2}}}
             """)
         let store = StateStore(directory: directory.path)
-        let loaded = try store.load(catalog: catalog)
+        let loaded = try store.read()
         #expect(loaded.problems.isEmpty)
-        #expect(loaded.state.scores == ["S1": 12, "S2": 1])
-        #expect(loaded.state.players["kim"] == PlayerRecord(schoolID: "S1", taps: 4, bestTapsPerSecond: 2))
+        // A reader keeps ids as written; the catalog adds a former id's score to its school.
+        #expect(loaded.state.scores == ["OLD1": 5, "S1": 7, "S2": 1])
+        #expect(loaded.state.counts(in: catalog) == [12, 1, 0])
 
-        let synced = try store.sync(PendingChanges(player: "lee", scoreDeltas: ["OLD1": 3], playerTaps: 3,
+        let synced = try store.syncState(PendingChanges(player: "lee", scoreDeltas: ["OLD1": 3], playerTaps: 3,
                                                    switchedToSchool: "OLD1"), catalog: catalog)
         #expect(synced.scores == ["S1": 15, "S2": 1])
         #expect(synced.players["lee"]?.schoolID == "S1")
@@ -214,38 +234,43 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
         let directory = StoreTestDirectory()
         try writeStateFile(directory, file.text)
         let store = StateStore(directory: directory.path)
-        let loaded = try store.load(catalog: catalog)
+        // A reader reports it and changes nothing.
+        let loaded = try store.read()
         #expect(loaded.state == SavedState())
-        guard case let .setAside(keptAs, reason)? = loaded.problems.first, loaded.problems.count == 1 else {
-            Issue.record("expected one set-aside problem, got \(loaded.problems)")
+        guard case let .notRepaired(details)? = loaded.problems.first, loaded.problems.count == 1 else {
+            Issue.record("expected one problem left unrepaired, got \(loaded.problems)")
+            return
+        }
+        #expect(details.first?.contains(file.reason) == true, "details: \(details)")
+        #expect(try FileIO.read(store.path) == Array(file.text.utf8))
+
+        // A save sets it aside, starts over, and leaves the kept one as it was.
+        let saved = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]))
+        guard case let .setAside(keptAs, reason)? = saved.problems.first, saved.problems.count == 1 else {
+            Issue.record("expected one set-aside problem, got \(saved.problems)")
             return
         }
         #expect(reason.contains(file.reason), "reason: \(reason)")
         #expect(keptAs.hasPrefix("\(store.path).\(file.keptAs)-"))
-        #expect(try FileIO.read(keptAs) == Array(file.text.utf8))
-        #expect(!FileIO.exists(store.path))
-
-        // Starting over writes a fresh file and leaves the kept one as it was.
-        let state = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]), catalog: catalog)
-        #expect(state.scores == ["S1": 1])
+        #expect(saved.state.scores == ["S1": 1])
         #expect(try FileIO.read(keptAs) == Array(file.text.utf8))
     }
 
     @Test func fileDamagedWhileTheGameRunsIsSetAsideAtSyncAndReportedLater() throws {
         let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
-        _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 4]), catalog: catalog)
+        _ = try store.syncState(PendingChanges(player: "kim", scoreDeltas: ["S1": 4]), catalog: catalog)
         try writeStateFile(directory, "{\"format\": \"touchschool-state\", \"vers")
-        let state = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]), catalog: catalog)
-        #expect(state.scores == ["S1": 1])
-        let problems = store.takeUnreportedProblems()
+        let saved = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]))
+        #expect(saved.state.scores == ["S1": 1])
+        let problems = saved.problems
         #expect(problems.count == 1)
         if case let .setAside(keptAs, _)? = problems.first {
             #expect(String(decoding: try FileIO.read(keptAs), as: UTF8.self) == "{\"format\": \"touchschool-state\", \"vers")
         } else {
             Issue.record("expected a set-aside problem, got \(problems)")
         }
-        #expect(store.takeUnreportedProblems().isEmpty)
+        #expect(try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1])).problems.isEmpty)
     }
 
     // MARK: - Abnormal values
@@ -274,8 +299,6 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
                       expected: SavedState(scores: ["S2": 2])),
         AbnormalValue(name: "null", scores: "{\"S1\": null, \"S2\": 2}", detail: "score of S1 was null (not a number)",
                       expected: SavedState(scores: ["S2": 2])),
-        AbnormalValue(name: "unknown school", scores: "{\"GONE\": 40, \"S2\": 2}", detail: "score 40 of unknown school GONE: removed",
-                      expected: SavedState(scores: ["S2": 2])),
         AbnormalValue(name: "repeated id", scores: "{\"S2\": 2, \"S2\": 900}", detail: "score of S2 appeared twice",
                       expected: SavedState(scores: ["S2": 2])),
         AbnormalValue(name: "negative player taps", scores: "{\"S2\": 2}",
@@ -286,10 +309,6 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
                       players: "{\"kim\": {\"school\": \"S2\", \"taps\": 3, \"bestTapsPerSecond\": 99999999999999999999}}",
                       detail: "player kim's best taps per second was 99999999999999999999 (beyond 64 bits): reset to 0",
                       expected: SavedState(scores: ["S2": 2], players: ["kim": PlayerRecord(schoolID: "S2", taps: 3, bestTapsPerSecond: 0)])),
-        AbnormalValue(name: "player of an unknown school", scores: "{\"S2\": 2}",
-                      players: "{\"kim\": {\"school\": \"GONE\", \"taps\": 3, \"bestTapsPerSecond\": 5}}",
-                      detail: "player kim's school GONE is unknown: cleared, with their taps",
-                      expected: SavedState(scores: ["S2": 2], players: ["kim": PlayerRecord(schoolID: nil, taps: 0, bestTapsPerSecond: 5)])),
         AbnormalValue(name: "player not a record", scores: "{\"S2\": 2}",
                       players: "{\"kim\": 12, \"lee\": {\"school\": \"S2\", \"taps\": 3, \"bestTapsPerSecond\": 5}}",
                       detail: "player kim was 12, not a record: removed",
@@ -302,10 +321,14 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
         let text = "{\"format\": \"touchschool-state\", \"version\": 1, \"scores\": \(value.scores), \"players\": \(value.players)}"
         try writeStateFile(directory, text)
         let store = StateStore(directory: directory.path)
-        let loaded = try store.load(catalog: catalog)
+        let loaded = try store.read()
         #expect(loaded.state == value.expected)
-        guard case let .valuesReset(backup, details)? = loaded.problems.first, loaded.problems.count == 1 else {
-            Issue.record("expected one values-reset problem, got \(loaded.problems)")
+        #expect(loaded.problems.count == 1)
+        #expect(try FileIO.read(store.path) == Array(text.utf8), "a reader never rewrites")
+        let saved = try store.sync(PendingChanges(player: "nobody"))
+        #expect(saved.state == value.expected)
+        guard case let .valuesReset(backup, details)? = saved.problems.first, saved.problems.count == 1 else {
+            Issue.record("expected one values-reset problem, got \(saved.problems)")
             return
         }
         #expect(details.count == 1)
@@ -314,7 +337,7 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
         #expect(try FileIO.read(backup) == Array(text.utf8))
 
         // The repaired state was written: loading again finds nothing wrong.
-        let again = try StateStore(directory: directory.path).load(catalog: catalog)
+        let again = try StateStore(directory: directory.path).read()
         #expect(again.problems.isEmpty)
         #expect(again.state == value.expected)
     }
@@ -326,13 +349,13 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
              "scores": {"S1": -1, "S2": 0.5, "S3": 7, "GONE": 2, "OLD1": "x"},
              "players": {"kim": {"school": "S3", "taps": 1.5, "bestTapsPerSecond": -2}}}
             """)
-        let loaded = try StateStore(directory: directory.path).load(catalog: catalog)
-        #expect(loaded.state == SavedState(scores: ["S3": 7], players: ["kim": PlayerRecord(schoolID: "S3")]))
-        guard case let .valuesReset(_, details)? = loaded.problems.first else {
-            Issue.record("expected a values-reset problem, got \(loaded.problems)")
+        let loaded = try StateStore(directory: directory.path).read()
+        #expect(loaded.state == SavedState(scores: ["S3": 7, "GONE": 2], players: ["kim": PlayerRecord(schoolID: "S3")]))
+        guard case let .notRepaired(details)? = loaded.problems.first else {
+            Issue.record("expected a problem left unrepaired, got \(loaded.problems)")
             return
         }
-        #expect(details.count == 6, "details: \(details)")
+        #expect(details.count == 5, "details: \(details)")
     }
 
     // MARK: - Reset
@@ -340,13 +363,13 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
     @Test func resetKeepsABackupAndStartsScoresOver() throws {
         let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
-        _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 9], playerTaps: 9,
+        _ = try store.syncState(PendingChanges(player: "kim", scoreDeltas: ["S1": 9], playerTaps: 9,
                                           bestTapsPerSecond: 6, switchedToSchool: "S1"), catalog: catalog)
         let original = try FileIO.read(store.path)
         let kept = try #require(try store.reset())
         #expect(kept.hasPrefix("\(store.path).reset-"))
         #expect(try FileIO.read(kept) == original)
-        let loaded = try store.load(catalog: catalog)
+        let loaded = try store.read()
         #expect(loaded.state == SavedState(players: ["kim": PlayerRecord(schoolID: "S1", taps: 0, bestTapsPerSecond: 6)]))
         #expect(loaded.problems.isEmpty)
     }
@@ -357,7 +380,7 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
         let store = StateStore(directory: directory.path)
         let kept = try #require(try store.reset())
         #expect(try FileIO.read(kept) == Array("not json".utf8))
-        let loaded = try store.load(catalog: catalog)
+        let loaded = try store.read()
         #expect(loaded.state == SavedState() && loaded.problems.isEmpty)
     }
 
@@ -374,25 +397,27 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
         let mine = StateStore(directory: directory.path)
         let other = StateStore(directory: directory.path)
         #expect(mine.fileChangedSinceLastRead())
-        _ = try mine.load(catalog: catalog)
+        _ = try mine.read()
         #expect(!mine.fileChangedSinceLastRead())
-        _ = try other.sync(PendingChanges(player: "lee", scoreDeltas: ["S1": 1]), catalog: catalog)
+        _ = try other.syncState(PendingChanges(player: "lee", scoreDeltas: ["S1": 1]), catalog: catalog)
         #expect(mine.fileChangedSinceLastRead())
-        _ = try mine.load(catalog: catalog)
+        _ = try mine.read()
         #expect(!mine.fileChangedSinceLastRead())
-        _ = try mine.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]), catalog: catalog)
+        _ = try mine.syncState(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]), catalog: catalog)
         #expect(!mine.fileChangedSinceLastRead())
         // Same size, new content: the rename gives a new inode or time even if sizes agree.
-        _ = try other.sync(PendingChanges(player: "lee", scoreDeltas: ["S1": 1]), catalog: catalog)
+        _ = try other.syncState(PendingChanges(player: "lee", scoreDeltas: ["S1": 1]), catalog: catalog)
         #expect(mine.fileChangedSinceLastRead())
     }
 
-    @Test func loadRemovesFilesOfInterruptedSaves() throws {
+    @Test func aSaveRemovesFilesOfInterruptedSaves() throws {
         let directory = StoreTestDirectory()
+        _ = try StateStore(directory: directory.path).syncState(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]), catalog: catalog)
+        try FileSystem.live.replaceAtomically("\(directory.path)/state.json.tmp-99999", with: Array("{\"half".utf8))
         let store = StateStore(directory: directory.path)
-        _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]), catalog: catalog)
-        try FileIO.replaceAtomically("\(store.path).tmp-99999", with: Array("{\"half".utf8))
-        _ = try store.load(catalog: catalog)
+        _ = try store.read()
+        #expect(directory.entries() == ["state.json", "state.json.tmp-99999", "state.lock"], "a reader removes nothing")
+        _ = try store.syncState(PendingChanges(player: "kim", scoreDeltas: ["S1": 1]), catalog: catalog)
         #expect(directory.entries() == ["state.json", "state.lock"])
     }
 
@@ -407,17 +432,17 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
         for (index, school) in schools.enumerated() { deltas[school.id] = UInt64(index + 1) * 1_000_003 }
         let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)
-        _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: deltas), catalog: catalog)
+        _ = try store.syncState(PendingChanges(player: "kim", scoreDeltas: deltas), catalog: catalog)
 
         let clock = ContinuousClock()
         let start = clock.now
-        let state = try store.sync(PendingChanges(player: "kim", scoreDeltas: [schools[0].id: 1]), catalog: catalog)
+        let state = try store.syncState(PendingChanges(player: "kim", scoreDeltas: [schools[0].id: 1]), catalog: catalog)
         let elapsed = clock.now - start
         print("sync of \(schools.count) schools (read, merge, write, fsync): \(elapsed)")
 
         #expect(state.scores.count == 12_011)
         #expect(state.scores[schools[0].id] == 1_000_004)
-        #expect(try StateStore(directory: directory.path).load(catalog: catalog).state == state)
+        #expect(try StateStore(directory: directory.path).read().state == state)
     }
 }
 
@@ -455,7 +480,7 @@ func writeStateFile(_ directory: StoreTestDirectory, _ text: String) throws {
 
     @Test func prepareRefusesAFile() throws {
         let root = StoreTestDirectory()
-        try FileIO.replaceAtomically("\(root.path)/file", with: [1])
+        try FileSystem.live.replaceAtomically("\(root.path)/file", with: [1])
         #expect(throws: StoreError.self) { try DataDirectory.prepare("\(root.path)/file") }
         #expect(throws: StoreError.self) { try DataDirectory.prepare("\(root.path)/file/sub") }
     }

@@ -1,3 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TouchSchoolCore
+
 /// The official national school list: 공공데이터포털 (data.go.kr) standard dataset 15021148,
 /// 전국초중등학교위치표준데이터, a CSV file as the portal serves it (CP949) or re-saved as UTF-8.
 ///
@@ -18,9 +27,19 @@ public struct OfficialSchoolList: Sendable {
         self.encoding = encoding
     }
 
+    /// The list is about 4 MB for the whole country; a file many times larger is not the list,
+    /// and reading on would only exhaust memory (`import /dev/zero`).
+    public static let maximumFileSize = 64 << 20
+
     public static func load(path: String) throws(OfficialListError) -> OfficialSchoolList {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch { throw OfficialListError(line: nil, message: error.description) }
+        do { bytes = try FileIO.read(path, limit: maximumFileSize) } catch {
+            if error.code == EFBIG {
+                throw OfficialListError(line: nil, message: "the file is larger than \(maximumFileSize >> 20) MiB, read no further: "
+                                        + "the official list is about 4 MB, so this is not it")
+            }
+            throw OfficialListError(line: nil, message: error.description)
+        }
         return try parse(bytes: bytes)
     }
 
@@ -39,6 +58,7 @@ public struct OfficialSchoolList: Sendable {
         do { records = try CSV.parse(utf8: text) } catch { throw OfficialListError(line: error.line, message: error.message) }
         guard let header = records.first else { throw OfficialListError(line: nil, message: "the file is empty") }
         let columns = try Columns(header: header)
+        try checkNotCutShort(records, endsWithLineBreak: text.last == UInt8(ascii: "\n"))
 
         var schools: [School] = []
         schools.reserveCapacity(records.count - 1)
@@ -59,6 +79,22 @@ public struct OfficialSchoolList: Sendable {
         }
         guard !schools.isEmpty else { throw OfficialListError(line: nil, message: "the file has a header but no schools") }
         return OfficialSchoolList(schools: schools, edition: edition, encoding: encoding)
+    }
+}
+
+extension OfficialSchoolList {
+    /// The portal's file may end without a line break, so a download cut inside the last column
+    /// looks like a whole row. Such a cut shows in the last field: the last column (제공기관명,
+    /// the provider) repeats the same few values on every row, so a last value that no other row
+    /// has is a cut, not data.
+    static func checkNotCutShort(_ records: [CSVRecord], endsWithLineBreak: Bool) throws(OfficialListError) {
+        guard !endsWithLineBreak, records.count > 2, let last = records.last, let value = last.fields.last else { return }
+        let column = records[0].fields.count - 1
+        let seenElsewhere = records.dropFirst().dropLast().contains { $0.fields.count > column && $0.fields[column] == value }
+        guard !seenElsewhere else { return }
+        throw OfficialListError(line: last.line, message: "the file seems cut short (an incomplete download?): it ends without a "
+                                + "line break inside its last column, \(records[0].fields[column]), whose value \"\(value)\" no "
+                                + "other row has. Download the list again.")
     }
 }
 

@@ -1,5 +1,6 @@
 import Testing
 import TouchSchoolCore
+@testable import TouchSchoolStore
 
 /// Checks the hand-written starter catalog, `Resources/schools.json`, as it sits in the source tree.
 @Suite struct StarterCatalogTests {

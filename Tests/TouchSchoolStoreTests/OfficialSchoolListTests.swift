@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchSchoolCore
+@testable import TouchSchoolStore
 
 /// Small official-style CSV files, written in the test.
 enum OfficialCSV {

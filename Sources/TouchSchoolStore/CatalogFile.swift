@@ -1,3 +1,5 @@
+import TouchSchoolCore
+
 /// The catalog file: the starter catalog `Resources/schools.json` and the imported official list
 /// `<data dir>/catalog.json` share this documented, versioned JSON format.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import TouchSchoolCore
+@testable import TouchSchoolStore
 
 /// The official school lists in `../shared/data`, beside the package. Never copied into the repo:
 /// tests that need them are skipped, visibly, where they are absent.

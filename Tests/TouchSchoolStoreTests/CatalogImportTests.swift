@@ -1,5 +1,6 @@
 import Testing
 import TouchSchoolCore
+@testable import TouchSchoolStore
 
 @Suite struct CatalogImportTests {
     static func school(

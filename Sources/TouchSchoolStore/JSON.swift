@@ -1,3 +1,5 @@
+import TouchSchoolCore
+
 /// A small JSON reader and writer for the project's own files (state, catalog).
 ///
 /// Why not Foundation's JSONDecoder: numbers must stay exact text so that a score beyond 64 bits,

@@ -1,0 +1,94 @@
+/// A key as the game understands it. The terminal adapter decodes raw input into these.
+public enum Key: Equatable, Hashable, Sendable {
+    /// A printable character, Hangul included (one character, not its bytes).
+    case character(Character)
+    case enter, tab, escape, backspace
+    case up, down, left, right, pageUp, pageDown, home, end
+    /// F1: help.
+    case help
+    /// F2: choose another school.
+    case chooseSchool
+    /// Ctrl-C.
+    case interrupt
+}
+
+/// Everything that can happen to a game.
+public enum GameEvent: Equatable, Sendable {
+    case key(Key)
+    /// A mouse click on a cell.
+    case click(column: Int, row: Int)
+    /// Text the terminal marked as pasted (bracketed paste): never taps.
+    case paste(String)
+    case resize(columns: Int, rows: Int)
+    /// Time passes: fades effects, refreshes the ranking baseline, asks for a sync when due.
+    case tick
+    /// SIGTERM, SIGHUP or SIGPIPE: save and quit.
+    case terminate
+    /// The store saved the changes of the last `.sync` and answers with the battle as it now is
+    /// (everyone's taps); nil when nothing changed anywhere since the previous answer.
+    case synced(SyncedBoard?)
+    /// Saving failed; the changes come back so nothing is lost, and the reason is shown.
+    case syncFailed(PendingChanges, reason: String)
+    /// Another catalog is in use now (an import while the game runs), prepared off the game loop.
+    case catalogReplaced(CatalogReplacement)
+    /// Something the player must be told about the saved state (a file set aside, values reset).
+    case stateProblems([StateProblem])
+}
+
+/// What `update` asks the outside world to do.
+public enum GameCommand: Equatable, Sendable {
+    case bell
+    /// Save these changes and answer with `.synced` or `.syncFailed`.
+    case sync(PendingChanges)
+    case quit
+}
+
+/// The battle as the store holds it after a save, by position in one catalog: what a game shows,
+/// computed where the save happened, so that the game loop only compares numbers.
+public struct SyncedBoard: Equatable, Sendable {
+    /// Which catalog the positions refer to (`GameState.catalogGeneration`).
+    public var catalogGeneration: Int
+    /// Every school's total, by catalog position.
+    public var counts: [UInt64]
+    /// The player's record as saved, nil when the store has none.
+    public var player: PlayerRecord?
+
+    public init(catalogGeneration: Int, counts: [UInt64], player: PlayerRecord?) {
+        self.catalogGeneration = catalogGeneration
+        self.counts = counts
+        self.player = player
+    }
+
+    /// The board of `saved` for the player `player`, in `catalog`.
+    public init(_ saved: SavedState, catalog: Catalog, generation: Int, player: String) {
+        self.init(catalogGeneration: generation, counts: saved.counts(in: catalog), player: saved.players[player])
+    }
+}
+
+/// A new catalog with what a game needs of it, built off the game loop (twelve thousand schools
+/// take tens of milliseconds to index and rank).
+public struct CatalogReplacement: Equatable, Sendable {
+    public var generation: Int
+    public var catalog: Catalog
+    public var search: SchoolSearch
+    /// Ranked with the saved totals; the game adds what it has not saved yet.
+    public var leaderboard: Leaderboard
+
+    public init(generation: Int, catalog: Catalog, saved: SavedState) {
+        self.generation = generation
+        self.catalog = catalog
+        self.search = SchoolSearch(catalog: catalog)
+        self.leaderboard = Leaderboard(catalog: catalog, counts: saved.counts(in: catalog))
+    }
+
+    public static func == (lhs: CatalogReplacement, rhs: CatalogReplacement) -> Bool {
+        lhs.generation == rhs.generation && lhs.catalog.schools == rhs.catalog.schools
+    }
+}
+
+/// Something shown to the player in a box until a key is pressed.
+public enum Notice: Equatable, Sendable {
+    case stateProblem(StateProblem)
+    /// A message already in words (a data directory that cannot be created).
+    case message(String)
+}

@@ -1,0 +1,107 @@
+/// The game's side of saving: when to sync, and how the store's answers become the game's view.
+/// The store is the single source of truth: an answer replaces what the game shows, and the game
+/// adds only what it has not handed over yet.
+extension GameState {
+    mutating func tick(now: Instant) -> [GameCommand] {
+        if let current = warning, now.nanoseconds(since: current.since) >= GameTiming.warningNanoseconds {
+            warning = nil
+        }
+        if now.nanoseconds(since: lastMovementBaseline) >= GameTiming.movementBaselineNanoseconds {
+            leaderboard.markMovementBaseline()
+            lastMovementBaseline = now
+        }
+        guard syncInFlight == nil, now.nanoseconds(since: lastSyncRequest) >= GameTiming.syncIntervalNanoseconds else { return [] }
+        lastSyncRequest = now
+        // Even with nothing of ours to add: the answer brings everyone else's taps, and a reset.
+        let changes = pendingChanges
+        clearPending()
+        syncInFlight = changes
+        return [.sync(changes)]
+    }
+
+    mutating func clearPending() {
+        pendingScores.removeAll(keepingCapacity: true)
+        pendingScoresByID.removeAll()
+        pendingPlayerTaps = 0
+        pendingSwitch = nil
+    }
+
+    mutating func countPendingTap(for school: Int) {
+        pendingScores[school, default: 0] = pendingScores[school, default: 0].addingSaturating(1)
+        pendingPlayerTaps = pendingPlayerTaps.addingSaturating(1)
+    }
+
+    mutating func markSwitch(to school: Int) {
+        pendingPlayerTaps = 0
+        pendingSwitch = catalog[school].id
+    }
+
+    /// Puts back changes whose save failed, before whatever was tapped since, so that the next
+    /// sync carries both.
+    mutating func restore(_ failed: PendingChanges) {
+        setPending(failed.merged(with: pendingChanges))
+    }
+
+    /// Pending changes by id, placed by position in the current catalog.
+    private mutating func setPending(_ changes: PendingChanges) {
+        clearPending()
+        for (id, taps) in changes.scoreDeltas where taps > 0 {
+            if let position = catalog.position(ofID: id) {
+                pendingScores[position] = pendingScores[position, default: 0].addingSaturating(taps)
+            } else {
+                pendingScoresByID[id] = pendingScoresByID[id, default: 0].addingSaturating(taps)
+            }
+        }
+        pendingPlayerTaps = changes.playerTaps
+        pendingSwitch = changes.switchedToSchool.map { id in catalog.position(ofID: id).map { catalog[$0].id } ?? id }
+    }
+
+    /// The store's totals plus what this game has not handed over yet; a school the store does
+    /// not have is at 0 (a reset). My taps likewise, unless a switch of school is still unsaved.
+    mutating func apply(_ board: SyncedBoard) {
+        guard board.catalogGeneration == catalogGeneration, board.counts.count == catalog.count else { return }
+        for position in board.counts.indices where pendingScores[position] == nil {
+            let total = board.counts[position]
+            if leaderboard.count(of: position) != total { leaderboard.setCount(total, of: position) }
+        }
+        for (position, taps) in pendingScores {
+            let total = board.counts[position].addingSaturating(taps)
+            if leaderboard.count(of: position) != total { leaderboard.setCount(total, of: position) }
+        }
+        if let mySchool, pendingSwitch == nil {
+            let saved = board.player.flatMap { record in
+                record.schoolID.flatMap { catalog.position(ofID: $0) } == mySchool ? record.taps : nil
+            } ?? 0
+            counter.setMyTaps(saved.addingSaturating(pendingPlayerTaps))
+        }
+    }
+
+    /// Carries on with another catalog: my school, the pending taps and the screens follow the
+    /// schools by id (a starter school by its official id), and the ranking restarts from the
+    /// store's totals plus the pending taps.
+    mutating func replaceCatalog(with replacement: CatalogReplacement) {
+        let unsaved = pendingChanges
+        let myID = mySchool.map { catalog[$0].id }
+        catalog = replacement.catalog
+        catalogGeneration = replacement.generation
+        search = replacement.search
+        leaderboard = replacement.leaderboard
+        setPending(unsaved)
+        for (position, taps) in pendingScores { leaderboard.add(taps, to: position) }
+        leaderboard.markMovementBaseline()
+        mySchool = myID.flatMap { catalog.position(ofID: $0) }
+        switch screen {
+        case .confirmSwitch:
+            screen = .picker
+        case .game, .ranking:
+            if mySchool == nil {
+                history.removeAll()
+                screen = .picker
+            }
+        default:
+            break
+        }
+        if screen == .picker || !picker.results.isEmpty { runSearch() }
+        if let mySchool, !ranking.league.contains(catalog[mySchool]) { ranking = RankingState() }
+    }
+}

@@ -1,0 +1,152 @@
+public enum Screen: Equatable, Sendable {
+    case picker
+    /// Asking whether to switch to the school at this catalog position.
+    case confirmSwitch(Int)
+    case game
+    case ranking
+    case help
+    case about
+}
+
+/// The school search screen.
+public struct PickerState: Equatable, Sendable {
+    public var query: String = ""
+    public var results: [SearchHit] = []
+    public var selection: Int = 0
+    /// First result shown, so the selection stays visible.
+    public var scroll: Int = 0
+
+    public init() {}
+}
+
+/// The full ranking screen.
+public struct RankingState: Equatable, Sendable {
+    public var league: League = .national
+    /// The first place shown.
+    public var scroll: Int = 0
+
+    public init() {}
+}
+
+/// A refused burst being shown to the player.
+public struct TapWarning: Equatable, Sendable {
+    public var reason: TapRefusal
+    public var since: Instant
+    public var refusedTaps: UInt64
+}
+
+/// Timings of the game loop, each with the reason for its value.
+public enum GameTiming {
+    /// The promise: a tap reaches the file within one second, and others' taps show up within one.
+    public static let syncIntervalNanoseconds: Int64 = 500_000_000
+    /// "A moment ago" for rank movement arrows.
+    public static let movementBaselineNanoseconds: Int64 = 10_000_000_000
+    /// A save unanswered this long is shown as delayed: four times the usual interval.
+    public static let saveDelayedNanoseconds: Int64 = 2_000_000_000
+    /// How long the burst warning stays up after the last refused tap.
+    public static let warningNanoseconds: Int64 = 2_000_000_000
+    /// How many search results the picker keeps: more than any screen shows.
+    public static let pickerResultLimit = 100
+    /// The longest search the picker takes: longer than any school's name with its region, short
+    /// enough that a pasted novel costs a few searches, not one per character.
+    public static let pickerQueryLimit = 40
+}
+
+/// The one state value of a running game.
+public struct GameState: Sendable {
+    public internal(set) var catalog: Catalog
+    /// Which catalog this is: 0 for the one the game started with, then as the store numbers
+    /// the catalogs it replaces it with.
+    public internal(set) var catalogGeneration = 0
+    public internal(set) var search: SchoolSearch
+    public var leaderboard: Leaderboard
+    public var counter: TapCounter
+    public var effects: EffectRing
+    public var tapGuard: TapGuard
+    public var random: RandomSource
+    public var language: Language
+    /// Ring the bell on a refused burst (`--quiet` turns it off).
+    public var bellEnabled: Bool
+    public var player: String
+    /// Catalog position of my school, once chosen.
+    public var mySchool: Int?
+
+    public var screen: Screen
+    /// Screens to go back to with Esc; empty means Esc quits.
+    public var history: [Screen] = []
+    public var picker = PickerState()
+    public var ranking = RankingState()
+    public var layout: GameLayout
+
+    public var warning: TapWarning?
+    /// Why scores are not being saved right now, if they aren't.
+    public var saveFailure: String?
+    /// Shown until a key is pressed: problems met with the saved state, and the like.
+    public var notices: [Notice]
+
+    /// Taps not yet handed to the store, by catalog position.
+    public internal(set) var pendingScores: [Int: UInt64] = [:]
+    /// Taps not yet handed to the store for schools the current catalog does not have (kept
+    /// through a catalog replacement that dropped them; the store keeps every id).
+    public internal(set) var pendingScoresByID: [String: UInt64] = [:]
+    public internal(set) var pendingPlayerTaps: UInt64 = 0
+    public internal(set) var pendingSwitch: String?
+    /// Changes handed to the store and not yet answered: at most one save at a time, so that an
+    /// answer always covers everything handed over before it.
+    public internal(set) var syncInFlight: PendingChanges?
+    public internal(set) var lastSyncRequest: Instant
+    public internal(set) var lastMovementBaseline: Instant
+    public internal(set) var isQuitting = false
+
+    public init(
+        catalog: Catalog, saved: SavedState, player: String, language: Language, now: Instant,
+        columns: Int, rows: Int, seed: UInt64, bellEnabled: Bool = true, notices: [Notice] = [],
+        startingSchool: Int? = nil
+    ) {
+        self.catalog = catalog
+        self.search = SchoolSearch(catalog: catalog)
+        self.leaderboard = Leaderboard(catalog: catalog, counts: saved.counts(in: catalog))
+        let record = saved.players[player] ?? PlayerRecord()
+        self.counter = TapCounter(myTaps: record.taps, bestTapsPerSecond: record.bestTapsPerSecond)
+        self.effects = EffectRing()
+        self.tapGuard = TapGuard()
+        self.random = RandomSource(seed: seed)
+        self.language = language
+        self.bellEnabled = bellEnabled
+        self.player = player
+        self.mySchool = record.schoolID.flatMap { catalog.position(ofID: $0) }
+        self.layout = GameLayout(columns: columns, rows: rows)
+        self.notices = notices
+        // The first tick syncs at once: it repairs the file if it needs it and shows others' taps.
+        self.lastSyncRequest = Instant(nanoseconds: now.nanoseconds &- GameTiming.syncIntervalNanoseconds)
+        self.lastMovementBaseline = now
+        self.screen = mySchool == nil ? .picker : .game
+        leaderboard.markMovementBaseline()
+        if let startingSchool, startingSchool != mySchool { choose(school: startingSchool) }
+    }
+
+    /// The changes the next sync must carry.
+    public var pendingChanges: PendingChanges {
+        var deltas = pendingScoresByID
+        for (position, taps) in pendingScores { deltas[catalog[position].id] = taps }
+        return PendingChanges(
+            player: player, scoreDeltas: deltas, playerTaps: pendingPlayerTaps,
+            bestTapsPerSecond: counter.bestTapsPerSecond, switchedToSchool: pendingSwitch
+        )
+    }
+
+    /// Changes not yet saved: in flight and pending.
+    public var unsavedChanges: PendingChanges {
+        syncInFlight.map { $0.merged(with: pendingChanges) } ?? pendingChanges
+    }
+
+    /// Whether the save handed over has gone unanswered for long (a stuck lock, a slow disk).
+    public func isSaveDelayed(at now: Instant) -> Bool {
+        syncInFlight != nil && now.nanoseconds(since: lastSyncRequest) >= GameTiming.saveDelayedNanoseconds
+    }
+
+    /// Whether anything moves on screen, so the front end knows it may sleep.
+    public func isAnimating(at now: Instant) -> Bool {
+        effects.hasVisibleEffects(at: now) || warning != nil
+    }
+}

@@ -1,0 +1,290 @@
+/// The rules of the game: the only way the state changes.
+public func update(_ state: inout GameState, _ event: GameEvent, now: Instant) -> [GameCommand] {
+    state.handle(event, now: now)
+}
+
+extension GameState {
+    mutating func handle(_ event: GameEvent, now: Instant) -> [GameCommand] {
+        switch event {
+        case let .key(key):
+            if !notices.isEmpty, key != .interrupt {
+                notices.removeAll()
+                return []
+            }
+            return handle(key, now: now)
+        case let .click(column, row):
+            guard screen == .game, let mySchool, layout.playArea.contains(column: column, row: row) else { return [] }
+            let area = layout.playArea
+            let x = (Float(column - area.x) + 0.5) / Float(max(1, area.width))
+            let y = (Float(row - area.y) + 0.5) / Float(max(1, area.height))
+            return tap(key: Self.mouseKey, at: (x, y), school: mySchool, now: now)
+        case let .paste(text):
+            switch screen {
+            case .game: return refuse(.paste, now: now)
+            case .picker: typeIntoSearch(text)
+            default: break
+            }
+            return []
+        case let .resize(columns, rows):
+            layout = GameLayout(columns: columns, rows: rows)
+            keepPickerSelectionVisible()
+            return []
+        case .tick:
+            return tick(now: now)
+        case .terminate:
+            return quit(now: now)
+        case let .synced(board):
+            syncInFlight = nil
+            saveFailure = nil
+            if let board { apply(board) }
+            return []
+        case let .syncFailed(changes, reason):
+            syncInFlight = nil
+            restore(changes)
+            saveFailure = reason
+            return []
+        case let .catalogReplaced(replacement):
+            replaceCatalog(with: replacement)
+            return []
+        case let .stateProblems(problems):
+            notices += problems.map(Notice.stateProblem)
+            return []
+        }
+    }
+
+    /// The mouse button counts as one more key for the tap guard.
+    static let mouseKey: UInt32 = 0x11_0000
+
+    private mutating func handle(_ key: Key, now: Instant) -> [GameCommand] {
+        switch key {
+        case .interrupt: return quit(now: now)
+        case .help:
+            if screen != .help { push(.help) }
+            return []
+        case .chooseSchool:
+            if screen != .picker { push(.picker); resetPicker() }
+            return []
+        case .escape:
+            return back(now: now)
+        default:
+            break
+        }
+        switch screen {
+        case .picker: return pickerKey(key)
+        case let .confirmSwitch(position): return confirmKey(key, position: position)
+        case .game: return gameKey(key, now: now)
+        case .ranking: return rankingKey(key)
+        case .help, .about:
+            if key == .tab { screen = screen == .help ? .about : .help }
+            return []
+        }
+    }
+
+    private mutating func push(_ next: Screen) {
+        history.append(screen)
+        screen = next
+    }
+
+    private mutating func back(now: Instant) -> [GameCommand] {
+        guard let previous = history.popLast() else { return quit(now: now) }
+        screen = previous
+        return []
+    }
+
+    private mutating func quit(now: Instant) -> [GameCommand] {
+        isQuitting = true
+        var commands: [GameCommand] = []
+        let changes = pendingChanges
+        if !changes.isEmpty {
+            commands.append(.sync(changes))
+            clearPending()
+            lastSyncRequest = now
+        }
+        commands.append(.quit)
+        return commands
+    }
+
+    // MARK: Choosing a school
+
+    private mutating func resetPicker() {
+        picker = PickerState()
+    }
+
+    private mutating func pickerKey(_ key: Key) -> [GameCommand] {
+        switch key {
+        case let .character(character):
+            typeIntoSearch(String(character))
+        case .backspace:
+            if !picker.query.isEmpty { picker.query.removeLast() }
+            runSearch()
+        case .up:
+            picker.selection = max(0, picker.selection - 1)
+        case .down:
+            picker.selection = min(max(0, picker.results.count - 1), picker.selection + 1)
+        case .pageUp:
+            picker.selection = max(0, picker.selection - max(1, layout.pickerResults.height))
+        case .pageDown:
+            picker.selection = min(max(0, picker.results.count - 1), picker.selection + max(1, layout.pickerResults.height))
+        case .home:
+            picker.selection = 0
+        case .end:
+            picker.selection = max(0, picker.results.count - 1)
+        case .enter:
+            guard picker.selection < picker.results.count else { return [] }
+            let position = picker.results[picker.selection].position
+            if let mySchool, mySchool != position, counter.myTaps > 0 {
+                screen = .confirmSwitch(position)
+            } else {
+                choose(school: position)
+            }
+        default:
+            break
+        }
+        keepPickerSelectionVisible()
+        return []
+    }
+
+    /// Adds typed or pasted text to the search, up to `pickerQueryLimit` characters, and searches
+    /// once: the work per key or paste is bounded however much text arrives.
+    private mutating func typeIntoSearch(_ text: String) {
+        let room = GameTiming.pickerQueryLimit - picker.query.count
+        guard room > 0 else { return }
+        let typed = text.filter { !$0.isNewline && $0 != "\t" }.prefix(room)
+        guard !typed.isEmpty else { return }
+        picker.query += typed
+        runSearch()
+    }
+
+    mutating func runSearch() {
+        picker.results = search.search(SearchQuery(text: picker.query, limit: GameTiming.pickerResultLimit))
+        picker.selection = 0
+        picker.scroll = 0
+    }
+
+    private mutating func keepPickerSelectionVisible() {
+        let visible = max(1, layout.pickerResults.height)
+        if picker.selection < picker.scroll { picker.scroll = picker.selection }
+        if picker.selection >= picker.scroll + visible { picker.scroll = picker.selection - visible + 1 }
+    }
+
+    private mutating func confirmKey(_ key: Key, position: Int) -> [GameCommand] {
+        switch key {
+        case .enter, .character("y"), .character("Y"), .character("예"), .character("네"):
+            choose(school: position)
+        case .character("n"), .character("N"), .character("아"):
+            screen = .picker
+        default:
+            break
+        }
+        return []
+    }
+
+    /// Makes `position` my school. My personal count restarts from 0 (as in the original); the old
+    /// school keeps every tap it got.
+    mutating func choose(school position: Int) {
+        if mySchool != position {
+            if mySchool != nil { counter.restartMyCount() }
+            markSwitch(to: position)
+            mySchool = position
+        }
+        history.removeAll()
+        screen = .game
+        ranking = RankingState()
+    }
+
+    // MARK: Playing
+
+    private mutating func gameKey(_ key: Key, now: Instant) -> [GameCommand] {
+        switch key {
+        case let .character(character):
+            guard let mySchool else { return [] }
+            let landing = KeyboardLayout.position(of: character) ?? (Float.random(in: 0...1, using: &random), Float.random(in: 0...1, using: &random))
+            return tap(key: character.unicodeScalars.first!.value, at: landing, school: mySchool, now: now)
+        case .tab:
+            screen = .ranking
+            followMySchool()
+        default:
+            break
+        }
+        return []
+    }
+
+    private mutating func tap(key: UInt32, at landing: (x: Float, y: Float), school: Int, now: Instant) -> [GameCommand] {
+        switch tapGuard.judge(key: key, at: now) {
+        case .counted:
+            counter.record(at: now)
+            leaderboard.add(1, to: school)
+            countPendingTap(for: school)
+            // A little scatter, so that mashing one key still looks like smoke, not a stamp.
+            let jitterX = Float.random(in: -0.03...0.03, using: &random)
+            let jitterY = Float.random(in: -0.08...0.08, using: &random)
+            effects.add(Effect(
+                x: min(1, max(0, landing.x + jitterX)), y: min(1, max(0, landing.y + jitterY)), born: now,
+                variant: UInt8.random(in: 0..<4, using: &random), angle: UInt8.random(in: 0..<8, using: &random)
+            ))
+            return []
+        case let .refused(reason):
+            return refuse(reason, now: now)
+        }
+    }
+
+    private mutating func refuse(_ reason: TapRefusal, now: Instant) -> [GameCommand] {
+        let isNewBurst = warning == nil
+        if var current = warning {
+            current.reason = reason
+            current.since = now
+            current.refusedTaps = current.refusedTaps.addingSaturating(1)
+            warning = current
+        } else {
+            warning = TapWarning(reason: reason, since: now, refusedTaps: 1)
+        }
+        return isNewBurst && bellEnabled ? [.bell] : []
+    }
+
+    // MARK: Ranking
+
+    private mutating func rankingKey(_ key: Key) -> [GameCommand] {
+        let size = leaderboard.size(of: ranking.league)
+        let page = max(1, layout.rankingList.height)
+        let lastTop = max(0, size - page)
+        switch key {
+        case .tab: screen = .game
+        case .up: ranking.scroll = max(0, ranking.scroll - 1)
+        case .down: ranking.scroll = min(lastTop, ranking.scroll + 1)
+        case .pageUp: ranking.scroll = max(0, ranking.scroll - page)
+        case .pageDown: ranking.scroll = min(lastTop, ranking.scroll + page)
+        case .home: ranking.scroll = 0
+        case .end: ranking.scroll = lastTop
+        case .enter, .character("m"), .character("M"), .character("ㅡ"): followMySchool()
+        case .right: switchLeague(by: 1)
+        case .left: switchLeague(by: -1)
+        default: break
+        }
+        return []
+    }
+
+    /// National, my level, my province, my level in my province: the leagues that matter to me.
+    public var leagues: [League] {
+        guard let mySchool else { return [.national] }
+        let school = catalog[mySchool]
+        return [.national, .level(school.level), .province(school.province), .levelInProvince(school.level, school.province)]
+    }
+
+    private mutating func switchLeague(by step: Int) {
+        let all = leagues
+        let current = all.firstIndex(of: ranking.league) ?? 0
+        ranking.league = all[(current + step + all.count) % all.count]
+        followMySchool()
+    }
+
+    private mutating func followMySchool() {
+        guard let mySchool, ranking.league.contains(catalog[mySchool]) else {
+            ranking.scroll = 0
+            return
+        }
+        let page = max(1, layout.rankingList.height)
+        let place = leaderboard.place(of: mySchool, in: ranking.league)
+        let size = leaderboard.size(of: ranking.league)
+        ranking.scroll = max(0, min(place - page / 2, size - page))
+    }
+}

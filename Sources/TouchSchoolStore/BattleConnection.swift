@@ -1,0 +1,15 @@
+import TouchSchoolCore
+
+/// Where a running game's taps go, as the game loop sees it: handing changes over never waits,
+/// and the answers come back as events for `update`. The local battle (a state file shared by
+/// the games on one machine) is one; a server is another.
+public protocol BattleConnection: AnyObject, Sendable {
+    /// Hands over the changes of a `.sync` command; returns at once. Each is answered by exactly
+    /// one `.synced` or `.syncFailed`, in the order handed over.
+    func submit(_ changes: PendingChanges)
+    /// The events that arrived since the last call, in order.
+    func takeEvents() -> [GameEvent]
+    /// Waits until everything handed over is answered, at most `timeoutNanoseconds`; false if
+    /// it was not by then.
+    func finish(timeoutNanoseconds: Int64) -> Bool
+}

@@ -1,0 +1,95 @@
+import Dispatch
+import Synchronization
+import TouchSchoolCore
+
+/// The battle of the games that share one data directory: saves to the state file on a thread
+/// of its own, so that a slow disk or another process holding the lock never stops input or
+/// frames; notices an import (a new `catalog.json`) and prepares the new catalog there too.
+public final class LocalBattle: BattleConnection {
+    private let store: StateStore
+    private let fileSystem: FileSystem
+    private let catalogPath: String
+    private let player: String
+    /// One save at a time, in order.
+    private let queue = DispatchQueue(label: "touchschool.local-battle")
+    private let outbox = Mutex<[GameEvent]>([])
+    /// What the saving thread knows; only that thread touches it (the lock makes that checkable).
+    private let saver: Mutex<Saver>
+
+    private struct Saver {
+        var catalog: Catalog
+        var generation = 0
+        /// The `catalog.json` the catalog came from; nil for the starter catalog.
+        var catalogStamp: FileStamp?
+    }
+
+    /// - Parameters:
+    ///   - catalog: the catalog the game started with (generation 0).
+    ///   - catalogStamp: the stamp of `catalog.json` taken before `catalog` was read from it
+    ///     (nil when the game started with the starter catalog), so an import in between is seen.
+    public init(store: StateStore, player: String, catalog: Catalog, catalogStamp: FileStamp?,
+                fileSystem: FileSystem = .live) {
+        self.store = store
+        self.fileSystem = fileSystem
+        self.player = player
+        self.catalogPath = CatalogFile.importedCatalogPath(inDataDirectory: store.directory)
+        self.saver = Mutex(Saver(catalog: catalog, catalogStamp: catalogStamp))
+    }
+
+    public func submit(_ changes: PendingChanges) {
+        queue.async { [self] in
+            let events = saver.withLock { saver in save(changes, saver: &saver) }
+            outbox.withLock { $0 += events }
+        }
+    }
+
+    public func takeEvents() -> [GameEvent] {
+        outbox.withLock { events in
+            defer { events.removeAll(keepingCapacity: true) }
+            return events
+        }
+    }
+
+    public func finish(timeoutNanoseconds: Int64) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        return done.wait(timeout: .now() + .nanoseconds(Int(timeoutNanoseconds))) == .success
+    }
+
+    /// On the saving thread: saves, then looks for a new catalog, and says what happened.
+    private func save(_ changes: PendingChanges, saver: inout Saver) -> [GameEvent] {
+        var events: [GameEvent] = []
+        var saved: StateStore.Saved?
+        var failed = false
+        // Nothing of ours to add and nobody else saved: a `stat` instead of reading the file.
+        if !changes.isEmpty || store.fileChangedSinceLastRead() {
+            do {
+                // Waits in line for the lock: this thread is the only one that waits.
+                saved = try store.sync(changes, aliases: saver.catalog.aliases, lockTimeoutNanoseconds: nil)
+            } catch {
+                events.append(.syncFailed(changes, reason: error.message))
+                failed = true
+            }
+        }
+        if let replacement = newCatalog(saver: &saver, saved: saved?.state) {
+            events.append(.catalogReplaced(replacement))
+        }
+        if !failed {
+            events.append(.synced(saved.map { SyncedBoard($0.state, catalog: saver.catalog, generation: saver.generation, player: player) }))
+        }
+        if let problems = saved?.problems, !problems.isEmpty { events.append(.stateProblems(problems)) }
+        return events
+    }
+
+    /// The imported catalog, prepared for the game, when `catalog.json` changed since last seen.
+    /// A catalog that cannot be read (a hand edit gone wrong) leaves the game on the one it has.
+    private func newCatalog(saver: inout Saver, saved: SavedState?) -> CatalogReplacement? {
+        guard let stamp = fileSystem.stamp(catalogPath), stamp != saver.catalogStamp else { return nil }
+        saver.catalogStamp = stamp
+        guard let catalog = try? CatalogFile.load(path: catalogPath) else { return nil }
+        let state = saved ?? (try? store.read().state) ?? SavedState()
+        saver.catalog = catalog
+        saver.generation += 1
+        return CatalogReplacement(generation: saver.generation, catalog: catalog, saved: state)
+    }
+}
