@@ -127,8 +127,13 @@ public enum FileIO {
     /// when another process holds it.
     public static func lock(_ path: String, wait: Bool) throws(FileError) -> HeldLock? {
         var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // A lock file that exists in a directory we may not write to still locks, opened to read.
+        let creating = errno
         if descriptor < 0 { descriptor = open(path, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw FileError(path: path, operation: "open the lock file", code: errno) }
+        guard descriptor >= 0 else {
+            // Missing and not creatable: why it could not be created is the cause to report.
+            throw FileError(path: path, operation: "create the lock file", code: errno == ENOENT ? creating : errno)
+        }
         while flock(descriptor, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }

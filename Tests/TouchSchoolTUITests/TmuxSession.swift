@@ -16,23 +16,29 @@ final class TmuxSession {
         ("T0001", "한빛고등학교"), ("T0002", "푸른중학교"), ("T0003", "Maple Elementary"),
     ]
 
-    /// The scratch folder: the tmux socket and the data directory live in it.
+    /// The scratch folder: the tmux socket and (unless given one) the data directory live in it.
     let folder: String
-    var dataDirectory: String { "\(folder)/data" }
+    let dataDirectory: String
     private var socket: String { "\(folder)/tmux.sock" }
 
     /// Starts `touchschool arguments` in a pane of `columns` × `rows`. The pane's shell prints
     /// `EXITED:<status>` when the game ends and stays open, so that the screen after the game can
     /// be read.
-    init(columns: Int = 100, rows: Int = 30, arguments: [String], term: String = "tmux-256color") throws {
+    /// With `sharedDataDirectory`, the game plays on that directory as it is (several sessions
+    /// may share one, as players on one machine do) instead of a fresh one with the test catalog.
+    init(columns: Int = 100, rows: Int = 30, arguments: [String], term: String = "tmux-256color",
+         sharedDataDirectory: String? = nil, user: String = "tester") throws {
         var template = Array("/tmp/touchschool-e2e-XXXXXX".utf8CString)
         folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        try FileIO.createDirectory("\(folder)/data")
-        try FileSystem.live.replaceAtomically("\(folder)/data/catalog.json", with: Array(Self.catalogJSON.utf8))
+        dataDirectory = sharedDataDirectory ?? "\(folder)/data"
+        if sharedDataDirectory == nil {
+            try FileIO.createDirectory(dataDirectory)
+            try FileSystem.live.replaceAtomically("\(dataDirectory)/catalog.json", with: Array(Self.catalogJSON.utf8))
+        }
         let command = ([DataCommandsBinary.path] + arguments + ["--data-dir", dataDirectory]).map(Self.shellQuoted).joined(separator: " ")
         let started = tmux([
             "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "--",
-            "env", "-i", "PATH=/usr/bin:/bin", "HOME=\(folder)", "USER=tester", "LANG=C.UTF-8", "TERM=\(term)",
+            "env", "-i", "PATH=/usr/bin:/bin", "HOME=\(folder)", "USER=\(user)", "LANG=C.UTF-8", "TERM=\(term)",
             "sh", "-c", "\(command); echo EXITED:$?; sleep 600",
         ])
         guard started.status == 0 else {
@@ -138,7 +144,7 @@ final class TmuxSession {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    private static var catalogJSON: String {
+    static var catalogJSON: String {
         let entries = schools.map { school in
             #"{"id": "\#(school.id)", "name": "\#(school.name)", "level": "high", "province": "서울특별시", "district": "종로구", "address": "서울특별시 종로구 1"}"#
         }
