@@ -161,16 +161,35 @@ import TouchSchoolCore
         expectWholeColumns(grid)
     }
 
-    @Test func rankMovementShowsArrows() {
-        var state = Fixture.game(.korean, columns: 120, rows: 40)
-        // 서울고 (tied with 경기고 at 2) pulls ahead: 경기고 drops one place.
-        let end = Fixture.tap(3, into: &state, from: Fixture.start)
+    /// The leaderboard panel's rows, without the play area beside them.
+    func panelRows(_ grid: CellGrid, _ state: GameState) -> [String] {
+        let panel = state.layout.leaderboardPanel
+        return grid.lines[(panel.y + 1)..<(panel.y + panel.height)].map { String($0.dropFirst(panel.x)) }
+    }
+
+    @Test func rankMovementShowsArrowsForSchoolsPassedOnly() throws {
+        // 서울고 (tied with 경기고 at 2) pulls ahead: it passed no one, and no one passed 경기고.
+        var tieBreak = Fixture.game(.korean, columns: 120, rows: 40)
+        let tapped = Fixture.tap(3, into: &tieBreak, from: Fixture.start)
+        let untied = panelRows(view(tieBreak, now: tapped), tieBreak)
+        #expect(untied.contains { $0.contains("2 -    서울고등학교") } && untied.contains { $0.contains("3 -    경기고등학교") }, "\(untied)")
+        #expect(!untied.contains { $0.contains("▲") || $0.contains("▼") }, "\(untied)")
+
+        // 세종과학예술영재학교 (5) passes 금성초 of 부산 (15) with 11 taps.
+        let players = ["tester": PlayerRecord(schoolID: "S7", taps: 0)]
+        var state = GameState(catalog: Fixture.catalog, saved: SavedState(scores: Fixture.scores, players: players), player: "tester",
+                              language: .korean, now: Fixture.start, columns: 120, rows: 40, seed: 5)
+        let end = Fixture.tap(11, into: &state, from: Fixture.start)
         let grid = view(state, now: end)
-        let row = try! #require(grid.row(containing: "경기고등학교"))
-        #expect(grid.lines[row].contains("▼1"))
+        let rows = panelRows(grid, state)
+        #expect(rows.contains { $0.contains("5 ▲1   세종과학예술영재학교") }, "\(rows)")
+        #expect(rows.contains { $0.contains("6 ▼1   금성초등학교") }, "\(rows)")
+        #expect(rows.filter { $0.contains("▲") || $0.contains("▼") }.count == 2, "\(rows)")
         #expect(grid.style(of: "▼1") == .rankDown)
+        // A moment later the arrows are gone.
         _ = update(&state, .tick, now: end.adding(milliseconds: 11_000))
-        #expect(!view(state, now: end.adding(milliseconds: 11_000)).contains("▼1"))
+        let later = view(state, now: end.adding(milliseconds: 11_000))
+        #expect(!later.contains("▼") && !later.contains("▲"))
     }
 
     @Test(arguments: Language.allCases)
