@@ -91,7 +91,7 @@ import TouchSchoolCore
                 #expect(sizes.allSatisfy { $0 >= 1 })
                 for stage in 0..<EffectRing.fadeStages {
                     for cell in SmokePuff.cells(variant: variant, stage: stage, angle: angle) {
-                        #expect(DisplayWidth.of(cell.glyph) == 1 && cell.glyph.allSatisfy(\.isASCII))
+                        #expect(TerminalWidth.of(cell.glyph) == 1 && cell.glyph.allSatisfy(\.isASCII))
                         #expect(abs(cell.dx) <= 8 && abs(cell.dy) <= 4)
                     }
                 }

@@ -80,8 +80,8 @@ import TouchSchoolCore
         let korean = view(Fixture.state(on: screen, .korean, columns: 120, rows: 40), now: Fixture.start)
         let english = view(Fixture.state(on: screen, .english, columns: 120, rows: 40), now: Fixture.start)
         // The bottom line is UI text only: Hangul in Korean, none in English.
-        #expect(korean.lines.last!.contains { DisplayWidth.of($0) == 2 })
-        #expect(!english.lines.last!.contains { DisplayWidth.of($0) == 2 })
+        #expect(containsHangul(korean.lines.last!))
+        #expect(!containsHangul(english.lines.last!))
         #expect(korean.lines.last != english.lines.last)
     }
 
