@@ -113,6 +113,8 @@ public enum Hangul {
     // MARK: 2-beolsik keyboard
 
     /// What each key of the 2-beolsik layout types; the shifted keys that differ are listed apart.
+    /// The layout's only table: the search reads Latin-mode typing by it, and `KeyboardLayout`
+    /// puts a Hangul tap's puff on its key by it.
     static let keyJamo: [Character: UInt32] = [
         "q": 0x3142, "w": 0x3148, "e": 0x3137, "r": 0x3131, "t": 0x3145,
         "y": 0x315B, "u": 0x3155, "i": 0x3151, "o": 0x3150, "p": 0x3154,

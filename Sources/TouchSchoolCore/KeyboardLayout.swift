@@ -16,16 +16,6 @@ public enum KeyboardLayout {
     private static let rowOffsets: [Float] = [0, 0.5, 0.75, 1.25]
     private static let keysPerRow: Float = 13.5
 
-    /// 두벌식: which key types each compatibility jamo, so a Hangul tap lands on its key too.
-    private static let jamoKeys: [Character: Character] = {
-        var map: [Character: Character] = [:]
-        for (jamo, key) in zip("ㅂㅈㄷㄱㅅㅛㅕㅑㅐㅔㅁㄴㅇㄹㅎㅗㅓㅏㅣㅋㅌㅊㅍㅠㅜㅡ", "qwertyuiopasdfghjklzxcvbnm") { map[jamo] = key }
-        for (jamo, key) in zip("ㅃㅉㄸㄲㅆㅒㅖ", "qwerttop") { map[jamo] = key }
-        return map
-    }()
-    /// The initial consonants of precomposed syllables, in Unicode order.
-    private static let initialConsonants = Array("ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ")
-
     /// (x, y) in 0...1 for a key; nil for keys not on the main block (they land at random).
     public static func position(of character: Character) -> (x: Float, y: Float)? {
         guard let key = physicalKey(for: character) else {
@@ -43,12 +33,10 @@ public enum KeyboardLayout {
 
     private static func physicalKey(for character: Character) -> Character? {
         guard let scalar = character.unicodeScalars.first else { return nil }
-        if (0xAC00...0xD7A3).contains(scalar.value) {
-            let initial = initialConsonants[Int((scalar.value - 0xAC00) / 588)]
-            return jamoKeys[initial]
-        }
-        if let key = jamoKeys[character] { return key }
-        let lowered = character.lowercased()
+        // Hangul by the 2-beolsik keys the search reads too; a syllable by its 초성, the key
+        // struck first. Shift-O (ㅒ) lands on o like any capital.
+        let typed = Hangul.jamoKey[Hangul.initialConsonant(of: scalar.value)] ?? character
+        let lowered = typed.lowercased()
         guard lowered.count == 1, let lower = lowered.first else { return nil }
         return shifted[lower] ?? lower
     }

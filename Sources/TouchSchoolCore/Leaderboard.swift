@@ -91,8 +91,12 @@ public struct Leaderboard: Sendable {
     /// The league number of each node.
     private let leagueOfNode: [Int32]
     private let leagueNumbers: [League: Int32]
-    /// Each node's rank when `markMovementBaseline` was last called (or at init).
-    private var baselineRanks: [Int32]
+    /// Each school's count when `markMovementBaseline` was last called (or at init).
+    private var baselineCounts: [UInt64]
+    /// The schools whose count has been set since the baseline, each once (`isChanged`): the only
+    /// ones that can have passed, or been passed by, a school without crossing its count.
+    private var changedSinceBaseline: [Int32] = []
+    private var isChangedSinceBaseline: [Bool]
 
     public init(catalog: Catalog, counts: [UInt64]) {
         precondition(counts.count == catalog.count, "one count per school of the catalog")
@@ -132,7 +136,8 @@ public struct Leaderboard: Sendable {
         }
         self.nodes = nodes
         self.roots = Array(repeating: Self.none, count: leagueNumbers.count)
-        self.baselineRanks = Array(repeating: 0, count: leagueOfNode.count)
+        self.baselineCounts = counts
+        self.isChangedSinceBaseline = Array(repeating: false, count: schoolCount)
 
         // The only full sort: lay out every league in order once, then build each tree from its
         // sorted nodes in linear time.
@@ -145,13 +150,16 @@ public struct Leaderboard: Sendable {
             }
         }
         for (league, members) in leagueMembers.enumerated() { roots[league] = buildTree(members) }
-        markMovementBaseline()
     }
 
     public func count(of school: Int) -> UInt64 { nodes[school].count }
 
     public mutating func setCount(_ count: UInt64, of school: Int) {
         guard count != nodes[school].count else { return }
+        if !isChangedSinceBaseline[school] {
+            isChangedSinceBaseline[school] = true
+            changedSinceBaseline.append(Int32(school))
+        }
         let key = Key(count: count, tie: nodes[school].tie)
         // Only the nodes whose neighbours change leave their trees (searched by their old key);
         // the rest stay where they are.
@@ -236,29 +244,45 @@ public struct Leaderboard: Sendable {
         return RankedSchool(position: self.school(of: above), rank: self.rank(ofCount: count, inTree: root), count: count)
     }
 
-    /// Remembers every rank now, as "a moment ago" for `movement`. O(n): call it every few
-    /// seconds, not per tap.
+    /// Remembers every count now, as "a moment ago" for `movement`. Costs one step per school
+    /// changed since the last baseline.
     public mutating func markMovementBaseline() {
-        for root in roots where root != Self.none {
-            var node = root
-            while nodes[Int(node)].left != Self.none { node = nodes[Int(node)].left }
-            var place: Int32 = 0
-            var rank: Int32 = 1
-            var previousCount = nodes[Int(node)].count
-            while node != Self.none {
-                let count = nodes[Int(node)].count
-                if count != previousCount { rank = place + 1 }
-                baselineRanks[Int(node)] = rank
-                previousCount = count
-                place += 1
-                node = nodes[Int(node)].next
-            }
+        for changed in changedSinceBaseline {
+            let school = Int(changed)
+            baselineCounts[school] = nodes[school].count
+            isChangedSinceBaseline[school] = false
         }
+        changedSinceBaseline.removeAll(keepingCapacity: true)
     }
 
-    /// Places climbed since the baseline (negative: fell).
+    /// Places climbed since the baseline (negative: fell): one for each school of the league that
+    /// was ahead then and is behind now, less one for each that was behind and is ahead. Ahead
+    /// and behind are strict: leaving or joining a tie passes no one, so when one of many schools
+    /// at 0 taps, the others have not moved (their shared rank drops, but nobody overtook them).
+    /// O(log n + schools changed since the baseline).
     public func movement(of school: Int, in league: League) -> Int {
-        Int(baselineRanks[node(of: school, in: league)]) - rank(of: school, in: league)
+        let node = node(of: school, in: league)
+        let leagueNumber = leagueOfNode[node]
+        let before = baselineCounts[school], now = nodes[school].count
+        // A school that kept its count since the baseline was passed by this one, or passed it,
+        // exactly when that count lies strictly between this one's then and now: counted in the
+        // tree, then the changed schools are taken out of that count and judged one by one.
+        var climbed = 0
+        var unchangedBetween = 0
+        let (low, high) = (min(before, now), max(before, now))
+        if high - low > 1 {
+            let root = roots[Int(leagueNumber)]
+            unchangedBetween = rank(ofCount: low, inTree: root) - rank(ofCount: high - 1, inTree: root)
+        }
+        for changed in changedSinceBaseline {
+            let other = Int(changed)
+            guard other != school, leagueOfNode[league.slot * schoolCount + other] == leagueNumber else { continue }
+            let otherNow = nodes[other].count, otherBefore = baselineCounts[other]
+            if low < otherNow && otherNow < high { unchangedBetween -= 1 }
+            if otherBefore > before && otherNow < now { climbed += 1 }
+            if otherBefore < before && otherNow > now { climbed -= 1 }
+        }
+        return climbed + (now > before ? unchangedBetween : -unchangedBetween)
     }
 
     // MARK: - Order

@@ -129,10 +129,6 @@ public struct TapGuard: Sendable {
         return .counted
     }
 
-    /// Text the terminal marked as pasted (bracketed paste): never a tap. It is not a press either,
-    /// so it leaves the windows of presses untouched.
-    public func judgePaste() -> TapVerdict { .refused(.paste) }
-
     /// Adds the press to the run of its key (starting a new run on another key) and tells whether
     /// the run now repeats faster than one finger can press one key.
     private mutating func recordInRun(key: UInt32, at time: Int64) -> Bool {

@@ -407,15 +407,16 @@ private extension JSONParser {
         for (offset, byte) in text.enumerated() {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                digits = digits * 10 + Int64(byte - 0x30)
                 digitCount += 1
+                // Checked before multiplying: twenty digits would overflow `digits` and trap.
+                guard digitCount <= 15 else { return nil }
+                digits = digits * 10 + Int64(byte - 0x30)
                 if seenPoint { fractionDigits += 1 }
             case UInt8(ascii: "."): seenPoint = true
             case UInt8(ascii: "-") where offset == 0: isNegative = true
             default: return nil
             }
         }
-        guard digitCount <= 15 else { return nil }
         let magnitude = Double(digits) / exactPowersOfTen[fractionDigits]
         return isNegative ? -magnitude : magnitude
     }

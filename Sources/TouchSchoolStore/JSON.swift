@@ -33,10 +33,8 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     public var stringValue: String? { if case let .string(s) = self { s } else { nil } }
-    public var boolValue: Bool? { if case let .bool(b) = self { b } else { nil } }
     public var arrayValue: [JSONValue]? { if case let .array(a) = self { a } else { nil } }
     public var objectValue: [(String, JSONValue)]? { if case let .object(o) = self { o } else { nil } }
-    public var doubleValue: Double? { if case let .number(n) = self { Double(n) } else { nil } }
 
     /// The number as a non-negative 64-bit integer; `nil` for anything else (negative, fraction,
     /// exponent, too large, not a number).
@@ -328,8 +326,6 @@ public struct JSONWriter {
     public mutating func number(_ value: Double) {
         bytes.append(contentsOf: Array("\(value)".utf8))
     }
-
-    public mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 }
 
 private extension UInt {

@@ -7,15 +7,26 @@ public enum DisplayWidth {
         return of(first)
     }
 
+    /// By Unicode's East Asian Width, as terminals (and glibc's `wcwidth`) count: wide (W) and
+    /// fullwidth (F) take two cells, marks and format characters none, the rest one.
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v < 0x20 || (0x7F..<0xA0).contains(v) { return 0 }
+        // The common cases first: Latin text (no marks below U+0300) and Hangul syllables.
         if v < 0x300 { return 1 }
-        if (0x300...0x36F).contains(v) || (0x1160...0x11FF).contains(v) || v == 0x200B || (0xFE00...0xFE0F).contains(v) {
-            return 0
+        if (0xAC00...0xD7A3).contains(v) { return 2 }
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
         }
-        if isWide(v) { return 2 }
-        return 1
+        // Vowels and finals of old-style Hangul (Jamo and Jamo Extended-B) join the lead before them
+        // into one syllable block, though Unicode files them as letters.
+        if (0x1160...0x11FF).contains(v) || (0xD7B0...0xD7FF).contains(v) { return 0 }
+        // Emoji shown as emoji by default are wide (☔ U+2614, ✅ U+2705, 🎉): Unicode makes every
+        // one of them W but the regional indicators, which pair into a flag.
+        if properties.isEmojiPresentation { return (0x1F1E6...0x1F1FF).contains(v) ? 1 : 2 }
+        return wideRanges.contains { $0.contains(v) } ? 2 : 1
     }
 
     public static func of(_ text: String) -> Int {
@@ -116,20 +127,25 @@ public enum DisplayWidth {
         return tokens
     }
 
-    private static func isWide(_ v: UInt32) -> Bool {
-        (0x1100...0x115F).contains(v) ||        // Hangul Jamo initials
-        (0x2E80...0x303E).contains(v) ||        // CJK radicals, punctuation
-        (0x3041...0x33FF).contains(v) ||        // Kana, compatibility jamo, CJK symbols
-        (0x3400...0x4DBF).contains(v) ||
-        (0x4E00...0x9FFF).contains(v) ||
-        (0xA960...0xA97F).contains(v) ||        // Hangul Jamo Extended-A
-        (0xAC00...0xD7A3).contains(v) ||        // Hangul syllables
-        (0xF900...0xFAFF).contains(v) ||
-        (0xFE30...0xFE4F).contains(v) ||
-        (0xFF00...0xFF60).contains(v) ||        // Fullwidth forms
-        (0xFFE0...0xFFE6).contains(v) ||
-        (0x1F300...0x1F64F).contains(v) ||      // Emoji
-        (0x1F900...0x1F9FF).contains(v) ||
-        (0x20000...0x3FFFD).contains(v)
-    }
+    /// East Asian Width W and F, apart from emoji (above) and Hangul syllables (the fast path).
+    private static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F,    // Hangul Jamo leads
+        0x2329...0x232A,    // angle brackets
+        0x2630...0x2637,    // trigrams ☰…☷ (wide since Unicode 16)
+        0x268A...0x268F,    // monograms and digrams (wide since Unicode 16)
+        0x2E80...0x303E,    // CJK radicals, ideographic description, CJK symbols and punctuation
+        0x3041...0x33FF,    // kana, bopomofo, compatibility jamo, kanbun, enclosed CJK, CJK compatibility
+        0x3400...0x4DFF,    // CJK Extension A, Yijing hexagrams (wide since Unicode 16)
+        0x4E00...0x9FFF,    // CJK unified ideographs
+        0xA000...0xA4CF,    // Yi
+        0xA960...0xA97F,    // Hangul Jamo Extended-A (leads)
+        0xF900...0xFAFF,    // CJK compatibility ideographs
+        0xFE10...0xFE19,    // vertical forms
+        0xFE30...0xFE6F,    // CJK compatibility forms, small form variants
+        0xFF00...0xFF60,    // fullwidth forms
+        0xFFE0...0xFFE6,    // fullwidth signs
+        0x1D300...0x1D356,  // Tai Xuan Jing symbols (wide since Unicode 16)
+        0x1F200...0x1F2FF,  // enclosed ideographic supplement
+        0x20000...0x3FFFD,  // CJK ideographs of planes 2 and 3
+    ]
 }

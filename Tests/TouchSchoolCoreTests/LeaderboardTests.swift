@@ -181,26 +181,74 @@ func expectMatches(_ board: Leaderboard, _ oracle: LeaderboardOracle, sourceLoca
         }
     }
 
-    @Test func movementCountsPlacesClimbedSinceTheBaseline() {
+    /// Places climbed since the baseline, the slow way: one for each school of the league that
+    /// was strictly ahead then and is strictly behind now, less one for each the other way round.
+    static func climbed(_ school: Int, in league: League, from before: LeaderboardOracle, to now: LeaderboardOracle) -> Int {
+        now.order(of: league).reduce(0) { climbed, other in
+            if before.counts[other] > before.counts[school] && now.counts[other] < now.counts[school] { return climbed + 1 }
+            if before.counts[other] < before.counts[school] && now.counts[other] > now.counts[school] { return climbed - 1 }
+            return climbed
+        }
+    }
+
+    @Test func movementCountsSchoolsPassedSinceTheBaseline() {
         let catalog = synthesizedCatalog(schoolCount: 60, provinces: 2)
         var generator = RandomSource(seed: 11)
         var oracle = LeaderboardOracle(catalog: catalog, counts: (0..<60).map { _ in UInt64.random(in: 0...10, using: &generator) })
         var board = Leaderboard(catalog: catalog, counts: oracle.counts)
         for school in 0..<60 { #expect(board.movement(of: school, in: .national) == 0) }
 
-        let before = oracle
-        for _ in 0..<200 {
-            let school = Int.random(in: 0..<60, using: &generator)
-            board.add(1, to: school)
-            oracle.counts[school] += 1
+        for round in 0..<3 {
+            let before = oracle
+            for _ in 0..<200 {
+                let school = Int.random(in: 0..<60, using: &generator)
+                // Mostly taps; now and then a count set outright, down as well as up.
+                if UInt64.random(in: 0..<8, using: &generator) == 0 {
+                    let count = UInt64.random(in: 0...40, using: &generator)
+                    board.setCount(count, of: school)
+                    oracle.counts[school] = count
+                } else {
+                    board.add(1, to: school)
+                    oracle.counts[school] += 1
+                }
+            }
+            for school in 0..<60 {
+                for league in League.leagues(of: catalog[school]) {
+                    #expect(board.movement(of: school, in: league) == Self.climbed(school, in: league, from: before, to: oracle),
+                            "round \(round), school \(school), \(league)")
+                }
+            }
+            board.markMovementBaseline()
+            for school in 0..<60 { #expect(board.movement(of: school, in: .national) == 0) }
         }
-        for school in 0..<60 {
-            for league in League.leagues(of: catalog[school]) {
-                let climbed = before.rank(of: school, in: league) - oracle.rank(of: school, in: league)
-                #expect(board.movement(of: school, in: league) == climbed)
+    }
+
+    /// One school's first tap lifts it out of the crowd at 0; the rest of the crowd stays where it
+    /// was (no ▼1 on every school), and so does a leader that another school comes to tie.
+    @Test func leavingOrJoiningATieMovesNoOne() {
+        let catalog = synthesizedCatalog(schoolCount: 12, provinces: 2)
+        // Schools 0 and 6 share all four leagues: same level (index % 3), same province (index / 3 % 2).
+        let (first, second) = (0, 6)
+        #expect(League.leagues(of: catalog[first]) == League.leagues(of: catalog[second]))
+        var board = Leaderboard(catalog: catalog, counts: Array(repeating: 0, count: 12))
+        func expectMovements(_ expected: [Int: Int], _ comment: Comment) {
+            for school in 0..<12 {
+                for league in League.leagues(of: catalog[school]) {
+                    #expect(board.movement(of: school, in: league) == expected[school, default: 0], "\(comment): school \(school), \(league)")
+                }
             }
         }
+        board.add(1, to: first)
+        expectMovements([:], "the first leaves the crowd at 0")
+        board.add(1, to: second)
+        expectMovements([:], "the second ties the first")
         board.markMovementBaseline()
-        for school in 0..<60 { #expect(board.movement(of: school, in: .national) == 0) }
+        board.add(1, to: second)
+        expectMovements([:], "the second leaves its tie with the first")
+        board.markMovementBaseline()
+        board.add(2, to: first)
+        expectMovements([first: 1, second: -1], "the first passes the second")
+        board.add(1, to: second)
+        expectMovements([:], "the second catches up: a tie again, which passes no one")
     }
 }

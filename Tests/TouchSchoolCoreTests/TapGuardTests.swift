@@ -112,10 +112,6 @@ private func heldKey(delay: Double = 500, every: Double = 33, repeats: Int = 90)
         #expect(counted(judge(presses)) == 6)
     }
 
-    @Test func bracketedPasteIsRefused() {
-        #expect(TapGuard().judgePaste() == .refused(.paste))
-    }
-
     @Test func thePolicyIsWhatTheGuardApplies() {
         var policy = TapGuardPolicy.standard
         policy.burstLimit = 3

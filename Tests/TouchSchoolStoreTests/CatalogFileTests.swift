@@ -111,7 +111,9 @@ import TouchSchoolStarterCatalog
 
     @Test func coordinatesDecodeToTheNearestDoubleWhateverTheirDigits() throws {
         // Up to 15 digits take the short path; more digits and exponents go through the standard library.
-        let texts = ["37.4826", "-33.86881", "0.1", "90", "-0.0", "77.0137123456789", "37.48261234567891234", "1.5e1", "12E-1", "89.999999999999999"]
+        // More digits than an Int64 holds (20 and up) must not overflow on the way to the standard library.
+        let texts = ["37.4826", "-33.86881", "0.1", "90", "-0.0", "77.0137123456789", "37.48261234567891234", "1.5e1", "12E-1", "89.999999999999999",
+                     "0.0000000000000000000000001", "-0.00000000000000000000000000000000000000012345", "37.482612345678912345678901234567890"]
         let schools = texts.enumerated().map { offset, text in
             "{\"id\": \"S\(offset)\", \"name\": \"가\", \"level\": \"high\", \"province\": \"서울특별시\", \"district\": \"\", \"address\": \"\", \"lat\": \(text)}"
         }
@@ -119,6 +121,13 @@ import TouchSchoolStarterCatalog
         for (school, text) in zip(catalog.schools, texts) {
             let expected = try #require(Double(text))
             #expect(school.latitude?.bitPattern == expected.bitPattern, "\(text)")
+        }
+    }
+
+    @Test func coordinatesWithTooManyDigitsOutOfRangeAreRefusedWithTheRange() {
+        for text in ["1234567890123456789012345", "-1234567890123456789012345.5", "99999999999999999999", "90.00000000000001234567"] {
+            let school = "{\"id\": \"S1\", \"name\": \"가\", \"level\": \"high\", \"province\": \"서울특별시\", \"district\": \"\", \"address\": \"\", \"lat\": \(text)}"
+            #expect(Self.decodeError(Self.document(schools: "[\(school)]"))?.contains("schools[0].lat must be a number between -90 and 90") == true, "\(text)")
         }
     }
 

@@ -133,7 +133,7 @@ import TouchSchoolCore
         ("포항제철고등학교", "경상북도", "high"),
         ("용인한국외국어대학교부설고등학교", "경기도", "high"),
         ("대청중학교", "서울특별시", "middle"),
-        ("대치초등학교", "서울특별시", "elementary"),
+        ("서울대치초등학교", "서울특별시", "elementary"),
         ("서울대학교사범대학부설초등학교", "서울특별시", "elementary"),
     ])
     func famousSchoolIsListed(name: String, province: String, level: String) {

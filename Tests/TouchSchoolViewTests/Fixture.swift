@@ -89,7 +89,7 @@ extension CellGrid {
         var column = 0
         for start in line.indices {
             if Array(line[start...].prefix(needle.count)) == needle { return self[column, row].style }
-            column += DisplayWidth.of(line[start])
+            column += TerminalWidth.of(line[start])
         }
         return nil
     }
@@ -117,7 +117,8 @@ extension Fixture {
 }
 
 /// Hangul takes two cells and never breaks: every wide character is followed by its continuation,
-/// no continuation stands alone, and every row is exactly as wide as the grid.
+/// no continuation stands alone, and every row is exactly as wide as the grid. Widths are the
+/// terminal's (`wcwidth`), not the view's own table, which would agree with itself whatever it said.
 func expectWholeColumns(_ grid: CellGrid, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
     for row in 0..<grid.height {
         var column = 0
@@ -128,7 +129,7 @@ func expectWholeColumns(_ grid: CellGrid, _ comment: Comment? = nil, sourceLocat
                 column += 1
                 continue
             }
-            let width = DisplayWidth.of(cell.character)
+            let width = TerminalWidth.of(cell.character)
             if width == 0 { Issue.record("zero-width cell at \(column),\(row)", sourceLocation: sourceLocation) }
             if width == 2 {
                 let whole = column + 1 < grid.width && grid[column + 1, row].isContinuation
@@ -138,6 +139,11 @@ func expectWholeColumns(_ grid: CellGrid, _ comment: Comment? = nil, sourceLocat
                 column += 1
             }
         }
-        #expect(DisplayWidth.of(grid.lines[row]) == grid.width, comment, sourceLocation: sourceLocation)
+        #expect(TerminalWidth.of(grid.lines[row]) == grid.width, comment, sourceLocation: sourceLocation)
     }
+}
+
+/// Whether the text has a Hangul syllable: Korean UI text, or a school's name.
+func containsHangul(_ text: some StringProtocol) -> Bool {
+    text.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) }
 }

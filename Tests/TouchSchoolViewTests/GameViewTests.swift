@@ -67,7 +67,7 @@ import TouchSchoolCore
     @Test func thirtyPuffsAtOnceAllShowWithSafeGlyphs() {
         var state = Fixture.game(.korean, columns: 200, rows: 60)
         let end = Fixture.tap(40, into: &state, from: Fixture.start)
-        #expect(state.effects.count == EffectRing.capacity)
+        #expect(state.effects.count == 30)  // never more than 30 puffs at once
         let grid = view(state, now: end)
         var glyphs = Set<Character>()
         for row in 0..<grid.height {
@@ -91,7 +91,7 @@ import TouchSchoolCore
                 #expect(sizes.allSatisfy { $0 >= 1 })
                 for stage in 0..<EffectRing.fadeStages {
                     for cell in SmokePuff.cells(variant: variant, stage: stage, angle: angle) {
-                        #expect(DisplayWidth.of(cell.glyph) == 1 && cell.glyph.allSatisfy(\.isASCII))
+                        #expect(TerminalWidth.of(cell.glyph) == 1 && cell.glyph.allSatisfy(\.isASCII))
                         #expect(abs(cell.dx) <= 8 && abs(cell.dy) <= 4)
                     }
                 }
@@ -120,13 +120,11 @@ import TouchSchoolCore
         var state = Fixture.game(language, columns: 120, rows: 40)
         let end = Fixture.tap(10, into: &state, from: Fixture.start)
         let grid = view(state, now: end)
-        let s = Strings(language)
-        #expect(grid.contains(s.myTaps("15")))
-        #expect(grid.contains(s.sessionTaps("10")))
-        #expect(grid.contains(s.schoolTotal("1,234,577")))
-        #expect(grid.contains(s.overtake("휘문고등학교", taps: "765,424")))
-        #expect(grid.contains(s.speed(now: state.counter.tapsPerSecond(at: end), best: state.counter.bestTapsPerSecond)))
-        #expect(state.counter.tapsPerSecond(at: end) > 0)
+        // 5 taps before, 10 now, 100 ms apart: all ten within the last second, a new best over 9.
+        let expected = language == .korean
+            ? ["내 터치 15", "이번 판 10", "학교 합계 1,234,577", "휘문고등학교까지 765,424번", "초당 10번 · 최고 10번"]
+            : ["My taps 15", "This session 10", "School total 1,234,577", "765,424 taps to overtake 휘문고등학교", "10 taps/s · best 10"]
+        for text in expected { #expect(grid.contains(text), "\(text)") }
     }
 
     @Test func thePanelShowsTheTopThreeAndMyNeighboursWithAGap() {
@@ -161,16 +159,35 @@ import TouchSchoolCore
         expectWholeColumns(grid)
     }
 
-    @Test func rankMovementShowsArrows() {
-        var state = Fixture.game(.korean, columns: 120, rows: 40)
-        // 서울고 (tied with 경기고 at 2) pulls ahead: 경기고 drops one place.
-        let end = Fixture.tap(3, into: &state, from: Fixture.start)
+    /// The leaderboard panel's rows, without the play area beside them.
+    func panelRows(_ grid: CellGrid, _ state: GameState) -> [String] {
+        let panel = state.layout.leaderboardPanel
+        return grid.lines[(panel.y + 1)..<(panel.y + panel.height)].map { String($0.dropFirst(panel.x)) }
+    }
+
+    @Test func rankMovementShowsArrowsForSchoolsPassedOnly() throws {
+        // 서울고 (tied with 경기고 at 2) pulls ahead: it passed no one, and no one passed 경기고.
+        var tieBreak = Fixture.game(.korean, columns: 120, rows: 40)
+        let tapped = Fixture.tap(3, into: &tieBreak, from: Fixture.start)
+        let untied = panelRows(view(tieBreak, now: tapped), tieBreak)
+        #expect(untied.contains { $0.contains("2 -    서울고등학교") } && untied.contains { $0.contains("3 -    경기고등학교") }, "\(untied)")
+        #expect(!untied.contains { $0.contains("▲") || $0.contains("▼") }, "\(untied)")
+
+        // 세종과학예술영재학교 (5) passes 금성초 of 부산 (15) with 11 taps.
+        let players = ["tester": PlayerRecord(schoolID: "S7", taps: 0)]
+        var state = GameState(catalog: Fixture.catalog, saved: SavedState(scores: Fixture.scores, players: players), player: "tester",
+                              language: .korean, now: Fixture.start, columns: 120, rows: 40, seed: 5)
+        let end = Fixture.tap(11, into: &state, from: Fixture.start)
         let grid = view(state, now: end)
-        let row = try! #require(grid.row(containing: "경기고등학교"))
-        #expect(grid.lines[row].contains("▼1"))
+        let rows = panelRows(grid, state)
+        #expect(rows.contains { $0.contains("5 ▲1   세종과학예술영재학교") }, "\(rows)")
+        #expect(rows.contains { $0.contains("6 ▼1   금성초등학교") }, "\(rows)")
+        #expect(rows.filter { $0.contains("▲") || $0.contains("▼") }.count == 2, "\(rows)")
         #expect(grid.style(of: "▼1") == .rankDown)
+        // A moment later the arrows are gone.
         _ = update(&state, .tick, now: end.adding(milliseconds: 11_000))
-        #expect(!view(state, now: end.adding(milliseconds: 11_000)).contains("▼1"))
+        let later = view(state, now: end.adding(milliseconds: 11_000))
+        #expect(!later.contains("▼") && !later.contains("▲"))
     }
 
     @Test(arguments: Language.allCases)
@@ -187,8 +204,10 @@ import TouchSchoolCore
         var wideState = state
         _ = update(&wideState, .resize(columns: 120, rows: 40), now: Fixture.start)
         let wide = view(wideState, now: Fixture.start)
-        #expect(wide.lines.last!.contains(Strings(language).warning(warning.reason, refused: NumberText.grouped(warning.refusedTaps))))
-        #expect(wide.lines.last!.contains(language == .korean ? "키를 누르고 있음" : "key held down"))
+        #expect(warning.reason == .heldKey && warning.refusedTaps > 0 && warning.refusedTaps < 40)
+        #expect(wide.lines.last!.contains(language == .korean
+            ? "비정상적인 터치 수가 감지되었습니다. (키를 누르고 있음 · \(warning.refusedTaps)번 무시됨)"
+            : "Abnormal tapping detected. (key held down, \(warning.refusedTaps) taps refused)"))
 
         _ = update(&state, .tick, now: Fixture.start.adding(milliseconds: 5_000))
         #expect(!view(state, now: Fixture.start.adding(milliseconds: 5_000)).contains(text))

@@ -14,7 +14,7 @@ import TouchSchoolCore
         for (title, size) in zip(titles, sizes) {
             let grid = view(state, now: Fixture.start)
             #expect(grid.lines[0].hasPrefix(" " + title))
-            #expect(grid.lines[0].hasSuffix(Strings(language).myPlace("2", of: size) + " "))
+            #expect(grid.lines[0].hasSuffix((language == .korean ? "내 학교 2위 / \(size)" : "mine #2 of \(size)") + " "))
             expectWholeColumns(grid)
             _ = update(&state, .key(.right), now: Fixture.start)
         }
@@ -37,10 +37,10 @@ import TouchSchoolCore
         #expect(rows[3].contains("…"), "the long name is cut")
         #expect(rows[5].contains("세종특별자치시"))
         // Scores end in one column, whatever their width: the rows have equal display width up to it.
-        let ends = rows.map { DisplayWidth.of(String($0.reversed().drop { $0 == " " }.reversed())) }
+        let ends = rows.map { TerminalWidth.of(String($0.reversed().drop { $0 == " " }.reversed())) }
         #expect(Set(ends).count == 1)
         let heading = grid.lines[list.y - 1]
-        #expect(DisplayWidth.of(String(heading.reversed().drop { $0 == " " }.reversed())) == ends[0])
+        #expect(TerminalWidth.of(String(heading.reversed().drop { $0 == " " }.reversed())) == ends[0])
         // Mine is 서울고 at place 3 (tied second).
         let mineRow = list.y + 2
         #expect(grid.lines[mineRow].contains("서울고등학교"))

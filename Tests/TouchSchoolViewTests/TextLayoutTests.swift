@@ -25,7 +25,7 @@ import TouchSchoolCore
         let text = Strings(.english).dataCredit
         for width in 1...60 {
             for line in DisplayWidth.wrap(text, toWidth: width) where width >= 2 {
-                #expect(DisplayWidth.of(line) <= width)
+                #expect(TerminalWidth.of(line) <= width)
             }
         }
         // Where no word is wider than a line, the lines joined again are the text.
@@ -40,6 +40,9 @@ import TouchSchoolCore
         #expect(DisplayWidth.truncateLeading("서울고등학교", toWidth: 8) == "…등학교")
         #expect(DisplayWidth.truncateLeading("abcdef", toWidth: 4) == "…def")
         #expect(DisplayWidth.truncateLeading("abc", toWidth: 0) == "")
+        // Emoji take two cells like Hangul.
+        #expect(DisplayWidth.truncate("합격✅🎉", toWidth: 7) == "합격✅…")
+        #expect(DisplayWidth.pad("✅", toWidth: 4) == "✅  ")
     }
 
     @Test func putPiecesDropsWholePiecesThatDoNotFit() {
@@ -61,7 +64,7 @@ import TouchSchoolCore
         #expect(s.leagueName(.levelInProvince(.elementary, "제주특별자치도")) == (ko ? "제주특별자치도 초등학교" : "Elementary schools in Jeju"))
         #expect(s.provinceName("어딘가") == "어딘가")
         for province in Province.all where !ko {
-            #expect(!s.provinceName(province).contains { DisplayWidth.of($0) == 2 }, "\(province) has an English name")
+            #expect(!containsHangul(s.provinceName(province)), "\(province) has an English name")
         }
     }
 }
