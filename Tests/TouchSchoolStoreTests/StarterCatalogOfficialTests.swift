@@ -1,6 +1,7 @@
 import Testing
 import TouchSchoolCore
 import TouchSchoolStarterCatalog
+import TouchSchoolStore
 
 /// The hand-written starter catalog against the official lists in `../shared/data`, read by the
 /// importer's own code: every starter school must be a real school under its official name, so
