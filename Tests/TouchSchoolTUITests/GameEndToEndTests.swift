@@ -148,6 +148,17 @@ struct GameEndToEndTests {
         #expect(saved.players["tester"]?.taps == 5)
     }
 
+    @Test func aClosedSessionLeavesNothingRunning() throws {
+        let session = try TmuxSession(arguments: ["--lang", "en"])
+        defer { session.close() }
+        try session.waitFor("the game to start") { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        let processes = session.processes()
+        #expect(processes.count >= 3, "the server, the pane's shell and the game: \(processes)")
+        #expect(processes.contains(try session.gamePID()))
+        session.close()
+        for pid in processes { #expect(!TmuxSession.isRunning(pid), "process \(pid) outlived its session") }
+    }
+
     @Test func unknownTerminalTypeIsAOneLineError() throws {
         let session = try TmuxSession(columns: 200, arguments: [], term: "unknown-terminal-xyz")
         defer { session.close() }

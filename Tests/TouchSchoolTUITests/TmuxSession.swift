@@ -42,9 +42,17 @@ final class TmuxSession {
 
     deinit { close() }
 
-    /// Ends the tmux server (and with it the game, which gets SIGHUP) and removes the scratch folder.
+    /// Ends the tmux server and with it the game (which gets SIGHUP, and saves), waits until every
+    /// process of the session is gone, killing any that still runs after a few seconds, and removes
+    /// the scratch folder with the socket. Safe to call more than once.
     func close() {
-        if FileManager.default.fileExists(atPath: socket) { _ = tmux(["kill-server"]) }
+        if FileManager.default.fileExists(atPath: socket) {
+            let processes = processes()
+            _ = tmux(["kill-server"])
+            let deadline = Date().addingTimeInterval(5)
+            while processes.contains(where: Self.isRunning), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            for pid in processes where Self.isRunning(pid) { kill(pid, SIGKILL) }
+        }
         try? FileManager.default.removeItem(atPath: folder)
     }
 
@@ -86,6 +94,22 @@ final class TmuxSession {
             throw Failure(description: "no game process under the pane's shell \(shell)")
         }
         return pid
+    }
+
+    /// The tmux server and every process of the pane's session (its shell, the game, what they started).
+    func processes() -> [pid_t] {
+        let server = pid_t(paneFormat("#{pid}"))
+        let pane = paneFormat("#{pane_pid}")
+        let inPane = run("/usr/bin/pgrep", ["-s", pane]).output.split(separator: "\n").compactMap { pid_t($0) }
+        return (server.map { [$0] } ?? []) + inPane
+    }
+
+    /// Whether `pid` is a live process: neither gone nor a zombie waiting to be reaped.
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0,
+              let stat = try? FileIO.read("/proc/\(pid)/stat"),
+              let end = stat.lastIndex(of: UInt8(ascii: ")")), end + 2 < stat.count else { return false }
+        return stat[end + 2] != UInt8(ascii: "Z")
     }
 
     /// Polls the screen every 50 ms until `condition` holds; returns that screen, or fails with the last one.
