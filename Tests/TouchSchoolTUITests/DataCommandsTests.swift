@@ -41,7 +41,7 @@ import TouchSchoolCore
 
     @Test func statsJSONOfAPlayerWithASchool() throws {
         let stats = StatsCommand.Stats(player: "kim", record: PlayerRecord(schoolID: "S1", taps: 12, bestTapsPerSecond: 9),
-                                       school: catalog[0], schoolCount: 40, rank: 3, schools: 2)
+                                       school: catalog[0], schoolCount: 40, rank: 2, schools: 2)
         let object = try JSONValue.parse(StatsCommand.json(stats))
         #expect(object["player"]?.stringValue == "kim")
         #expect(object["id"]?.stringValue == "S1")
@@ -49,8 +49,9 @@ import TouchSchoolCore
         #expect(object["myTaps"]?.uint64Value == 12)
         #expect(object["bestTapsPerSecond"]?.uint64Value == 9)
         #expect(object["count"]?.uint64Value == 40)
-        #expect(object["rank"]?.uint64Value == 3)
-        #expect(StatsCommand.text(stats).contains("National rank:  3 of 2"))
+        #expect(object["rank"]?.uint64Value == 2)
+        #expect(object["schools"]?.uint64Value == 2)
+        #expect(StatsCommand.text(stats).contains("National rank:  2 of 2"))
     }
 
     @Test func statsOfAPlayerWithoutASchool() throws {

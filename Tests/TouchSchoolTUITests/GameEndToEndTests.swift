@@ -31,8 +31,10 @@ struct GameEndToEndTests {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "푸른중", tapsLabel: "My taps")
-        let screen = try session.waitFor("푸른중학교")
-        #expect(!screen.contains("한빛고등학교 ") || screen.contains("푸른중학교"))
+        // The header's second line names my school; the ranking beside lists the others too.
+        let header = session.screen().split(separator: "\n", omittingEmptySubsequences: false)[1]
+        #expect(header.contains("푸른중학교"), "\(header)")
+        #expect(!header.contains("한빛고등학교"), "\(header)")
         session.press("C-c")
         try session.waitFor("EXITED:0")
         #expect(try Self.saved(in: session).players["tester"]?.schoolID == "T0002")
