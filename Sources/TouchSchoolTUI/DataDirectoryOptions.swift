@@ -25,17 +25,13 @@ func loadSavedState(directory: String, catalog: Catalog) throws -> SavedState {
     for problem in problems {
         switch problem {
         case let .setAside(keptAs, reason):
-            printError("touchschool: the saved scores could not be used (\(reason)). They were kept as \(keptAs); scores start over.")
+            StandardStreams.writeError("touchschool: the saved scores could not be used (\(reason)). They were kept as \(keptAs); scores start over.\n")
         case let .valuesReset(backup, details):
-            printError("touchschool: abnormal values in the saved scores were reset (the file as it was is kept as \(backup)):")
-            for detail in details { printError("  - \(detail)") }
+            StandardStreams.writeError("touchschool: abnormal values in the saved scores were reset (the file as it was is kept as \(backup)):\n")
+            for detail in details { StandardStreams.writeError("  - \(detail)\n") }
         }
     }
     return state
-}
-
-func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
 /// `1234567` → `1,234,567`.

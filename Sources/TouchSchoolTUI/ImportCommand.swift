@@ -37,12 +37,14 @@ struct ImportCommand: ParsableCommand {
     static let listedChangesLimit = 20
 
     func run() throws {
+        let report: String
         do {
-            print(try importList())
+            report = try importList()
         } catch {
-            writeToStandardError("touchschool import: \(error.message)\nNothing was changed.\n")
+            StandardStreams.writeError("touchschool import: \(error.message)\nNothing was changed.\n")
             throw ExitCode.failure
         }
+        try StandardStreams.write(report + "\n")
     }
 
     /// Does the import and returns what to tell the user.
@@ -123,10 +125,6 @@ struct ImportCommand: ParsableCommand {
         lines.append(title)
         lines.append(contentsOf: items.prefix(listedChangesLimit).map { "  \($0)" })
         if items.count > listedChangesLimit { lines.append("  … and \(items.count - listedChangesLimit) more") }
-    }
-
-    private func writeToStandardError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
     }
 }
 

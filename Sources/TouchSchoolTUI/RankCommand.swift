@@ -43,8 +43,7 @@ struct RankCommand: ParsableCommand {
         let league = try league()
         let size = leaderboard.size(of: league)
         let rows = leaderboard.entries(in: league, places: 0..<min(top, size))
-        print(json ? Self.json(rows, catalog: catalog) : Self.table(rows, catalog: catalog, title: title(of: league, size: size)),
-              terminator: "")
+        try StandardStreams.write(json ? Self.json(rows, catalog: catalog) : Self.table(rows, catalog: catalog, title: title(of: league, size: size)))
     }
 
     /// The league that `--level` and `--region` name.

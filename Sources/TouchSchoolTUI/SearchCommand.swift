@@ -59,18 +59,18 @@ struct SearchCommand: ParsableCommand {
         let hits = SchoolSearch(catalog: catalog).search(SearchQuery(text: text, level: schoolLevel, province: province, limit: limit))
         let rows = hits.map { (school: catalog[$0.position], score: scores[$0.position]) }
         if json {
-            print(Self.json(rows), terminator: "")
+            try StandardStreams.write(Self.json(rows))
         } else if rows.isEmpty {
-            print("No school matches \"\(text)\"\(filterDescription(schoolLevel, province)).")
+            try StandardStreams.write("No school matches \"\(text)\"\(filterDescription(schoolLevel, province)).\n")
         } else {
-            print(Self.table(rows), terminator: "")
+            try StandardStreams.write(Self.table(rows))
         }
         if rows.isEmpty, catalog.source == .starter {
             let hint = """
                 The starter catalog lists only \(catalog.count) schools. For every school in Korea, download \
                 전국초중등학교위치표준데이터 (data.go.kr, dataset 15021148) as CSV and run: touchschool import FILE
                 """
-            if json { printError(hint) } else { print(hint) }
+            if json { StandardStreams.writeError(hint + "\n") } else { try StandardStreams.write(hint + "\n") }
         }
     }
 
@@ -81,7 +81,7 @@ struct SearchCommand: ParsableCommand {
 
     /// Says what is wrong on standard error; the command then exits with status 1.
     private func failure(_ message: String) -> ExitCode {
-        printError("touchschool search: \(message)")
+        StandardStreams.writeError("touchschool search: \(message)\n")
         return ExitCode.failure
     }
 

@@ -45,7 +45,7 @@ struct StatsCommand: ParsableCommand {
             stats.rank = leaderboard.rank(of: position, in: .national)
             stats.schools = leaderboard.size(of: .national)
         }
-        print(json ? Self.json(stats) : Self.text(stats), terminator: "")
+        try StandardStreams.write(json ? Self.json(stats) : Self.text(stats))
     }
 
     static func text(_ stats: Stats) -> String {

@@ -23,4 +23,23 @@ struct TouchSchool: ParsableCommand {
     )
 }
 
-TouchSchool.main()
+// Instead of `TouchSchool.main()`: help and errors are printed through `StandardStreams` too, so
+// that help lost to a full disk fails and an echoed argument cannot drive the terminal.
+do {
+    var command = try TouchSchool.parseAsRoot()
+    try command.run()
+} catch {
+    var exitCode = TouchSchool.exitCode(for: error)
+    let message = TouchSchool.fullMessage(for: error)
+    if exitCode == .success {
+        do {
+            try StandardStreams.write(message + "\n")
+        } catch {
+            StandardStreams.writeError(TouchSchool.fullMessage(for: error) + "\n")
+            exitCode = .failure
+        }
+    } else if !message.isEmpty {
+        StandardStreams.writeError(message + "\n")
+    }
+    TouchSchool.exit(withError: exitCode)
+}
