@@ -91,7 +91,7 @@ struct ImportCommand: ParsableCommand {
 
     static func summary(of report: ImportReport, schoolCount: Int, encoding: TextEncoding, savedTo path: String) -> String {
         var lines = [
-            "Imported \(grouped(schoolCount)) schools of the official list of \(report.edition) (\(encoding.rawValue)).",
+            "Imported \(grouped(schoolCount)) schools of the official list of \(VisibleText.escaping(report.edition)) (\(encoding.rawValue)).",
             "Source: 공공데이터포털 (data.go.kr) 표준데이터 15021148 전국초중등학교위치표준데이터.",
             "",
         ]
@@ -123,7 +123,7 @@ struct ImportCommand: ParsableCommand {
         guard !items.isEmpty else { return }
         lines.append("")
         lines.append(title)
-        lines.append(contentsOf: items.prefix(listedChangesLimit).map { "  \($0)" })
+        lines.append(contentsOf: items.prefix(listedChangesLimit).map { "  \(VisibleText.escaping($0))" })
         if items.count > listedChangesLimit { lines.append("  … and \(items.count - listedChangesLimit) more") }
     }
 }

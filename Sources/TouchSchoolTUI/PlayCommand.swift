@@ -45,7 +45,7 @@ struct PlayCommand: ParsableCommand {
         var startingSchool: Int?
         if let school {
             guard let position = catalog.position(ofID: school) else {
-                throw CommandError("no school has the id '\(school)' (find ids with `touchschool search NAME`)")
+                throw CommandError("no school has the id '\(quoted(school))' (find ids with `touchschool search NAME`)")
             }
             startingSchool = position
         }

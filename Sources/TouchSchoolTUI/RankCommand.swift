@@ -87,7 +87,7 @@ struct RankCommand: ParsableCommand {
         for row in rows {
             let school = catalog[row.position]
             text += pad(String(row.rank), rankWidth) + "  " + pad(grouped(row.count), countWidth)
-                + "  \(school.name) (\(school.region))\n"
+                + "  \(VisibleText.escaping("\(school.name) (\(school.region))"))\n"
         }
         return text
     }

@@ -61,7 +61,7 @@ struct SearchCommand: ParsableCommand {
         if json {
             try StandardStreams.write(Self.json(rows))
         } else if rows.isEmpty {
-            try StandardStreams.write("No school matches \"\(text)\"\(filterDescription(schoolLevel, province)).\n")
+            try StandardStreams.write("No school matches \"\(quoted(text))\"\(filterDescription(schoolLevel, province)).\n")
         } else {
             try StandardStreams.write(Self.table(rows))
         }
@@ -92,7 +92,7 @@ struct SearchCommand: ParsableCommand {
         for (rank, row) in rows.enumerated() {
             let name = row.school.isListed ? row.school.name : "\(row.school.name) (no longer listed)"
             lines.append([String(rank + 1), name, row.school.level.koreanName, row.school.province,
-                          row.school.district.isEmpty ? "-" : row.school.district, String(row.score)])
+                          row.school.district.isEmpty ? "-" : row.school.district, String(row.score)].map(VisibleText.escaping))
         }
         var widths = Array(repeating: 0, count: header.count)
         for line in lines { for (column, cell) in line.enumerated() { widths[column] = max(widths[column], DisplayWidth.of(cell)) } }

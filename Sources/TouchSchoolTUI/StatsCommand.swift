@@ -49,12 +49,13 @@ struct StatsCommand: ParsableCommand {
     }
 
     static func text(_ stats: Stats) -> String {
+        let player = VisibleText.escaping(stats.player)
         guard let school = stats.school else {
-            return "\(stats.player) has not chosen a school yet. Start `touchschool` to choose one.\n"
+            return "\(player) has not chosen a school yet. Start `touchschool` to choose one.\n"
         }
         return """
-            Player:         \(stats.player)
-            School:         \(school.name) (\(school.region)) [\(school.id)]
+            Player:         \(player)
+            School:         \(VisibleText.escaping("\(school.name) (\(school.region)) [\(school.id)]"))
             My taps:        \(grouped(stats.record.taps))
             Best speed:     \(stats.record.bestTapsPerSecond) taps/s
             School's taps:  \(grouped(stats.schoolCount))

@@ -54,6 +54,13 @@ struct GameEndToEndTests {
         #expect(screen.contains("no school has the id 'NOPE'"))
     }
 
+    @Test func aLongUnknownSchoolIDIsShownCutAndVisibly() throws {
+        let session = try TmuxSession(columns: 200, arguments: ["--school", "\u{1B}[2J" + String(repeating: "x", count: 10_000)])
+        defer { session.close() }
+        let screen = try session.waitFor("EXITED:1")
+        #expect(screen.contains(#"no school has the id '\u{1B}[2J"# + String(repeating: "x", count: 30) + "…'"), "\(screen)")
+    }
+
     @Test func hundredHumanTapsAreCountedShownAndSaved() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
