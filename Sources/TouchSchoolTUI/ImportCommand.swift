@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TouchSchoolCore
+import TouchSchoolView
 import TouchSchoolStarterCatalog
 
 /// `touchschool import FILE`: folds the official national school list into the catalog kept in
@@ -91,7 +92,7 @@ struct ImportCommand: ParsableCommand {
 
     static func summary(of report: ImportReport, schoolCount: Int, encoding: TextEncoding, savedTo path: String) -> String {
         var lines = [
-            "Imported \(grouped(schoolCount)) schools of the official list of \(VisibleText.escaping(report.edition)) (\(encoding.rawValue)).",
+            "Imported \(NumberText.grouped(schoolCount)) schools of the official list of \(VisibleText.escaping(report.edition)) (\(encoding.rawValue)).",
             "Source: 공공데이터포털 (data.go.kr) 표준데이터 15021148 전국초중등학교위치표준데이터.",
             "",
         ]
@@ -106,9 +107,9 @@ struct ImportCommand: ParsableCommand {
             ("starter schools not found, kept for their scores", report.keptUnlistedStarter.count),
             ("starter schools not found, without a score, removed", report.droppedStarter.count),
         ]
-        let width = counts.map { grouped($0.1).count }.max() ?? 0
+        let width = counts.map { NumberText.grouped($0.1).count }.max() ?? 0
         for (label, count) in counts where count > 0 || label == "added" {
-            let number = grouped(count)
+            let number = NumberText.grouped(count)
             lines.append("  \(String(repeating: " ", count: width - number.count))\(number)  \(label)")
         }
         appendList("Renamed:", report.renamed.map { "\($0.oldName) → \($0.newName) (\($0.id))" }, to: &lines)

@@ -17,14 +17,11 @@ struct SearchCommand: ParsableCommand {
     @Argument(help: "What to search for.")
     var query: [String] = []
 
-    @Option(help: "Only this level: elementary/초, middle/중, high/고.")
-    var level: String?
+    @OptionGroup var filter: SchoolFilterOptions
 
-    @Option(help: "Only this province (시도): 서울, 서울특별시, busan, 충북, …")
-    var region: String?
-
-    @Option(help: "At most this many results.")
-    var limit: Int = 20
+    // Unconditional: `--limit -1` is a bad count to refuse, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many results: a positive whole number.", valueName: "n"))
+    var limit = PositiveCount(20)
 
     @Flag(help: "Print the results as a JSON array.")
     var json = false
@@ -32,31 +29,17 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var data: DataDirectoryOptions
 
     func run() throws {
-        var schoolLevel: SchoolLevel?
-        if let level {
-            guard let parsed = SchoolLevel(userInput: level) else {
-                throw failure("unknown level \"\(level)\": use elementary (초), middle (중) or high (고).")
-            }
-            schoolLevel = parsed
-        }
-        var province: String?
-        if let region {
-            guard let canonical = Province.canonical(region) else {
-                throw failure("unknown region \"\(region)\": use a province (시도) such as 서울, 부산, 경기, 충북 or \(Province.all[0]).")
-            }
-            province = canonical
-        }
-        guard limit > 0 else { throw failure("--limit must be at least 1.") }
+        let schoolLevel = filter.level, province = filter.province
         let text = query.joined(separator: " ")
         guard !SchoolSearch.normalize(text).isEmpty || schoolLevel != nil || province != nil else {
-            throw failure("nothing to search for: give a name (touchschool search 서울고), or --level / --region.")
+            throw CommandError("nothing to search for: give a name (touchschool search 서울고), or --level / --region.")
         }
 
         let directory = data.directory
         let catalog = try loadCatalog(dataDirectory: directory)
         let scores = try loadSavedState(directory: directory, catalog: catalog).counts(in: catalog)
 
-        let hits = SchoolSearch(catalog: catalog).search(SearchQuery(text: text, level: schoolLevel, province: province, limit: limit))
+        let hits = SchoolSearch(catalog: catalog).search(SearchQuery(text: text, level: schoolLevel, province: province, limit: limit.value))
         let rows = hits.map { (school: catalog[$0.position], score: scores[$0.position]) }
         if json {
             try StandardStreams.write(Self.json(rows))
@@ -77,12 +60,6 @@ struct SearchCommand: ParsableCommand {
     private func filterDescription(_ level: SchoolLevel?, _ province: String?) -> String {
         let filters = [level?.koreanName, province].compactMap { $0 }
         return filters.isEmpty ? "" : " among \(filters.joined(separator: ", "))"
-    }
-
-    /// Says what is wrong on standard error; the command then exits with status 1.
-    private func failure(_ message: String) -> ExitCode {
-        StandardStreams.writeError("touchschool search: \(message)\n")
-        return ExitCode.failure
     }
 
     /// Rank, name, level, province, district and score, aligned by display width.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TouchSchoolCore
+import TouchSchoolView
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,10 +57,10 @@ struct StatsCommand: ParsableCommand {
         return """
             Player:         \(player)
             School:         \(VisibleText.escaping("\(school.name) (\(school.region)) [\(school.id)]"))
-            My taps:        \(grouped(stats.record.taps))
+            My taps:        \(NumberText.grouped(stats.record.taps))
             Best speed:     \(stats.record.bestTapsPerSecond) taps/s
-            School's taps:  \(grouped(stats.schoolCount))
-            National rank:  \(stats.rank) of \(grouped(UInt64(stats.schools)))
+            School's taps:  \(NumberText.grouped(stats.schoolCount))
+            National rank:  \(stats.rank) of \(NumberText.grouped(stats.schools))
 
             """
     }

@@ -1,0 +1,6 @@
+import TouchSchoolCore
+
+extension JSONWriter {
+    /// The writer's bytes as text, for printing.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+}
