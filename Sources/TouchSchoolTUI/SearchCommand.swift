@@ -29,6 +29,9 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var data: DataDirectoryOptions
 
     func run() throws {
+        if query.contains(where: Self.argumentsNotUTF8.contains) {
+            throw CommandError("the query is not valid UTF-8: give it as UTF-8 text (check the terminal's or the script's encoding).")
+        }
         let schoolLevel = filter.level, province = filter.province
         let text = query.joined(separator: " ")
         guard !SchoolSearch.normalize(text).isEmpty || schoolLevel != nil || province != nil else {
@@ -56,6 +59,17 @@ struct SearchCommand: ParsableCommand {
             if json { StandardStreams.writeError(hint + "\n") } else { try StandardStreams.write(hint + "\n") }
         }
     }
+
+    /// The command-line arguments that were not valid UTF-8, as Swift gives them (each bad byte
+    /// replaced by U+FFFD): such a query would otherwise match nothing, or the wrong thing.
+    static let argumentsNotUTF8: Set<String> = {
+        var repaired: Set<String> = []
+        for index in 0..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
+            repaired.insert(String(cString: argument))
+        }
+        return repaired
+    }()
 
     private func filterDescription(_ level: SchoolLevel?, _ province: String?) -> String {
         let filters = [level?.koreanName, province].compactMap { $0 }

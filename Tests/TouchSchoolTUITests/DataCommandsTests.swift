@@ -157,6 +157,15 @@ final class DataCommandsProcessTests {
         #expect(result.output.isEmpty)
     }
 
+    @Test func aQueryThatIsNotUTF8IsSaidToBeSo() {
+        // Through the shell: the bytes 0xFF 0xFE as one argument, which no Swift string can carry.
+        let result = Subprocess.run("/bin/sh", ["-c", #"exec "$0" search "$(printf '\377\376')" --data-dir "$1""#,
+                                                DataCommandsBinary.path, directory])
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("Error: the query is not valid UTF-8"), "\(result.error)")
+        #expect(result.output.isEmpty)
+    }
+
     @Test func resetNeedsConfirmationAndKeepsABackup() throws {
         let schools = try threeSchools()
         let store = StateStore(directory: directory)
