@@ -36,8 +36,14 @@ public struct Strings: Sendable {
             : "Abnormal tapping detected. (\(why), \(refused) taps refused)"
     }
 
+    /// The cause first (the system's words, after the reason's last ": "), then where it failed:
+    /// a long path must not push "No space left on device" past the edge of the status line.
     func saveFailure(_ reason: String) -> String {
-        ko ? "점수가 저장되지 않고 있습니다: \(reason)" : "Scores are not being saved: \(reason)"
+        var cause = reason
+        if let separator = reason.ranges(of: ": ").last {
+            cause = "\(reason[separator.upperBound...]) (\(reason[..<separator.lowerBound]))"
+        }
+        return ko ? "점수가 저장되지 않고 있습니다: \(cause)" : "Scores are not being saved: \(cause)"
     }
 
     // MARK: Picker
