@@ -168,6 +168,20 @@ struct GameEndToEndTests {
         for pid in processes { #expect(!TmuxSession.isRunning(pid), "process \(pid) outlived its session") }
     }
 
+    /// A bracketed paste whose end marker never comes: Ctrl-C still saves and quits.
+    @Test func aPasteThatNeverEndsGivesWayToControlC() throws {
+        let session = try TmuxSession(arguments: ["--lang", "en", "--quiet"])
+        defer { session.close() }
+        try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
+        try Self.tapLikeAPerson(session, count: 2)
+        session.type("\u{1B}[200~pasted, and no end marker")
+        session.type("asdf")
+        session.press("C-c")
+        let screen = try session.waitFor("EXITED:0")
+        #expect(!screen.contains("My taps"))
+        #expect(try Self.saved(in: session).scores["T0001"] == 2)
+    }
+
     @Test func unknownTerminalTypeIsAOneLineError() throws {
         let session = try TmuxSession(columns: 200, arguments: [], term: "unknown-terminal-xyz")
         defer { session.close() }
