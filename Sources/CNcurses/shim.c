@@ -47,6 +47,7 @@ void cn_install_signal_handlers(void) {
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
+    sigaction(SIGPIPE, &action, NULL);
 }
 
 int cn_take_signal(void) {

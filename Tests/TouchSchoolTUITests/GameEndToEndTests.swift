@@ -130,7 +130,7 @@ struct GameEndToEndTests {
     }
 
     enum WayOut: String, CaseIterable, Sendable {
-        case controlC, sigterm, sighup, sigint
+        case controlC, sigterm, sighup, sigint, sigpipe
     }
 
     @Test(arguments: WayOut.allCases)
@@ -146,6 +146,7 @@ struct GameEndToEndTests {
         case .sigterm: kill(try session.gamePID(), SIGTERM)
         case .sighup: kill(try session.gamePID(), SIGHUP)
         case .sigint: kill(try session.gamePID(), SIGINT)
+        case .sigpipe: kill(try session.gamePID(), SIGPIPE)
         }
         let screen = try session.waitFor("EXITED:0")
         #expect(!screen.contains("My taps"), "the game's screen was left behind:\n\(screen)")
