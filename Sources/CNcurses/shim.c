@@ -72,6 +72,14 @@ int cn_open(void) {
     screen = newterm(NULL, stdout, stdin);
     if (screen == NULL) return -1;
     set_term(screen);
+    // A terminal that cannot place the cursor (TERM=dumb) would show nothing of the game.
+    char *cursor_address = tigetstr("cup");
+    if (cursor_address == NULL || cursor_address == (char *)-1) {
+        endwin();
+        delscreen(screen);
+        screen = NULL;
+        return -2;
+    }
     raw(); // Ctrl-C, Ctrl-Z, Ctrl-S arrive as keys
     noecho();
     nonl();

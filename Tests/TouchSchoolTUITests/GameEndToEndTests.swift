@@ -169,6 +169,15 @@ struct GameEndToEndTests {
         for pid in processes { #expect(!TmuxSession.isRunning(pid), "process \(pid) outlived its session") }
     }
 
+    @Test func aTerminalThatCannotPlaceTheCursorIsAOneLineError() throws {
+        let session = try TmuxSession(columns: 200, arguments: [], term: "dumb")
+        defer { session.close() }
+        let screen = try session.waitFor("EXITED:1")
+        let lines = screen.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(lines.count == 2, "\(screen)")
+        #expect(lines.first?.contains("terminal type 'dumb'") == true, "\(screen)")
+    }
+
     /// A bracketed paste whose end marker never comes: Ctrl-C still saves and quits.
     @Test func aPasteThatNeverEndsGivesWayToControlC() throws {
         let session = try TmuxSession(arguments: ["--lang", "en", "--quiet"])

@@ -20,7 +20,8 @@ void cn_install_signal_handlers(void);
 int cn_take_signal(void);
 
 /// Starts curses on stdin/stdout: raw mode, no echo, keypad, hidden cursor, 25 ms Esc delay,
-/// bracketed paste. Returns 0, or -1 when the terminal type is unknown (never exits the process).
+/// bracketed paste. Returns 0; -1 when the terminal type is unknown, -2 when the terminal cannot
+/// place the cursor (TERM=dumb). Never exits the process.
 int cn_open(void);
 /// Leaves curses: bracketed paste off, cursor visible, terminal modes restored. Safe to call twice.
 void cn_close(void);

@@ -29,8 +29,11 @@ final class TerminalScreen {
     init(colors: Bool, mouse: Bool, environment: [String: String]) throws(CommandError) {
         try Self.checkIsTerminal()
         _ = cn_setup_locale()
-        guard cn_open() == 0 else {
-            throw CommandError("unknown terminal type '\(environment["TERM"] ?? "")': set TERM to your terminal (e.g. xterm-256color)")
+        let term = quoted(environment["TERM"] ?? "")
+        switch cn_open() {
+        case 0: break
+        case -2: throw CommandError("terminal type '\(term)' cannot place the cursor, so the game cannot be shown: set TERM to your terminal (e.g. xterm-256color)")
+        default: throw CommandError("unknown terminal type '\(term)': set TERM to your terminal (e.g. xterm-256color)")
         }
         isOpen = true
         let useColor = colors && cn_start_colors() == 1
