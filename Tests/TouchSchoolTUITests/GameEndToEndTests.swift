@@ -11,9 +11,9 @@ struct GameEndToEndTests {
     static let playerKeys = Array("qwertyuiopasdfghjklzxcvbnmㅁㄴㅇ")
 
     /// Taps `count` keys one at a time like a person: the next key only once the last one shows,
-    /// and never less than 20 ms apart.
-    static func tapLikeAPerson(_ session: TmuxSession, count: Int, label: String = "My taps") throws {
-        for tap in 1...count {
+    /// and never less than 20 ms apart. `after` taps were counted already.
+    static func tapLikeAPerson(_ session: TmuxSession, count: Int, after: Int = 0, label: String = "My taps") throws {
+        for tap in (after + 1)...(after + count) {
             let sent = Date()
             session.type(String(playerKeys[(tap - 1) % playerKeys.count]))
             try session.waitFor("\(label) \(tap)") { TmuxSession.number(after: label, in: $0) == UInt64(tap) }
@@ -169,6 +169,42 @@ struct GameEndToEndTests {
         for pid in processes { #expect(!TmuxSession.isRunning(pid), "process \(pid) outlived its session") }
     }
 
+    /// Ctrl-Z and `fg`, as in any terminal program: the shell gets the terminal back as it was,
+    /// lists the game as stopped, and `fg` brings it back whole, still counting.
+    @Test func controlZSuspendsTheGameAndFgResumesIt() throws {
+        let session = try TmuxSession(arguments: ["--lang", "en"], inShell: true)
+        defer { session.close() }
+        try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
+        try Self.tapLikeAPerson(session, count: 3)
+        #expect(session.paneFormat("#{alternate_on}") == "1")
+        #expect(session.paneFormat("#{mouse_any_flag}") == "1")
+
+        session.press("C-z")
+        let stopped = try session.waitFor("the shell's prompt after Ctrl-Z") { $0.contains("Stopped") && $0.hasPromptLast }
+        #expect(!stopped.contains("My taps"), "the game's screen was left behind:\n\(stopped)")
+        #expect(session.paneFormat("#{alternate_on}") == "0")
+        #expect(session.paneFormat("#{cursor_flag}") == "1")
+        #expect(session.paneFormat("#{mouse_any_flag}") == "0")
+        session.type("jobs")
+        session.press("Enter")
+        try session.waitFor("the game listed as stopped") { screen in
+            screen.split(separator: "\n").contains { $0.contains("Stopped") && $0.contains("touchschool") } && screen.hasPromptLast
+                && screen.components(separatedBy: "Stopped").count == 3
+        }
+
+        session.type("fg")
+        session.press("Enter")
+        let resumed = try session.waitFor("My taps 3")
+        #expect(resumed.contains("School total 3"), "\(resumed)")
+        #expect(session.paneFormat("#{alternate_on}") == "1")
+        #expect(session.paneFormat("#{mouse_any_flag}") == "1")
+        try Self.tapLikeAPerson(session, count: 2, after: 3)
+
+        session.press("C-c")
+        try session.waitFor("the prompt after the game") { $0.hasPromptLast && !$0.contains("My taps") }
+        #expect(try Self.saved(in: session).scores["T0001"] == 5)
+    }
+
     @Test func aTerminalThatCannotPlaceTheCursorIsAOneLineError() throws {
         let session = try TmuxSession(columns: 200, arguments: [], term: "dumb")
         defer { session.close() }
@@ -212,5 +248,13 @@ struct GameEndToEndTests {
         #expect(!message.contains("\n"), "\(message)")
         #expect(message.contains("needs a terminal"))
         #expect(result.output.isEmpty)
+    }
+}
+
+private extension String {
+    /// Whether the last non-blank line of a screen is the interactive shell's prompt, waiting.
+    var hasPromptLast: Bool {
+        split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?
+            .trimmingCharacters(in: .whitespaces) == TmuxSession.prompt
     }
 }

@@ -20,23 +20,33 @@ final class TmuxSession {
     var dataDirectory: String { "\(folder)/data" }
     private var socket: String { "\(folder)/tmux.sock" }
 
+    /// The prompt of the interactive shell of `inShell` sessions (followed by a space).
+    static let prompt = "PROMPT$"
+
     /// Starts `touchschool arguments` in a pane of `columns` × `rows`. The pane's shell prints
     /// `EXITED:<status>` when the game ends and stays open, so that the screen after the game can
-    /// be read.
-    init(columns: Int = 100, rows: Int = 30, arguments: [String], term: String = "tmux-256color") throws {
+    /// be read. `inShell` starts an interactive bash instead, with job control, and types the
+    /// command at its prompt, as a person would.
+    init(columns: Int = 100, rows: Int = 30, arguments: [String], term: String = "tmux-256color", inShell: Bool = false) throws {
         var template = Array("/tmp/touchschool-e2e-XXXXXX".utf8CString)
         folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         try FileIO.createDirectory("\(folder)/data")
         try FileIO.replaceAtomically("\(folder)/data/catalog.json", with: Array(Self.catalogJSON.utf8))
         let command = ([DataCommandsBinary.path] + arguments + ["--data-dir", dataDirectory]).map(Self.shellQuoted).joined(separator: " ")
+        let shell = inShell ? ["PS1=\(Self.prompt) ", "bash", "--norc", "--noprofile", "-i"]
+                            : ["sh", "-c", "\(command); echo EXITED:$?; sleep 600"]
         let started = tmux([
             "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "--",
             "env", "-i", "PATH=/usr/bin:/bin", "HOME=\(folder)", "USER=tester", "LANG=C.UTF-8", "TERM=\(term)",
-            "sh", "-c", "\(command); echo EXITED:$?; sleep 600",
-        ])
+        ] + shell)
         guard started.status == 0 else {
             close()
             throw Failure(description: "tmux new-session failed: \(started.output)")
+        }
+        if inShell {
+            try waitFor(Self.prompt)
+            type(command)
+            press("Enter")
         }
     }
 

@@ -25,6 +25,10 @@ int cn_take_signal(void);
 int cn_open(void);
 /// Leaves curses: bracketed paste off, cursor visible, terminal modes restored. Safe to call twice.
 void cn_close(void);
+/// Ctrl-Z: leaves curses as `cn_close` does and stops the process group, as the terminal would
+/// for Ctrl-Z outside raw mode; once continued (`fg`), comes back and redraws every cell.
+/// Does nothing when SIGTSTP is ignored (a shell without job control could never resume it).
+void cn_suspend(void);
 
 /// Whether the terminal can show colors; if so starts them with the terminal's default colors.
 int cn_start_colors(void);
