@@ -14,6 +14,7 @@ struct TouchSchool: ParsableCommand {
           Tab        the ranking: ←/→ league, ↑/↓ PgUp/PgDn scroll, m my school
           F1         help          F2       choose another school
           Esc        back / quit   Ctrl-C   save and quit
+          Ctrl-Z     suspend (`fg` resumes)
 
         School data: 공공데이터포털 (data.go.kr) 전국초중등학교위치표준데이터, provided by \
         한국교육시설안전원; load it with `touchschool import FILE`.
