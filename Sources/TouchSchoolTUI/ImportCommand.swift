@@ -42,8 +42,7 @@ struct ImportCommand: ParsableCommand {
         do {
             report = try importList()
         } catch {
-            StandardStreams.writeError("touchschool import: \(error.message)\nNothing was changed.\n")
-            throw ExitCode.failure
+            throw CommandError("\(error.message)\nNothing was changed.")
         }
         try StandardStreams.write(report + "\n")
     }
