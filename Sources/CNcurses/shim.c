@@ -47,6 +47,7 @@ void cn_install_signal_handlers(void) {
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
+    sigaction(SIGPIPE, &action, NULL);
 }
 
 int cn_take_signal(void) {
@@ -71,6 +72,14 @@ int cn_open(void) {
     screen = newterm(NULL, stdout, stdin);
     if (screen == NULL) return -1;
     set_term(screen);
+    // A terminal that cannot place the cursor (TERM=dumb) would show nothing of the game.
+    char *cursor_address = tigetstr("cup");
+    if (cursor_address == NULL || cursor_address == (char *)-1) {
+        endwin();
+        delscreen(screen);
+        screen = NULL;
+        return -2;
+    }
     raw(); // Ctrl-C, Ctrl-Z, Ctrl-S arrive as keys
     noecho();
     nonl();
@@ -92,6 +101,32 @@ void cn_close(void) {
     write_all("\033[?2004l");
     delscreen(screen);
     screen = NULL;
+}
+
+void cn_suspend(void) {
+    if (screen == NULL) return;
+    struct sigaction stop, previous;
+    sigaction(SIGTSTP, NULL, &previous);
+    // Ignored when the shell has no job control: nothing could resume a stopped game.
+    if (previous.sa_handler == SIG_IGN) return;
+    endwin();
+    write_all("\033[?2004l");
+    // Stopped by the default action, not by the handler ncurses may have installed (it would
+    // leave curses a second time), and with the whole process group, as Ctrl-Z stops a job.
+    memset(&stop, 0, sizeof stop);
+    stop.sa_handler = SIG_DFL;
+    sigemptyset(&stop.sa_mask);
+    sigaction(SIGTSTP, &stop, NULL);
+    sigset_t suspend_signal;
+    sigemptyset(&suspend_signal);
+    sigaddset(&suspend_signal, SIGTSTP);
+    sigprocmask(SIG_UNBLOCK, &suspend_signal, NULL);
+    kill(0, SIGTSTP);
+    // Here again after SIGCONT (`fg`): back into curses, every cell redrawn.
+    sigaction(SIGTSTP, &previous, NULL);
+    write_all("\033[?2004h");
+    clearok(curscr, TRUE);
+    doupdate();
 }
 
 int cn_start_colors(void) {

@@ -281,21 +281,22 @@ public struct JSONWriter {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Escapes what JSON requires, and also every other control a terminal would act on (DEL, C1,
+    /// bidi overrides: `VisibleText`), so that JSON printed to a terminal is as safe as text.
     public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case 0x0A: raw("\\n")
-            case 0x0D: raw("\\r")
-            case 0x09: raw("\\t")
-            case 0..<0x20:
-                raw("\\u00")
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": raw("\\\"")
+            case "\\": raw("\\\\")
+            case "\n": raw("\\n")
+            case "\r": raw("\\r")
+            case "\t": raw("\\t")
+            case _ where VisibleText.isControl(scalar):
+                raw("\\u")
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            default: bytes.append(byte)
+                for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hex[Int(scalar.value >> UInt32(shift) & 0xF)]) }
+            default: UTF8.encode(scalar) { bytes.append($0) }
             }
         }
         bytes.append(UInt8(ascii: "\""))

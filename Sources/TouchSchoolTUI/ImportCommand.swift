@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TouchSchoolCore
 import TouchSchoolStore
+import TouchSchoolView
 import TouchSchoolStarterCatalog
 
 /// `touchschool import FILE`: folds the official national school list into the catalog kept in
@@ -42,12 +43,13 @@ struct ImportCommand: ParsableCommand {
     static let listedChangesLimit = 20
 
     func run() throws {
+        let report: String
         do {
-            print(try importList())
+            report = try importList()
         } catch {
-            writeToStandardError("touchschool import: \(error.message)\nNothing was changed.\n")
-            throw ExitCode.failure
+            throw CommandError("\(error.message)\nNothing was changed.")
         }
+        try StandardStreams.write(report + "\n")
     }
 
     /// Does the import and returns what to tell the user.
@@ -105,7 +107,7 @@ struct ImportCommand: ParsableCommand {
 
     static func summary(of report: ImportReport, schoolCount: Int, encoding: TextEncoding, savedTo path: String) -> String {
         var lines = [
-            "Imported \(grouped(schoolCount)) schools of the official list of \(report.edition) (\(encoding.rawValue)).",
+            "Imported \(NumberText.grouped(schoolCount)) schools of the official list of \(VisibleText.escaping(report.edition)) (\(encoding.rawValue)).",
             "Source: 공공데이터포털 (data.go.kr) 표준데이터 15021148 전국초중등학교위치표준데이터.",
             "",
         ]
@@ -120,9 +122,9 @@ struct ImportCommand: ParsableCommand {
             ("starter schools not found, kept for their scores", report.keptUnlistedStarter.count),
             ("starter schools not found, without a score, removed", report.droppedStarter.count),
         ]
-        let width = counts.map { grouped($0.1).count }.max() ?? 0
+        let width = counts.map { NumberText.grouped($0.1).count }.max() ?? 0
         for (label, count) in counts where count > 0 || label == "added" {
-            let number = grouped(count)
+            let number = NumberText.grouped(count)
             lines.append("  \(String(repeating: " ", count: width - number.count))\(number)  \(label)")
         }
         appendList("Renamed:", report.renamed.map { "\($0.oldName) → \($0.newName) (\($0.id))" }, to: &lines)
@@ -137,12 +139,8 @@ struct ImportCommand: ParsableCommand {
         guard !items.isEmpty else { return }
         lines.append("")
         lines.append(title)
-        lines.append(contentsOf: items.prefix(listedChangesLimit).map { "  \($0)" })
+        lines.append(contentsOf: items.prefix(listedChangesLimit).map { "  \(VisibleText.escaping($0))" })
         if items.count > listedChangesLimit { lines.append("  … and \(items.count - listedChangesLimit) more") }
-    }
-
-    private func writeToStandardError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
     }
 }
 

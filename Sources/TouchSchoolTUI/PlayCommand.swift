@@ -14,8 +14,7 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Play for the school with this id, skipping the search.", valueName: "ID"))
     var school: String?
 
-    @Option(name: .long, help: ArgumentHelp("Language of the game: ko or en (default: from the locale).", valueName: "ko|en"),
-            transform: PlayCommand.language)
+    @Option(name: .long, help: ArgumentHelp("Language of the game (default: from the locale).", valueName: "lang"))
     var lang: Language?
 
     @Flag(name: .long, help: "Never ring the terminal bell.")
@@ -28,13 +27,6 @@ struct PlayCommand: ParsableCommand {
     var player: String?
 
     @OptionGroup var data: DataDirectoryOptions
-
-    static func language(_ argument: String) throws -> Language {
-        guard let language = Language(rawValue: argument.lowercased()) else {
-            throw ValidationError("--lang must be ko or en, not '\(argument)'")
-        }
-        return language
-    }
 
     func run() throws {
         // Before anything slow: a script that runs the game without a terminal learns it at once.
@@ -49,7 +41,7 @@ struct PlayCommand: ParsableCommand {
         var startingSchool: Int?
         if let school {
             guard let position = catalog.position(ofID: school) else {
-                throw CommandError("no school has the id '\(school)' (find ids with `touchschool search NAME`)")
+                throw CommandError("no school has the id '\(quoted(school))' (find ids with `touchschool search NAME`)")
             }
             startingSchool = position
         }

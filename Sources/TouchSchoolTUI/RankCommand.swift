@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchSchoolCore
 import TouchSchoolStore
+import TouchSchoolView
 
 struct RankCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,57 +18,26 @@ struct RankCommand: ParsableCommand {
               touchschool rank --top 5 --json             the top 5 as JSON
             """)
 
-    @Option(help: ArgumentHelp("How many schools to show.", valueName: "n"))
-    var top = 20
+    // Unconditional: `--top -1` is a bad count to refuse, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many schools to show: a positive whole number.", valueName: "n"))
+    var top = PositiveCount(20)
 
-    @Option(help: ArgumentHelp("Only one level: 초, 중, 고 (or elementary, middle, high).", valueName: "level"))
-    var level: String?
-
-    @Option(help: ArgumentHelp("Only one province (시도): 서울, 경기, 부산광역시, seoul…", valueName: "region"))
-    var region: String?
+    @OptionGroup var filter: SchoolFilterOptions
 
     @Flag(help: "Print a JSON array of {rank, id, name, level, province, district, count}.")
     var json = false
 
     @OptionGroup var data: DataDirectoryOptions
 
-    func validate() throws {
-        guard top >= 1 else { throw ValidationError("--top must be at least 1.") }
-        _ = try league()
-    }
-
     func run() throws {
         let directory = data.directory
         let catalog = try loadCatalog(dataDirectory: directory)
         let state = try loadSavedState(directory: directory)
         let leaderboard = Leaderboard(catalog: catalog, counts: state.counts(in: catalog))
-        let league = try league()
+        let league = filter.league
         let size = leaderboard.size(of: league)
-        let rows = leaderboard.entries(in: league, places: 0..<min(top, size))
-        print(json ? Self.json(rows, catalog: catalog) : Self.table(rows, catalog: catalog, title: title(of: league, size: size)),
-              terminator: "")
-    }
-
-    /// The league that `--level` and `--region` name.
-    func league() throws -> League {
-        let parsedLevel = try level.map { text in
-            guard let level = SchoolLevel(userInput: text) else {
-                throw ValidationError("Unknown level '\(text)': use 초, 중 or 고 (elementary, middle, high).")
-            }
-            return level
-        }
-        let province = try region.map { text in
-            guard let province = Province.canonical(text) else {
-                throw ValidationError("Unknown region '\(text)': use a province (시도) such as 서울, 경기 or 부산광역시.")
-            }
-            return province
-        }
-        switch (parsedLevel, province) {
-        case (nil, nil): return .national
-        case let (level?, nil): return .level(level)
-        case let (nil, province?): return .province(province)
-        case let (level?, province?): return .levelInProvince(level, province)
-        }
+        let rows = leaderboard.entries(in: league, places: 0..<min(top.value, size))
+        try StandardStreams.write(json ? Self.json(rows, catalog: catalog) : Self.table(rows, catalog: catalog, title: title(of: league, size: size)))
     }
 
     func title(of league: League, size: Int) -> String {
@@ -77,19 +47,19 @@ struct RankCommand: ParsableCommand {
         case let .province(province): "\(province)"
         case let .levelInProvince(level, province): "\(province) \(level.koreanName)"
         }
-        return "\(scope): \(grouped(UInt64(size))) schools"
+        return "\(scope): \(NumberText.grouped(size)) schools"
     }
 
     static func table(_ rows: [RankedSchool], catalog: Catalog, title: String) -> String {
         var text = "\(title)\n"
         guard !rows.isEmpty else { return text }
-        let countWidth = max(4, rows.map { grouped($0.count).count }.max() ?? 0)
+        let countWidth = max(4, rows.map { NumberText.grouped($0.count).count }.max() ?? 0)
         let rankWidth = max(4, String(rows.last?.rank ?? 0).count)
         text += pad("Rank", rankWidth) + "  " + pad("Taps", countWidth) + "  School\n"
         for row in rows {
             let school = catalog[row.position]
-            text += pad(String(row.rank), rankWidth) + "  " + pad(grouped(row.count), countWidth)
-                + "  \(school.name) (\(school.region))\n"
+            text += pad(String(row.rank), rankWidth) + "  " + pad(NumberText.grouped(row.count), countWidth)
+                + "  \(VisibleText.escaping("\(school.name) (\(school.region))"))\n"
         }
         return text
     }

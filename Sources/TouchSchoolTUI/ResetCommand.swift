@@ -26,26 +26,24 @@ struct ResetCommand: ParsableCommand {
     func run() throws {
         let store = StateStore(directory: data.directory)
         guard FileIO.exists(store.path) else {
-            print("Nothing to reset: there are no saved scores in \(store.directory).")
+            try StandardStreams.write("Nothing to reset: there are no saved scores in \(store.directory).\n")
             return
         }
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw CommandError("Refusing to reset without confirmation: there is no terminal to ask on. Pass --yes to reset.")
             }
-            print("Start every school's score over in \(store.directory)? The scores as they are will be kept. [y/N] ",
-                  terminator: "")
-            fflush(nil)  // The question has no newline; show it before waiting.
+            try StandardStreams.write("Start every school's score over in \(store.directory)? The scores as they are will be kept. [y/N] ")
             guard let answer = readLine(), Self.isYes(answer) else {
-                print("Nothing was reset.")
+                try StandardStreams.write("Nothing was reset.\n")
                 return
             }
         }
         guard let kept = try store.reset() else {
-            print("Nothing to reset: there are no saved scores in \(store.directory).")
+            try StandardStreams.write("Nothing to reset: there are no saved scores in \(store.directory).\n")
             return
         }
-        print("All scores start over. The previous scores are kept in \(kept).")
+        try StandardStreams.write("All scores start over. The previous scores are kept in \(kept).\n")
     }
 
     static func isYes(_ answer: String) -> Bool {

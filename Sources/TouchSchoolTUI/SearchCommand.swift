@@ -18,14 +18,11 @@ struct SearchCommand: ParsableCommand {
     @Argument(help: "What to search for.")
     var query: [String] = []
 
-    @Option(help: "Only this level: elementary/초, middle/중, high/고.")
-    var level: String?
+    @OptionGroup var filter: SchoolFilterOptions
 
-    @Option(help: "Only this province (시도): 서울, 서울특별시, busan, 충북, …")
-    var region: String?
-
-    @Option(help: "At most this many results.")
-    var limit: Int = 20
+    // Unconditional: `--limit -1` is a bad count to refuse, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many results: a positive whole number.", valueName: "n"))
+    var limit = PositiveCount(20)
 
     @Flag(help: "Print the results as a JSON array.")
     var json = false
@@ -33,57 +30,51 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var data: DataDirectoryOptions
 
     func run() throws {
-        var schoolLevel: SchoolLevel?
-        if let level {
-            guard let parsed = SchoolLevel(userInput: level) else {
-                throw failure("unknown level \"\(level)\": use elementary (초), middle (중) or high (고).")
-            }
-            schoolLevel = parsed
+        if query.contains(where: Self.argumentsNotUTF8.contains) {
+            throw CommandError("the query is not valid UTF-8: give it as UTF-8 text (check the terminal's or the script's encoding).")
         }
-        var province: String?
-        if let region {
-            guard let canonical = Province.canonical(region) else {
-                throw failure("unknown region \"\(region)\": use a province (시도) such as 서울, 부산, 경기, 충북 or \(Province.all[0]).")
-            }
-            province = canonical
-        }
-        guard limit > 0 else { throw failure("--limit must be at least 1.") }
+        let schoolLevel = filter.level, province = filter.province
         let text = query.joined(separator: " ")
         guard !SchoolSearch.normalize(text).isEmpty || schoolLevel != nil || province != nil else {
-            throw failure("nothing to search for: give a name (touchschool search 서울고), or --level / --region.")
+            throw CommandError("nothing to search for: give a name (touchschool search 서울고), or --level / --region.")
         }
 
         let directory = data.directory
         let catalog = try loadCatalog(dataDirectory: directory)
         let scores = try loadSavedState(directory: directory).counts(in: catalog)
 
-        let hits = SchoolSearch(catalog: catalog).search(SearchQuery(text: text, level: schoolLevel, province: province, limit: limit))
+        let hits = SchoolSearch(catalog: catalog).search(SearchQuery(text: text, level: schoolLevel, province: province, limit: limit.value))
         let rows = hits.map { (school: catalog[$0.position], score: scores[$0.position]) }
         if json {
-            print(Self.json(rows), terminator: "")
+            try StandardStreams.write(Self.json(rows))
         } else if rows.isEmpty {
-            print("No school matches \"\(text)\"\(filterDescription(schoolLevel, province)).")
+            try StandardStreams.write("No school matches \"\(quoted(text))\"\(filterDescription(schoolLevel, province)).\n")
         } else {
-            print(Self.table(rows), terminator: "")
+            try StandardStreams.write(Self.table(rows))
         }
         if rows.isEmpty, catalog.source == .starter {
             let hint = """
                 The starter catalog lists only \(catalog.count) schools. For every school in Korea, download \
                 전국초중등학교위치표준데이터 (data.go.kr, dataset 15021148) as CSV and run: touchschool import FILE
                 """
-            if json { printError(hint) } else { print(hint) }
+            if json { StandardStreams.writeError(hint + "\n") } else { try StandardStreams.write(hint + "\n") }
         }
     }
+
+    /// The command-line arguments that were not valid UTF-8, as Swift gives them (each bad byte
+    /// replaced by U+FFFD): such a query would otherwise match nothing, or the wrong thing.
+    static let argumentsNotUTF8: Set<String> = {
+        var repaired: Set<String> = []
+        for index in 0..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
+            repaired.insert(String(cString: argument))
+        }
+        return repaired
+    }()
 
     private func filterDescription(_ level: SchoolLevel?, _ province: String?) -> String {
         let filters = [level?.koreanName, province].compactMap { $0 }
         return filters.isEmpty ? "" : " among \(filters.joined(separator: ", "))"
-    }
-
-    /// Says what is wrong on standard error; the command then exits with status 1.
-    private func failure(_ message: String) -> ExitCode {
-        printError("touchschool search: \(message)")
-        return ExitCode.failure
     }
 
     /// Rank, name, level, province, district and score, aligned by display width.
@@ -93,7 +84,7 @@ struct SearchCommand: ParsableCommand {
         for (rank, row) in rows.enumerated() {
             let name = row.school.isListed ? row.school.name : "\(row.school.name) (no longer listed)"
             lines.append([String(rank + 1), name, row.school.level.koreanName, row.school.province,
-                          row.school.district.isEmpty ? "-" : row.school.district, String(row.score)])
+                          row.school.district.isEmpty ? "-" : row.school.district, String(row.score)].map(VisibleText.escaping))
         }
         var widths = Array(repeating: 0, count: header.count)
         for line in lines { for (column, cell) in line.enumerated() { widths[column] = max(widths[column], DisplayWidth.of(cell)) } }

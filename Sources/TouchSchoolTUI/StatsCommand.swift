@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TouchSchoolCore
 import TouchSchoolStore
+import TouchSchoolView
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,20 +47,21 @@ struct StatsCommand: ParsableCommand {
             stats.rank = leaderboard.rank(of: position, in: .national)
             stats.schools = leaderboard.size(of: .national)
         }
-        print(json ? Self.json(stats) : Self.text(stats), terminator: "")
+        try StandardStreams.write(json ? Self.json(stats) : Self.text(stats))
     }
 
     static func text(_ stats: Stats) -> String {
+        let player = VisibleText.escaping(stats.player)
         guard let school = stats.school else {
-            return "\(stats.player) has not chosen a school yet. Start `touchschool` to choose one.\n"
+            return "\(player) has not chosen a school yet. Start `touchschool` to choose one.\n"
         }
         return """
-            Player:         \(stats.player)
-            School:         \(school.name) (\(school.region)) [\(school.id)]
-            My taps:        \(grouped(stats.record.taps))
+            Player:         \(player)
+            School:         \(VisibleText.escaping("\(school.name) (\(school.region)) [\(school.id)]"))
+            My taps:        \(NumberText.grouped(stats.record.taps))
             Best speed:     \(stats.record.bestTapsPerSecond) taps/s
-            School's taps:  \(grouped(stats.schoolCount))
-            National rank:  \(stats.rank) of \(grouped(UInt64(stats.schools)))
+            School's taps:  \(NumberText.grouped(stats.schoolCount))
+            National rank:  \(stats.rank) of \(NumberText.grouped(stats.schools))
 
             """
     }

@@ -14,6 +14,7 @@ struct TouchSchool: ParsableCommand {
           Tab        the ranking: ←/→ league, ↑/↓ PgUp/PgDn scroll, m my school
           F1         help          F2       choose another school
           Esc        back / quit   Ctrl-C   save and quit
+          Ctrl-Z     suspend (`fg` resumes)
 
         School data: 공공데이터포털 (data.go.kr) 전국초중등학교위치표준데이터, provided by \
         한국교육시설안전원; load it with `touchschool import FILE`.
@@ -23,4 +24,23 @@ struct TouchSchool: ParsableCommand {
     )
 }
 
-TouchSchool.main()
+// Instead of `TouchSchool.main()`: help and errors are printed through `StandardStreams` too, so
+// that help lost to a full disk fails and an echoed argument cannot drive the terminal.
+do {
+    var command = try TouchSchool.parseAsRoot()
+    try command.run()
+} catch {
+    var exitCode = TouchSchool.exitCode(for: error)
+    let message = TouchSchool.fullMessage(for: error)
+    if exitCode == .success {
+        do {
+            try StandardStreams.write(message + "\n")
+        } catch {
+            StandardStreams.writeError(TouchSchool.fullMessage(for: error) + "\n")
+            exitCode = .failure
+        }
+    } else if !message.isEmpty {
+        StandardStreams.writeError(message + "\n")
+    }
+    TouchSchool.exit(withError: exitCode)
+}

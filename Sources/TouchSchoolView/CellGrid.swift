@@ -1,3 +1,5 @@
+import TouchSchoolCore
+
 /// How a cell looks. The terminal adapter maps each style to colors and attributes (or to
 /// attributes alone under `NO_COLOR` and on monochrome terminals).
 public enum CellStyle: UInt8, CaseIterable, Sendable {
@@ -54,7 +56,8 @@ public struct CellGrid: Equatable, Sendable {
 
     /// Writes `text` from (column, row), laid out by display width, clipped at `maxColumn`
     /// (exclusive, default the grid's right edge). A wide character that would straddle the
-    /// clip edge is not drawn. Returns the column after the last cell written.
+    /// clip edge is not drawn; nor is a control character's escape that would. Returns the column
+    /// after the last cell written.
     @discardableResult
     public mutating func put(_ text: String, column: Int, row: Int, style: CellStyle = .normal, maxColumn: Int? = nil) -> Int {
         guard row >= 0, row < height else { return column }
@@ -64,17 +67,26 @@ public struct CellGrid: Equatable, Sendable {
             let cellWidth = DisplayWidth.of(character)
             if cellWidth == 0 { continue }
             if x + cellWidth > limit { break }
-            if x >= 0 {
-                clearWideCharacter(at: x, row: row)
-                cells[row * width + x] = Cell(character, style: style)
-                if cellWidth == 2 {
-                    clearWideCharacter(at: x + 1, row: row)
-                    cells[row * width + x + 1] = Cell(Cell.continuation.character, style: style)
+            if let first = character.unicodeScalars.first, VisibleText.isControl(first) {
+                // Never into a cell raw, where the terminal would act on it: shown as its escape.
+                for (offset, shown) in VisibleText.escaping(String(character)).enumerated() where x + offset >= 0 {
+                    write(shown, width: 1, column: x + offset, row: row, style: style)
                 }
+            } else if x >= 0 {
+                write(character, width: cellWidth, column: x, row: row, style: style)
             }
             x += cellWidth
         }
         return x
+    }
+
+    private mutating func write(_ character: Character, width cellWidth: Int, column: Int, row: Int, style: CellStyle) {
+        clearWideCharacter(at: column, row: row)
+        cells[row * width + column] = Cell(character, style: style)
+        if cellWidth == 2 {
+            clearWideCharacter(at: column + 1, row: row)
+            cells[row * width + column + 1] = Cell(Cell.continuation.character, style: style)
+        }
     }
 
     /// Fills a rectangle with blanks of one style.

@@ -1,9 +1,13 @@
+import TouchSchoolCore
+
 /// Terminal display width: Hangul and other East Asian wide characters take two cells.
 /// Layout everywhere goes by this, never by character count.
 public enum DisplayWidth {
-    /// Cells one character occupies: 0 (combining marks, controls), 1 or 2.
+    /// Cells one character occupies: 0 (combining marks), 1 or 2; a control character, which is
+    /// drawn as its escape (`VisibleText`), the width of that escape.
     public static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
+        if VisibleText.isControl(first) { return VisibleText.escaping(String(character)).utf8.count }
         return of(first)
     }
 

@@ -41,8 +41,14 @@ public struct Strings: Sendable {
             : "Saving is delayed (another process or a slow disk): \(waitingTaps) taps waiting; keep tapping"
     }
 
+    /// The cause first (the system's words, after the reason's last ": "), then where it failed:
+    /// a long path must not push "No space left on device" past the edge of the status line.
     func saveFailure(_ reason: String) -> String {
-        ko ? "점수가 저장되지 않고 있습니다: \(reason)" : "Scores are not being saved: \(reason)"
+        var cause = reason
+        if let separator = reason.ranges(of: ": ").last {
+            cause = "\(reason[separator.upperBound...]) (\(reason[..<separator.lowerBound]))"
+        }
+        return ko ? "점수가 저장되지 않고 있습니다: \(cause)" : "Scores are not being saved: \(cause)"
     }
 
     /// What the player is told about the saved state (a file set aside, values reset), or a message.
@@ -172,29 +178,9 @@ public struct Strings: Sendable {
         return plural ? "\(name) schools" : name
     }
 
-    /// English names of the 17 시도 (and the older names of the renamed ones); the Korean name otherwise.
+    /// The province's English name; the Korean name in Korean, or when it is no province known.
     func provinceName(_ province: String) -> String {
-        guard !ko else { return province }
-        return switch province {
-        case "서울특별시": "Seoul"
-        case "부산광역시": "Busan"
-        case "대구광역시": "Daegu"
-        case "인천광역시": "Incheon"
-        case "광주광역시": "Gwangju"
-        case "대전광역시": "Daejeon"
-        case "울산광역시": "Ulsan"
-        case "세종특별자치시": "Sejong"
-        case "경기도": "Gyeonggi"
-        case "강원특별자치도", "강원도": "Gangwon"
-        case "충청북도": "North Chungcheong"
-        case "충청남도": "South Chungcheong"
-        case "전북특별자치도", "전라북도": "North Jeolla"
-        case "전라남도": "South Jeolla"
-        case "경상북도": "North Gyeongsang"
-        case "경상남도": "South Gyeongsang"
-        case "제주특별자치도": "Jeju"
-        default: province
-        }
+        ko ? province : Province.englishName(of: province) ?? province
     }
 
     // MARK: Help and About
@@ -266,9 +252,10 @@ public struct Strings: Sendable {
     var aboutKeys: String { ko ? "Tab 도움말  Esc 뒤로" : "Tab help  Esc back" }
 }
 
-/// Cheap number text for every frame: digits with thousands separators, no formatter objects.
-enum NumberText {
-    static func grouped(_ value: UInt64) -> String {
+/// Cheap number text for every frame, and for the commands' output: digits with thousands
+/// separators, no formatter objects.
+public enum NumberText {
+    public static func grouped(_ value: UInt64) -> String {
         let plain = String(value)
         guard plain.utf8.count > 3 else { return plain }
         var result = ""
@@ -281,7 +268,7 @@ enum NumberText {
         return result
     }
 
-    static func grouped(_ value: Int) -> String {
+    public static func grouped(_ value: Int) -> String {
         value < 0 ? "-" + grouped(UInt64(value.magnitude)) : grouped(UInt64(value))
     }
 }

@@ -42,7 +42,7 @@ import TouchSchoolStore
 
     @Test func statsJSONOfAPlayerWithASchool() throws {
         let stats = StatsCommand.Stats(player: "kim", record: PlayerRecord(schoolID: "S1", taps: 12, bestTapsPerSecond: 9),
-                                       school: catalog[0], schoolCount: 40, rank: 3, schools: 2)
+                                       school: catalog[0], schoolCount: 40, rank: 2, schools: 2)
         let object = try JSONValue.parse(StatsCommand.json(stats))
         #expect(object["player"]?.stringValue == "kim")
         #expect(object["id"]?.stringValue == "S1")
@@ -50,8 +50,9 @@ import TouchSchoolStore
         #expect(object["myTaps"]?.uint64Value == 12)
         #expect(object["bestTapsPerSecond"]?.uint64Value == 9)
         #expect(object["count"]?.uint64Value == 40)
-        #expect(object["rank"]?.uint64Value == 3)
-        #expect(StatsCommand.text(stats).contains("National rank:  3 of 2"))
+        #expect(object["rank"]?.uint64Value == 2)
+        #expect(object["schools"]?.uint64Value == 2)
+        #expect(StatsCommand.text(stats).contains("National rank:  2 of 2"))
     }
 
     @Test func statsOfAPlayerWithoutASchool() throws {
@@ -63,13 +64,6 @@ import TouchSchoolStore
         #expect(StatsCommand.text(stats).contains("lee has not chosen a school yet"))
     }
 
-    @Test func groupsThousands() {
-        #expect(grouped(0) == "0")
-        #expect(grouped(999) == "999")
-        #expect(grouped(1000) == "1,000")
-        #expect(grouped(UInt64.max) == "18,446,744,073,709,551,615")
-    }
-
     @Test func resetAcceptsOnlyAClearYes() {
         for answer in ["y", "Y", " yes ", "예", "네"] { #expect(ResetCommand.isYes(answer), "\(answer)") }
         for answer in ["", "n", "no", "yess", "아니요"] { #expect(!ResetCommand.isYes(answer), "\(answer)") }
@@ -77,8 +71,8 @@ import TouchSchoolStore
 
     @Test func parsesOptions() throws {
         let rank = try RankCommand.parse(["--top", "5", "--json", "--data-dir", "/d"])
-        #expect(rank.top == 5 && rank.json && rank.data.dataDir == "/d" && rank.data.directory == "/d")
-        #expect(try RankCommand.parse([]).top == 20)
+        #expect(rank.top.value == 5 && rank.json && rank.data.dataDir == "/d" && rank.data.directory == "/d")
+        #expect(try RankCommand.parse([]).top.value == 20)
         #expect(throws: (any Error).self) { try RankCommand.parse(["--top", "0"]) }
         #expect(try ResetCommand.parse(["--yes"]).yes)
         #expect(try StatsCommand.parse(["--player", "kim"]).player == "kim")
@@ -138,10 +132,34 @@ final class DataCommandsProcessTests {
         #expect(rank.status == 0, "\(rank.error)")
         let rows = try #require(try JSONValue.parse(rank.output).arrayValue)
         #expect(rows.allSatisfy { $0["level"]?.stringValue == "high" && $0["province"]?.stringValue == "서울특별시" })
+    }
 
-        let wrong = DataCommandsBinary.run(["rank", "--level", "university", "--data-dir", directory])
-        #expect(wrong.status != 0)
-        #expect(wrong.error.contains("Unknown level 'university'"))
+    /// Every bad option value is refused the same way, before anything runs: the value, the
+    /// option, and what it takes.
+    @Test(arguments: [
+        (["rank", "--level", "university"], "The value 'university' is invalid for '--level <level>'. Please provide one of '초', '중' or '고'."),
+        (["search", "서울", "--level", "university"], "The value 'university' is invalid for '--level <level>'. Please provide one of '초', '중' or '고'."),
+        (["rank", "--region", "atlantis"], "The value 'atlantis' is invalid for '--region <region>'. Please provide one of the following:\n  - 서울\n"),
+        (["search", "--region", "atlantis"], "The value 'atlantis' is invalid for '--region <region>'. Please provide one of the following:\n  - 서울\n"),
+        (["play", "--lang", "fr"], "The value 'fr' is invalid for '--lang <lang>'. Please provide one of 'ko' and 'en'."),
+        (["rank", "--top", "0"], "The value '0' is invalid for '--top <n>'\nHelp:  --top <n>  How many schools to show: a positive whole number."),
+        (["search", "서울", "--limit", "-1"], "The value '-1' is invalid for '--limit <n>'\nHelp:  --limit <n>  At most this many results: a positive whole number."),
+        (["search", "서울", "--limit", "many"], "The value 'many' is invalid for '--limit <n>'\nHelp:  --limit <n>  At most this many results: a positive whole number."),
+    ])
+    func aBadOptionValueIsRefusedInOneStyle(_ arguments: [String], _ message: String) {
+        let result = DataCommandsBinary.run(arguments + ["--data-dir", directory])
+        #expect(result.status == 64, "\(result.error)")
+        #expect(result.error.hasPrefix("Error: " + message), "\(result.error)")
+        #expect(result.output.isEmpty)
+    }
+
+    @Test func aQueryThatIsNotUTF8IsSaidToBeSo() {
+        // Through the shell: the bytes 0xFF 0xFE as one argument, which no Swift string can carry.
+        let result = Subprocess.run("/bin/sh", ["-c", #"exec "$0" search "$(printf '\377\376')" --data-dir "$1""#,
+                                                DataCommandsBinary.path, directory])
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("Error: the query is not valid UTF-8"), "\(result.error)")
+        #expect(result.output.isEmpty)
     }
 
     @Test func resetNeedsConfirmationAndKeepsABackup() throws {

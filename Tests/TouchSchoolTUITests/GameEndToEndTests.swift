@@ -12,9 +12,9 @@ struct GameEndToEndTests {
     static let playerKeys = Array("qwertyuiopasdfghjklzxcvbnmㅁㄴㅇ")
 
     /// Taps `count` keys one at a time like a person: the next key only once the last one shows,
-    /// and never less than 20 ms apart.
-    static func tapLikeAPerson(_ session: TmuxSession, count: Int, label: String = "My taps") throws {
-        for tap in 1...count {
+    /// and never less than 20 ms apart. `after` taps were counted already.
+    static func tapLikeAPerson(_ session: TmuxSession, count: Int, after: Int = 0, label: String = "My taps") throws {
+        for tap in (after + 1)...(after + count) {
             let sent = Date()
             session.type(String(playerKeys[(tap - 1) % playerKeys.count]))
             try session.waitFor("\(label) \(tap)") { TmuxSession.number(after: label, in: $0) == UInt64(tap) }
@@ -32,8 +32,10 @@ struct GameEndToEndTests {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "푸른중", tapsLabel: "My taps")
-        let screen = try session.waitFor("푸른중학교")
-        #expect(!screen.contains("한빛고등학교 ") || screen.contains("푸른중학교"))
+        // The header's second line names my school; the ranking beside lists the others too.
+        let header = session.screen().split(separator: "\n", omittingEmptySubsequences: false)[1]
+        #expect(header.contains("푸른중학교"), "\(header)")
+        #expect(!header.contains("한빛고등학교"), "\(header)")
         session.press("C-c")
         try session.waitFor("EXITED:0")
         #expect(try Self.saved(in: session).players["tester"]?.schoolID == "T0002")
@@ -51,6 +53,13 @@ struct GameEndToEndTests {
         defer { session.close() }
         let screen = try session.waitFor("EXITED:1")
         #expect(screen.contains("no school has the id 'NOPE'"))
+    }
+
+    @Test func aLongUnknownSchoolIDIsShownCutAndVisibly() throws {
+        let session = try TmuxSession(columns: 200, arguments: ["--school", "\u{1B}[2J" + String(repeating: "x", count: 10_000)])
+        defer { session.close() }
+        let screen = try session.waitFor("EXITED:1")
+        #expect(screen.contains(#"no school has the id '\u{1B}[2J"# + String(repeating: "x", count: 30) + "…'"), "\(screen)")
     }
 
     @Test func hundredHumanTapsAreCountedShownAndSaved() throws {
@@ -122,7 +131,7 @@ struct GameEndToEndTests {
     }
 
     enum WayOut: String, CaseIterable, Sendable {
-        case controlC, sigterm, sighup, sigint
+        case controlC, sigterm, sighup, sigint, sigpipe
     }
 
     @Test(arguments: WayOut.allCases)
@@ -138,6 +147,7 @@ struct GameEndToEndTests {
         case .sigterm: kill(try session.gamePID(), SIGTERM)
         case .sighup: kill(try session.gamePID(), SIGHUP)
         case .sigint: kill(try session.gamePID(), SIGINT)
+        case .sigpipe: kill(try session.gamePID(), SIGPIPE)
         }
         let screen = try session.waitFor("EXITED:0")
         #expect(!screen.contains("My taps"), "the game's screen was left behind:\n\(screen)")
@@ -147,6 +157,74 @@ struct GameEndToEndTests {
         let saved = try Self.saved(in: session)
         #expect(saved.scores["T0001"] == 5)
         #expect(saved.players["tester"]?.taps == 5)
+    }
+
+    @Test func aClosedSessionLeavesNothingRunning() throws {
+        let session = try TmuxSession(arguments: ["--lang", "en"])
+        defer { session.close() }
+        try session.waitFor("the game to start") { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        let processes = session.processes()
+        #expect(processes.count >= 3, "the server, the pane's shell and the game: \(processes)")
+        #expect(processes.contains(try session.gamePID()))
+        session.close()
+        for pid in processes { #expect(!TmuxSession.isRunning(pid), "process \(pid) outlived its session") }
+    }
+
+    /// Ctrl-Z and `fg`, as in any terminal program: the shell gets the terminal back as it was,
+    /// lists the game as stopped, and `fg` brings it back whole, still counting.
+    @Test func controlZSuspendsTheGameAndFgResumesIt() throws {
+        let session = try TmuxSession(arguments: ["--lang", "en"], inShell: true)
+        defer { session.close() }
+        try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
+        try Self.tapLikeAPerson(session, count: 3)
+        #expect(session.paneFormat("#{alternate_on}") == "1")
+        #expect(session.paneFormat("#{mouse_any_flag}") == "1")
+
+        session.press("C-z")
+        let stopped = try session.waitFor("the shell's prompt after Ctrl-Z") { $0.contains("Stopped") && $0.hasPromptLast }
+        #expect(!stopped.contains("My taps"), "the game's screen was left behind:\n\(stopped)")
+        #expect(session.paneFormat("#{alternate_on}") == "0")
+        #expect(session.paneFormat("#{cursor_flag}") == "1")
+        #expect(session.paneFormat("#{mouse_any_flag}") == "0")
+        session.type("jobs")
+        session.press("Enter")
+        // "Stopped" twice: the shell's notice at Ctrl-Z, then the job in the list.
+        try session.waitFor("the game listed as stopped") { $0.components(separatedBy: "Stopped").count == 3 && $0.hasPromptLast }
+
+        session.type("fg")
+        session.press("Enter")
+        let resumed = try session.waitFor("My taps 3")
+        #expect(resumed.contains("School total 3"), "\(resumed)")
+        #expect(session.paneFormat("#{alternate_on}") == "1")
+        #expect(session.paneFormat("#{mouse_any_flag}") == "1")
+        try Self.tapLikeAPerson(session, count: 2, after: 3)
+
+        session.press("C-c")
+        try session.waitFor("the prompt after the game") { $0.hasPromptLast && !$0.contains("My taps") }
+        #expect(try Self.saved(in: session).scores["T0001"] == 5)
+    }
+
+    @Test func aTerminalThatCannotPlaceTheCursorIsAOneLineError() throws {
+        let session = try TmuxSession(columns: 200, arguments: [], term: "dumb")
+        defer { session.close() }
+        let screen = try session.waitFor("EXITED:1")
+        let lines = screen.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(lines.count == 2, "\(screen)")
+        #expect(lines.first?.contains("terminal type 'dumb'") == true, "\(screen)")
+    }
+
+    /// A bracketed paste whose end marker never comes: Ctrl-C still saves and quits.
+    @Test func aPasteThatNeverEndsGivesWayToControlC() throws {
+        let session = try TmuxSession(arguments: ["--lang", "en", "--quiet"])
+        defer { session.close() }
+        try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
+        try Self.tapLikeAPerson(session, count: 2)
+        session.type("\u{1B}[200~pasted, and no end marker")
+        session.type("asdf")
+        session.press("C-c")
+        let screen = try session.waitFor("EXITED:0")
+        #expect(!screen.contains("My taps"))
+        #expect(try Self.saved(in: session).scores["T0001"] == 2)
     }
 
     @Test func unknownTerminalTypeIsAOneLineError() throws {
@@ -169,5 +247,13 @@ struct GameEndToEndTests {
         #expect(!message.contains("\n"), "\(message)")
         #expect(message.contains("needs a terminal"))
         #expect(result.output.isEmpty)
+    }
+}
+
+private extension String {
+    /// Whether the last non-blank line of a screen is the interactive shell's prompt, waiting.
+    var hasPromptLast: Bool {
+        split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?
+            .trimmingCharacters(in: .whitespaces) == TmuxSession.prompt
     }
 }

@@ -36,8 +36,21 @@ import TouchSchoolCore
 
     @Test func aBracketedPasteIsOneEventWithItsText() {
         let text: [TerminalInput] = "hi 한".unicodeScalars.map { .character($0.value) }
-        let events = decode([.key(.pasteStart)] + text + [.character(13), .key(.enter), .key(.up), .character(3), .key(.pasteEnd), .character(0x61)])
-        #expect(events == [.paste("hi 한\n\n\u{3}"), .key(.character("a"))])
+        let events = decode([.key(.pasteStart)] + text + [.character(13), .key(.enter), .key(.up), .character(27), .key(.pasteEnd), .character(0x61)])
+        #expect(events == [.paste("hi 한\n\n\u{1B}"), .key(.character("a"))])
+    }
+
+    /// A paste whose end marker never comes would swallow every later key: Ctrl-C ends it (what
+    /// was pasted is dropped, it was never taps) and still interrupts.
+    @Test func controlCEndsAPasteAndInterrupts() {
+        let events = decode([.key(.pasteStart), .character(0x61), .character(0x62), .character(3), .character(0x63)])
+        #expect(events == [.key(.interrupt), .key(.character("c"))])
+    }
+
+    /// A paste that starts before the last one ended: the last one ends there, as a paste.
+    @Test func aNewPasteEndsOneThatNeverEnded() {
+        let events = decode([.key(.pasteStart), .character(0x61), .key(.pasteStart), .character(0x62), .key(.pasteEnd), .character(0x63)])
+        #expect(events == [.paste("a"), .paste("b"), .key(.character("c"))])
     }
 
     @Test func aResizeDuringAPasteStillCounts() {

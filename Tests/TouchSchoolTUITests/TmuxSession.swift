@@ -21,12 +21,16 @@ final class TmuxSession {
     let dataDirectory: String
     private var socket: String { "\(folder)/tmux.sock" }
 
+    /// The prompt of the interactive shell of `inShell` sessions (followed by a space).
+    static let prompt = "PROMPT$"
+
     /// Starts `touchschool arguments` in a pane of `columns` × `rows`. The pane's shell prints
     /// `EXITED:<status>` when the game ends and stays open, so that the screen after the game can
-    /// be read.
+    /// be read. `inShell` starts an interactive bash instead, with job control, and types the
+    /// command at its prompt, as a person would.
     /// With `sharedDataDirectory`, the game plays on that directory as it is (several sessions
     /// may share one, as players on one machine do) instead of a fresh one with the test catalog.
-    init(columns: Int = 100, rows: Int = 30, arguments: [String], term: String = "tmux-256color",
+    init(columns: Int = 100, rows: Int = 30, arguments: [String], term: String = "tmux-256color", inShell: Bool = false,
          sharedDataDirectory: String? = nil, user: String = "tester") throws {
         var template = Array("/tmp/touchschool-e2e-XXXXXX".utf8CString)
         folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
@@ -36,22 +40,36 @@ final class TmuxSession {
             try FileSystem.live.replaceAtomically("\(dataDirectory)/catalog.json", with: Array(Self.catalogJSON.utf8))
         }
         let command = ([DataCommandsBinary.path] + arguments + ["--data-dir", dataDirectory]).map(Self.shellQuoted).joined(separator: " ")
+        let shell = inShell ? ["PS1=\(Self.prompt) ", "bash", "--norc", "--noprofile", "-i"]
+                            : ["sh", "-c", "\(command); echo EXITED:$?; sleep 600"]
         let started = tmux([
             "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "--",
             "env", "-i", "PATH=/usr/bin:/bin", "HOME=\(folder)", "USER=\(user)", "LANG=C.UTF-8", "TERM=\(term)",
-            "sh", "-c", "\(command); echo EXITED:$?; sleep 600",
-        ])
+        ] + shell)
         guard started.status == 0 else {
             close()
             throw Failure(description: "tmux new-session failed: \(started.output)")
+        }
+        if inShell {
+            try waitFor(Self.prompt)
+            type(command)
+            press("Enter")
         }
     }
 
     deinit { close() }
 
-    /// Ends the tmux server (and with it the game, which gets SIGHUP) and removes the scratch folder.
+    /// Ends the tmux server and with it the game (which gets SIGHUP, and saves), waits until every
+    /// process of the session is gone, killing any that still runs after a few seconds, and removes
+    /// the scratch folder with the socket. Safe to call more than once.
     func close() {
-        if FileManager.default.fileExists(atPath: socket) { _ = tmux(["kill-server"]) }
+        if FileManager.default.fileExists(atPath: socket) {
+            let processes = processes()
+            _ = tmux(["kill-server"])
+            let deadline = Date().addingTimeInterval(5)
+            while processes.contains(where: Self.isRunning), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            for pid in processes where Self.isRunning(pid) { kill(pid, SIGKILL) }
+        }
         try? FileManager.default.removeItem(atPath: folder)
     }
 
@@ -93,6 +111,22 @@ final class TmuxSession {
             throw Failure(description: "no game process under the pane's shell \(shell)")
         }
         return pid
+    }
+
+    /// The tmux server and every process of the pane's session (its shell, the game, what they started).
+    func processes() -> [pid_t] {
+        let server = pid_t(paneFormat("#{pid}"))
+        let pane = paneFormat("#{pane_pid}")
+        let inPane = run("/usr/bin/pgrep", ["-s", pane]).output.split(separator: "\n").compactMap { pid_t($0) }
+        return (server.map { [$0] } ?? []) + inPane
+    }
+
+    /// Whether `pid` is a live process: neither gone nor a zombie waiting to be reaped.
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0,
+              let stat = try? FileIO.read("/proc/\(pid)/stat"),
+              let end = stat.lastIndex(of: UInt8(ascii: ")")), end + 2 < stat.count else { return false }
+        return stat[end + 2] != UInt8(ascii: "Z")
     }
 
     /// Polls the screen every 50 ms until `condition` holds; returns that screen, or fails with the last one.

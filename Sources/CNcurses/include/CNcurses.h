@@ -11,17 +11,24 @@
 /// for LC_CTYPE so that Hangul can be read and drawn. Returns 1 when the character set is UTF-8.
 int cn_setup_locale(void);
 
-/// Installs handlers for SIGINT, SIGTERM and SIGHUP that only record the signal (no SA_RESTART,
-/// so a blocking read returns). Call before `cn_open`, so that ncurses keeps its hands off them.
+/// Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGPIPE that only record the signal (no
+/// SA_RESTART, so a blocking read returns). Call before `cn_open`, so that ncurses keeps its hands
+/// off them.
 void cn_install_signal_handlers(void);
-/// The last signal received since the previous call (SIGINT, SIGTERM or SIGHUP), or 0; clears it.
+/// The last signal received since the previous call (SIGINT, SIGTERM, SIGHUP or SIGPIPE), or 0;
+/// clears it.
 int cn_take_signal(void);
 
 /// Starts curses on stdin/stdout: raw mode, no echo, keypad, hidden cursor, 25 ms Esc delay,
-/// bracketed paste. Returns 0, or -1 when the terminal type is unknown (never exits the process).
+/// bracketed paste. Returns 0; -1 when the terminal type is unknown, -2 when the terminal cannot
+/// place the cursor (TERM=dumb). Never exits the process.
 int cn_open(void);
 /// Leaves curses: bracketed paste off, cursor visible, terminal modes restored. Safe to call twice.
 void cn_close(void);
+/// Ctrl-Z: leaves curses as `cn_close` does and stops the process group, as the terminal would
+/// for Ctrl-Z outside raw mode; once continued (`fg`), comes back and redraws every cell.
+/// Does nothing when SIGTSTP is ignored (a shell without job control could never resume it).
+void cn_suspend(void);
 
 /// Whether the terminal can show colors; if so starts them with the terminal's default colors.
 int cn_start_colors(void);

@@ -7,8 +7,8 @@ import CNcurses
 import TouchSchoolCore
 import TouchSchoolStore
 
-/// SIGINT, SIGTERM and SIGHUP: recorded by a C handler, taken by the game loop, which then saves
-/// and quits like the player pressed Ctrl-C.
+/// SIGINT, SIGTERM, SIGHUP and SIGPIPE: recorded by a C handler, taken by the game loop, which
+/// then saves and quits like the player pressed Ctrl-C, giving the terminal back as it was.
 enum ExitSignals {
     /// Before the terminal opens, so ncurses leaves these signals to us.
     static func install() { cn_install_signal_handlers() }

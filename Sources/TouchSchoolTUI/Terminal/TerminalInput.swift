@@ -20,7 +20,9 @@ enum TerminalInput: Equatable, Sendable {
 }
 
 /// Turns terminal input into game events. It remembers one thing across reads: whether it is
-/// inside a bracketed paste, whose text becomes a single `.paste` event (never taps).
+/// inside a bracketed paste, whose text becomes a single `.paste` event (never taps). A paste
+/// whose end marker never comes is bounded: Ctrl-C ends it (and interrupts), and so does the start
+/// of another paste.
 struct InputDecoder {
     /// Longer pastes are cut: the text only tells the game that a paste happened.
     static let maximumPasteLength = 4096
@@ -51,8 +53,7 @@ struct InputDecoder {
             case .backspace: return .key(.backspace)
             case .enter: return .key(.enter)
             case .pasteStart:
-                pastedText = ""
-                pastedLength = 0
+                startPaste()
                 return nil
             case .pasteEnd:
                 return nil
@@ -69,6 +70,13 @@ struct InputDecoder {
         case .key(.pasteEnd):
             defer { pastedText = nil }
             return .paste(pastedText ?? "")
+        case .key(.pasteStart):
+            defer { startPaste() }
+            return .paste(pastedText ?? "")
+        case .character(Self.interruptCharacter):
+            // The pasted text is dropped: it was never taps, and the player wants out.
+            pastedText = nil
+            return .key(.interrupt)
         case let .resize(columns, rows):
             return .resize(columns: columns, rows: rows)
         case .key(.enter):
@@ -81,6 +89,11 @@ struct InputDecoder {
         return nil
     }
 
+    private mutating func startPaste() {
+        pastedText = ""
+        pastedLength = 0
+    }
+
     /// Appends in place (a copy of the text would cost its length per key).
     private mutating func appendToPaste(_ scalar: Unicode.Scalar) {
         guard pastedLength < Self.maximumPasteLength else { return }
@@ -88,10 +101,13 @@ struct InputDecoder {
         pastedLength += 1
     }
 
+    /// Ctrl-C.
+    static let interruptCharacter: UInt32 = 3
+
     /// What a typed character means: a control key, a printable character, or nothing.
     static func character(_ value: UInt32) -> Key? {
         switch value {
-        case 3: return .interrupt
+        case interruptCharacter: return .interrupt
         case 8, 127: return .backspace
         case 9: return .tab
         case 10, 13: return .enter

@@ -29,8 +29,11 @@ final class TerminalScreen {
     init(colors: Bool, mouse: Bool, environment: [String: String]) throws(CommandError) {
         try Self.checkIsTerminal()
         _ = cn_setup_locale()
-        guard cn_open() == 0 else {
-            throw CommandError("unknown terminal type '\(environment["TERM"] ?? "")': set TERM to your terminal (e.g. xterm-256color)")
+        let term = quoted(environment["TERM"] ?? "")
+        switch cn_open() {
+        case 0: break
+        case -2: throw CommandError("terminal type '\(term)' cannot place the cursor, so the game cannot be shown: set TERM to your terminal (e.g. xterm-256color)")
+        default: throw CommandError("unknown terminal type '\(term)': set TERM to your terminal (e.g. xterm-256color)")
         }
         isOpen = true
         let useColor = colors && cn_start_colors() == 1
@@ -64,12 +67,21 @@ final class TerminalScreen {
         cn_set_read_timeout(Int32(clamping: milliseconds))
     }
 
-    /// The next input, or nil when none came within the read timeout.
+    /// Ctrl-Z, which raw mode delivers as a character instead of a signal.
+    static let suspendCharacter: UInt32 = 0x1A
+
+    /// The next input, or nil when none came within the read timeout. Ctrl-Z never comes back
+    /// from here: it suspends the game, as in every terminal program, even inside a paste (a lost
+    /// paste end must not take it away), and reading goes on once the game is resumed.
     func read() -> TerminalInput? {
         while true {
             var value: UInt32 = 0
             switch cn_read(&value) {
             case Int32(CN_READ_CHARACTER):
+                if value == Self.suspendCharacter {
+                    cn_suspend()
+                    continue
+                }
                 return .character(value)
             case Int32(CN_READ_KEY):
                 if let input = keyInput(Int32(value)) { return input }

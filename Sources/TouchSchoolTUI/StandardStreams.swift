@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TouchSchoolCore
+import TouchSchoolStore
+
+/// The one way the commands print (never `print`, whose failures vanish): every line goes through
+/// `VisibleText`, so no control character from data reaches the terminal raw, and every write is
+/// checked, so that output lost to a full disk is an error and not a silent success.
+enum StandardStreams {
+    /// Writes `text` to standard output. A reader that went away (`touchschool rank | head -1`)
+    /// ends the command at once and quietly, as SIGPIPE would; any other failure is thrown.
+    static func write(_ text: String) throws(CommandError) {
+        guard let code = write(visible(text), to: STDOUT_FILENO) else { return }
+        if code == EPIPE { endQuietlyForAClosedPipe() }
+        throw CommandError("cannot write the output: \(String(cString: strerror(code)))")
+    }
+
+    /// Writes a message to standard error. Should that fail there is nowhere left to say so.
+    static func writeError(_ text: String) {
+        _ = write(visible(text), to: STDERR_FILENO)
+    }
+
+    /// Each line of `text` with its controls escaped; the line breaks themselves are kept.
+    private static func visible(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { VisibleText.escaping(String($0)) }.joined(separator: "\n")
+    }
+
+    /// Writes all of `text`; nil, or the error number of the write that failed.
+    private static func write(_ text: String, to descriptor: Int32) -> Int32? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var written = 0
+            while written < bytes.count {
+                let result = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += result
+            }
+            return nil
+        }
+    }
+
+    /// Dies of SIGPIPE, as the command would have had the signal not been ignored or blocked by
+    /// whoever started it: the shell sees the usual status, and nothing is printed.
+    private static func endQuietlyForAClosedPipe() -> Never {
+        signal(SIGPIPE, SIG_DFL)
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        sigprocmask(SIG_UNBLOCK, &pipeSignal, nil)
+        raise(SIGPIPE)
+        exit(128 + SIGPIPE)
+    }
+}
