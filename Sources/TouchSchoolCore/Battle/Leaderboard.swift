@@ -177,8 +177,7 @@ public struct Leaderboard: Sendable {
 
     /// Saturating: never wraps past `UInt64.max`.
     public mutating func add(_ taps: UInt64, to school: Int) {
-        let (sum, overflow) = count(of: school).addingReportingOverflow(taps)
-        setCount(overflow ? .max : sum, of: school)
+        setCount(count(of: school).addingSaturating(taps), of: school)
     }
 
     /// How many schools the league holds.
