@@ -117,6 +117,23 @@ struct GameEndToEndTests {
         try Self.tapLikeAPerson(session, count: 1)
     }
 
+    /// Reproduced on the old main: 20,000 characters into the search froze the game at 100 % CPU
+    /// (each key searched the whole query again), and Ctrl-C waited behind them.
+    @Test func twentyThousandCharactersInTheSearchLeaveTheGameResponsive() throws {
+        let novel = String(repeating: "한빛고등학교서울", count: 2_500)
+        for paste in [false, true] {
+            let session = try TmuxSession(arguments: ["--lang", "en"])
+            defer { session.close() }
+            _ = try session.waitFor("the picker") { $0.contains("Search for your school") }
+            let started = Date()
+            if paste { session.paste(novel) } else { session.type(novel) }
+            try session.waitFor("the search to take the text", timeout: 10) { $0.contains("한빛고등학교서울한빛") }
+            session.press("C-c")
+            try session.waitFor("EXITED:0", timeout: 10)
+            #expect(Date().timeIntervalSince(started) < 5, "\(paste ? "pasted" : "typed"): took \(Date().timeIntervalSince(started)) s")
+        }
+    }
+
     @Test func tinyTerminalAsksForMoreRoomAndRecovers() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }

@@ -73,9 +73,14 @@ final class TmuxSession {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// Types `text` literally (no key names), all in one write to the terminal.
+    /// Types `text` literally (no key names): in one write to the terminal up to 500 characters.
     func type(_ text: String) {
-        _ = tmux(["send-keys", "-l", text])
+        // In pieces: tmux refuses a long command line.
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            _ = tmux(["send-keys", "-l", String(rest.prefix(500))])
+            rest = rest.dropFirst(500)
+        }
     }
 
     /// Presses keys by tmux name: `Enter`, `C-c`, `Escape`, `F1`, `Tab`.
@@ -84,8 +89,11 @@ final class TmuxSession {
     }
 
     /// Pastes `text` as a terminal does: bracketed when the program asked for it.
+    /// Through a file, since tmux refuses a long command line.
     func paste(_ text: String) {
-        _ = tmux(["set-buffer", "--", text])
+        let file = "\(folder)/paste-buffer"
+        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        _ = tmux(["load-buffer", file])
         _ = tmux(["paste-buffer", "-p"])
     }
 
