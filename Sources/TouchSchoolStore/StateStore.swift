@@ -224,7 +224,7 @@ public final class StateStore: Sendable {
 
     private func write(_ state: SavedState) throws(StoreError) {
         let bytes = StateFile.encode(state)
-        try fileOperation("save the scores to") { () throws(FileError) in try fileSystem.replaceAtomically(path, with: bytes) }
+        try fileOperation("save") { () throws(FileError) in try fileSystem.replaceAtomically(path, with: bytes) }
     }
 
     // MARK: - Locking and file plumbing
