@@ -38,6 +38,9 @@ public final class StateStore: Sendable {
         /// The version of the file already backed up before a repair whose save then failed:
         /// the next try repairs it again without a second copy.
         var backedUpStamp: FileStamp?
+        /// A file set aside or backed up by a change that then failed: the next try finds no file
+        /// to set aside, or one already backed up, so the change that succeeds tells these.
+        var untold: [StateProblem] = []
         var removedTemporaries = false
     }
 
@@ -105,10 +108,20 @@ public final class StateStore: Sendable {
         try withLock(timeoutNanoseconds: lockTimeoutNanoseconds) { () throws(StoreError) -> Saved in
             removeInterruptedWritesOnce()
             var current = try readRepairing()
-            let changed = try body(&current.state)
-            if current.needsWrite || changed { try write(current.state) }
+            do throws(StoreError) {
+                let changed = try body(&current.state)
+                if current.needsWrite || changed { try write(current.state) }
+            } catch {
+                // What was kept on disk is there whatever the failure: say so once a save succeeds.
+                memory.withLock { $0.untold += current.problems }
+                throw error
+            }
             remember(stamp: fileSystem.stamp(path))
-            return Saved(state: current.state, problems: current.problems)
+            let untold = memory.withLock { memory in
+                defer { memory.untold = [] }
+                return memory.untold
+            }
+            return Saved(state: current.state, problems: untold + current.problems)
         }
     }
 
