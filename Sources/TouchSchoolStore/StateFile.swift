@@ -168,36 +168,42 @@ enum StateFile {
 
         /// One score: a count is kept (the first, if the id repeats), anything else reset to 0.
         mutating func readCount(_ parser: inout JSONParser, id: String) throws(JSONParseError) {
-            let value: JSONValue
             let bytes = parser.bytes
-            if parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "-") || (0x30...0x39).contains(bytes[parser.index]) {
-                let text = UnsafeBufferPointer(rebasing: bytes[try parser.scanNumber()])
-                if let count = Self.count(text) {
-                    if let first = counts.updateValue(count, forKey: id) {
-                        counts[id] = first
-                        details.append("score of \(id) appeared twice: the repeat (\(String(decoding: text, as: UTF8.self))) was dropped")
-                    }
-                    return
+            let start = parser.index
+            // A count is digits that fit in 64 bits and are not followed by a fraction or an
+            // exponent: read in the one pass that finds its end.
+            var end = start
+            var count: UInt64 = 0
+            var fits = true
+            while end < bytes.count, (0x30...0x39).contains(bytes[end]) {
+                let (times10, overflow) = count.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = times10.addingReportingOverflow(UInt64(bytes[end] &- 0x30))
+                fits = fits && !overflow && !carry
+                count = sum
+                end += 1
+            }
+            if end > start, fits, end == bytes.count || !Self.continuesNumber(bytes[end]) {
+                parser.index = end
+                if let first = counts.updateValue(count, forKey: id) {
+                    counts[id] = first
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                    details.append("score of \(id) appeared twice: the repeat (\(text)) was dropped")
                 }
-                value = .number(String(decoding: text, as: UTF8.self))
+                return
+            }
+            // Anything else: a negative, a fraction, beyond 64 bits, not a number.
+            let value: JSONValue
+            if end > start || (start < bytes.count && bytes[start] == UInt8(ascii: "-")) {
+                value = .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[try parser.scanNumber()]), as: UTF8.self))
             } else {
                 value = try parser.parseValue(depth: 2)
             }
             details.append("score of \(id) was \(describe(value)) (\(abnormality(of: value))): reset to 0")
         }
 
-        /// Digits only, within 64 bits: what `JSONValue.uint64Value` accepts, without making a
-        /// `String` of each number first.
-        static func count(_ text: UnsafeBufferPointer<UInt8>) -> UInt64? {
-            var value: UInt64 = 0
-            for byte in text {
-                guard (0x30...0x39).contains(byte) else { return nil }
-                let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
-                let (sum, carry) = times10.addingReportingOverflow(UInt64(byte - 0x30))
-                if overflow || carry { return nil }
-                value = sum
-            }
-            return value
+        /// A byte that makes the digits before it a fraction or an exponent.
+        @inline(__always) static func continuesNumber(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
         }
     }
 

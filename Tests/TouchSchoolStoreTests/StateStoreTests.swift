@@ -374,7 +374,7 @@ extension StateStore {
                       detail: "score of S1 was -0 (negative)", expected: SavedState(scores: ["S2": UInt64.max])),
         AbnormalValue(name: "null", scores: "{\"S1\": null, \"S2\": 2}", detail: "score of S1 was null (not a number)",
                       expected: SavedState(scores: ["S2": 2])),
-        AbnormalValue(name: "repeated id", scores: "{\"S2\": 2, \"S2\": 900}", detail: "score of S2 appeared twice",
+        AbnormalValue(name: "repeated id", scores: "{\"S2\": 2, \"S2\": 900}", detail: "score of S2 appeared twice: the repeat (900) was dropped",
                       expected: SavedState(scores: ["S2": 2])),
         AbnormalValue(name: "negative player taps", scores: "{\"S2\": 2}",
                       players: "{\"kim\": {\"school\": \"S2\", \"taps\": -3, \"bestTapsPerSecond\": 5}}",
