@@ -285,6 +285,26 @@ public struct JSONWriter {
     /// bidi overrides: `VisibleText`), so that JSON printed to a terminal is as safe as text.
     public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Ids and names almost never need an escape: then their bytes are copied in one go
+        // rather than looked at one by one (a tenth of a save of twelve thousand scores). The
+        // check is conservative: any byte that may begin a control (C0, DEL, the C1 lead byte
+        // 0xC2, and 0xE2 0x80/0x81, where the bidi controls are) takes the careful path.
+        let copied = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            for (index, byte) in utf8.enumerated() {
+                switch byte {
+                case 0..<0x20, UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x7F, 0xC2: return false
+                case 0xE2 where index + 1 < utf8.count && (utf8[index + 1] == 0x80 || utf8[index + 1] == 0x81): return false
+                default: continue
+                }
+            }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied != true { escape(value) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ value: String) {
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": raw("\\\"")
@@ -299,7 +319,6 @@ public struct JSONWriter {
             default: UTF8.encode(scalar) { bytes.append($0) }
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     public mutating func number(_ value: UInt64) {
