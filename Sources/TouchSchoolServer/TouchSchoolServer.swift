@@ -1,0 +1,1 @@
+// The server module: `touchschool serve` (issue "Network play").
