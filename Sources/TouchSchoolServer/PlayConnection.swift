@@ -19,6 +19,9 @@ struct PlayConnection {
     /// the connection itself (1009).
     static let maximumFrameBytes = 4 * PlayProtocol.maximumClientMessageBytes
 
+    /// How long a closed connection waits for the peer's close frame before it is dropped.
+    static let closeGrace: Duration = .seconds(3)
+
     private enum Closing: Error {
         case error(ProtocolError)
     }
@@ -26,6 +29,17 @@ struct PlayConnection {
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         guard limits.openConnection(from: address) else {
             metrics.connectionsRefused.increment()
+            // Told after the client's first message (or a short wait): frames sent right after
+            // the upgrade can reach a client before it reads them and be lost.
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    var messages = inbound.messages(maxSize: Self.maximumFrameBytes).makeAsyncIterator()
+                    _ = try? await messages.next()
+                }
+                group.addTask { try? await Task.sleep(for: .seconds(2)) }
+                await group.next()
+                group.cancelAll()
+            }
             try await close(outbound, ProtocolError(code: CloseCode.tooManyConnections,
                                                     message: "too many connections from \(address)"))
             return
@@ -39,7 +53,7 @@ struct PlayConnection {
         metrics.connections.increment()
         defer { metrics.connections.decrement() }
         let greeted = Flag()
-        enum Part { case writer, reader, timer }
+        enum Part { case writer, reader, timer, grace }
         await withTaskGroup(of: Part.self) { group in
             // The writer: everything for this connection, in order, until a close.
             group.addTask {
@@ -81,9 +95,31 @@ struct PlayConnection {
                 }
                 return .timer
             }
-            // Once the writer has closed the socket (or lost it), nothing else is needed.
+            // Once the writer has closed the socket (or lost it), the reader sees the peer's
+            // close frame and ends; a peer that never answers is dropped after `closeGrace`.
+            var (readerDone, writerDone) = (false, false)
             while let part = await group.next() {
-                if part == .writer { group.cancelAll() }
+                switch part {
+                case .writer:
+                    writerDone = true
+                    if readerDone {
+                        group.cancelAll()
+                    } else {
+                        group.addTask {
+                            try? await Task.sleep(for: Self.closeGrace)
+                            return .grace
+                        }
+                    }
+                case .reader:
+                    // The writer still sends what the reader queued (an error, a close), then
+                    // ends: the reader's end finished its outbox.
+                    readerDone = true
+                    if writerDone { group.cancelAll() }
+                case .grace:
+                    group.cancelAll()
+                case .timer:
+                    break
+                }
             }
         }
         await battle.disconnect(id)
@@ -125,7 +161,6 @@ struct PlayConnection {
         default:
             throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "the first message must be hello"))
         }
-        var lastSeq: UInt64?
         while let message = try await messages.next() {
             switch try decode(message) {
             case .hello:
@@ -134,13 +169,8 @@ struct PlayConnection {
                 outbox.yield(.text(MessageCoding.encode(.pong)))
             case let .taps(batch):
                 try Self.validate(batch)
-                // Numbers on one connection only go up; the save checks them against the last
-                // applied number of the device.
-                if let lastSeq, batch.seq <= lastSeq {
-                    throw Closing.error(ProtocolError(code: CloseCode.policyViolation,
-                                                      message: "batch \(batch.seq) out of order: expected \(lastSeq + 1)"))
-                }
-                lastSeq = batch.seq
+                // The save checks the number against the device's last applied one: a repeat
+                // is acknowledged again, a gap closes the connection.
                 await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch))
             }
         }

@@ -230,12 +230,15 @@ final class TestPlayer: Sendable {
         return closeCode
     }
 
+    /// Closes the connection; gives up waiting for the server's side after a few seconds (the
+    /// client task is cancelled then).
     func close() async {
         if let writer = state.withLock({ $0.writer }), !ended {
             try? await writer.close(.normalClosure, reason: "bye")
         }
-        let task = self.task.withLock { $0 }
-        await task?.value
+        if (try? await waitUntil(timeout: 5, "the end of the connection", { $0.ended })) == nil {
+            task.withLock { $0 }?.cancel()
+        }
     }
 
     private func waitUntil(timeout: TimeInterval, _ what: String, _ condition: (State) -> Bool) async throws {
