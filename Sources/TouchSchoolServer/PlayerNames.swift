@@ -5,12 +5,34 @@ enum PlayerNames {
     /// Longest display name kept, in characters.
     static let maximumLength = 32
 
-    /// Controls and escape sequences removed (`VisibleText`), spaces collapsed, at most
+    /// Escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL/ST`, two-character escapes) and
+    /// every other control removed (`VisibleText`), white space collapsed, at most
     /// `maximumLength` characters; "player" when nothing is left.
     static func clean(_ name: String) -> String {
+        let input = Array(name.unicodeScalars)
         var scalars = String.UnicodeScalarView()
         var lastWasSpace = true
-        for scalar in name.unicodeScalars {
+        var index = 0
+        while index < input.count {
+            let scalar = input[index]
+            index += 1
+            if scalar == "\u{1B}" || scalar == "\u{9B}" || scalar == "\u{9D}" {
+                let kind: Unicode.Scalar? = scalar == "\u{9B}" ? "[" : scalar == "\u{9D}" ? "]" : (index < input.count ? input[index] : nil)
+                if scalar == "\u{1B}", kind != nil { index += 1 }
+                switch kind {
+                case "["?:
+                    // Parameters and intermediates up to the final byte.
+                    while index < input.count, !(0x40...0x7E).contains(input[index].value) { index += 1 }
+                    index += 1
+                case "]"?:
+                    while index < input.count, input[index] != "\u{7}", input[index] != "\u{9C}",
+                          !(input[index] == "\u{1B}" && index + 1 < input.count && input[index + 1] == "\\") { index += 1 }
+                    index += input.indices.contains(index) && input[index] == "\u{1B}" ? 2 : 1
+                default:
+                    break
+                }
+                continue
+            }
             if VisibleText.isControl(scalar) || scalar.properties.isWhitespace {
                 if !lastWasSpace { scalars.append(" ") }
                 lastWasSpace = true
@@ -22,6 +44,7 @@ enum PlayerNames {
         var text = String(scalars)
         while text.last == " " { text.removeLast() }
         if text.count > maximumLength { text = String(text.prefix(maximumLength)) }
+        while text.last == " " { text.removeLast() }
         return text.isEmpty ? "player" : text
     }
 

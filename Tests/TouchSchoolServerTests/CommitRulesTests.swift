@@ -59,3 +59,22 @@ import TouchSchoolProtocol
         #expect(state.scores == ["A": ack.accepted])
     }
 }
+
+@Suite struct PlayerNameTests {
+    @Test func namesAreCleanedOfControlsAndEscapeSequences() {
+        #expect(PlayerNames.clean("김민지") == "김민지")
+        #expect(PlayerNames.clean("\u{1B}[31;1mred\u{1B}[0m team") == "red team")
+        #expect(PlayerNames.clean("\u{1B}]0;owned\u{7}title") == "title")
+        #expect(PlayerNames.clean("\u{1B}]2;x\u{1B}\\after") == "after")
+        #expect(PlayerNames.clean("a\u{9B}2Jb\u{202E}c\td\n") == "ab c d")
+        #expect(PlayerNames.clean("  \u{7}\u{1B}  ") == "player")
+        #expect(PlayerNames.clean(String(repeating: "가", count: 100)).count == PlayerNames.maximumLength)
+    }
+
+    @Test func deviceKeys() {
+        #expect(PlayerNames.isValidDeviceKey(String(repeating: "aZ0-_", count: 8) + "abc"))
+        #expect(!PlayerNames.isValidDeviceKey("short"))
+        #expect(!PlayerNames.isValidDeviceKey(String(repeating: "a", count: 42) + "/"))
+        #expect(!PlayerNames.isValidDeviceKey(String(repeating: "a", count: 65)))
+    }
+}

@@ -311,4 +311,21 @@ import TouchSchoolProtocol
         #expect(health.status == 200 && health.body.contains("\"status\":\"ok\""))
         await player.close()
     }
+
+    @Test func silenceIsClosedAfterTheHelloTimeAndANewConnectionOfADeviceReplacesTheOld() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let silent = try await TestPlayer.connect(to: server)
+        let device = TestDevice(name: "\u{1B}[31mevil\u{1B}[0m\u{7}")
+        let (old, _) = try await TestPlayer.join(server, device: device)
+        let (new, _) = try await TestPlayer.join(server, device: device)
+        #expect(try await old.closed() == CloseCode.normal)
+        try await new.send(.taps(device.batch(schoolA, taps: 2, switchTo: true)))
+        #expect(try await new.ack(1).accepted == 2)
+        let me = try await HTTP.get("\(server.baseURL)/v1/me", headers: [(PlayProtocol.deviceHeader, device.key)])
+        #expect(me.body.contains("\"player\":\"evil\""), "\(me.body)")
+        #expect(try await silent.closed(timeout: Double(PlayProtocol.helloTimeoutSeconds) + 3) == CloseCode.policyViolation)
+        #expect(silent.errorMessages.first?.message.contains("no hello") == true)
+        await new.close()
+    }
 }
