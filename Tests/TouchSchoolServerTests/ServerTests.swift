@@ -328,4 +328,29 @@ import TouchSchoolProtocol
         #expect(silent.errorMessages.first?.message.contains("no hello") == true)
         await new.close()
     }
+
+    /// Saves are grouped: fifty players sending at once cost far fewer saves than batches.
+    @Test func manyPlayersShareSaves() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let devices = (0..<50).map { TestDevice(name: "p\($0)") }
+        var players: [TestPlayer] = []
+        for device in devices { players.append(try await TestPlayer.join(server, device: device).0) }
+        for round in 0..<4 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (device, player) in zip(devices, players) {
+                    let batch = device.batch(round % 2 == 0 ? schoolA : schoolB, taps: 3, switchTo: round == 0)
+                    group.addTask { try await player.send(.taps(batch)) }
+                }
+                try await group.waitForAll()
+            }
+        }
+        for player in players { _ = try await player.ack(4, timeout: 10) }
+        #expect(try await HTTP.scores(server).scores == [schoolA: 300, schoolB: 300])
+        let metrics = try await HTTP.get("\(server.baseURL)/metrics").body
+        let commits = metrics.split(separator: "\n").first { $0.hasPrefix("touchschool_commits_total ") }
+            .flatMap { Double($0.split(separator: " ")[1]) } ?? .infinity
+        #expect(commits < 100, "\(commits) saves for 200 batches")
+        for player in players { await player.close() }
+    }
 }
