@@ -30,7 +30,8 @@ enum Outgoing: Sendable {
 /// acknowledged, and every connection is closed with "going away".
 actor Battle: Service {
     let store: StateStore
-    let catalog: CatalogResource
+    private(set) var catalog: CatalogResource
+    let starterCatalogPath: String?
     let metrics: ServerMetrics
     let logger: Logger
 
@@ -58,6 +59,8 @@ actor Battle: Service {
     private var commitWaiters: [CheckedContinuation<Void, Never>] = []
     private var boardText: (version: UInt64, json: String)?
     private var closing = false
+    /// A catalog file that could not be read, not to be tried again until it changes.
+    private var unreadableCatalog: String?
     private var stopped = false
     private(set) var lastSaveError: String?
     private let saveQueue = DispatchQueue(label: "touchschool.save")
@@ -68,9 +71,11 @@ actor Battle: Service {
         var waiting = 0
     }
 
-    init(store: StateStore, catalog: CatalogResource, metrics: ServerMetrics, logger: Logger) throws(StoreError) {
+    init(store: StateStore, catalog: CatalogResource, starterCatalogPath: String?, metrics: ServerMetrics,
+         logger: Logger) throws(StoreError) {
         self.store = store
         self.catalog = catalog
+        self.starterCatalogPath = starterCatalogPath
         self.metrics = metrics
         self.logger = logger
         let (state, problems) = try store.read()
@@ -226,6 +231,7 @@ actor Battle: Service {
         defer { inFlight = [] }
         let histories = self.histories
         let catalog = self.catalog.catalog
+        let aliases = catalog.aliases
         let store = self.store
         let started = ContinuousClock.now
         let outcome: Result<(StateStore.Saved, CommitRules.Result, [String: DeviceTapHistory]), StoreError> =
@@ -237,9 +243,18 @@ actor Battle: Service {
                         // Waits in line for the lock: a local game on the same directory holds it briefly.
                         let saved = try store.change(lockTimeoutNanoseconds: 10 * StateStore.defaultLockTimeoutNanoseconds) { state in
                             let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
-                            let result = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs)
+                            var result = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs)
+                            // Scores kept under a starter id move to the official id, as every
+                            // local save does (after an import into the server's directory).
+                            let moved = aliases.filter { state.scores[$0.key] != nil }
+                            let followed = StateStore.followAliases(aliases, in: &state)
+                            if !moved.isEmpty {
+                                result.changedSchools.formUnion(moved.keys)
+                                result.changedSchools.formUnion(moved.values)
+                                state.boardVersion = state.boardVersion.addingSaturating(1)
+                            }
                             rules = result
-                            return result.outcomes.contains { if case .acknowledged = $0 { true } else { false } }
+                            return followed || result.outcomes.contains { if case .acknowledged = $0 { true } else { false } }
                         }
                         continuation.resume(returning: .success((saved, rules!, histories)))
                     } catch {
@@ -292,9 +307,42 @@ actor Battle: Service {
     // MARK: - Broadcast loop
 
     private func broadcastLoop() async {
+        var ticks = 0
         while !closing {
             try? await Task.sleep(for: Self.broadcastInterval)
             broadcast()
+            ticks += 1
+            if ticks % 8 == 0 { await reloadCatalogIfChanged() }
+        }
+    }
+
+    /// The imported `catalog.json` of the data directory, else the starter catalog.
+    static func catalogPath(dataDirectory: String, starter: String?) -> String? {
+        let imported = CatalogFile.importedCatalogPath(inDataDirectory: dataDirectory)
+        return FileIO.exists(imported) ? imported : starter
+    }
+
+    /// Takes up an import made while the server runs (checked every two seconds): new players
+    /// download the new catalog (its ETag changed); scores under starter ids move at the next save.
+    private func reloadCatalogIfChanged() async {
+        guard let path = Self.catalogPath(dataDirectory: store.directory, starter: starterCatalogPath) else { return }
+        let stamp = CatalogResource.stamp(of: path)
+        guard path != catalog.path || stamp != catalog.stamp, "\(path) \(stamp ?? "")" != unreadableCatalog else { return }
+        let loaded: Result<CatalogResource, CatalogFileError> = await withCheckedContinuation { continuation in
+            saveQueue.async {
+                do throws(CatalogFileError) { continuation.resume(returning: .success(try CatalogResource(path: path))) } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        switch loaded {
+        case let .success(resource):
+            logger.info("Serving a new catalog", metadata: ["path": "\(path)", "schools": "\(resource.catalog.count)", "etag": "\(resource.etag)"])
+            catalog = resource
+            boardText = nil
+        case let .failure(error):
+            logger.warning("Cannot read the new catalog; keeping the one served", metadata: ["error": "\(error)"])
+            unreadableCatalog = "\(path) \(stamp ?? "")"
         }
     }
 

@@ -8,7 +8,6 @@ import TouchSchoolProtocol
 /// The HTTP endpoints: scores, catalog, the player of a device, health and metrics.
 struct Routes {
     let battle: Battle
-    let catalog: CatalogResource
     let metrics: ServerMetrics
 
     func add(to router: Router<BasicRequestContext>) {
@@ -17,6 +16,7 @@ struct Routes {
             return Self.json(MessageCoding.encodeJSON(board))
         }
         router.get("/v1/catalog") { request, _ -> Response in
+            let catalog = await battle.catalog
             var headers: HTTPFields = [.eTag: catalog.etag, .cacheControl: "no-cache"]
             if let tags = request.headers[.ifNoneMatch],
                tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == catalog.etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {

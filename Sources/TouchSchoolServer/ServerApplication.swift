@@ -15,16 +15,16 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The data directory: `state.json` (the scores, with the devices) lives here.
     public var dataDirectory: String
-    /// The catalog file to serve and play with (`catalog.json` of the data directory, else the
-    /// starter catalog).
-    public var catalogPath: String
+    /// The starter catalog's file: served and played with while the data directory has no
+    /// imported `catalog.json` (an import while the server runs is taken up within seconds).
+    public var starterCatalogPath: String?
     public var limits: AddressLimitPolicy
 
-    public init(host: String, port: Int, dataDirectory: String, catalogPath: String, limits: AddressLimitPolicy = .standard) {
+    public init(host: String, port: Int, dataDirectory: String, starterCatalogPath: String?, limits: AddressLimitPolicy = .standard) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
-        self.catalogPath = catalogPath
+        self.starterCatalogPath = starterCatalogPath
         self.limits = limits
     }
 }
@@ -53,19 +53,23 @@ public enum TouchSchoolServer {
     public static func run(_ configuration: ServerConfiguration, logger: Logger,
                            onListening: @escaping @Sendable (String, Int) -> Void) async throws {
         let catalog: CatalogResource
-        do { catalog = try CatalogResource(path: configuration.catalogPath) } catch {
+        guard let path = Battle.catalogPath(dataDirectory: configuration.dataDirectory, starter: configuration.starterCatalogPath) else {
+            throw ServerError(description: "the starter catalog is missing from the installation")
+        }
+        do { catalog = try CatalogResource(path: path) } catch {
             throw ServerError(description: "cannot read the school catalog: \(error)")
         }
         let metrics = ServerMetrics()
         let store = StateStore(directory: configuration.dataDirectory)
         let battle: Battle
-        do { battle = try Battle(store: store, catalog: catalog, metrics: metrics, logger: logger) } catch {
+        do { battle = try Battle(store: store, catalog: catalog, starterCatalogPath: configuration.starterCatalogPath,
+                                                 metrics: metrics, logger: logger) } catch {
             throw ServerError(description: "cannot read the saved scores: \(error)")
         }
         let limits = AddressLimits(policy: configuration.limits)
 
         let router = Router()
-        Routes(battle: battle, catalog: catalog, metrics: metrics).add(to: router)
+        Routes(battle: battle, metrics: metrics).add(to: router)
 
         let playRouter = Router(context: PlayRequestContext.self)
         playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, context in

@@ -353,4 +353,33 @@ import TouchSchoolProtocol
         #expect(commits < 100, "\(commits) saves for 200 batches")
         for player in players { await player.close() }
     }
+
+    /// An import into the server's directory is served without a restart, and scores kept under
+    /// a starter id move to the official one.
+    @Test func anImportWhileServingIsTakenUp() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let device = TestDevice(name: "i")
+        let (player, welcome) = try await TestPlayer.join(server, device: device)
+        try await player.send(.taps(device.batch(schoolA, taps: 5, switchTo: true)))
+        _ = try await player.ack(1)
+        let official = """
+            {"format": "touchschool-catalog", "version": 1, "source": "official", "edition": "2026-03-20", "schools": [
+              {"id": "B000000001", "name": "서울고등학교", "level": "high", "province": "서울특별시", "district": "서초구", "address": "서울특별시 서초구"}
+            ], "aliases": {"\(schoolA)": "B000000001"}}
+            """
+        try official.write(toFile: "\(server.dataDirectory)/catalog.json.tmp", atomically: false, encoding: .utf8)
+        rename("\(server.dataDirectory)/catalog.json.tmp", "\(server.dataDirectory)/catalog.json")
+        var etag = welcome.catalog
+        let deadline = Date().addingTimeInterval(8)
+        while etag == welcome.catalog, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            etag = try await HTTP.get("\(server.baseURL)/v1/catalog").headers.first { $0.0.lowercased() == "etag" }?.1 ?? ""
+        }
+        #expect(etag != welcome.catalog)
+        try await player.send(.taps(device.batch("B000000001", taps: 2)))
+        #expect(try await player.ack(2).accepted == 2)
+        #expect(try await HTTP.scores(server).scores == ["B000000001": 7])
+        await player.close()
+    }
 }

@@ -37,17 +37,8 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let directory = data.directory
         do { try DataDirectory.prepare(directory) } catch { throw CommandError("cannot use the data directory \(directory): \(error)") }
-        let imported = CatalogFile.importedCatalogPath(inDataDirectory: directory)
-        let catalogPath: String
-        if FileIO.exists(imported) {
-            catalogPath = imported
-        } else if let starter = StarterCatalog.path {
-            catalogPath = starter
-        } else {
-            throw CommandError("the starter catalog is missing from the installation")
-        }
         let configuration = ServerConfiguration(
-            host: host, port: port, dataDirectory: directory, catalogPath: catalogPath,
+            host: host, port: port, dataDirectory: directory, starterCatalogPath: StarterCatalog.path,
             limits: AddressLimitPolicy(connectionsPerAddress: connectionsPerAddress, devicesPerAddressPerHour: devicesPerAddress))
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: ProcessInfo.processInfo.environment["LOG_LEVEL"]) { host, port in
