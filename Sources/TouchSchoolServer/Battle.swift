@@ -59,6 +59,7 @@ actor Battle: Service {
     private var commitWaiters: [CheckedContinuation<Void, Never>] = []
     private var boardText: (version: UInt64, json: String)?
     private var closing = false
+    private var lastBroadcast = ContinuousClock.now
     /// A catalog file that could not be read, not to be tried again until it changes.
     private var unreadableCatalog: String?
     private var stopped = false
@@ -144,8 +145,10 @@ actor Battle: Service {
 
     /// Queues a batch for the next save. Ignored once the final save of a shutdown has begun:
     /// it was never acknowledged, and the client sends it again.
+    /// A connection being closed (a batch out of order, replaced by a newer connection of its
+    /// device) has no device any more: what it still sends is not applied.
     func submit(_ batch: ReceivedBatch) {
-        guard !stopped else { return }
+        guard !stopped, peers[batch.connection]?.device == batch.device else { return }
         pending.append(batch)
         wakeCommitLoop()
     }
@@ -298,6 +301,9 @@ actor Battle: Service {
             metrics.tapsAccepted.increment(by: Int64(clamping: result.accepted))
             metrics.tapsRefused.increment(by: Int64(clamping: result.refused))
             changedSinceBroadcast.formUnion(result.changedSchools)
+            // Sent now unless a board went out less than `broadcastInterval` ago (the loop sends
+            // it then): players see a save at once, at most four boards a second.
+            if ContinuousClock.now - lastBroadcast >= Self.broadcastInterval { broadcast() }
             for waiter in commitWaiters { waiter.resume() }
             commitWaiters = []
             return true
@@ -309,10 +315,10 @@ actor Battle: Service {
     private func broadcastLoop() async {
         var ticks = 0
         while !closing {
-            try? await Task.sleep(for: Self.broadcastInterval)
-            broadcast()
+            try? await Task.sleep(for: Self.broadcastInterval / 2)
+            if ContinuousClock.now - lastBroadcast >= Self.broadcastInterval { broadcast() }
             ticks += 1
-            if ticks % 8 == 0 { await reloadCatalogIfChanged() }
+            if ticks % 16 == 0 { await reloadCatalogIfChanged() }
         }
     }
 
@@ -352,6 +358,7 @@ actor Battle: Service {
         var scores: [String: UInt64] = [:]
         for id in changedSinceBroadcast { scores[id] = state.scores[id] ?? 0 }
         changedSinceBroadcast = []
+        lastBroadcast = ContinuousClock.now
         let text = MessageCoding.encode(.board(BoardChanges(version: state.boardVersion, scores: scores)))
         metrics.broadcasts.increment()
         for (id, peer) in peers where peer.device != nil { send(.text(text), to: id) }
