@@ -16,7 +16,7 @@ struct ServeCommand: ParsableCommand {
             The protocol: docs/protocol.md. Logs go to standard error ($LOG_LEVEL: trace … critical).
             """)
 
-    @Option(help: ArgumentHelp("The address to listen on.", valueName: "host"))
+    @Option(help: ArgumentHelp("The address to listen on (0.0.0.0: every interface, for other machines).", valueName: "host"))
     var host = "127.0.0.1"
 
     @Option(help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))
