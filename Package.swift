@@ -9,9 +9,17 @@ let package = Package(
         .library(name: "TouchSchoolCore", targets: ["TouchSchoolCore"]),
         .library(name: "TouchSchoolStore", targets: ["TouchSchoolStore"]),
         .library(name: "TouchSchoolView", targets: ["TouchSchoolView"]),
+        .library(name: "TouchSchoolProtocol", targets: ["TouchSchoolProtocol"]),
+        .library(name: "TouchSchoolServer", targets: ["TouchSchoolServer"]),
+        .library(name: "TouchSchoolClient", targets: ["TouchSchoolClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The pure core: catalog, search and the rules of the game. No files, locks, clock or terminal.
@@ -19,6 +27,29 @@ let package = Package(
         // The store: the state file, the catalog file and the import, with the file system and the
         // clock passed in as values; the game's connection to the battle (`BattleConnection`).
         .target(name: "TouchSchoolStore", dependencies: ["TouchSchoolCore"]),
+        // The play protocol's messages, in one place for the client and the server (docs/protocol.md).
+        .target(name: "TouchSchoolProtocol"),
+        // `touchschool serve`: one battle for players on many machines (Hummingbird, WebSocket).
+        .target(
+            name: "TouchSchoolServer",
+            dependencies: [
+                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A game's connection to a server: the durable outbox, the socket, the catalog's cache.
+        .target(
+            name: "TouchSchoolClient",
+            dependencies: [
+                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The pure view: state -> cell grid, display width, the two languages. No terminal code.
         .target(name: "TouchSchoolView", dependencies: ["TouchSchoolCore"]),
         // The starter catalog, `Resources/schools.json`, shipped as a bundle resource so that the
@@ -27,7 +58,8 @@ let package = Package(
             name: "TouchSchoolStarterCatalog",
             path: ".",
             exclude: [
-                "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolView", "Sources/TouchSchoolTUI", "Sources/CNcurses",
+                "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolView",
+                "Sources/TouchSchoolProtocol", "Sources/TouchSchoolServer", "Sources/TouchSchoolClient", "Sources/TouchSchoolTUI", "Sources/CNcurses",
                 "Tests", "Benchmarks", "README.md", "BENCHMARKS.md",
             ],
             sources: ["Sources/TouchSchoolStarterCatalog"],
@@ -39,6 +71,7 @@ let package = Package(
             name: "TouchSchoolTUI",
             dependencies: [
                 "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView", "TouchSchoolStarterCatalog", "CNcurses",
+                "TouchSchoolServer", "TouchSchoolClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,6 +81,16 @@ let package = Package(
         // One game's saving in a process of its own, for the multi-process tests of the state file.
         .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore", "TouchSchoolStore"], path: "Tests/StateStoreWorker"),
         .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore"]),
+        .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol"]),
+        // A real server process on loopback, real WebSocket and HTTP clients.
+        .testTarget(
+            name: "TouchSchoolServerTests",
+            dependencies: [
+                "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTUI",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
         .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCore", "TouchSchoolStore"]),
     ]

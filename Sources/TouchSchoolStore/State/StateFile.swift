@@ -1,15 +1,19 @@
 import TouchSchoolCore
 
-/// The state file's format, version 1, written with sorted ids so that the output is stable:
+/// The state file's format, written with sorted ids so that the output is stable:
 /// `{"format": "touchschool-state", "version": 1, "scores": {"<school id>": <count>, …},
 ///   "players": {"<name>": {"school": "<id>" | null, "taps": n, "bestTapsPerSecond": n}}}`
+/// Version 2 (a server's state) adds `"boardVersion": n` and
+/// `"devices": {"<device key>": {"lastSeq": n, "player": "<name>"}}`. A state without devices and
+/// with board version 0 is still written as version 1, so that local play stays readable by
+/// earlier versions; version 1 files are read as having no devices.
 ///
 /// Pure: bytes in, state out. Ids are kept as written, whatever any catalog says: the file is
 /// the battle's one source of truth, and a reader with an older or smaller catalog must not
 /// destroy what it does not know.
 enum StateFile {
     static let formatName = "touchschool-state"
-    static let formatVersion: UInt64 = 1
+    static let formatVersion: UInt64 = 2
 
     enum Decoded {
         /// A state this version can use, with every abnormal value reset and described in `details`.
@@ -45,7 +49,7 @@ enum StateFile {
             return .unusable(kind: "newer", reason: "written by a newer TouchSchool (state version \(versionText); "
                                  + "this version reads up to \(formatVersion))")
         }
-        guard version == formatVersion else {
+        guard version == 1 || version == 2 else {
             return .unusable(kind: "corrupt", reason: "the file is corrupt: unknown state version \(versionText)")
         }
         guard let scores = document.scores else {
@@ -55,7 +59,21 @@ enum StateFile {
             return .unusable(kind: "corrupt", reason: "the file is corrupt: \"players\" is \(describe(document.players)), not an object")
         }
         var state = SavedState(scores: scores.counts)
-        let details = scores.details + validate(players: players, into: &state)
+        var details = scores.details + validate(players: players, into: &state)
+        if version >= 2 {
+            switch document.boardVersion {
+            case nil: break
+            case let value?:
+                if let number = value.uint64Value { state.boardVersion = number } else {
+                    details.append("the board version was \(describe(value)) (\(abnormality(of: value))): reset to 0")
+                }
+            }
+            switch document.devices {
+            case nil: break
+            case let .object(devices)?: details += validate(devices: devices, into: &state)
+            case let other?: details.append("\"devices\" was \(describe(other)), not an object: removed")
+            }
+        }
         return .state(state, details: details, scoreOrder: scores.order)
     }
 
@@ -70,6 +88,8 @@ enum StateFile {
         var format: JSONValue?
         var version: JSONValue?
         var players: JSONValue?
+        var devices: JSONValue?
+        var boardVersion: JSONValue?
         var scores: Scores?
         /// The first `"scores"` member when it is not an object.
         var scoresNotAnObject: JSONValue?
@@ -110,6 +130,8 @@ enum StateFile {
                         case "format": document.format = document.format ?? value
                         case "version": document.version = document.version ?? value
                         case "players": document.players = document.players ?? value
+                        case "devices": document.devices = document.devices ?? value
+                        case "boardVersion": document.boardVersion = document.boardVersion ?? value
                         default: break
                         }
                     }
@@ -247,6 +269,30 @@ enum StateFile {
         return details
     }
 
+    /// Adds the devices of a version 2 document to `state`, every abnormal value reset and described.
+    private static func validate(devices: [(String, JSONValue)], into state: inout SavedState) -> [String] {
+        var details: [String] = []
+        for (key, value) in devices {
+            guard state.devices[key] == nil else {
+                details.append("device \(key) appeared twice: the repeat was dropped")
+                continue
+            }
+            guard case .object = value else {
+                details.append("device \(key) was \(describe(value)), not a record: removed")
+                continue
+            }
+            var record = DeviceRecord()
+            if let seq = value["lastSeq"]?.uint64Value {
+                record.lastSeq = seq
+            } else {
+                details.append("device \(key)'s last batch was \(describe(value["lastSeq"])) (\(abnormality(of: value["lastSeq"]))): reset to 0")
+            }
+            if case let .string(name)? = value["player"] { record.player = name }
+            state.devices[key] = record
+        }
+        return details
+    }
+
     /// The file's bytes: one school per line, ids sorted, zero scores left out (missing means 0).
     ///
     /// - Parameter scoreOrder: ids in ascending order, usually those of the file just read
@@ -255,7 +301,9 @@ enum StateFile {
     ///   Ids in it that `state` lacks are left out.
     static func encode(_ state: SavedState, scoreOrder: [String]? = nil) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 128 + state.scores.count * 28 + state.players.count * 96)
-        writer.raw("{\n  \"format\": \"touchschool-state\",\n  \"version\": 1,\n  \"scores\": {")
+        let server = !state.devices.isEmpty || state.boardVersion > 0
+        writer.raw(server ? "{\n  \"format\": \"touchschool-state\",\n  \"version\": 2,\n  \"scores\": {"
+                          : "{\n  \"format\": \"touchschool-state\",\n  \"version\": 1,\n  \"scores\": {")
         var first = true
         for (id, count) in sortedScores(state.scores, knownOrder: scoreOrder) where count > 0 {
             writer.raw(first ? "\n    " : ",\n    ")
@@ -276,6 +324,24 @@ enum StateFile {
             writer.number(player.taps)
             writer.raw(", \"bestTapsPerSecond\": ")
             writer.number(player.bestTapsPerSecond)
+            writer.raw("}")
+        }
+        guard server else {
+            writer.raw(first ? "}\n}\n" : "\n  }\n}\n")
+            return writer.bytes
+        }
+        writer.raw(first ? "},\n  \"boardVersion\": " : "\n  },\n  \"boardVersion\": ")
+        writer.number(state.boardVersion)
+        writer.raw(",\n  \"devices\": {")
+        first = true
+        for (key, device) in state.devices.sorted(by: { $0.key < $1.key }) {
+            writer.raw(first ? "\n    " : ",\n    ")
+            first = false
+            writer.string(key)
+            writer.raw(": {\"lastSeq\": ")
+            writer.number(device.lastSeq)
+            writer.raw(", \"player\": ")
+            writer.string(device.player)
             writer.raw("}")
         }
         writer.raw(first ? "}\n}\n" : "\n  }\n}\n")

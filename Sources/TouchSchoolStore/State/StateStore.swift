@@ -126,7 +126,8 @@ public final class StateStore: Sendable {
     }
 
     /// Starts all scores over; the file as it was is kept, and its new name returned.
-    /// Players keep their school and best speed; their taps start over with the scores.
+    /// Players keep their school and best speed; their taps start over with the scores. A server's
+    /// devices keep their last batch numbers.
     /// Returns nil when there was no file to reset.
     public func reset() throws(StoreError) -> String? {
         try withLock(timeoutNanoseconds: 10 * Self.defaultLockTimeoutNanoseconds) { () throws(StoreError) -> String? in
@@ -142,6 +143,10 @@ public final class StateStore: Sendable {
                 for (name, player) in state.players {
                     fresh.players[name] = PlayerRecord(schoolID: player.schoolID, bestTapsPerSecond: player.bestTapsPerSecond)
                 }
+                // A server's devices keep their numbering: a batch applied before the reset must
+                // not count again after it. The board moves on, so that clients take the new one.
+                fresh.devices = state.devices
+                fresh.boardVersion = state.devices.isEmpty && state.boardVersion == 0 ? 0 : state.boardVersion.addingSaturating(1)
             }
             try write(fresh)
             remember(stamp: fileSystem.stamp(path))

@@ -1,0 +1,1 @@
+// The client module: a game's connection to `touchschool serve` (issue "Network play").

@@ -1,0 +1,285 @@
+import Foundation
+
+/// The play protocol between a game (terminal, web page, bot) and `touchschool serve`: JSON
+/// objects, one per WebSocket text frame at `/v1/play`, each with a `"type"`. Documented for
+/// other clients in `docs/protocol.md`; this file is its one definition, shared by the client and
+/// the server.
+public enum PlayProtocol {
+    /// The version a client names in `hello`. A server refuses versions it does not speak with
+    /// close code `CloseCode.unsupportedVersion`.
+    public static let version = 1
+    /// Where the WebSocket lives.
+    public static let playPath = "/v1/play"
+    /// The largest text frame either side sends or accepts: a batch names a few schools, the
+    /// welcome carries the whole board (12,011 schools take about 250 KB).
+    public static let maximumClientMessageBytes = 16 << 10
+    public static let maximumServerMessageBytes = 4 << 20
+    /// The most schools one batch may name (a player taps for one school at a time; a switch
+    /// within a batch names two).
+    public static let maximumSchoolsPerBatch = 16
+    /// A client must say hello within this long after connecting.
+    public static let helloTimeoutSeconds = 10
+    /// Header with which HTTP requests name the device (`GET /v1/me`).
+    public static let deviceHeader = "X-TouchSchool-Device"
+}
+
+/// What a client sends.
+public enum ClientMessage: Equatable, Sendable {
+    /// The first message: who is playing, and which batches the client has numbered so far.
+    case hello(Hello)
+    /// A batch of taps, numbered.
+    case taps(TapBatch)
+    /// Keeps an idle connection open through proxies; answered with `pong`.
+    case ping
+}
+
+/// What a server sends.
+public enum ServerMessage: Equatable, Sendable {
+    case welcome(Welcome)
+    case ack(Acknowledgement)
+    case board(BoardChanges)
+    case pong
+    /// Sent just before the server closes the connection with `CloseCode`.
+    case error(ProtocolError)
+}
+
+public struct Hello: Codable, Equatable, Sendable {
+    public var `protocol`: Int
+    /// The installation's device key: 43 base64url characters (32 random bytes).
+    public var device: String
+    /// The player's display name; the server cleans it (controls removed, length capped).
+    public var player: String
+
+    public init(protocol: Int = PlayProtocol.version, device: String, player: String) {
+        self.protocol = `protocol`
+        self.device = device
+        self.player = player
+    }
+}
+
+/// Taps made during one stretch of time, numbered by the client: 1, 2, 3 … per device, without
+/// gaps. The server applies each number once, in order, and keeps the last number it applied with
+/// the scores, so a batch sent again after a lost acknowledgement is acknowledged, not counted.
+public struct TapBatch: Codable, Equatable, Sendable {
+    public var seq: UInt64
+    /// School id → taps.
+    public var taps: [String: UInt64]
+    /// The player's taps for their school in this batch (after a switch: since the switch).
+    public var playerTaps: UInt64
+    /// Set when the player chose this school during the batch: their own count restarts.
+    public var switchedTo: String?
+    /// The best taps in one second the player has made.
+    public var best: Int
+    /// When the first and last tap of the batch happened, milliseconds since 1970 by the client's
+    /// clock. The server judges the taps against this time, not against when the batch arrives,
+    /// so that a batch kept offline for an hour is judged as played.
+    public var startMs: Int64
+    public var endMs: Int64
+
+    public init(seq: UInt64, taps: [String: UInt64], playerTaps: UInt64, switchedTo: String? = nil, best: Int,
+                startMs: Int64, endMs: Int64) {
+        self.seq = seq
+        self.taps = taps
+        self.playerTaps = playerTaps
+        self.switchedTo = switchedTo
+        self.best = best
+        self.startMs = startMs
+        self.endMs = endMs
+    }
+
+    public var totalTaps: UInt64 { taps.values.reduce(0) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 } }
+}
+
+public struct Welcome: Codable, Equatable, Sendable {
+    public var `protocol`: Int
+    /// The last batch number of this device the server has applied (0: none): the client drops
+    /// what it kept up to it and sends the rest.
+    public var lastSeq: UInt64
+    public var board: Board
+    /// This device's player as the server knows it.
+    public var player: PlayerState
+    /// The catalog's version (its ETag at `GET /v1/catalog`).
+    public var catalog: String
+
+    public init(protocol: Int = PlayProtocol.version, lastSeq: UInt64, board: Board, player: PlayerState, catalog: String) {
+        self.protocol = `protocol`
+        self.lastSeq = lastSeq
+        self.board = board
+        self.player = player
+        self.catalog = catalog
+    }
+}
+
+/// Every school's total, with the version of the board: it grows with every save.
+public struct Board: Codable, Equatable, Sendable {
+    public var version: UInt64
+    public var scores: [String: UInt64]
+
+    public init(version: UInt64, scores: [String: UInt64]) {
+        self.version = version
+        self.scores = scores
+    }
+}
+
+public struct PlayerState: Codable, Equatable, Sendable {
+    public var school: String?
+    public var taps: UInt64
+    public var best: Int
+
+    public init(school: String?, taps: UInt64, best: Int) {
+        self.school = school
+        self.taps = taps
+        self.best = best
+    }
+}
+
+/// A batch is saved: `accepted` of its taps counted, `refused` judged beyond what a human makes.
+/// A batch acknowledged is never to be sent again, whatever was refused.
+public struct Acknowledgement: Codable, Equatable, Sendable {
+    public var seq: UInt64
+    public var accepted: UInt64
+    public var refused: UInt64
+    /// The player as saved after this batch.
+    public var player: PlayerState
+
+    public init(seq: UInt64, accepted: UInt64, refused: UInt64, player: PlayerState) {
+        self.seq = seq
+        self.accepted = accepted
+        self.refused = refused
+        self.player = player
+    }
+}
+
+/// The schools whose totals changed since the previous board, with their new totals (not
+/// increments: applying one twice changes nothing).
+public struct BoardChanges: Codable, Equatable, Sendable {
+    public var version: UInt64
+    public var scores: [String: UInt64]
+
+    public init(version: UInt64, scores: [String: UInt64]) {
+        self.version = version
+        self.scores = scores
+    }
+}
+
+public struct ProtocolError: Codable, Equatable, Sendable {
+    public var code: UInt16
+    public var message: String
+
+    public init(code: UInt16, message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// WebSocket close codes the server uses, with the error message sent just before.
+public enum CloseCode {
+    public static let normal: UInt16 = 1000
+    /// The server is shutting down; reconnect later (or to another server).
+    public static let goingAway: UInt16 = 1001
+    /// A malformed message, a batch out of order, no hello in time: the connection is closed and
+    /// nothing of the offending message counted.
+    public static let policyViolation: UInt16 = 1008
+    public static let messageTooBig: UInt16 = 1009
+    public static let unsupportedVersion: UInt16 = 4000
+    /// Too many connections or devices from one address.
+    public static let tooManyConnections: UInt16 = 4029
+}
+
+// MARK: - Encoding
+
+extension ClientMessage: Codable {
+    private enum Kind: String, Codable { case hello, taps, ping }
+    private enum Keys: String, CodingKey { case type }
+
+    public init(from decoder: any Decoder) throws {
+        switch try decoder.container(keyedBy: Keys.self).decode(Kind.self, forKey: .type) {
+        case .hello: self = .hello(try Hello(from: decoder))
+        case .taps: self = .taps(try TapBatch(from: decoder))
+        case .ping: self = .ping
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case let .hello(hello): try container.encode(Kind.hello, forKey: .type); try hello.encode(to: encoder)
+        case let .taps(batch): try container.encode(Kind.taps, forKey: .type); try batch.encode(to: encoder)
+        case .ping: try container.encode(Kind.ping, forKey: .type)
+        }
+    }
+}
+
+extension ServerMessage: Codable {
+    private enum Kind: String, Codable { case welcome, ack, board, pong, error }
+    private enum Keys: String, CodingKey { case type }
+
+    public init(from decoder: any Decoder) throws {
+        switch try decoder.container(keyedBy: Keys.self).decode(Kind.self, forKey: .type) {
+        case .welcome: self = .welcome(try Welcome(from: decoder))
+        case .ack: self = .ack(try Acknowledgement(from: decoder))
+        case .board: self = .board(try BoardChanges(from: decoder))
+        case .pong: self = .pong
+        case .error: self = .error(try ProtocolError(from: decoder))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case let .welcome(welcome): try container.encode(Kind.welcome, forKey: .type); try welcome.encode(to: encoder)
+        case let .ack(ack): try container.encode(Kind.ack, forKey: .type); try ack.encode(to: encoder)
+        case let .board(board): try container.encode(Kind.board, forKey: .type); try board.encode(to: encoder)
+        case .pong: try container.encode(Kind.pong, forKey: .type)
+        case let .error(error): try container.encode(Kind.error, forKey: .type); try error.encode(to: encoder)
+        }
+    }
+}
+
+/// Why a message could not be read: said to the peer in the error before closing.
+public struct MessageError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var code: UInt16
+    public var description: String
+}
+
+public enum MessageCoding {
+    /// One message as the text of a frame: keys sorted so the same message is the same bytes.
+    public static func encode(_ message: ServerMessage) -> String { text(message) }
+    public static func encode(_ message: ClientMessage) -> String { text(message) }
+
+    public static func decodeClient(_ text: String) throws(MessageError) -> ClientMessage {
+        try decode(text, limit: PlayProtocol.maximumClientMessageBytes)
+    }
+
+    public static func decodeServer(_ text: String) throws(MessageError) -> ServerMessage {
+        try decode(text, limit: PlayProtocol.maximumServerMessageBytes)
+    }
+
+    private static func text(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Our own values always encode: a failure here is a programming error.
+        return String(decoding: try! encoder.encode(value), as: UTF8.self)
+    }
+
+    private static func decode<Message: Decodable>(_ text: String, limit: Int) throws(MessageError) -> Message {
+        guard text.utf8.count <= limit else {
+            throw MessageError(code: CloseCode.messageTooBig, description: "message of \(text.utf8.count) bytes: the limit is \(limit)")
+        }
+        do {
+            return try JSONDecoder().decode(Message.self, from: Data(text.utf8))
+        } catch let DecodingError.dataCorrupted(context) {
+            throw MessageError(code: CloseCode.policyViolation, description: "not a message: \(context.debugDescription)")
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw MessageError(code: CloseCode.policyViolation, description: "not a message: \"\(key.stringValue)\" is missing")
+        } catch let DecodingError.typeMismatch(_, context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw MessageError(code: CloseCode.policyViolation, description: "not a message: \(path) has the wrong type")
+        } catch let DecodingError.valueNotFound(_, context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw MessageError(code: CloseCode.policyViolation, description: "not a message: \(path) is null")
+        } catch {
+            throw MessageError(code: CloseCode.policyViolation, description: "not a message")
+        }
+    }
+}

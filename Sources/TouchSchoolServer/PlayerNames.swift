@@ -1,0 +1,58 @@
+import TouchSchoolCore
+
+/// Names and keys as players send them, made safe to keep and to show.
+enum PlayerNames {
+    /// Longest display name kept, in characters.
+    static let maximumLength = 32
+
+    /// Escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL/ST`, two-character escapes) and
+    /// every other control removed (`VisibleText`), white space collapsed, at most
+    /// `maximumLength` characters; "player" when nothing is left.
+    static func clean(_ name: String) -> String {
+        let input = Array(name.unicodeScalars)
+        var scalars = String.UnicodeScalarView()
+        var lastWasSpace = true
+        var index = 0
+        while index < input.count {
+            let scalar = input[index]
+            index += 1
+            if scalar == "\u{1B}" || scalar == "\u{9B}" || scalar == "\u{9D}" {
+                let kind: Unicode.Scalar? = scalar == "\u{9B}" ? "[" : scalar == "\u{9D}" ? "]" : (index < input.count ? input[index] : nil)
+                if scalar == "\u{1B}", kind != nil { index += 1 }
+                switch kind {
+                case "["?:
+                    // Parameters and intermediates up to the final byte.
+                    while index < input.count, !(0x40...0x7E).contains(input[index].value) { index += 1 }
+                    index += 1
+                case "]"?:
+                    while index < input.count, input[index] != "\u{7}", input[index] != "\u{9C}",
+                          !(input[index] == "\u{1B}" && index + 1 < input.count && input[index + 1] == "\\") { index += 1 }
+                    index += input.indices.contains(index) && input[index] == "\u{1B}" ? 2 : 1
+                default:
+                    break
+                }
+                continue
+            }
+            if VisibleText.isControl(scalar) || scalar.properties.isWhitespace {
+                if !lastWasSpace { scalars.append(" ") }
+                lastWasSpace = true
+                continue
+            }
+            scalars.append(scalar)
+            lastWasSpace = false
+        }
+        var text = String(scalars)
+        while text.last == " " { text.removeLast() }
+        if text.count > maximumLength { text = String(text.prefix(maximumLength)) }
+        while text.last == " " { text.removeLast() }
+        return text.isEmpty ? "player" : text
+    }
+
+    /// A device key: 22 to 64 base64url characters (the client makes 43: 32 random bytes).
+    static func isValidDeviceKey(_ key: String) -> Bool {
+        (22...64).contains(key.utf8.count) && key.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Testing
+import TouchSchoolCore
+import TouchSchoolProtocol
+@testable import TouchSchoolServer
+
+/// The rules of a save, without a server: each (device, number) once, in order, judged.
+@Suite struct CommitRulesTests {
+    let catalog = Catalog(schools: ["A", "B", "C"].map {
+        School(id: $0, name: "\($0) school", level: .high, province: "서울특별시", district: "", address: "")
+    }, aliases: ["OLD-A": "A"], source: .starter)
+    let now: Int64 = 1_800_000_000_000
+
+    func received(_ seq: UInt64, _ taps: [String: UInt64], device: String = "d1", connection: UInt64 = 1,
+                  switchedTo: String? = nil, startMs: Int64? = nil, endMs: Int64? = nil) -> ReceivedBatch {
+        let player = taps.values.reduce(0, +)
+        return ReceivedBatch(connection: connection, device: device, player: "p",
+                             batch: TapBatch(seq: seq, taps: taps, playerTaps: player, switchedTo: switchedTo, best: 5,
+                                             startMs: startMs ?? now - 1_000 + Int64(seq) * 100, endMs: endMs ?? now - 900 + Int64(seq) * 100))
+    }
+
+    @Test func batchesApplyOnceInOrder() {
+        var state = SavedState()
+        var histories: [String: DeviceTapHistory] = [:]
+        let first = CommitRules.apply([received(1, ["A": 3], switchedTo: "A"), received(2, ["A": 2]), received(1, ["A": 3], switchedTo: "A")],
+                                      to: &state, histories: &histories, catalog: catalog, nowMs: now)
+        #expect(first.outcomes.map { if case let .acknowledged(ack) = $0 { ack.accepted } else { UInt64(99) } } == [UInt64(3), 2, 0])
+        #expect(state.scores == ["A": 5])
+        #expect(state.devices["d1"] == DeviceRecord(lastSeq: 2, player: "p"))
+        #expect(state.players["d1"] == PlayerRecord(schoolID: "A", taps: 5, bestTapsPerSecond: 5))
+        #expect(state.boardVersion == 1)
+        #expect(first.changedSchools == ["A"])
+
+        let gap = CommitRules.apply([received(4, ["B": 1], connection: 7), received(3, ["B": 1], connection: 7)],
+                                    to: &state, histories: &histories, catalog: catalog, nowMs: now)
+        #expect(gap.outcomes == [.outOfOrder(expected: 3), .outOfOrder(expected: 3)])
+        #expect(state.scores == ["A": 5])
+        #expect(state.boardVersion == 1)
+    }
+
+    @Test func unknownSchoolsAreRefusedAndAliasesFollowed() {
+        var state = SavedState()
+        var histories: [String: DeviceTapHistory] = [:]
+        let result = CommitRules.apply([received(1, ["OLD-A": 2, "NOPE": 4, "B": 1])], to: &state, histories: &histories,
+                                       catalog: catalog, nowMs: now)
+        guard case let .acknowledged(ack) = result.outcomes[0] else { Issue.record("not acknowledged"); return }
+        #expect(ack.accepted == 3 && ack.refused == 4)
+        #expect(state.scores == ["A": 2, "B": 1])
+    }
+
+    @Test func tenThousandTapsInOneSecondAreMostlyRefused() {
+        var state = SavedState()
+        var histories: [String: DeviceTapHistory] = [:]
+        let result = CommitRules.apply([received(1, ["B": 10_000, "A": 10_000], startMs: now - 1_000, endMs: now)],
+                                       to: &state, histories: &histories, catalog: catalog, nowMs: now)
+        guard case let .acknowledged(ack) = result.outcomes[0] else { Issue.record("not acknowledged"); return }
+        #expect(ack.accepted + ack.refused == 20_000)
+        #expect(ack.accepted <= 6 + 230 * 1 / 5 + 1)
+        // Accepted taps are taken from the schools in id order.
+        #expect(state.scores == ["A": ack.accepted])
+    }
+}
+
+@Suite struct PlayerNameTests {
+    @Test func namesAreCleanedOfControlsAndEscapeSequences() {
+        #expect(PlayerNames.clean("김민지") == "김민지")
+        #expect(PlayerNames.clean("\u{1B}[31;1mred\u{1B}[0m team") == "red team")
+        #expect(PlayerNames.clean("\u{1B}]0;owned\u{7}title") == "title")
+        #expect(PlayerNames.clean("\u{1B}]2;x\u{1B}\\after") == "after")
+        #expect(PlayerNames.clean("a\u{9B}2Jb\u{202E}c\td\n") == "ab c d")
+        #expect(PlayerNames.clean("  \u{7}\u{1B}  ") == "player")
+        #expect(PlayerNames.clean(String(repeating: "가", count: 100)).count == PlayerNames.maximumLength)
+    }
+
+    @Test func deviceKeys() {
+        #expect(PlayerNames.isValidDeviceKey(String(repeating: "aZ0-_", count: 8) + "abc"))
+        #expect(!PlayerNames.isValidDeviceKey("short"))
+        #expect(!PlayerNames.isValidDeviceKey(String(repeating: "a", count: 42) + "/"))
+        #expect(!PlayerNames.isValidDeviceKey(String(repeating: "a", count: 65)))
+    }
+}
