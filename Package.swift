@@ -91,6 +91,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // The client's parts without a server: outbox, device key, URLs, board mirror.
+        .testTarget(name: "TouchSchoolClientTests", dependencies: ["TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore"]),
         // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
         .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCore", "TouchSchoolStore"]),
     ]

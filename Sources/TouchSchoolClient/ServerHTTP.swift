@@ -53,7 +53,17 @@ public enum ServerHTTP {
     /// A GET that must answer 200 with JSON of type `Value`.
     public static func fetchJSON<Value: Decodable>(_ type: Value.Type, from server: ServerAddress, _ path: String,
                                                    headers: [(String, String)] = []) throws(ServerRequestError) -> Value {
+        guard let value = try fetchJSON(type, from: server, path, headers: headers, absentWhen: nil) else {
+            throw ServerRequestError(description: "the server at \(server) has nothing at \(path)")
+        }
+        return value
+    }
+
+    /// A GET that answers 200 with JSON of type `Value`, or `absentWhen` for nothing (nil).
+    public static func fetchJSON<Value: Decodable>(_ type: Value.Type, from server: ServerAddress, _ path: String,
+                                                   headers: [(String, String)] = [], absentWhen: Int?) throws(ServerRequestError) -> Value? {
         let response = try getWaiting(server, path, headers: headers)
+        if let absentWhen, response.status == absentWhen { return nil }
         guard response.status == 200 else {
             let text = String(decoding: response.body.prefix(300), as: UTF8.self)
             throw ServerRequestError(description: "the server at \(server) answered \(path) with HTTP \(response.status): \(text)")

@@ -23,8 +23,11 @@ func loadServerBattle(_ server: ServerAddress, dataDirectory: String, player: St
         var state = SavedState(scores: board.scores)
         if let player {
             let device = try DeviceKey.loadOrCreate(dataDirectory: dataDirectory)
-            let me = try ServerHTTP.fetchJSON(PlayerState.self, from: server, ServerPaths.me, headers: [(PlayProtocol.deviceHeader, device)])
-            state.players[player] = PlayerRecord(schoolID: me.school, taps: me.taps, bestTapsPerSecond: me.best)
+            // A device the server does not know yet (404) has no record there.
+            if let me = try ServerHTTP.fetchJSON(PlayerState.self, from: server, ServerPaths.me, headers: [(PlayProtocol.deviceHeader, device)],
+                                                 absentWhen: 404) {
+                state.players[player] = PlayerRecord(schoolID: me.school, taps: me.taps, bestTapsPerSecond: me.best)
+            }
         }
         return (catalog, state)
     } catch let error as CommandError {
