@@ -13,7 +13,11 @@ let package = Package(
     targets: [
         .target(
             name: "BenchmarkSupport",
-            dependencies: [.product(name: "TouchSchoolCore", package: "TouchSchool")],
+            dependencies: [
+                .product(name: "TouchSchoolCore", package: "TouchSchool"),
+                // The official list's reader and the import moved to the store module.
+                .product(name: "TouchSchoolStore", package: "TouchSchool"),
+            ],
             path: "Sources/BenchmarkSupport"
         ),
         .executableTarget(
@@ -32,6 +36,7 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TouchSchoolCore", package: "TouchSchool"),
+                .product(name: "TouchSchoolStore", package: "TouchSchool"),
             ],
             path: "Benchmarks/BattleBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

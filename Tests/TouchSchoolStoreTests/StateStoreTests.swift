@@ -100,6 +100,75 @@ extension StateStore {
         #expect(directory.entries() == ["state.json", "state.lock"])
     }
 
+    /// A save reuses the order of the file it read instead of sorting again: a file that is not
+    /// in order (edited by hand) must still come out sorted.
+    @Test func idsOutOfOrderInTheFileAreWrittenSorted() throws {
+        let directory = StoreTestDirectory()
+        try writeStateFile(directory, """
+            {"format": "touchschool-state", "version": 1, "scores": {"S3": 1, "S1": 2}, "players": {}}
+            """)
+        let store = StateStore(directory: directory.path)
+        _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["S2": 1]))
+        #expect(String(decoding: try FileIO.read(store.path), as: UTF8.self) == """
+            {
+              "format": "touchschool-state",
+              "version": 1,
+              "scores": {
+                "S1": 2,
+                "S2": 1,
+                "S3": 1
+              },
+              "players": {
+                "kim": {"school": null, "taps": 0, "bestTapsPerSecond": 0}
+              }
+            }
+
+            """)
+    }
+
+    /// New ids go to their place among the file's (first, between, last), and an id moved to the
+    /// school it is an alias of leaves its place.
+    @Test func newIdsAreWrittenInPlaceAmongTheFilesIds() throws {
+        let directory = StoreTestDirectory()
+        try writeStateFile(directory, """
+            {"format": "touchschool-state", "version": 1, "scores": {"B2": 1, "B4": 1, "OLD1": 5}, "players": {}}
+            """)
+        let store = StateStore(directory: directory.path)
+        _ = try store.sync(PendingChanges(player: "kim", scoreDeltas: ["A0": 1, "B3": 1, "C9": 1, "Z": 1]), aliases: ["OLD1": "S1"])
+        #expect(String(decoding: try FileIO.read(store.path), as: UTF8.self) == """
+            {
+              "format": "touchschool-state",
+              "version": 1,
+              "scores": {
+                "A0": 1,
+                "B2": 1,
+                "B3": 1,
+                "B4": 1,
+                "C9": 1,
+                "S1": 5,
+                "Z": 1
+              },
+              "players": {
+                "kim": {"school": null, "taps": 0, "bestTapsPerSecond": 0}
+              }
+            }
+
+            """)
+    }
+
+    /// Names are the players' own: quotes, backslashes and control characters must be escaped,
+    /// and Hangul written as it is.
+    @Test func namesAreEscapedInTheFile() throws {
+        let directory = StoreTestDirectory()
+        let store = StateStore(directory: directory.path)
+        let name = "김\"q\\b\nn\tt\u{1}"
+        let saved = try store.sync(PendingChanges(player: name, scoreDeltas: ["S1": 1], playerTaps: 1, switchedToSchool: "S1"))
+        let text = String(decoding: try FileIO.read(store.path), as: UTF8.self)
+        #expect(text.contains(#""김\"q\\b\nn\tt\u0001": {"school": "S1", "taps": 1, "bestTapsPerSecond": 0}"#), "\(text)")
+        #expect(try StateStore(directory: directory.path).read().state == saved.state)
+        #expect(saved.state.players[name] == PlayerRecord(schoolID: "S1", taps: 1))
+    }
+
     @Test func emptyStateRoundTrips() throws {
         let text = String(decoding: StateFile.encode(SavedState()), as: UTF8.self)
         #expect(text == "{\n  \"format\": \"touchschool-state\",\n  \"version\": 1,\n  \"scores\": {},\n  \"players\": {}\n}\n")
@@ -297,9 +366,15 @@ extension StateStore {
                       detail: "score of S1 was 18446744073709551616 (beyond 64 bits)", expected: SavedState(scores: ["S2": 2])),
         AbnormalValue(name: "text", scores: "{\"S1\": \"12\", \"S2\": 2}", detail: "score of S1 was the text \"12\" (not a number)",
                       expected: SavedState(scores: ["S2": 2])),
+        AbnormalValue(name: "an object", scores: "{\"S1\": {\"n\": 1}, \"S2\": 2}", detail: "score of S1 was an object (not a number)",
+                      expected: SavedState(scores: ["S2": 2])),
+        AbnormalValue(name: "repeat after an abnormal value", scores: "{\"S2\": -1, \"S2\": 2}", detail: "score of S2 was -1 (negative)",
+                      expected: SavedState(scores: ["S2": 2])),
+        AbnormalValue(name: "largest count beside a negative one", scores: "{\"S1\": -0, \"S2\": 18446744073709551615}",
+                      detail: "score of S1 was -0 (negative)", expected: SavedState(scores: ["S2": UInt64.max])),
         AbnormalValue(name: "null", scores: "{\"S1\": null, \"S2\": 2}", detail: "score of S1 was null (not a number)",
                       expected: SavedState(scores: ["S2": 2])),
-        AbnormalValue(name: "repeated id", scores: "{\"S2\": 2, \"S2\": 900}", detail: "score of S2 appeared twice",
+        AbnormalValue(name: "repeated id", scores: "{\"S2\": 2, \"S2\": 900}", detail: "score of S2 appeared twice: the repeat (900) was dropped",
                       expected: SavedState(scores: ["S2": 2])),
         AbnormalValue(name: "negative player taps", scores: "{\"S2\": 2}",
                       players: "{\"kim\": {\"school\": \"S2\", \"taps\": -3, \"bestTapsPerSecond\": 5}}",

@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import TouchSchoolCore
+import TouchSchoolStore
 
 #if canImport(Glibc)
 import Glibc
@@ -60,9 +61,9 @@ let benchmarks: @Sendable () -> Void = {
     for school in catalog.schools { everyone.scoreDeltas[school.id] = 1 }
     _ = try? store.sync(everyone, aliases: catalog.aliases)
     let oneTap = PendingChanges(player: "bench", scoreDeltas: [catalog[0].id: 1], playerTaps: 1)
-    let saving = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .milliseconds, maxDuration: .seconds(5), maxIterations: 200)
+    let saving = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .microseconds, maxDuration: .seconds(10), maxIterations: 500)
     Benchmark("save: sync 12,011 scores (lock, read, merge, write, fsync, rename)", configuration: saving) { _ in
-        blackHole(try? store.sync(oneTap, aliases: catalog.aliases))
+        blackHole(try? store.sync(oneTap, aliases: catalog.aliases, lockTimeoutNanoseconds: StateStore.defaultLockTimeoutNanoseconds).state)
     }
     // Baseline: the file system's share alone, the same bytes written the same atomic way.
     let bytes = (try? FileIO.read(store.path)) ?? []

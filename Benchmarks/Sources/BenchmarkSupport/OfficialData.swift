@@ -1,4 +1,5 @@
 import TouchSchoolCore
+import TouchSchoolStore
 
 /// The full official list (12,011 schools), read from `../shared/data` beside the checkout: the
 /// benchmarks measure the game at its real size, and the data itself is never committed.

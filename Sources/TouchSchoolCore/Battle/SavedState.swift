@@ -13,6 +13,19 @@ public struct PlayerRecord: Equatable, Sendable {
     }
 }
 
+/// A networked installation as `touchschool serve` knows it, by its device key: the last batch
+/// number applied (batches are applied once each, in order) and the player's display name. Saved
+/// with the scores in the same write, so a batch is counted exactly once across crashes.
+public struct DeviceRecord: Equatable, Sendable {
+    public var lastSeq: UInt64
+    public var player: String
+
+    public init(lastSeq: UInt64 = 0, player: String = "") {
+        self.lastSeq = lastSeq
+        self.player = player
+    }
+}
+
 /// Everything that survives a restart: the battle as the shared store holds it.
 ///
 /// Ids are kept as the store holds them, whether or not a given catalog knows them: a game with
@@ -21,10 +34,18 @@ public struct SavedState: Equatable, Sendable {
     /// Every school's total, by school id. Missing means 0.
     public var scores: [String: UInt64]
     public var players: [String: PlayerRecord]
+    /// Devices of a server's players, by device key (empty for local play). Every reader and
+    /// writer keeps them.
+    public var devices: [String: DeviceRecord]
+    /// Grows with every save of a server that changed a total (0 for local play).
+    public var boardVersion: UInt64
 
-    public init(scores: [String: UInt64] = [:], players: [String: PlayerRecord] = [:]) {
+    public init(scores: [String: UInt64] = [:], players: [String: PlayerRecord] = [:],
+                devices: [String: DeviceRecord] = [:], boardVersion: UInt64 = 0) {
         self.scores = scores
         self.players = players
+        self.devices = devices
+        self.boardVersion = boardVersion
     }
 
     /// Every school's total by catalog position, as `Leaderboard(catalog:counts:)` takes them.

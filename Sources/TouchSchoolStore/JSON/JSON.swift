@@ -285,6 +285,20 @@ public struct JSONWriter {
     /// bidi overrides: `VisibleText`), so that JSON printed to a terminal is as safe as text.
     public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Ids and names almost never need an escape: then their bytes are copied in one go
+        // rather than looked at one by one (a tenth of a save of twelve thousand scores). Only
+        // printable ASCII takes the fast path; anything else goes through `escape`, which knows
+        // the terminal's controls (`VisibleText`).
+        let copied = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied != true { escape(value) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ value: String) {
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": raw("\\\"")
@@ -299,7 +313,6 @@ public struct JSONWriter {
             default: UTF8.encode(scalar) { bytes.append($0) }
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     public mutating func number(_ value: UInt64) {

@@ -56,9 +56,13 @@ public final class LocalBattle: BattleConnection {
         return done.wait(timeout: .now() + .nanoseconds(Int(timeoutNanoseconds))) == .success
     }
 
-    /// On the saving thread: saves, then looks for a new catalog, and says what happened.
+    /// On the saving thread: takes up a new catalog, saves, and says what happened.
     private func save(_ changes: PendingChanges, saver: inout Saver) -> [GameEvent] {
         var events: [GameEvent] = []
+        // The new catalog before the save: the save then follows its aliases, so that taps the
+        // game still counts under a starter id go to the official id the import moved them to,
+        // instead of bringing the starter id back into the file.
+        let imported = takeUpNewCatalog(saver: &saver)
         var saved: StateStore.Saved?
         var failed = false
         // Nothing of ours to add and nobody else saved: a `stat` instead of reading the file.
@@ -71,8 +75,9 @@ public final class LocalBattle: BattleConnection {
                 failed = true
             }
         }
-        if let replacement = newCatalog(saver: &saver, saved: saved?.state) {
-            events.append(.catalogReplaced(replacement))
+        if imported {
+            let state = saved?.state ?? (try? store.read().state) ?? SavedState()
+            events.append(.catalogReplaced(CatalogReplacement(generation: saver.generation, catalog: saver.catalog, saved: state)))
         }
         if !failed {
             events.append(.synced(saved.map { SyncedBoard($0.state, catalog: saver.catalog, generation: saver.generation, player: player) }))
@@ -81,15 +86,15 @@ public final class LocalBattle: BattleConnection {
         return events
     }
 
-    /// The imported catalog, prepared for the game, when `catalog.json` changed since last seen.
-    /// A catalog that cannot be read (a hand edit gone wrong) leaves the game on the one it has.
-    private func newCatalog(saver: inout Saver, saved: SavedState?) -> CatalogReplacement? {
-        guard let stamp = fileSystem.stamp(catalogPath), stamp != saver.catalogStamp else { return nil }
+    /// Whether `catalog.json` changed since last seen and was read into `saver` as the next
+    /// generation. A catalog that cannot be read (a hand edit gone wrong) leaves the game on the
+    /// one it has.
+    private func takeUpNewCatalog(saver: inout Saver) -> Bool {
+        guard let stamp = fileSystem.stamp(catalogPath), stamp != saver.catalogStamp else { return false }
         saver.catalogStamp = stamp
-        guard let catalog = try? CatalogFile.load(path: catalogPath) else { return nil }
-        let state = saved ?? (try? store.read().state) ?? SavedState()
+        guard let catalog = try? CatalogFile.load(path: catalogPath) else { return false }
         saver.catalog = catalog
         saver.generation += 1
-        return CatalogReplacement(generation: saver.generation, catalog: catalog, saved: state)
+        return true
     }
 }

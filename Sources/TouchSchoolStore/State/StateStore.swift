@@ -38,6 +38,9 @@ public final class StateStore: Sendable {
         /// The version of the file already backed up before a repair whose save then failed:
         /// the next try repairs it again without a second copy.
         var backedUpStamp: FileStamp?
+        /// A file set aside or backed up by a change that then failed: the next try finds no file
+        /// to set aside, or one already backed up, so the change that succeeds tells these.
+        var untold: [StateProblem] = []
         var removedTemporaries = false
     }
 
@@ -62,7 +65,7 @@ public final class StateStore: Sendable {
         switch StateFile.decode(bytes) {
         case let .unusable(_, reason):
             return (SavedState(), [.notRepaired(details: [reason])])
-        case let .state(state, details):
+        case let .state(state, details, _):
             return (state, details.isEmpty ? [] : [.notRepaired(details: details)])
         }
     }
@@ -105,15 +108,26 @@ public final class StateStore: Sendable {
         try withLock(timeoutNanoseconds: lockTimeoutNanoseconds) { () throws(StoreError) -> Saved in
             removeInterruptedWritesOnce()
             var current = try readRepairing()
-            let changed = try body(&current.state)
-            if current.needsWrite || changed { try write(current.state) }
+            do throws(StoreError) {
+                let changed = try body(&current.state)
+                if current.needsWrite || changed { try write(current.state, scoreOrder: current.scoreOrder) }
+            } catch {
+                // What was kept on disk is there whatever the failure: say so once a save succeeds.
+                memory.withLock { $0.untold += current.problems }
+                throw error
+            }
             remember(stamp: fileSystem.stamp(path))
-            return Saved(state: current.state, problems: current.problems)
+            let untold = memory.withLock { memory in
+                defer { memory.untold = [] }
+                return memory.untold
+            }
+            return Saved(state: current.state, problems: untold + current.problems)
         }
     }
 
     /// Starts all scores over; the file as it was is kept, and its new name returned.
-    /// Players keep their school and best speed; their taps start over with the scores.
+    /// Players keep their school and best speed; their taps start over with the scores. A server's
+    /// devices keep their last batch numbers.
     /// Returns nil when there was no file to reset.
     public func reset() throws(StoreError) -> String? {
         try withLock(timeoutNanoseconds: 10 * Self.defaultLockTimeoutNanoseconds) { () throws(StoreError) -> String? in
@@ -125,10 +139,14 @@ public final class StateStore: Sendable {
                 try fileSystem.keepCopy(of: path, bytes: bytes, suffix: "reset-\(clock.timestamp())")
             }
             var fresh = SavedState()
-            if case let .state(state, _) = StateFile.decode(bytes) {
+            if case let .state(state, _, _) = StateFile.decode(bytes) {
                 for (name, player) in state.players {
                     fresh.players[name] = PlayerRecord(schoolID: player.schoolID, bestTapsPerSecond: player.bestTapsPerSecond)
                 }
+                // A server's devices keep their numbering: a batch applied before the reset must
+                // not count again after it. The board moves on, so that clients take the new one.
+                fresh.devices = state.devices
+                fresh.boardVersion = state.devices.isEmpty && state.boardVersion == 0 ? 0 : state.boardVersion.addingSaturating(1)
             }
             try write(fresh)
             remember(stamp: fileSystem.stamp(path))
@@ -186,6 +204,8 @@ public final class StateStore: Sendable {
         var problems: [StateProblem] = []
         /// The file on disk is not `state` (values were repaired) and must be rewritten.
         var needsWrite = false
+        /// The file's score ids, ascending, for the write to reuse instead of sorting them again.
+        var scoreOrder: [String]?
     }
 
     /// Reads the file; sets aside one that cannot be used, and repairs abnormal values after
@@ -198,17 +218,18 @@ public final class StateStore: Sendable {
                 try fileSystem.setAside(path, suffix: "\(kind)-\(clock.timestamp())")
             }
             return Current(problems: [.setAside(keptAs: kept, reason: reason)], needsWrite: true)
-        case let .state(state, details):
-            guard !details.isEmpty else { return Current(state: state) }
+        case let .state(state, details, scoreOrder):
+            guard !details.isEmpty else { return Current(state: state, scoreOrder: scoreOrder) }
             let stamp = fileSystem.stamp(path)
             if stamp != nil, memory.withLock({ $0.backedUpStamp }) == stamp {
-                return Current(state: state, needsWrite: true)
+                return Current(state: state, needsWrite: true, scoreOrder: scoreOrder)
             }
             let backup = try fileOperation("keep a copy of") { () throws(FileError) in
                 try fileSystem.keepCopy(of: path, bytes: bytes, suffix: "backup-\(clock.timestamp())")
             }
             memory.withLock { $0.backedUpStamp = stamp }
-            return Current(state: state, problems: [.valuesReset(backup: backup, details: details)], needsWrite: true)
+            return Current(state: state, problems: [.valuesReset(backup: backup, details: details)], needsWrite: true,
+                           scoreOrder: scoreOrder)
         }
     }
 
@@ -222,9 +243,9 @@ public final class StateStore: Sendable {
         }
     }
 
-    private func write(_ state: SavedState) throws(StoreError) {
-        let bytes = StateFile.encode(state)
-        try fileOperation("save the scores to") { () throws(FileError) in try fileSystem.replaceAtomically(path, with: bytes) }
+    private func write(_ state: SavedState, scoreOrder: [String]? = nil) throws(StoreError) {
+        let bytes = StateFile.encode(state, scoreOrder: scoreOrder)
+        try fileOperation("save") { () throws(FileError) in try fileSystem.replaceAtomically(path, with: bytes) }
     }
 
     // MARK: - Locking and file plumbing

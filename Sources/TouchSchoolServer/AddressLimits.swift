@@ -1,0 +1,67 @@
+import Synchronization
+
+/// Limits per remote address. A school lab sits behind one NAT, so one address may be hundreds of
+/// players; the limits are far above that and only stop one address from opening connections or
+/// minting device keys without end (each device costs a record in the state file).
+public struct AddressLimitPolicy: Sendable {
+    /// Open play connections from one address: a lab of several hundred players, twice over.
+    public var connectionsPerAddress: Int
+    /// Distinct devices one address may play with in an hour: a school's labs in a day of
+    /// classes, while a bot minting a key per connection is stopped within the hour.
+    public var devicesPerAddressPerHour: Int
+
+    public static let standard = AddressLimitPolicy(connectionsPerAddress: 1_000, devicesPerAddressPerHour: 1_000)
+
+    public init(connectionsPerAddress: Int, devicesPerAddressPerHour: Int) {
+        self.connectionsPerAddress = connectionsPerAddress
+        self.devicesPerAddressPerHour = devicesPerAddressPerHour
+    }
+}
+
+/// Counts open connections and recent devices per address, shared by every connection.
+final class AddressLimits: Sendable {
+    let policy: AddressLimitPolicy
+    private let state = Mutex(State())
+
+    private struct State {
+        var open: [String: Int] = [:]
+        /// Devices seen per address, with when they were last seen (seconds, monotonic).
+        var devices: [String: [String: Int64]] = [:]
+    }
+
+    init(policy: AddressLimitPolicy) { self.policy = policy }
+
+    /// Takes a connection slot for `address`; false when it has too many open.
+    func openConnection(from address: String) -> Bool {
+        state.withLock { state in
+            let count = state.open[address] ?? 0
+            guard count < policy.connectionsPerAddress else { return false }
+            state.open[address] = count + 1
+            return true
+        }
+    }
+
+    func closeConnection(from address: String) {
+        state.withLock { state in
+            let count = (state.open[address] ?? 1) - 1
+            state.open[address] = count > 0 ? count : nil
+        }
+    }
+
+    /// Whether `device` may play from `address` now (`nowSeconds`: a monotonic clock).
+    func admitDevice(_ device: String, from address: String, nowSeconds: Int64) -> Bool {
+        state.withLock { state in
+            var seen = state.devices[address] ?? [:]
+            if seen[device] == nil, seen.count >= policy.devicesPerAddressPerHour {
+                seen = seen.filter { nowSeconds - $0.value < 3_600 }
+                guard seen.count < policy.devicesPerAddressPerHour else {
+                    state.devices[address] = seen
+                    return false
+                }
+            }
+            seen[device] = nowSeconds
+            state.devices[address] = seen
+            return true
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import TouchSchoolCore
+import TouchSchoolStore
+
+/// The catalog the server plays with and serves at `GET /v1/catalog`: the bytes of the data
+/// directory's `catalog.json` (else the starter catalog's file) as they are, and their ETag.
+struct CatalogResource: Sendable {
+    let catalog: Catalog
+    let bytes: [UInt8]
+    /// A hash of the bytes, quoted as an HTTP entity tag: the same catalog, the same tag.
+    let etag: String
+
+    init(path: String) throws(CatalogFileError) {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path) } catch { throw CatalogFileError(path: path, message: error.description) }
+        self.bytes = bytes
+        do { catalog = try CatalogFile.decode(bytes: bytes) } catch { throw CatalogFileError(path: path, message: error.message) }
+        etag = "\"" + Self.hash(bytes) + "\""
+    }
+
+    /// Two 64-bit FNV-1a hashes (different offsets) and the length: enough to tell editions
+    /// apart (this is a cache validator, not a signature).
+    static func hash(_ bytes: [UInt8]) -> String {
+        var first: UInt64 = 0xcbf2_9ce4_8422_2325
+        var second: UInt64 = 0x8422_2325_cbf2_9ce4
+        for byte in bytes {
+            first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            second = (second ^ UInt64(byte ^ 0x5A)) &* 0x0000_0100_0000_01B3
+        }
+        func hex(_ value: UInt64) -> String {
+            let text = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - text.count) + text
+        }
+        return hex(first) + hex(second) + "-" + String(bytes.count)
+    }
+}

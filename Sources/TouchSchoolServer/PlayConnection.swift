@@ -1,0 +1,200 @@
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import Synchronization
+import TouchSchoolProtocol
+
+/// One player's WebSocket at `/v1/play`: hello first (within `PlayProtocol.helloTimeoutSeconds`),
+/// then numbered batches and pings. Anything malformed, oversized or out of order closes this
+/// connection alone, with an `error` message and its close code, and counts nothing.
+struct PlayConnection {
+    let battle: Battle
+    let limits: AddressLimits
+    let metrics: ServerMetrics
+    let address: String
+    let logger: Logger
+
+    /// The largest frame accepted: a message over the protocol's limit is still read whole (up to
+    /// this) so that the client is told why it is closed; beyond this the WebSocket layer closes
+    /// the connection itself (1009).
+    static let maximumFrameBytes = 4 * PlayProtocol.maximumClientMessageBytes
+
+    private enum Closing: Error {
+        case error(ProtocolError)
+    }
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        guard limits.openConnection(from: address) else {
+            metrics.connectionsRefused.increment()
+            try await close(outbound, ProtocolError(code: CloseCode.tooManyConnections,
+                                                    message: "too many connections from \(address)"))
+            return
+        }
+        defer { limits.closeConnection(from: address) }
+        let (stream, outbox) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Battle.outboxLimit))
+        guard let id = await battle.connect(outbox: outbox) else {
+            try await close(outbound, Battle.goingAway)
+            return
+        }
+        metrics.connections.increment()
+        defer { metrics.connections.decrement() }
+        let greeted = Flag()
+        enum Part { case writer, reader, timer }
+        await withTaskGroup(of: Part.self) { group in
+            // The writer: everything for this connection, in order, until a close.
+            group.addTask {
+                for await message in stream {
+                    switch message {
+                    case let .text(text):
+                        do { try await outbound.writeTextMessage(text) } catch { return .writer }
+                    case let .close(code, reason):
+                        try? await outbound.close(.init(codeNumber: Int(code)), reason: reason)
+                        return .writer
+                    }
+                }
+                return .writer
+            }
+            // The reader.
+            group.addTask {
+                let failure: ProtocolError?
+                do {
+                    try await read(inbound, id: id, outbox: outbox, greeted: greeted)
+                    failure = nil
+                } catch let Closing.error(error) {
+                    failure = error
+                } catch {
+                    // The WebSocket layer's own errors (a frame too large, the peer gone).
+                    failure = nil
+                }
+                if let failure { fail(failure, outbox: outbox) }
+                // Either way, the connection is over once the reader is: the writer sends
+                // what is queued (a close at the end when there was an error), then stops.
+                await battle.disconnect(id)
+                return .reader
+            }
+            // Hello in time.
+            group.addTask {
+                try? await Task.sleep(for: .seconds(PlayProtocol.helloTimeoutSeconds))
+                if !Task.isCancelled, !greeted.isSet {
+                    fail(ProtocolError(code: CloseCode.policyViolation,
+                                       message: "no hello within \(PlayProtocol.helloTimeoutSeconds) seconds"), outbox: outbox)
+                }
+                return .timer
+            }
+            // Once the writer has closed the socket (or lost it), nothing else is needed.
+            while let part = await group.next() {
+                if part == .writer { group.cancelAll() }
+            }
+        }
+        await battle.disconnect(id)
+    }
+
+    private func fail(_ failure: ProtocolError, outbox: AsyncStream<Outgoing>.Continuation) {
+        metrics.protocolErrors.increment()
+        logger.debug("Closing a connection", metadata: ["address": "\(address)", "reason": "\(failure.message)"])
+        outbox.yield(.text(MessageCoding.encode(.error(failure))))
+        outbox.yield(.close(code: failure.code, reason: Self.reason(failure.code)))
+    }
+
+    private func read(_ inbound: WebSocketInboundStream, id: ConnectionID, outbox: AsyncStream<Outgoing>.Continuation,
+                      greeted: Flag) async throws {
+        var messages = inbound.messages(maxSize: Self.maximumFrameBytes).makeAsyncIterator()
+        guard let first = try await messages.next() else { return }
+        let device: String
+        let player: String
+        switch try decode(first) {
+        case let .hello(hello):
+            guard hello.protocol == PlayProtocol.version else {
+                throw Closing.error(ProtocolError(code: CloseCode.unsupportedVersion,
+                                                  message: "protocol \(hello.protocol) is not spoken here: this server speaks \(PlayProtocol.version)"))
+            }
+            guard PlayerNames.isValidDeviceKey(hello.device) else {
+                throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "not a device key: 22 to 64 base64url characters"))
+            }
+            guard limits.admitDevice(hello.device, from: address, nowSeconds: Self.nowSeconds()) else {
+                metrics.connectionsRefused.increment()
+                throw Closing.error(ProtocolError(code: CloseCode.tooManyConnections, message: "too many devices from \(address) this hour"))
+            }
+            greeted.set()
+            player = PlayerNames.clean(hello.player)
+            switch await battle.hello(id, device: hello.device, player: player) {
+            case let .welcome(welcome): outbox.yield(.text(welcome))
+            case let .refused(error): throw Closing.error(error)
+            }
+            device = hello.device
+        default:
+            throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "the first message must be hello"))
+        }
+        var lastSeq: UInt64?
+        while let message = try await messages.next() {
+            switch try decode(message) {
+            case .hello:
+                throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "hello twice"))
+            case .ping:
+                outbox.yield(.text(MessageCoding.encode(.pong)))
+            case let .taps(batch):
+                try Self.validate(batch)
+                // Numbers on one connection only go up; the save checks them against the last
+                // applied number of the device.
+                if let lastSeq, batch.seq <= lastSeq {
+                    throw Closing.error(ProtocolError(code: CloseCode.policyViolation,
+                                                      message: "batch \(batch.seq) out of order: expected \(lastSeq + 1)"))
+                }
+                lastSeq = batch.seq
+                await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch))
+            }
+        }
+    }
+
+    private func decode(_ message: WebSocketMessage) throws -> ClientMessage {
+        guard case let .text(text) = message else {
+            throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "binary frames are not messages: send JSON text"))
+        }
+        do {
+            return try MessageCoding.decodeClient(text)
+        } catch {
+            throw Closing.error(ProtocolError(code: error.code, message: error.description))
+        }
+    }
+
+    /// What a batch must be to be judged at all.
+    static func validate(_ batch: TapBatch) throws {
+        func violation(_ message: String) -> Closing { .error(ProtocolError(code: CloseCode.policyViolation, message: message)) }
+        guard batch.seq >= 1 else { throw violation("batch numbers start at 1") }
+        guard batch.taps.count <= PlayProtocol.maximumSchoolsPerBatch else {
+            throw violation("batch \(batch.seq) names \(batch.taps.count) schools: at most \(PlayProtocol.maximumSchoolsPerBatch)")
+        }
+        guard batch.startMs <= batch.endMs else { throw violation("batch \(batch.seq) ends before it starts") }
+        guard batch.best >= 0 else { throw violation("batch \(batch.seq): a negative best") }
+        guard batch.playerTaps <= batch.totalTaps else { throw violation("batch \(batch.seq): more player taps than taps") }
+        if let school = batch.switchedTo, batch.taps[school] == nil, batch.playerTaps > 0 {
+            throw violation("batch \(batch.seq): the player's taps are for a school the batch does not name")
+        }
+    }
+
+    private func close(_ outbound: WebSocketOutboundWriter, _ error: ProtocolError) async throws {
+        try await outbound.write(.text(MessageCoding.encode(.error(error))))
+        try await outbound.close(.init(codeNumber: Int(error.code)), reason: Self.reason(error.code))
+    }
+
+    static func reason(_ code: UInt16) -> String {
+        switch code {
+        case CloseCode.goingAway: "going away"
+        case CloseCode.messageTooBig: "message too big"
+        case CloseCode.unsupportedVersion: "unsupported protocol version"
+        case CloseCode.tooManyConnections: "too many connections"
+        default: "protocol violation"
+        }
+    }
+
+    /// Set once, read from another task.
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
+    }
+
+    static func nowSeconds() -> Int64 {
+        Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000_000)
+    }
+}

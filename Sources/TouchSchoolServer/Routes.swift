@@ -1,0 +1,77 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TouchSchoolCore
+import TouchSchoolProtocol
+
+/// The HTTP endpoints: scores, catalog, the player of a device, health and metrics.
+struct Routes {
+    let battle: Battle
+    let catalog: CatalogResource
+    let metrics: ServerMetrics
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/v1/scores") { _, _ -> Response in
+            let board = await battle.board()
+            return Self.json(MessageCoding.encodeJSON(board))
+        }
+        router.get("/v1/catalog") { request, _ -> Response in
+            var headers: HTTPFields = [.eTag: catalog.etag, .cacheControl: "no-cache"]
+            if let tags = request.headers[.ifNoneMatch],
+               tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == catalog.etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+                return Response(status: .notModified, headers: headers)
+            }
+            headers[.contentType] = "application/json; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: catalog.bytes)))
+        }
+        router.get("/v1/me") { request, _ -> Response in
+            guard let device = request.headers[HTTPField.Name(PlayProtocol.deviceHeader)!], PlayerNames.isValidDeviceKey(device) else {
+                return Self.json(#"{"error":"name the device with the header \#(PlayProtocol.deviceHeader)"}"#, status: .badRequest)
+            }
+            guard let (player, record) = await battle.playerRecord(device: device) else {
+                return Self.json(#"{"error":"this server does not know the device"}"#, status: .notFound)
+            }
+            return Self.json(MessageCoding.encodeJSON(Me(player: record.player, lastSeq: record.lastSeq, school: player.school,
+                                                         taps: player.taps, best: player.best)))
+        }
+        router.get("/healthz") { _, _ -> Response in
+            if let error = await battle.lastSaveError {
+                return Self.json(MessageCoding.encodeJSON(Health(status: "failing", saving: false, error: error)), status: .serviceUnavailable)
+            }
+            return Self.json(MessageCoding.encodeJSON(Health(status: "ok", saving: true, error: nil)))
+        }
+        router.get("/metrics") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: metrics.text())))
+        }
+    }
+
+    struct Me: Codable {
+        var player: String
+        var lastSeq: UInt64
+        var school: String?
+        var taps: UInt64
+        var best: Int
+    }
+
+    struct Health: Codable {
+        var status: String
+        var saving: Bool
+        var error: String?
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+extension MessageCoding {
+    /// Any value as JSON text, keys sorted (the HTTP endpoints' bodies).
+    static func encodeJSON(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try! encoder.encode(value), as: UTF8.self)
+    }
+}

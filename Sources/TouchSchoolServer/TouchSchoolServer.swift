@@ -1,1 +1,0 @@
-// The server module: `touchschool serve` (issue "Network play").

@@ -1,0 +1,305 @@
+import Foundation
+import Testing
+import TouchSchoolProtocol
+
+/// A real `touchschool serve` on loopback and real WebSocket and HTTP clients. Serialized: each
+/// test runs its own server, and their timings (a second to see another's taps) must not suffer
+/// from the others on a two-core machine.
+@Suite(.serialized) struct ServerTests {
+    let schoolA = "S0001"
+    let schoolB = "S0002"
+
+    @Test func twoPlayersSeeEachOthersTapsWithinASecondAndTotalsAreExact() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let alice = TestDevice(name: "alice"), bob = TestDevice(name: "bob")
+        let (a, welcomeA) = try await TestPlayer.join(server, device: alice)
+        let (b, _) = try await TestPlayer.join(server, device: bob)
+        #expect(welcomeA.lastSeq == 0)
+        #expect(welcomeA.board.scores.isEmpty)
+
+        let sent = ContinuousClock.now
+        try await a.send(.taps(alice.batch(schoolA, taps: 10, switchTo: true)))
+        let seen = try await b.next("alice's taps on bob's board", timeout: 1) {
+            if case let .board(board) = $0, board.scores[schoolA] == 10 { board } else { nil }
+        }
+        #expect(ContinuousClock.now - sent < .seconds(1))
+        #expect(seen.version >= 1)
+        let ackA = try await a.ack(1)
+        #expect(ackA.accepted == 10 && ackA.refused == 0)
+        #expect(ackA.player == PlayerState(school: schoolA, taps: 10, best: 8))
+
+        try await b.send(.taps(bob.batch(schoolB, taps: 7, switchTo: true)))
+        _ = try await a.next("bob's taps on alice's board", timeout: 1) {
+            if case let .board(board) = $0, board.scores[schoolB] == 7 { board } else { nil }
+        }
+        try await a.send(.taps(alice.batch(schoolA, taps: 5)))
+        _ = try await a.ack(2)
+        _ = try await b.ack(1)
+
+        let board = try await HTTP.scores(server)
+        #expect(board.scores == [schoolA: 15, schoolB: 7])
+        let me = try await HTTP.get("\(server.baseURL)/v1/me", headers: [(PlayProtocol.deviceHeader, alice.key)])
+        #expect(me.status == 200)
+        #expect(me.body.contains("\"taps\":15") && me.body.contains("\"school\":\"\(schoolA)\"") && me.body.contains("\"player\":\"alice\""))
+
+        // A third player gets the whole board first.
+        let (c, welcomeC) = try await TestPlayer.join(server, device: TestDevice(name: "carol"))
+        #expect(welcomeC.board.scores == [schoolA: 15, schoolB: 7])
+        #expect(welcomeC.board.version == board.version)
+
+        let metrics = try await HTTP.get("\(server.baseURL)/metrics")
+        #expect(metrics.body.contains("touchschool_taps_accepted_total 22"))
+        #expect(metrics.body.contains("touchschool_open_connections 3"))
+        for player in [a, b, c] { await player.close() }
+    }
+
+    @Test func anAcknowledgedBatchSentAgainIsNotCountedTwiceAlsoAfterAReconnect() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let device = TestDevice(name: "kim")
+        let (first, _) = try await TestPlayer.join(server, device: device)
+        let batch = device.batch(schoolA, taps: 12, switchTo: true)
+        try await first.send(.taps(batch))
+        #expect(try await first.ack(1).accepted == 12)
+        try await first.send(.taps(batch))
+        _ = try await first.next("the second ack of 1", after: first.messages.count) { if case let .ack(ack) = $0, ack.seq == 1 { ack } else { nil } }
+        #expect(first.acks.filter { $0.seq == 1 }.map(\.accepted) == [12, 0])
+        await first.close()
+
+        let (second, welcome) = try await TestPlayer.join(server, device: device)
+        #expect(welcome.lastSeq == 1)
+        #expect(welcome.player == PlayerState(school: schoolA, taps: 12, best: 8))
+        try await second.send(.taps(batch))
+        let again = try await second.ack(1)
+        #expect(again.accepted == 0 && again.refused == 0)
+        #expect(try await HTTP.scores(server).scores == [schoolA: 12])
+        await second.close()
+    }
+
+    @Test func aBatchClaimingTenThousandTapsInASecondIsMostlyRefused() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let device = TestDevice(name: "cheater")
+        let (player, _) = try await TestPlayer.join(server, device: device)
+        let now = TestDevice.nowMs()
+        try await player.send(.taps(TapBatch(seq: 1, taps: [schoolA: 10_000], playerTaps: 10_000, switchedTo: schoolA, best: 10_000,
+                                             startMs: now - 1_000, endMs: now)))
+        let ack = try await player.ack(1)
+        #expect(ack.accepted + ack.refused == 10_000)
+        #expect(ack.accepted <= 60, "accepted \(ack.accepted)")
+        #expect(ack.player.best <= 230)
+        #expect(try await HTTP.scores(server).scores[schoolA] == ack.accepted)
+        // Taps for a school the server does not know count nowhere.
+        try await player.send(.taps(TapBatch(seq: 2, taps: ["NO-SUCH-SCHOOL": 3], playerTaps: 0, best: 0, startMs: now, endMs: now + 200)))
+        let unknown = try await player.ack(2)
+        #expect(unknown.accepted == 0 && unknown.refused == 3)
+        #expect(try await HTTP.scores(server).scores == [schoolA: ack.accepted])
+        await player.close()
+    }
+
+    @Test func malformedOversizedAndOutOfOrderMessagesCloseOnlyTheirConnection() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let honest = TestDevice(name: "honest")
+        let (good, _) = try await TestPlayer.join(server, device: honest)
+        var expectedTotal: UInt64 = 0
+
+        func playOnce() async throws {
+            let batch = honest.batch(schoolA, taps: 3)
+            try await good.send(.taps(batch))
+            #expect(try await good.ack(batch.seq).accepted == 3)
+            expectedTotal += 3
+        }
+
+        // Not JSON.
+        let (malformed, _) = try await TestPlayer.join(server, device: TestDevice(name: "m"))
+        try await malformed.sendText("{\"type\": \"taps\", \"seq\": ")
+        #expect(try await malformed.closed() == CloseCode.policyViolation)
+        #expect(malformed.errorMessages.first?.code == CloseCode.policyViolation)
+        try await playOnce()
+
+        // Over the size limit.
+        let (oversized, _) = try await TestPlayer.join(server, device: TestDevice(name: "o"))
+        try await oversized.sendText("{\"type\":\"ping\",\"pad\":\"" + String(repeating: "x", count: PlayProtocol.maximumClientMessageBytes) + "\"}")
+        #expect(try await oversized.closed() == CloseCode.messageTooBig)
+        #expect(oversized.errorMessages.first?.code == CloseCode.messageTooBig)
+        try await playOnce()
+
+        // A gap in the numbers: nothing of it counted.
+        let skipper = TestDevice(name: "s")
+        let (outOfOrder, _) = try await TestPlayer.join(server, device: skipper)
+        try await outOfOrder.send(.taps(TapBatch(seq: 5, taps: [schoolB: 4], playerTaps: 4, switchedTo: schoolB, best: 1,
+                                                 startMs: TestDevice.nowMs() - 500, endMs: TestDevice.nowMs())))
+        #expect(try await outOfOrder.closed() == CloseCode.policyViolation)
+        #expect(outOfOrder.errorMessages.first?.message == "batch 5 out of order: expected 1")
+        try await playOnce()
+
+        // Taps before hello, a binary frame, a wrong protocol version, too many schools.
+        let early = try await TestPlayer.connect(to: server)
+        try await early.send(.taps(TestDevice(name: "e").batch(schoolB, taps: 1)))
+        #expect(try await early.closed() == CloseCode.policyViolation)
+        let binary = try await TestPlayer.connect(to: server)
+        try await binary.sendBinary([1, 2, 3])
+        #expect(try await binary.closed() == CloseCode.policyViolation)
+        let future = try await TestPlayer.connect(to: server)
+        try await future.send(.hello(Hello(protocol: 99, device: TestDevice(name: "f").key, player: "f")))
+        #expect(try await future.closed() == CloseCode.unsupportedVersion)
+        let (wide, _) = try await TestPlayer.join(server, device: TestDevice(name: "w"))
+        var many: [String: UInt64] = [:]
+        for index in 1...20 { many[String(format: "S%04d", index)] = 1 }
+        try await wide.send(.taps(TapBatch(seq: 1, taps: many, playerTaps: 0, best: 0, startMs: TestDevice.nowMs() - 900, endMs: TestDevice.nowMs())))
+        #expect(try await wide.closed() == CloseCode.policyViolation)
+        try await playOnce()
+
+        // Fuzz: random bytes and mutated messages, each on its own connection.
+        var generator = SystemRandomNumberGenerator()
+        let valid = MessageCoding.encode(.taps(TestDevice(name: "z").batch(schoolB, taps: 2)))
+        for round in 0..<12 {
+            let (fuzzed, _) = try await TestPlayer.join(server, device: TestDevice(name: "fuzz\(round)"))
+            var bytes = Array(valid.utf8)
+            for _ in 0..<3 { bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0x20...0x7E, using: &generator) }
+            let text = round % 3 == 0 ? String((0..<50).map { _ in Character(UnicodeScalar(UInt8.random(in: 0x20...0x7E, using: &generator))) })
+                                      : String(decoding: bytes, as: UTF8.self)
+            try? await fuzzed.sendText(text)
+            try? await fuzzed.send(.ping)
+            _ = try await fuzzed.next("pong or close", timeout: 5) { message -> Bool? in
+                switch message {
+                case .pong, .error: true
+                default: nil
+                }
+            }
+            await fuzzed.close()
+        }
+        try await playOnce()
+
+        let scores = try await HTTP.scores(server).scores
+        // Only the honest player's taps and whatever a fuzzed batch validly claimed for school B.
+        #expect(scores[schoolA] == expectedTotal)
+        #expect((scores[schoolB] ?? 0) <= 108)
+        #expect(!good.ended)
+        await good.close()
+    }
+
+    @Test func aFloodOfConnectionsFromOneAddressHitsTheLimitAndOthersArePlaying() async throws {
+        let server = try ServerProcess.start(arguments: ["--connections-per-address", "20", "--devices-per-address", "25"])
+        defer { server.stop() }
+        let device = TestDevice(name: "regular")
+        let (regular, _) = try await TestPlayer.join(server, device: device)
+        var flood: [TestPlayer] = []
+        for _ in 0..<30 { flood.append(try await TestPlayer.connect(to: server)) }
+        // 19 more fit (with the regular player's); the rest are refused with 4029.
+        var refused = 0
+        for player in flood where (try? await player.closed(timeout: 2)) == CloseCode.tooManyConnections { refused += 1 }
+        #expect(refused == 11)
+        for player in flood { await player.close() }
+        try await Task.sleep(for: .milliseconds(300))
+        let batch = device.batch(schoolA, taps: 4, switchTo: true)
+        try await regular.send(.taps(batch))
+        #expect(try await regular.ack(1).accepted == 4)
+
+        // Devices: one address may not mint keys without end.
+        var admitted = 1
+        var tooMany = 0
+        for index in 0..<30 {
+            let player = try await TestPlayer.connect(to: server)
+            try await player.send(.hello(Hello(device: TestDevice(name: "bot\(index)").key, player: "bot")))
+            let first = try await player.next("welcome or error") { message -> Bool? in
+                switch message {
+                case .welcome: true
+                case .error: false
+                default: nil
+                }
+            }
+            if first { admitted += 1 } else { tooMany += 1 }
+            await player.close()
+        }
+        #expect(admitted == 25 && tooMany == 6)
+        #expect(try await HTTP.get("\(server.baseURL)/healthz").status == 200)
+        #expect(try await HTTP.scores(server).scores == [schoolA: 4])
+        await regular.close()
+    }
+
+    @Test func killMinusNineMidPlayThenRestartLosesAndDoublesNothing() async throws {
+        let directory = makeTemporaryDirectory()
+        let server = try ServerProcess.start(dataDirectory: directory)
+        defer { server.stop() }
+        let devices = [TestDevice(name: "a"), TestDevice(name: "b")]
+        var sent: [[TapBatch]] = [[], []]
+        var players: [TestPlayer] = []
+        for device in devices { players.append(try await TestPlayer.join(server, device: device).0) }
+        // Batches keep arriving; some are acknowledged, the last ones maybe not when the kill comes.
+        for round in 0..<12 {
+            for index in 0..<2 {
+                let batch = devices[index].batch(index == 0 ? schoolA : schoolB, taps: UInt64(3 + round % 4), switchTo: round == 0)
+                sent[index].append(batch)
+                try await players[index].send(.taps(batch))
+            }
+            if round == 6 { _ = try await players[1].ack(7) }
+            try await Task.sleep(for: .milliseconds(15))
+        }
+        server.signal(SIGKILL)
+        #expect(server.waitForExit(timeout: 5) == 128 + SIGKILL)
+        let acknowledged = players.map { Set($0.acks.map(\.seq)) }
+        #expect(acknowledged[1].contains(7))
+        for player in players { await player.close() }
+
+        let restarted = try ServerProcess.start(dataDirectory: directory)
+        defer { restarted.stop() }
+        var expected: [String: UInt64] = [:]
+        for index in 0..<2 {
+            let (player, welcome) = try await TestPlayer.join(restarted, device: devices[index])
+            // Everything acknowledged was saved.
+            #expect(welcome.lastSeq >= acknowledged[index].max() ?? 0)
+            // The client sends again what was not applied; it is counted once.
+            for batch in sent[index] where batch.seq > welcome.lastSeq { try await player.send(.taps(batch)) }
+            for batch in sent[index] where batch.seq > welcome.lastSeq {
+                let ack = try await player.ack(batch.seq)
+                #expect(ack.refused == 0)
+            }
+            // And what was applied is not counted again when sent anyway.
+            let before = player.messages.count
+            try await player.send(.taps(sent[index][0]))
+            let again = try await player.next("the ack of 1 sent again", after: before) { if case let .ack(ack) = $0, ack.seq == 1 { ack } else { nil } }
+            #expect(again.accepted == 0)
+            for batch in sent[index] { expected[batch.taps.keys.first!, default: 0] += batch.totalTaps }
+            await player.close()
+        }
+        #expect(try await HTTP.scores(restarted).scores == expected)
+    }
+
+    @Test func sigtermSavesAndAcknowledgesWhatArrivedThenExitsZero() async throws {
+        let directory = makeTemporaryDirectory()
+        let server = try ServerProcess.start(dataDirectory: directory)
+        defer { server.stop() }
+        let device = TestDevice(name: "last")
+        let (player, _) = try await TestPlayer.join(server, device: device)
+        for _ in 0..<3 { try await player.send(.taps(device.batch(schoolA, taps: 5, switchTo: device.seq == 0))) }
+        try await Task.sleep(for: .milliseconds(20))
+        server.signal(SIGTERM)
+        #expect(try await player.closed(timeout: 10) == CloseCode.goingAway)
+        #expect(player.acks.map(\.seq) == [1, 2, 3])
+        #expect(player.errorMessages.last?.code == CloseCode.goingAway)
+        #expect(server.waitForExit(timeout: 10) == 0, "\(server.errors)")
+
+        let restarted = try ServerProcess.start(dataDirectory: directory)
+        defer { restarted.stop() }
+        #expect(try await HTTP.scores(restarted).scores == [schoolA: 15])
+    }
+
+    @Test func theCatalogIsServedWithAnETagAndNotSentAgainWhenUnchanged() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let first = try await HTTP.get("\(server.baseURL)/v1/catalog")
+        #expect(first.status == 200)
+        #expect(first.body.contains("\"format\": \"touchschool-catalog\""))
+        let etag = try #require(first.headers.first { $0.0.lowercased() == "etag" }?.1)
+        let again = try await HTTP.get("\(server.baseURL)/v1/catalog", headers: [("If-None-Match", etag)])
+        #expect(again.status == 304 && again.body.isEmpty)
+        let (player, welcome) = try await TestPlayer.join(server, device: TestDevice(name: "c"))
+        #expect(welcome.catalog == etag)
+        let health = try await HTTP.get("\(server.baseURL)/healthz")
+        #expect(health.status == 200 && health.body.contains("\"status\":\"ok\""))
+        await player.close()
+    }
+}
