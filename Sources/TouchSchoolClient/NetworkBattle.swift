@@ -69,13 +69,14 @@ public final class NetworkBattle: BattleConnection {
         }
     }
 
-    /// Waits until the server has welcomed this game, at most `timeoutNanoseconds`; false if not.
+    /// Waits until the server has welcomed this game, at most `timeoutNanoseconds`, and not at all
+    /// once a connection has failed; false if not welcomed.
     public func waitUntilOnline(timeoutNanoseconds: Int64) -> Bool {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeoutNanoseconds))
         while DispatchTime.now().uptimeNanoseconds < deadline {
             let link = shared.withLock { $0.link }
             if link == .online { return true }
-            if link == .unsupportedProtocol { return false }
+            if link != .connecting { return false } // refused or unreachable: offline at once
             usleep(20_000)
         }
         return false
@@ -194,13 +195,18 @@ public final class NetworkBattle: BattleConnection {
             // Kept in memory even if the write fails: the server has the batch, and sending it
             // again after a restart is answered, not counted.
             try? folder.outbox.save(outbox)
-            shared.withLock { state in
+            let switched = shared.withLock { state in
+                let school = state.mirror.player?.school
                 state.outbox = outbox
                 state.mirror.acknowledged(ack, batch: batch)
                 state.changed = true
                 if ack.refused > 0 { state.events.append(.tapsRefusedByServer(ack.refused)) }
                 report(&state)
+                return school != ack.player.school ? state.mirror : nil
             }
+            // The player's school is kept at once (a game started after a kill starts on it);
+            // the rest of the board only when the game ends.
+            if let switched { try? folder.saveBoard(switched) }
         }
     }
 

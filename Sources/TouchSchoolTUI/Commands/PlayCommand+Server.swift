@@ -7,9 +7,10 @@ import TouchSchoolStore
 /// own scores are not touched: what is kept for the server (its catalog, the last board seen,
 /// the outbox of taps not yet acknowledged) lives in `servers/<host>_<port>/`.
 extension PlayCommand {
-    /// How long a first game on a server waits for the server's board before it starts (later
-    /// games start at once with the board last seen).
+    /// How long a first game on a server waits for the server's board before it starts, and a
+    /// later one (which has the board last seen).
     static let firstWelcomeNanoseconds: Int64 = 3_000_000_000
+    static let welcomeNanoseconds: Int64 = 1_000_000_000
 
     func playOnServer(_ address: ServerAddress, directory: String, playerName: String, language: Language,
                       environment: [String: String]) throws {
@@ -52,7 +53,9 @@ extension PlayCommand {
         let battle = NetworkBattle(folder: folder, device: device, player: playerName, catalog: catalog, catalogETag: etag,
                                    board: cachedBoard ?? BoardMirror(), outbox: outbox)
         battle.start()
-        if cachedBoard == nil { _ = battle.waitUntilOnline(timeoutNanoseconds: Self.firstWelcomeNanoseconds) }
+        // The server's word on the board and the player, when it answers at once; a server that
+        // refuses the connection starts the game offline without waiting.
+        _ = battle.waitUntilOnline(timeoutNanoseconds: cachedBoard == nil ? Self.firstWelcomeNanoseconds : Self.welcomeNanoseconds)
 
         ExitSignals.install()
         let screen = try TerminalScreen(
