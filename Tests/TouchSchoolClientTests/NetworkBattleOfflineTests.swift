@@ -27,17 +27,18 @@ import TouchSchoolStore
 
     static let catalog = BoardMirrorTests.catalog
 
-    func events(of battle: NetworkBattle, until done: ([GameEvent]) -> Bool) -> [GameEvent] {
+    /// Sleeps without holding a thread of the cooperative pool: the connection task needs one.
+    func events(of battle: NetworkBattle, until done: ([GameEvent]) -> Bool) async throws -> [GameEvent] {
         var all: [GameEvent] = []
-        for _ in 0..<300 {
+        for _ in 0..<1000 {
             all += battle.takeEvents()
             if done(all) { break }
-            usleep(10_000)
+            try await Task.sleep(nanoseconds: 10_000_000)
         }
         return all
     }
 
-    @Test func offlineEverySubmitIsAnsweredInOrderAndKept() throws {
+    @Test func offlineEverySubmitIsAnsweredInOrderAndKept() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let server = ServerAddress(secure: false, host: "127.0.0.1", port: Self.unusedPort())
@@ -48,7 +49,7 @@ import TouchSchoolStore
         battle.submit(PendingChanges(player: "p", scoreDeltas: ["S1": 3], playerTaps: 3, bestTapsPerSecond: 2, switchedToSchool: "S1"))
         battle.submit(PendingChanges(player: "p"))
         battle.submit(PendingChanges(player: "p", scoreDeltas: ["S1": 2], playerTaps: 2, bestTapsPerSecond: 2))
-        let all = events(of: battle) { events in
+        let all = try await events(of: battle) { events in
             events.contains(.connectionChanged(.offline(waitingTaps: 5))) && events.filter { if case .synced = $0 { true } else { false } }.count == 3
         }
         let answers = all.compactMap { event -> SyncedBoard?? in if case let .synced(board) = event { board } else { nil } }
