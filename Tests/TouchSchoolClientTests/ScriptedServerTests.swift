@@ -32,7 +32,8 @@ final class ScriptedServer: Sendable {
         }
     }
 
-    init(script: @escaping Script) async throws {
+    /// - Parameter catalog: served at `GET /v1/catalog` with its ETag, when given.
+    init(catalog: (bytes: [UInt8], etag: String)? = nil, script: @escaping Script) async throws {
         let received = Log()
         self.received = received
         let router = Router(context: Context.self)
@@ -51,8 +52,15 @@ final class ScriptedServer: Sendable {
             }
         }
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let http = Router()
+        if let catalog {
+            http.get("/v1/catalog") { request, _ -> Response in
+                if request.headers[.ifNoneMatch] == catalog.etag { return Response(status: .notModified, headers: [.eTag: catalog.etag]) }
+                return Response(status: .ok, headers: [.eTag: catalog.etag], body: .init(byteBuffer: ByteBuffer(bytes: catalog.bytes)))
+            }
+        }
         let app = Application(
-            router: Router(),
+            router: http,
             server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
@@ -153,5 +161,31 @@ enum ScriptedReply: Sendable {
         #expect(board?.player == PlayerRecord(schoolID: "S1", taps: 103, bestTapsPerSecond: 3))
         _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
         #expect(try folder.outbox.load() == Outbox(nextSeq: 4, batches: []))
+    }
+
+    @Test func anotherCatalogOnTheServerIsFetchedKeptAndReplacesTheGamesBeforeTheNextAnswer() async throws {
+        let newer = Catalog(schools: Self.catalog.schools + [
+            School(id: "S3", name: "경기고등학교", level: .high, province: "서울특별시", district: "강남구", address: ""),
+        ], source: .official(edition: "2026-03-20"))
+        let server = try await ScriptedServer(catalog: (CatalogFile.encode(newer), "\"d\"")) { message in
+            guard case .hello = message else { return [] }
+            return [.send(.welcome(Welcome(lastSeq: 0, board: Board(version: 1, scores: ["S3": 9]), player: Self.me, catalog: "\"d\"")))]
+        }
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (battle, folder) = battle(on: server.port, in: directory)
+        battle.start()
+        var events = try await collect(battle) { $0.contains { if case .catalogReplaced = $0 { true } else { false } } }
+        battle.submit(PendingChanges(player: "p"))
+        events += try await collect(battle) { $0.contains { if case .synced = $0 { true } else { false } } }
+        let replaced = events.firstIndex { if case let .catalogReplaced(replacement) = $0 { replacement.generation == 1 } else { false } }
+        let answered = events.firstIndex { if case let .synced(board?) = $0 { board.catalogGeneration == 1 } else { false } }
+        #expect(replaced != nil && answered != nil && replaced! < answered!, "\(events)")
+        if case let .synced(board?)? = answered.map({ events[$0] }) { #expect(board.counts == [0, 0, 9]) }
+        _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
+        // Kept for the next game, with its tag.
+        #expect(folder.cachedCatalog()?.catalog.count == 3)
+        #expect(folder.cachedCatalog()?.etag == "\"d\"")
     }
 }
