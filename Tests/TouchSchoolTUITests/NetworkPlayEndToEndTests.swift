@@ -188,6 +188,32 @@ struct NetworkPlayEndToEndTests {
         #expect(try Self.total(Self.hanbit, on: server) == 13)
     }
 
+    /// Taps kept offline while the server was down for longer than its burst window are judged by
+    /// when they were made, and count.
+    @Test func tapsKeptThroughALongOutageAllCount() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let alice = try Self.player("alice", on: server)
+        defer { alice.close() }
+        try alice.chooseSchool(named: "한빛고", tapsLabel: "My taps")
+        try Self.tap(alice, 5)
+        server.kill9()
+        try Self.tap(alice, 20, after: 5)
+        try alice.waitFor("Offline")
+        Thread.sleep(forTimeInterval: 8)
+        try server.start()
+        try alice.waitFor("the taps to be delivered", timeout: 10) { !$0.contains("Offline") && !$0.contains("Connecting") }
+        try Self.quit(alice)
+        let total = try Self.total(Self.hanbit, on: server)
+        // The server forgets a device's tap history when it restarts and judges its first batch as
+        // if the device was first seen 5 s before (CommitRules.firstSightAllowanceMs): taps made
+        // longer ago than that, offline, are refused. To fix on the server (keep the devices' last
+        // judged time with the scores); remove `withKnownIssue` then.
+        withKnownIssue("the server refuses offline taps older than its first-sight allowance after a restart") {
+            #expect(total == 25, "the server counted \(total) of 25")
+        }
+    }
+
     @Test func aClientKilledLosesAtMostItsLastSecond() throws {
         let server = try ServerProcess()
         defer { server.stop() }
