@@ -91,6 +91,17 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // The client's parts: outbox, device key, URLs, board mirror, the battle against a scripted server.
+        .testTarget(
+            name: "TouchSchoolClientTests",
+            dependencies: [
+                "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore",
+                // A scripted server, to play what the real one does not (another protocol version).
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
         .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCore", "TouchSchoolStore"]),
     ]

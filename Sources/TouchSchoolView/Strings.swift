@@ -41,6 +41,26 @@ public struct Strings: Sendable {
             : "Saving is delayed (another process or a slow disk): \(waitingTaps) taps waiting; keep tapping"
     }
 
+    /// Playing on a server and not connected: what the player must know (nil when online).
+    func connection(_ status: ConnectionStatus) -> String? {
+        switch status {
+        case .online:
+            return nil
+        case let .connecting(waiting):
+            let taps = NumberText.grouped(waiting)
+            return ko ? "서버에 연결하는 중… 터치 \(taps)번 전송 대기 중, 계속 치세요"
+                : "Connecting to the server… \(taps) taps waiting to be sent; keep tapping"
+        case let .offline(waiting):
+            let taps = NumberText.grouped(waiting)
+            return ko ? "오프라인: 서버에 연결할 수 없습니다. 터치 \(taps)번 대기 중 (다시 연결되면 전송), 계속 치세요"
+                : "Offline: the server cannot be reached. \(taps) taps waiting (sent when it is back); keep tapping"
+        case let .unsupportedProtocol(waiting):
+            let taps = NumberText.grouped(waiting)
+            return ko ? "서버의 프로토콜 버전을 지원하지 않습니다: touchschool을 업데이트하세요. 오프라인으로 계속 (터치 \(taps)번 대기 중)"
+                : "The server speaks a protocol version this game does not: update touchschool. Playing offline (\(taps) taps waiting)"
+        }
+    }
+
     /// The cause first (the system's words, after the reason's last ": "), then where it failed:
     /// a long path must not push "No space left on device" past the edge of the status line.
     func saveFailure(_ reason: String) -> String {

@@ -91,7 +91,8 @@ struct Frame {
         if rightWidth > 0 { grid.putRight(shownRight, endColumn: columns - 1, row: 0, style: .title) }
     }
 
-    /// The bottom line: a refused burst, else a failing or slow save, else the screen's keys.
+    /// The bottom line: a refused burst, else a failing or slow save, else a server out of reach,
+    /// else the screen's keys.
     private mutating func drawStatusLine(keys: String) {
         let line = layout.statusLine
         let width = line.width - 2
@@ -105,6 +106,8 @@ struct Frame {
         } else if state.isSaveDelayed(at: now) {
             let waiting = NumberText.grouped(state.unsavedChanges.playerTaps)
             grid.put(DisplayWidth.truncate(strings.saveDelayed(waitingTaps: waiting), toWidth: width), column: 1, row: line.y, style: .warning)
+        } else if let connection = state.connection, let text = strings.connection(connection) {
+            grid.put(DisplayWidth.truncate(text, toWidth: width), column: 1, row: line.y, style: .warning)
         } else {
             grid.put(DisplayWidth.truncate(keys, toWidth: width), column: 1, row: line.y, style: .dim)
         }

@@ -33,6 +33,25 @@ public enum GameEvent: Equatable, Sendable {
     case catalogReplaced(CatalogReplacement)
     /// Something the player must be told about the saved state (a file set aside, values reset).
     case stateProblems([StateProblem])
+    /// Playing on a server: how the connection stands now.
+    case connectionChanged(ConnectionStatus)
+    /// Playing on a server: it judged this many of the taps handed over beyond what a human makes
+    /// and did not count them (the server's side of the tap guard).
+    case tapsRefusedByServer(UInt64)
+}
+
+/// How a game playing on a server is connected to it. The game plays on whatever this is: taps
+/// wait in a durable outbox until the server has them.
+public enum ConnectionStatus: Equatable, Sendable {
+    /// Connected and greeted: taps reach the server within a second.
+    case online
+    /// Trying to connect (the first time, or again after a drop); `waitingTaps` not yet sent.
+    case connecting(waitingTaps: UInt64)
+    /// The server cannot be reached; retrying. `waitingTaps` are kept and sent when it is back.
+    case offline(waitingTaps: UInt64)
+    /// The server speaks a protocol version this game does not: the game plays on offline, and
+    /// the taps wait for a game that speaks it.
+    case unsupportedProtocol(waitingTaps: UInt64)
 }
 
 /// What `update` asks the outside world to do.

@@ -83,6 +83,8 @@ public struct GameState: Sendable {
     public var saveFailure: String?
     /// Shown until a key is pressed: problems met with the saved state, and the like.
     public var notices: [Notice]
+    /// Playing on a server: how the connection stands (nil: the local battle).
+    public var connection: ConnectionStatus?
 
     /// Taps not yet handed to the store, by catalog position.
     public internal(set) var pendingScores: [Int: UInt64] = [:]

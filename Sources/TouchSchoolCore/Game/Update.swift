@@ -49,6 +49,12 @@ extension GameState {
         case let .stateProblems(problems):
             notices += problems.map(Notice.stateProblem)
             return []
+        case let .connectionChanged(status):
+            connection = status
+            return []
+        case let .tapsRefusedByServer(taps):
+            guard taps > 0 else { return [] }
+            return refuse(.tooManyTaps, taps: taps, now: now)
         }
     }
 
@@ -228,15 +234,15 @@ extension GameState {
         }
     }
 
-    private mutating func refuse(_ reason: TapRefusal, now: Instant) -> [GameCommand] {
+    private mutating func refuse(_ reason: TapRefusal, taps: UInt64 = 1, now: Instant) -> [GameCommand] {
         let isNewBurst = warning == nil
         if var current = warning {
             current.reason = reason
             current.since = now
-            current.refusedTaps = current.refusedTaps.addingSaturating(1)
+            current.refusedTaps = current.refusedTaps.addingSaturating(taps)
             warning = current
         } else {
-            warning = TapWarning(reason: reason, since: now, refusedTaps: 1)
+            warning = TapWarning(reason: reason, since: now, refusedTaps: taps)
         }
         return isNewBurst && bellEnabled ? [.bell] : []
     }

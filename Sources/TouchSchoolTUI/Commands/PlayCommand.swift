@@ -28,6 +28,8 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOptions
 
+    @OptionGroup var server: ServerOptions
+
     func run() throws {
         // Before anything slow: a script that runs the game without a terminal learns it at once.
         try TerminalScreen.checkIsTerminal()
@@ -35,16 +37,13 @@ struct PlayCommand: ParsableCommand {
         let language = lang ?? Language.fromLocale(environment: environment)
         let directory = data.directory
         let playerName = player ?? DataDirectory.defaultPlayerName(environment: environment)
+        if let address = try server.address(environment: environment) {
+            return try playOnServer(address, directory: directory, playerName: playerName, language: language, environment: environment)
+        }
         // Taken before the catalog is read, so that an import in between is noticed at once.
         let catalogStamp = FileSystem.live.stamp(CatalogFile.importedCatalogPath(inDataDirectory: directory))
         let catalog = try loadCatalog(dataDirectory: directory)
-        var startingSchool: Int?
-        if let school {
-            guard let position = catalog.position(ofID: school) else {
-                throw CommandError("no school has the id '\(quoted(school))' (find ids with `touchschool search NAME`)")
-            }
-            startingSchool = position
-        }
+        let startingSchool = try startingPosition(in: catalog)
         var notices: [Notice] = []
         do {
             try DataDirectory.prepare(directory)
@@ -86,5 +85,14 @@ struct PlayCommand: ParsableCommand {
             let reason = runner.lastSaveFinished ? runner.state.saveFailure ?? "unknown" : "the last save did not finish in time"
             throw CommandError("\(unsaved.playerTaps) taps could not be saved: \(reason)")
         }
+    }
+
+    /// The catalog position of `--school`, if given.
+    func startingPosition(in catalog: Catalog) throws -> Int? {
+        guard let school else { return nil }
+        guard let position = catalog.position(ofID: school) else {
+            throw CommandError("no school has the id '\(quoted(school))' (find ids with `touchschool search NAME`)")
+        }
+        return position
     }
 }

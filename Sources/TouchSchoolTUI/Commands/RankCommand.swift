@@ -29,10 +29,10 @@ struct RankCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOptions
 
+    @OptionGroup var server: ServerOptions
+
     func run() throws {
-        let directory = data.directory
-        let catalog = try loadCatalog(dataDirectory: directory)
-        let state = try loadSavedState(directory: directory)
+        let (catalog, state) = try loadBattle(data: data, server: server)
         let leaderboard = Leaderboard(catalog: catalog, counts: state.counts(in: catalog))
         let league = filter.league
         let size = leaderboard.size(of: league)

@@ -29,6 +29,8 @@ struct SearchCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOptions
 
+    @OptionGroup var server: ServerOptions
+
     func run() throws {
         if query.contains(where: Self.argumentsNotUTF8.contains) {
             throw CommandError("the query is not valid UTF-8: give it as UTF-8 text (check the terminal's or the script's encoding).")
@@ -39,9 +41,8 @@ struct SearchCommand: ParsableCommand {
             throw CommandError("nothing to search for: give a name (touchschool search 서울고), or --level / --region.")
         }
 
-        let directory = data.directory
-        let catalog = try loadCatalog(dataDirectory: directory)
-        let scores = try loadSavedState(directory: directory).counts(in: catalog)
+        let (catalog, state) = try loadBattle(data: data, server: server)
+        let scores = state.counts(in: catalog)
 
         let hits = SchoolSearch(catalog: catalog).search(SearchQuery(text: text, level: schoolLevel, province: province, limit: limit.value))
         let rows = hits.map { (school: catalog[$0.position], score: scores[$0.position]) }

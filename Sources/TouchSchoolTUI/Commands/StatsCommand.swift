@@ -22,6 +22,8 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOptions
 
+    @OptionGroup var server: ServerOptions
+
     /// One player's numbers, with those of their school when they have chosen one.
     struct Stats {
         var player: String
@@ -34,10 +36,8 @@ struct StatsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let directory = data.directory
-        let catalog = try loadCatalog(dataDirectory: directory)
-        let state = try loadSavedState(directory: directory)
         let name = player ?? DataDirectory.defaultPlayerName(environment: ProcessInfo.processInfo.environment)
+        let (catalog, state) = try loadBattle(data: data, server: server, player: name)
         let record = state.players[name] ?? PlayerRecord()
         var stats = Stats(player: name, record: record, school: nil, schoolCount: 0, rank: 0, schools: catalog.count)
         if let id = record.schoolID, let position = catalog.position(ofID: id) {

@@ -1,0 +1,238 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TouchSchoolCore
+import TouchSchoolProtocol
+import TouchSchoolStore
+
+/// The battle on a server, as the game loop sees it. The game never waits on the network: each
+/// `submit` is kept in the durable outbox (on a thread of its own) and answered at once with the
+/// board as last heard from the server plus every tap still waiting, whether or not the server is
+/// reachable. A connection task (`ServerConnection.swift`) sends the outbox, removes what the server
+/// acknowledges and keeps the board up to date.
+public final class NetworkBattle: BattleConnection {
+    let folder: ServerFolder
+    let device: String
+    let player: String
+    /// Outbox writes and the answers to the game, one at a time, in order.
+    let queue = DispatchQueue(label: "touchschool.network-battle")
+    let shared: Mutex<Shared>
+    private let connection = Mutex<Task<Void, Never>?>(nil)
+
+    /// How the socket stands, as the connection task last said.
+    enum Link: Equatable, Sendable {
+        case connecting, online, offline, unsupportedProtocol
+    }
+
+    struct Shared: Sendable {
+        var outbox: Outbox
+        var mirror: BoardMirror
+        var catalog: Catalog
+        var catalogETag: String?
+        var generation = 0
+        var events: [GameEvent] = []
+        /// Wall-clock end of the last span handed over: the next batch's start.
+        var lastSubmitMs: Int64
+        var link: Link = .connecting
+        var reported: ConnectionStatus?
+        /// The board or the outbox changed since the last answer (else the answer is `nil`).
+        var changed = true
+        var isClosing = false
+    }
+
+    /// - Parameters:
+    ///   - catalog: the server's catalog the game starts with (generation 0), and its ETag.
+    ///   - board: the last board seen, so that a game started offline shows it.
+    public init(folder: ServerFolder, device: String, player: String, catalog: Catalog, catalogETag: String?,
+                board: BoardMirror, outbox: Outbox) {
+        self.folder = folder
+        self.device = device
+        self.player = player
+        self.shared = Mutex(Shared(outbox: outbox, mirror: board, catalog: catalog, catalogETag: catalogETag,
+                                   lastSubmitMs: Self.wallClockMs()))
+    }
+
+    /// The battle as the game should start with it: the last board seen plus the waiting taps.
+    public var startingState: SavedState {
+        shared.withLock { $0.mirror.savedState(adding: $0.outbox, player: player) }
+    }
+
+    /// Taps not yet acknowledged by the server.
+    public var waitingTaps: UInt64 { shared.withLock { $0.outbox.waitingTaps } }
+
+    /// Starts connecting in the background (again and again until `finish`).
+    public func start() {
+        shared.withLock { report(&$0) }
+        connection.withLock { task in
+            guard task == nil else { return }
+            task = Task.detached { [self] in await self.keepConnected() }
+        }
+    }
+
+    /// Waits until the server has welcomed this game, at most `timeoutNanoseconds`, and not at all
+    /// once a connection has failed; false if not welcomed.
+    public func waitUntilOnline(timeoutNanoseconds: Int64) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeoutNanoseconds))
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            let link = shared.withLock { $0.link }
+            if link == .online { return true }
+            if link != .connecting { return false } // refused or unreachable: offline at once
+            usleep(20_000)
+        }
+        return false
+    }
+
+    // MARK: BattleConnection
+
+    public func submit(_ changes: PendingChanges) {
+        queue.async { [self] in
+            let now = Self.wallClockMs()
+            var (outbox, startMs) = shared.withLock { ($0.outbox, $0.lastSubmitMs) }
+            if outbox.append(changes, startMs: startMs, endMs: now) != nil {
+                do {
+                    try folder.create()
+                    try folder.outbox.save(outbox)
+                } catch {
+                    shared.withLock { $0.events.append(.syncFailed(changes, reason: "\(error)")) }
+                    return
+                }
+            }
+            shared.withLock { state in
+                state.lastSubmitMs = max(state.lastSubmitMs, now)
+                if !changes.isEmpty {
+                    state.outbox = outbox
+                    state.changed = true
+                }
+                let board = state.changed
+                    ? state.mirror.board(adding: state.outbox, catalog: state.catalog, generation: state.generation, player: player)
+                    : nil
+                state.changed = false
+                state.events.append(.synced(board))
+                report(&state)
+            }
+        }
+    }
+
+    public func takeEvents() -> [GameEvent] {
+        shared.withLock { state in
+            defer { state.events.removeAll(keepingCapacity: true) }
+            return state.events
+        }
+    }
+
+    /// Waits for the outbox writes, then, while connected, a little for the server to acknowledge
+    /// what waits (what it does not is kept and sent next time); then closes the connection.
+    public func finish(timeoutNanoseconds: Int64) -> Bool {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        let written = done.wait(timeout: .now() + .nanoseconds(Int(timeoutNanoseconds))) == .success
+        let deadline = start + UInt64(max(0, min(timeoutNanoseconds, Self.finalDeliveryNanoseconds)))
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            let (online, waiting) = shared.withLock { ($0.link == .online, !$0.outbox.batches.isEmpty) }
+            if !online || !waiting { break }
+            usleep(20_000)
+        }
+        shared.withLock { $0.isClosing = true }
+        connection.withLock { $0?.cancel() }
+        let board = shared.withLock { $0.mirror }
+        try? folder.saveBoard(board)
+        return written
+    }
+
+    /// How long quitting waits for the server to acknowledge the last taps.
+    static let finalDeliveryNanoseconds: Int64 = 3_000_000_000
+
+    // MARK: For the connection task
+
+    /// Says the connection's status to the game when it changed.
+    func report(_ state: inout Shared) {
+        let waiting = state.outbox.waitingTaps
+        let status: ConnectionStatus = switch state.link {
+        case .online: .online
+        case .connecting: .connecting(waitingTaps: waiting)
+        case .offline: .offline(waitingTaps: waiting)
+        case .unsupportedProtocol: .unsupportedProtocol(waitingTaps: waiting)
+        }
+        if status != state.reported {
+            state.reported = status
+            state.events.append(.connectionChanged(status))
+        }
+    }
+
+    func setLink(_ link: Link) {
+        shared.withLock { state in
+            state.link = link
+            report(&state)
+        }
+    }
+
+    /// A welcome: drops what the server has, takes its board; returns the number after which to
+    /// send the outbox.
+    func welcomed(_ welcome: Welcome) -> UInt64 {
+        queue.sync {
+            var outbox = shared.withLock { $0.outbox }
+            let before = outbox
+            outbox.serverApplied(upTo: welcome.lastSeq)
+            if outbox != before { try? folder.outbox.save(outbox) }
+            let board = shared.withLock { state in
+                state.outbox = outbox
+                state.mirror.take(welcome)
+                state.changed = true
+                state.link = .online
+                report(&state)
+                return state.mirror
+            }
+            try? folder.saveBoard(board)
+            return welcome.lastSeq
+        }
+    }
+
+    func acknowledged(_ ack: Acknowledgement) {
+        queue.async { [self] in
+            var outbox = shared.withLock { $0.outbox }
+            let batch = outbox.acknowledge(ack.seq)
+            // Kept in memory even if the write fails: the server has the batch, and sending it
+            // again after a restart is answered, not counted.
+            try? folder.outbox.save(outbox)
+            let switched = shared.withLock { state in
+                let school = state.mirror.player?.school
+                state.outbox = outbox
+                state.mirror.acknowledged(ack, batch: batch)
+                state.changed = true
+                if ack.refused > 0 { state.events.append(.tapsRefusedByServer(ack.refused)) }
+                report(&state)
+                return school != ack.player.school ? state.mirror : nil
+            }
+            // The player's school is kept at once (a game started after a kill starts on it);
+            // the rest of the board only when the game ends.
+            if let switched { try? folder.saveBoard(switched) }
+        }
+    }
+
+    func boardChanged(_ changes: BoardChanges) {
+        queue.async { [self] in
+            shared.withLock { state in
+                state.mirror.apply(changes)
+                state.changed = true
+            }
+        }
+    }
+
+    /// A new catalog from the server: kept, then the game moves to it before its next answer.
+    func catalogDownloaded(bytes: [UInt8], etag: String?) {
+        queue.async { [self] in
+            guard let catalog = try? folder.saveCatalog(bytes: bytes, etag: etag) else { return }
+            shared.withLock { state in
+                state.catalog = catalog
+                state.catalogETag = etag
+                state.generation += 1
+                let saved = state.mirror.savedState(adding: state.outbox, player: player)
+                state.events.append(.catalogReplaced(CatalogReplacement(generation: state.generation, catalog: catalog, saved: saved)))
+                state.changed = true
+            }
+        }
+    }
+
+    static func wallClockMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+}

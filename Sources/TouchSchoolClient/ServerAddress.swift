@@ -1,0 +1,112 @@
+import Foundation
+import TouchSchoolProtocol
+
+/// Where a server is: `http://host:port`, `https://…`, `ws://…` or `wss://…` (the scheme only
+/// says whether TLS is used; the WebSocket is at `/v1/play`, the rest under `/v1/` too). A bare
+/// `host:port` means `http://`.
+public struct ServerAddress: Equatable, Hashable, Sendable, CustomStringConvertible {
+    public var secure: Bool
+    /// The host name or address, an IPv6 address without its brackets.
+    public var host: String
+    public var port: Int
+
+    public init(secure: Bool, host: String, port: Int) {
+        self.secure = secure
+        self.host = host
+        self.port = port
+    }
+
+    /// Reads a server's URL; the error says what is wrong with it in words.
+    public init(parsing input: String) throws(ServerAddressError) {
+        var rest = Substring(input.trimmingCharacters(in: .whitespaces))
+        guard !rest.isEmpty else { throw ServerAddressError(input: input, problem: "it is empty") }
+        var secure = false
+        if let range = rest.range(of: "://") {
+            switch rest[..<range.lowerBound].lowercased() {
+            case "http", "ws": secure = false
+            case "https", "wss": secure = true
+            default: throw ServerAddressError(input: input, problem: "the scheme must be http, https, ws or wss")
+            }
+            rest = rest[range.upperBound...]
+        }
+        let onlyHostAndPort = "give only the scheme, host and port (http://host:port)"
+        // The path: nothing, "/", or the play path itself (what a player may copy from the docs).
+        var authority = rest
+        if let slash = rest.firstIndex(of: "/") {
+            authority = rest[..<slash]
+            let path = rest[slash...]
+            guard path == "/" || path == PlayProtocol.playPath || path == PlayProtocol.playPath + "/" else {
+                throw ServerAddressError(input: input, problem: onlyHostAndPort)
+            }
+        }
+        guard !authority.contains("@"), !authority.contains("?"), !authority.contains("#") else {
+            throw ServerAddressError(input: input, problem: onlyHostAndPort)
+        }
+        let host: Substring
+        var portText: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else {
+                throw ServerAddressError(input: input, problem: "an IPv6 address must end with ]")
+            }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw ServerAddressError(input: input, problem: "expected :port after the address") }
+                portText = after.dropFirst()
+            }
+            guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+                throw ServerAddressError(input: input, problem: "not an IPv6 address")
+            }
+        } else {
+            let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else {
+                throw ServerAddressError(input: input, problem: "an IPv6 address goes in brackets: http://[::1]:8080")
+            }
+            host = parts[0]
+            portText = parts.count == 2 ? parts[1] : nil
+            guard !host.isEmpty else { throw ServerAddressError(input: input, problem: "the host is missing") }
+            guard host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_") }) else {
+                throw ServerAddressError(input: input, problem: "the host may hold only letters, digits, dots and dashes")
+            }
+        }
+        var port = secure ? 443 : 80
+        if let portText {
+            guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(portText), (1...65535).contains(value) else {
+                throw ServerAddressError(input: input, problem: "the port must be a number from 1 to 65535")
+            }
+            port = value
+        }
+        self.init(secure: secure, host: host.lowercased(), port: port)
+    }
+
+    private var hostInURL: String { host.contains(":") ? "[\(host)]" : host }
+
+    /// `http://host:port`, without a trailing slash: paths are appended to it.
+    public var httpBase: String { "\(secure ? "https" : "http")://\(hostInURL):\(port)" }
+
+    /// The WebSocket's URL.
+    public var playURL: String { "\(secure ? "wss" : "ws")://\(hostInURL):\(port)\(PlayProtocol.playPath)" }
+
+    /// The folder of this server's files in the data directory: `host_port`, any character that
+    /// a file name should not hold replaced.
+    public var directoryName: String {
+        let safeHost = String(host.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") ? $0 : "_" })
+        return "\(safeHost)_\(port)"
+    }
+
+    public var description: String { httpBase }
+}
+
+/// The server's HTTP endpoints.
+public enum ServerPaths {
+    public static let catalog = "/v1/catalog"
+    public static let scores = "/v1/scores"
+    public static let me = "/v1/me"
+}
+
+public struct ServerAddressError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var input: String
+    public var problem: String
+
+    public var description: String { "not a server URL: \(problem) (for example http://192.168.0.10:8080)" }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import Synchronization
+import TouchSchoolCore
+import TouchSchoolProtocol
+
+/// The network battle's connection task: keeps one WebSocket to the server open, says hello,
+/// sends the outbox in order, and turns the server's messages into the battle's state. Offline is
+/// normal: a failed or dropped connection is tried again after a short wait that doubles up to
+/// `maximumRetrySeconds`, with jitter so that a class of games does not reconnect in step.
+extension NetworkBattle {
+    /// A restarted server sees the waiting taps within this long.
+    static let maximumRetrySeconds = 2.0
+    static let firstRetrySeconds = 0.1
+    /// How often the outbox is looked at for batches to send.
+    static let sendPollNanoseconds: UInt64 = 50_000_000
+    /// An idle connection sends a ping this often; without a word from the server for
+    /// `silenceSeconds` it is taken for dead.
+    static let keepAliveSeconds = 15.0
+    static let silenceSeconds = 40.0
+
+    private static let logger = Logger(label: "touchschool.client", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    func keepConnected() async {
+        var failures = 0
+        while !Task.isCancelled, !shared.withLock({ $0.isClosing }) {
+            let outcome = await connectOnce()
+            switch outcome {
+            case .unsupportedProtocol:
+                setLink(.unsupportedProtocol)
+                return // the taps stay in the outbox for a game that speaks the server's version
+            case .welcomedThenClosed:
+                failures = 0
+                setLink(.connecting)
+            case .failed:
+                failures += 1
+                setLink(.offline)
+            }
+            let ceiling = min(Self.maximumRetrySeconds, Self.firstRetrySeconds * pow(2, Double(min(failures, 10))))
+            let delay = ceiling * Double.random(in: 0.5...1.0)
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+        }
+    }
+
+    enum ConnectionOutcome: Sendable {
+        case failed, welcomedThenClosed, unsupportedProtocol
+    }
+
+    /// What a session learned, shared by its reading and writing halves.
+    private final class SessionState: Sendable {
+        let lock = Mutex(Session())
+        func withLock<Result>(_ body: (inout Session) -> Result) -> Result { lock.withLock { body(&$0) } }
+    }
+
+    private struct Session: Sendable {
+        /// The last batch number sent (or known to the server); nil until the welcome.
+        var sentUpTo: UInt64?
+        var welcomed = false
+        var unsupported = false
+        var lastHeard = Date()
+    }
+
+    private func connectOnce() async -> ConnectionOutcome {
+        let session = SessionState()
+        var configuration = WebSocketClientConfiguration()
+        configuration.maxFrameSize = PlayProtocol.maximumServerMessageBytes
+        do {
+            let close = try await WebSocketClient.connect(url: folder.server.playURL, configuration: configuration, logger: Self.logger) {
+                inbound, outbound, _ in
+                try await outbound.write(.text(MessageCoding.encode(.hello(Hello(device: self.device, player: self.player)))))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await self.receive(inbound, session: session) }
+                    group.addTask { try await self.send(outbound, session: session) }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+            if let close, UInt16(webSocketErrorCode: close.closeCode) == CloseCode.unsupportedVersion {
+                session.withLock { $0.unsupported = true }
+            }
+        } catch {
+            // Refused, dropped, timed out: offline for now.
+        }
+        return session.withLock { session in
+            session.unsupported ? .unsupportedProtocol : session.welcomed ? .welcomedThenClosed : .failed
+        }
+    }
+
+    /// Reads the server's messages until the connection ends.
+    private func receive(_ inbound: WebSocketInboundStream, session: SessionState) async throws {
+        for try await message in inbound.messages(maxSize: PlayProtocol.maximumServerMessageBytes) {
+            guard case let .text(text) = message else { continue }
+            session.withLock { $0.lastHeard = Date() }
+            switch try MessageCoding.decodeServer(text) {
+            case let .welcome(welcome):
+                guard welcome.protocol == PlayProtocol.version else {
+                    session.withLock { $0.unsupported = true }
+                    return
+                }
+                let sentUpTo = welcomed(welcome)
+                session.withLock {
+                    $0.welcomed = true
+                    $0.sentUpTo = sentUpTo
+                }
+                refreshCatalogIfChanged(welcome.catalog)
+            case let .ack(ack):
+                acknowledged(ack)
+            case let .board(changes):
+                boardChanged(changes)
+            case .pong:
+                break
+            case let .error(error):
+                if error.code == CloseCode.unsupportedVersion { session.withLock { $0.unsupported = true } }
+            }
+        }
+    }
+
+    /// Sends the outbox's new batches in order as they come, and a ping when idle.
+    private func send(_ outbound: WebSocketOutboundWriter, session: SessionState) async throws {
+        var lastSent = Date()
+        while true {
+            try await Task.sleep(nanoseconds: Self.sendPollNanoseconds)
+            let (sentUpTo, lastHeard) = session.withLock { ($0.sentUpTo, $0.lastHeard) }
+            if Date().timeIntervalSince(lastHeard) > Self.silenceSeconds { return } // a dead connection
+            guard let sentUpTo else { continue }
+            let batches = shared.withLock { $0.outbox.batches.filter { $0.seq > sentUpTo } }
+            for batch in batches {
+                try await outbound.write(.text(MessageCoding.encode(.taps(batch))))
+                session.withLock { $0.sentUpTo = batch.seq }
+                lastSent = Date()
+            }
+            if batches.isEmpty, Date().timeIntervalSince(lastSent) >= Self.keepAliveSeconds {
+                try await outbound.write(.text(MessageCoding.encode(.ping)))
+                lastSent = Date()
+            }
+        }
+    }
+
+    /// An ETag's value, whether given quoted (as in the header) or not, weak or strong.
+    static func entityTag(_ tag: String) -> String {
+        var value = Substring(tag.trimmingCharacters(in: .whitespaces))
+        if value.hasPrefix("W/") { value = value.dropFirst(2) }
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
+        return String(value)
+    }
+
+    /// The server's catalog is not the one kept: fetch it (if it changed) in the background.
+    private func refreshCatalogIfChanged(_ version: String) {
+        let known = shared.withLock { $0.catalogETag }
+        guard Self.entityTag(version) != known.map(Self.entityTag) else { return }
+        Task.detached { [self] in
+            var headers: [(String, String)] = []
+            if let known { headers.append(("If-None-Match", known)) }
+            guard let response = try? await ServerHTTP.get(folder.server, ServerPaths.catalog, headers: headers, timeoutSeconds: 60),
+                  response.status == 200 else { return }
+            catalogDownloaded(bytes: response.body, etag: response.etag)
+        }
+    }
+}

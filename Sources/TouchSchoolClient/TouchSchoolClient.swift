@@ -1,1 +1,0 @@
-// The client module: a game's connection to `touchschool serve` (issue "Network play").

@@ -1,0 +1,56 @@
+import TouchSchoolClient
+import TouchSchoolCore
+import TouchSchoolProtocol
+import TouchSchoolStore
+
+/// The catalog and the battle a one-shot command (`rank`, `search`, `stats`) reads: the data
+/// directory's own, or with `--server` the server's, so that the same formatting prints both.
+func loadBattle(data: DataDirectoryOptions, server: ServerOptions, player: String? = nil) throws -> (catalog: Catalog, state: SavedState) {
+    guard let address = try server.address() else {
+        let directory = data.directory
+        return (try loadCatalog(dataDirectory: directory), try loadSavedState(directory: directory))
+    }
+    return try loadServerBattle(address, dataDirectory: data.directory, player: player)
+}
+
+/// The server's catalog (the copy kept in the data directory, refreshed when the server has
+/// another), its board, and with `player` the device's player as the server knows it.
+func loadServerBattle(_ server: ServerAddress, dataDirectory: String, player: String?) throws -> (catalog: Catalog, state: SavedState) {
+    let folder = ServerFolder(dataDirectory: dataDirectory, server: server)
+    do {
+        let catalog = try serverCatalog(folder)
+        let board = try ServerHTTP.fetchJSON(Board.self, from: server, ServerPaths.scores)
+        var state = SavedState(scores: board.scores)
+        if let player {
+            let device = try DeviceKey.loadOrCreate(dataDirectory: dataDirectory)
+            // A device the server does not know yet (404) has no record there.
+            if let me = try ServerHTTP.fetchJSON(PlayerState.self, from: server, ServerPaths.me, headers: [(PlayProtocol.deviceHeader, device)],
+                                                 absentWhen: 404) {
+                state.players[player] = PlayerRecord(schoolID: me.school, taps: me.taps, bestTapsPerSecond: me.best)
+            }
+        }
+        return (catalog, state)
+    } catch let error as CommandError {
+        throw error
+    } catch {
+        throw CommandError("\(error)")
+    }
+}
+
+/// The kept copy of the server's catalog when the server says it is current (304), else the
+/// server's, kept for next time.
+private func serverCatalog(_ folder: ServerFolder) throws -> Catalog {
+    let cached = folder.cachedCatalog()
+    var headers: [(String, String)] = []
+    if let etag = cached?.etag { headers.append(("If-None-Match", etag)) }
+    let response = try ServerHTTP.getWaiting(folder.server, ServerPaths.catalog, headers: headers, timeoutSeconds: 30)
+    if response.status == 304, let cached { return cached.catalog }
+    guard response.status == 200 else {
+        throw CommandError("the server at \(folder.server) answered \(ServerPaths.catalog) with HTTP \(response.status)")
+    }
+    do {
+        return try folder.saveCatalog(bytes: response.body, etag: response.etag)
+    } catch {
+        throw CommandError("the catalog of the server at \(folder.server) cannot be used: \(error)")
+    }
+}

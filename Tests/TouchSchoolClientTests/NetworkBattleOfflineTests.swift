@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+@testable import TouchSchoolClient
+import TouchSchoolCore
+import TouchSchoolProtocol
+import TouchSchoolStore
+
+/// The network battle with no server to talk to: every submit is answered at once, in order,
+/// the taps are kept durably, and the game is told it is offline with how many taps wait.
+@Suite struct NetworkBattleOfflineTests {
+    /// A port on loopback where nothing listens (bound, then closed).
+    static func unusedPort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static let catalog = BoardMirrorTests.catalog
+
+    /// Sleeps without holding a thread of the cooperative pool: the connection task needs one.
+    func events(of battle: NetworkBattle, until done: ([GameEvent]) -> Bool) async throws -> [GameEvent] {
+        var all: [GameEvent] = []
+        for _ in 0..<1000 {
+            all += battle.takeEvents()
+            if done(all) { break }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return all
+    }
+
+    @Test func offlineEverySubmitIsAnsweredInOrderAndKept() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let server = ServerAddress(secure: false, host: "127.0.0.1", port: Self.unusedPort())
+        let folder = ServerFolder(dataDirectory: directory.path, server: server)
+        let battle = NetworkBattle(folder: folder, device: String(repeating: "A", count: 43), player: "p", catalog: Self.catalog,
+                                   catalogETag: nil, board: BoardMirror(version: 1, scores: ["S2": 9]), outbox: Outbox())
+        battle.start()
+        battle.submit(PendingChanges(player: "p", scoreDeltas: ["S1": 3], playerTaps: 3, bestTapsPerSecond: 2, switchedToSchool: "S1"))
+        battle.submit(PendingChanges(player: "p"))
+        battle.submit(PendingChanges(player: "p", scoreDeltas: ["S1": 2], playerTaps: 2, bestTapsPerSecond: 2))
+        let all = try await events(of: battle) { events in
+            events.contains(.connectionChanged(.offline(waitingTaps: 5))) && events.filter { if case .synced = $0 { true } else { false } }.count == 3
+        }
+        let answers = all.compactMap { event -> SyncedBoard?? in if case let .synced(board) = event { board } else { nil } }
+        #expect(answers.count == 3)
+        #expect(answers[0]?.counts == [3, 9])
+        #expect(answers[1] == .some(nil)) // nothing changed in between
+        #expect(answers[2]?.counts == [5, 9])
+        #expect(answers[2]?.player == PlayerRecord(schoolID: "S1", taps: 5, bestTapsPerSecond: 2))
+        #expect(all.contains(.connectionChanged(.offline(waitingTaps: 5))))
+        #expect(battle.finish(timeoutNanoseconds: 1_000_000_000))
+        // Kept for the next game.
+        let kept = try folder.outbox.load()
+        #expect(kept.batches.map(\.seq) == [1, 2])
+        #expect(kept.waitingTaps == 5)
+        #expect(kept.batches[0].switchedTo == "S1")
+        #expect(kept.batches[1].startMs >= kept.batches[0].endMs)
+        #expect(battle.waitingTaps == 5)
+        #expect(battle.startingState.scores == ["S1": 5, "S2": 9])
+    }
+}

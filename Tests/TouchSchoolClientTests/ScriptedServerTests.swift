@@ -1,0 +1,191 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import Synchronization
+import Testing
+@testable import TouchSchoolClient
+import TouchSchoolCore
+import TouchSchoolProtocol
+import TouchSchoolStore
+
+/// A WebSocket server at `/v1/play` that answers each client message as its script says: the
+/// client's side of what the real server does, and of what it never does (another version).
+final class ScriptedServer: Sendable {
+    typealias Script = @Sendable (ClientMessage) -> [ScriptedReply]
+    /// What the client sent, in order.
+    final class Log: Sendable {
+        private let messages = Mutex<[ClientMessage]>([])
+        func append(_ message: ClientMessage) { messages.withLock { $0.append(message) } }
+        var all: [ClientMessage] { messages.withLock { $0 } }
+    }
+    let received: Log
+    private let task: Task<Void, any Error>
+    let port: Int
+
+    struct Context: RequestContext, WebSocketRequestContext {
+        var coreContext: CoreRequestContextStorage
+        let webSocket: WebSocketHandlerReference<Self>
+        init(source: ApplicationRequestContextSource) {
+            coreContext = .init(source: source)
+            webSocket = .init()
+        }
+    }
+
+    /// - Parameter catalog: served at `GET /v1/catalog` with its ETag, when given.
+    init(catalog: (bytes: [UInt8], etag: String)? = nil, script: @escaping Script) async throws {
+        let received = Log()
+        self.received = received
+        let router = Router(context: Context.self)
+        router.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, _ in
+            for try await message in inbound.messages(maxSize: 1 << 20) {
+                guard case let .text(text) = message, let decoded = try? MessageCoding.decodeClient(text) else { continue }
+                received.append(decoded)
+                for reply in script(decoded) {
+                    switch reply {
+                    case let .send(message): try await outbound.write(.text(MessageCoding.encode(message)))
+                    case let .close(code):
+                        try await outbound.close(.init(codeNumber: Int(code)), reason: nil)
+                        return
+                    }
+                }
+            }
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let http = Router()
+        if let catalog {
+            http.get("/v1/catalog") { request, _ -> Response in
+                if request.headers[.ifNoneMatch] == catalog.etag { return Response(status: .notModified, headers: [.eTag: catalog.etag]) }
+                return Response(status: .ok, headers: [.eTag: catalog.etag], body: .init(byteBuffer: ByteBuffer(bytes: catalog.bytes)))
+            }
+        }
+        let app = Application(
+            router: http,
+            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
+            logger: Logger(label: "scripted-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        task = Task { try await app.runService() }
+        var iterator = stream.makeAsyncIterator()
+        port = await iterator.next() ?? 0
+    }
+
+    func stop() { task.cancel() }
+}
+
+enum ScriptedReply: Sendable {
+    case send(ServerMessage)
+    case close(UInt16)
+}
+
+@Suite struct ScriptedServerTests {
+    static let catalog = BoardMirrorTests.catalog
+    static let me = PlayerState(school: "S1", taps: 0, best: 0)
+
+    func battle(on port: Int, in directory: TemporaryDirectory, outbox: Outbox = Outbox()) -> (NetworkBattle, ServerFolder) {
+        let folder = ServerFolder(dataDirectory: directory.path, server: ServerAddress(secure: false, host: "127.0.0.1", port: port))
+        let battle = NetworkBattle(folder: folder, device: String(repeating: "B", count: 43), player: "p", catalog: Self.catalog,
+                                   catalogETag: "\"c\"", board: BoardMirror(), outbox: outbox)
+        return (battle, folder)
+    }
+
+    func collect(_ battle: NetworkBattle, until done: ([GameEvent]) -> Bool) async throws -> [GameEvent] {
+        var all: [GameEvent] = []
+        for _ in 0..<1000 {
+            all += battle.takeEvents()
+            if done(all) { break }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return all
+    }
+
+    @Test func aServerOfAnotherProtocolVersionIsSaidAndTheGamePlaysOnOffline() async throws {
+        let server = try await ScriptedServer { message in
+            guard case .hello = message else { return [] }
+            return [.send(.error(ProtocolError(code: CloseCode.unsupportedVersion, message: "protocol 1 is not spoken here"))),
+                    .close(CloseCode.unsupportedVersion)]
+        }
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (battle, folder) = battle(on: server.port, in: directory)
+        battle.start()
+        battle.submit(PendingChanges(player: "p", scoreDeltas: ["S1": 4], playerTaps: 4, bestTapsPerSecond: 1, switchedToSchool: "S1"))
+        let events = try await collect(battle) { $0.contains(.connectionChanged(.unsupportedProtocol(waitingTaps: 4))) }
+        #expect(events.contains(.connectionChanged(.unsupportedProtocol(waitingTaps: 4))), "\(events)")
+        #expect(events.contains { if case .synced(.some) = $0 { true } else { false } })
+        // No retrying against it; the taps wait in the outbox for a game that speaks its version.
+        try await Task.sleep(nanoseconds: 500_000_000)
+        #expect(server.received.all.count == 1)
+        _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
+        #expect(try folder.outbox.load().waitingTaps == 4)
+    }
+
+    @Test func aWelcomeDropsWhatTheServerHasTheRestIsSentInOrderAndRefusalsAreSaid() async throws {
+        let server = try await ScriptedServer { message in
+            switch message {
+            case .hello:
+                return [.send(.welcome(Welcome(lastSeq: 1, board: Board(version: 5, scores: ["S2": 70]), player: Self.me, catalog: "\"c\"")))]
+            case let .taps(batch):
+                let refused: UInt64 = batch.seq == 3 ? 2 : 0
+                let total = batch.totalTaps
+                return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: total - refused, refused: refused,
+                                                    player: PlayerState(school: "S1", taps: 100 + batch.seq, best: 3)))),
+                        .send(.board(BoardChanges(version: 5 + batch.seq, scores: ["S1": 1000 + batch.seq])))]
+            case .ping:
+                return [.send(.pong)]
+            }
+        }
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        var outbox = Outbox()
+        for taps in [1, 2, 3] as [UInt64] {
+            outbox.append(PendingChanges(player: "p", scoreDeltas: ["S1": taps], playerTaps: taps, bestTapsPerSecond: 3), startMs: 0, endMs: 1)
+        }
+        let (battle, folder) = battle(on: server.port, in: directory, outbox: outbox)
+        battle.start()
+        let events = try await collect(battle) { $0.contains(.tapsRefusedByServer(2)) && $0.contains(.connectionChanged(.online)) }
+        #expect(events.contains(.tapsRefusedByServer(2)), "\(events)")
+        for _ in 0..<200 where battle.waitingTaps > 0 { try await Task.sleep(nanoseconds: 10_000_000) }
+        // Batch 1 was the server's already: only 2 and 3 were sent, in order.
+        let sent = server.received.all.compactMap { message -> UInt64? in if case let .taps(batch) = message { batch.seq } else { nil } }
+        #expect(sent == [2, 3])
+        #expect(battle.waitingTaps == 0)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        battle.submit(PendingChanges(player: "p"))
+        let answer = try await collect(battle) { $0.contains { if case .synced = $0 { true } else { false } } }
+        let board = answer.compactMap { event -> SyncedBoard? in if case let .synced(board?) = event { board } else { nil } }.last
+        #expect(board?.counts == [1003, 70])
+        #expect(board?.player == PlayerRecord(schoolID: "S1", taps: 103, bestTapsPerSecond: 3))
+        _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
+        #expect(try folder.outbox.load() == Outbox(nextSeq: 4, batches: []))
+    }
+
+    @Test func anotherCatalogOnTheServerIsFetchedKeptAndReplacesTheGamesBeforeTheNextAnswer() async throws {
+        let newer = Catalog(schools: Self.catalog.schools + [
+            School(id: "S3", name: "경기고등학교", level: .high, province: "서울특별시", district: "강남구", address: ""),
+        ], source: .official(edition: "2026-03-20"))
+        let server = try await ScriptedServer(catalog: (CatalogFile.encode(newer), "\"d\"")) { message in
+            guard case .hello = message else { return [] }
+            return [.send(.welcome(Welcome(lastSeq: 0, board: Board(version: 1, scores: ["S3": 9]), player: Self.me, catalog: "\"d\"")))]
+        }
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (battle, folder) = battle(on: server.port, in: directory)
+        battle.start()
+        var events = try await collect(battle) { $0.contains { if case .catalogReplaced = $0 { true } else { false } } }
+        battle.submit(PendingChanges(player: "p"))
+        events += try await collect(battle) { $0.contains { if case .synced = $0 { true } else { false } } }
+        let replaced = events.firstIndex { if case let .catalogReplaced(replacement) = $0 { replacement.generation == 1 } else { false } }
+        let answered = events.firstIndex { if case let .synced(board?) = $0 { board.catalogGeneration == 1 } else { false } }
+        #expect(replaced != nil && answered != nil && replaced! < answered!, "\(events)")
+        if case let .synced(board?)? = answered.map({ events[$0] }) { #expect(board.counts == [0, 0, 9]) }
+        _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
+        // Kept for the next game, with its tag.
+        #expect(folder.cachedCatalog()?.catalog.count == 3)
+        #expect(folder.cachedCatalog()?.etag == "\"d\"")
+    }
+}
