@@ -21,10 +21,12 @@ enum BatchOutcome: Sendable, Equatable {
 /// The rules of one save, pure: the received batches in arrival order are applied to the state
 /// read under the lock, each (device, number) once, judged by the device's history.
 enum CommitRules {
-    /// How far before its first sight in this process a device's taps may be judged as made: one
-    /// burst window, so a batch begun before connecting is not refused for starting early, while
-    /// a new device key buys no more than one window of taps.
-    static let firstSightAllowanceMs: Int64 = 5_000
+    /// How far before the server first saw a device its taps may be judged as made: a player
+    /// who starts a game while the server is down delivers up to two minutes of offline play,
+    /// while a new device key (1,000 an hour per address at most) buys no more than two
+    /// minutes of the guard's rate. A known device is judged from its last judged time, which
+    /// is kept with the scores, so a restart or an outage of any length loses none of its taps.
+    static let newDeviceBacklogMs: Int64 = 120_000
 
     struct Result: Sendable {
         var outcomes: [BatchOutcome]
@@ -59,7 +61,8 @@ enum CommitRules {
                 result.outcomes.append(.outOfOrder(expected: record.lastSeq + 1))
                 continue
             }
-            var history = histories[device] ?? DeviceTapHistory(firstSeenMs: nowMs - firstSightAllowanceMs)
+            var history = histories[device]
+                ?? DeviceTapHistory(firstSeenMs: record.lastEndMs > 0 ? record.lastEndMs : nowMs - newDeviceBacklogMs)
             // Taps for schools this server does not know count nowhere: refused without judging.
             var known: [(id: String, taps: UInt64)] = []
             var unknownTaps: UInt64 = 0
@@ -97,6 +100,7 @@ enum CommitRules {
             player.bestTapsPerSecond = max(player.bestTapsPerSecond, min(max(0, batch.best), maximumBestTapsPerSecond))
             state.players[device] = player
             record.lastSeq = batch.seq
+            record.lastEndMs = history.lastEndMs
             record.player = received.player
             state.devices[device] = record
             let refused = verdict.refused.addingSaturating(unknownTaps)

@@ -25,7 +25,7 @@ import TouchSchoolProtocol
                                       to: &state, histories: &histories, catalog: catalog, nowMs: now)
         #expect(first.outcomes.map { if case let .acknowledged(ack) = $0 { ack.accepted } else { UInt64(99) } } == [UInt64(3), 2, 0])
         #expect(state.scores == ["A": 5])
-        #expect(state.devices["d1"] == DeviceRecord(lastSeq: 2, player: "p"))
+        #expect(state.devices["d1"] == DeviceRecord(lastSeq: 2, player: "p", lastEndMs: now - 700), "the end of batch 2, kept for a restart")
         #expect(state.players["d1"] == PlayerRecord(schoolID: "A", taps: 5, bestTapsPerSecond: 5))
         #expect(state.boardVersion == 1)
         #expect(first.changedSchools == ["A"])
@@ -57,6 +57,29 @@ import TouchSchoolProtocol
         #expect(ack.accepted <= 6 + 230 * 1 / 5 + 1)
         // Accepted taps are taken from the schools in id order.
         #expect(state.scores == ["A": ack.accepted])
+    }
+
+    /// A restarted server has no histories in memory: the device's last judged time, saved with
+    /// the scores, lets a backlog played offline during a long outage count in full.
+    @Test func afterARestartABacklogPlayedOfflineCountsInFull() {
+        var state = SavedState()
+        var histories: [String: DeviceTapHistory] = [:]
+        _ = CommitRules.apply([received(1, ["A": 5], switchedTo: "A", startMs: now - 60_000, endMs: now - 59_000)],
+                              to: &state, histories: &histories, catalog: catalog, nowMs: now - 59_000)
+        #expect(state.devices["d1"]?.lastEndMs == now - 59_000)
+        var restarted: [String: DeviceTapHistory] = [:]
+        // Twenty batches of 10 taps, one a second, played while the server was down.
+        let backlog = (0..<20).map { second in
+            received(UInt64(second + 2), ["A": 10], startMs: now - 50_000 + Int64(second) * 1_000, endMs: now - 49_100 + Int64(second) * 1_000)
+        }
+        let result = CommitRules.apply(backlog, to: &state, histories: &restarted, catalog: catalog, nowMs: now)
+        #expect(result.refused == 0)
+        #expect(state.scores["A"] == 205)
+        // A device never seen may claim no more than two minutes before its first batch.
+        var fresh: [String: DeviceTapHistory] = [:]
+        let old = CommitRules.apply([received(1, ["B": 40], device: "d2", startMs: now - 600_000, endMs: now - 599_000)],
+                                    to: &state, histories: &fresh, catalog: catalog, nowMs: now)
+        #expect(old.accepted <= 6, "a claim of ten minutes ago is judged as made two minutes ago, in an instant")
     }
 }
 

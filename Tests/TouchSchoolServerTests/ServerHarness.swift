@@ -177,7 +177,7 @@ final class TestPlayer: Sendable {
             }
         }
         player.task.withLock { $0 = task }
-        try await player.waitUntil(timeout: 10, "connected") { $0.writer != nil || $0.ended }
+        try await player.waitUntil(timeout: 30, "connected") { $0.writer != nil || $0.ended }
         if let failure = player.state.withLock({ $0.failure }) { throw HarnessError("cannot connect: \(failure)") }
         return player
     }

@@ -205,13 +205,9 @@ struct NetworkPlayEndToEndTests {
         try alice.waitFor("the taps to be delivered", timeout: 10) { !$0.contains("Offline") && !$0.contains("Connecting") }
         try Self.quit(alice)
         let total = try Self.total(Self.hanbit, on: server)
-        // The server forgets a device's tap history when it restarts and judges its first batch as
-        // if the device was first seen 5 s before (CommitRules.firstSightAllowanceMs): taps made
-        // longer ago than that, offline, are refused. To fix on the server (keep the devices' last
-        // judged time with the scores); remove `withKnownIssue` then.
-        withKnownIssue("the server refuses offline taps older than its first-sight allowance after a restart") {
-            #expect(total == 25, "the server counted \(total) of 25")
-        }
+        // The server keeps each device's last judged time with the scores: the 20 taps played
+        // offline, longer ago than the burst window when the server is back, all count.
+        #expect(total == 25, "the server counted \(total) of 25")
     }
 
     @Test func aClientKilledLosesAtMostItsLastSecond() throws {

@@ -19,10 +19,15 @@ public struct PlayerRecord: Equatable, Sendable {
 public struct DeviceRecord: Equatable, Sendable {
     public var lastSeq: UInt64
     public var player: String
+    /// The end of the device's last judged batch, in the client's milliseconds since 1970 (0:
+    /// none yet). Kept with the scores so that a restarted server judges a device's waiting taps
+    /// from where it left off instead of refusing what was played offline meanwhile.
+    public var lastEndMs: Int64
 
-    public init(lastSeq: UInt64 = 0, player: String = "") {
+    public init(lastSeq: UInt64 = 0, player: String = "", lastEndMs: Int64 = 0) {
         self.lastSeq = lastSeq
         self.player = player
+        self.lastEndMs = lastEndMs
     }
 }
 

@@ -4,7 +4,7 @@ import TouchSchoolCore
 /// `{"format": "touchschool-state", "version": 1, "scores": {"<school id>": <count>, …},
 ///   "players": {"<name>": {"school": "<id>" | null, "taps": n, "bestTapsPerSecond": n}}}`
 /// Version 2 (a server's state) adds `"boardVersion": n` and
-/// `"devices": {"<device key>": {"lastSeq": n, "player": "<name>"}}`. A state without devices and
+/// `"devices": {"<device key>": {"lastSeq": n, "player": "<name>", "lastEndMs": n}}`. A state without devices and
 /// with board version 0 is still written as version 1, so that local play stays readable by
 /// earlier versions; version 1 files are read as having no devices.
 ///
@@ -288,6 +288,13 @@ enum StateFile {
                 details.append("device \(key)'s last batch was \(describe(value["lastSeq"])) (\(abnormality(of: value["lastSeq"]))): reset to 0")
             }
             if case let .string(name)? = value["player"] { record.player = name }
+            if let end = value["lastEndMs"] {
+                if case let .number(text) = end, let milliseconds = Int64(text), milliseconds >= 0 {
+                    record.lastEndMs = milliseconds
+                } else {
+                    details.append("device \(key)'s last judged time was \(describe(end)): reset to none")
+                }
+            }
             state.devices[key] = record
         }
         return details
@@ -342,6 +349,10 @@ enum StateFile {
             writer.number(device.lastSeq)
             writer.raw(", \"player\": ")
             writer.string(device.player)
+            if device.lastEndMs > 0 {
+                writer.raw(", \"lastEndMs\": ")
+                writer.number(UInt64(device.lastEndMs))
+            }
             writer.raw("}")
         }
         writer.raw(first ? "}\n}\n" : "\n  }\n}\n")
