@@ -114,6 +114,8 @@ final class Player: Sendable {
         var accepted: UInt64 = 0
         var acceptedInWindow: UInt64 = 0
         var latencies: [UInt32] = []
+        /// The second of the window each latency's batch was sent in.
+        var latencySeconds: [UInt16] = []
         var unexpected: [String] = []
         var welcomed = false
         var ended = false
@@ -200,6 +202,7 @@ final class Player: Sendable {
             if run.inWindow(sent) {
                 state.acceptedInWindow += accepted
                 state.latencies.append(UInt32(clamping: (now - sent) / 1000))
+                state.latencySeconds.append(UInt16(clamping: (sent - run.windowStart.load(ordering: .relaxed)) / 1_000_000_000))
             }
             return true
         }

@@ -153,6 +153,7 @@ let serverTotal: UInt64? = scoresText.flatMap { try? JSONDecoder().decode(Scores
     .map { $0.scores.values.reduce(0, +) }
 var sent = 0, unacked = 0, duplicated = 0, accepted: UInt64 = 0, acceptedInWindow: UInt64 = 0
 var latencies: [UInt32] = []
+var bySecond: [[UInt32]] = []
 var unexpected: [String] = []
 var failures: [String] = []
 var endedEarly = 0
@@ -164,6 +165,11 @@ for player in players {
         accepted += state.accepted
         acceptedInWindow += state.acceptedInWindow
         latencies.append(contentsOf: state.latencies)
+        for (latency, second) in zip(state.latencies, state.latencySeconds) {
+            let second = Int(second)
+            if second >= bySecond.count { bySecond += Array(repeating: [], count: second + 1 - bySecond.count) }
+            bySecond[second].append(latency)
+        }
         unexpected.append(contentsOf: state.unexpected.prefix(2))
         if let failure = state.failure { failures.append(failure) }
         if state.ended { endedEarly += 1 }
@@ -202,6 +208,8 @@ var result: [String: Any] = [
     "tapsPerSecondAcked": Double(acceptedInWindow) / windowSeconds,
     "tapsPerSecondOffered": Double(connected) * Double(options.taps),
     "batchesMeasured": latencies.count,
+    // Ack p99 (ms) of the batches sent in each second of the window: where the slow ones are.
+    "ackP99msBySecond": bySecond.map { (percentile($0.sorted(), 0.99) ?? 0).rounded() },
     "ackP50ms": percentile(latencies, 0.50) ?? -1,
     "ackP99ms": percentile(latencies, 0.99) ?? -1,
     "ackMaxms": percentile(latencies, 1.0) ?? -1,
