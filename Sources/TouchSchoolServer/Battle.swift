@@ -24,10 +24,11 @@ enum Outgoing: Sendable {
 /// for the next save, and the connected players.
 ///
 /// Two loops run while the server does: the commit loop gathers what arrives for up to
-/// `commitWindow` (counted from the oldest waiting batch's arrival) and saves it in one `StateStore.change` (one fsync), then acknowledges each
-/// batch; the broadcast loop sends the schools whose totals changed, at most `broadcastInterval`
-/// apart, as one message encoded once. On graceful shutdown, what arrived is saved and
-/// acknowledged, and every connection is closed with "going away".
+/// `commitWindow` (counted from the oldest waiting batch's arrival) and saves it in one
+/// `StateStore.change` (one fsync), then acknowledges each batch; the broadcast loop sends the
+/// schools whose totals changed, at most `broadcastInterval` apart, as one message encoded once.
+/// On graceful shutdown, what arrived is saved and acknowledged, and every connection is closed
+/// with "going away".
 actor Battle: Service {
     let store: StateStore
     let catalog: CatalogResource
