@@ -9,6 +9,9 @@ let package = Package(
     dependencies: [
         .package(name: "TouchSchool", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // The load benchmark (issue 9): real WebSockets on loopback.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         .target(
@@ -51,6 +54,27 @@ let package = Package(
             ],
             path: "Benchmarks/ViewBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // The load benchmark (issue 9): simulated players over real WebSockets against
+        // `touchschool serve` or the bare baseline server; driven by `load.sh`.
+        .executableTarget(
+            name: "LoadGenerator",
+            dependencies: [
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "TouchSchoolProtocol", package: "TouchSchool"),
+            ],
+            path: "LoadGenerator"
+        ),
+        // The baseline: a Hummingbird WebSocket server that speaks the play protocol but only
+        // acknowledges and broadcasts (no judging, no saving).
+        .executableTarget(
+            name: "BareWebSocketServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "TouchSchoolProtocol", package: "TouchSchool"),
+            ],
+            path: "BareWebSocketServer"
         ),
     ]
 )

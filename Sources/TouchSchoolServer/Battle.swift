@@ -24,10 +24,11 @@ enum Outgoing: Sendable {
 /// for the next save, and the connected players.
 ///
 /// Two loops run while the server does: the commit loop gathers what arrives for up to
-/// `commitWindow` and saves it in one `StateStore.change` (one fsync), then acknowledges each
-/// batch; the broadcast loop sends the schools whose totals changed, at most `broadcastInterval`
-/// apart, as one message encoded once. On graceful shutdown, what arrived is saved and
-/// acknowledged, and every connection is closed with "going away".
+/// `commitWindow` (counted from the oldest waiting batch's arrival) and saves it in one
+/// `StateStore.change` (one fsync), then acknowledges each batch; the broadcast loop sends the
+/// schools whose totals changed, at most `broadcastInterval` apart, as one message encoded once.
+/// On graceful shutdown, what arrived is saved and acknowledged, and every connection is closed
+/// with "going away".
 actor Battle: Service {
     let store: StateStore
     private(set) var catalog: CatalogResource
@@ -49,6 +50,8 @@ actor Battle: Service {
     private var state: SavedState
     private var histories: [String: DeviceTapHistory] = [:]
     private var pending: [ReceivedBatch] = []
+    /// When the oldest waiting batch arrived: the commit window runs from then.
+    private var pendingSince: ContinuousClock.Instant?
     /// Devices with batches in the save under way.
     private var inFlight: Set<String> = []
     private var peers: [ConnectionID: Peer] = [:]
@@ -149,6 +152,7 @@ actor Battle: Service {
     /// device) has no device any more: what it still sends is not applied.
     func submit(_ batch: ReceivedBatch) {
         guard !stopped, peers[batch.connection]?.device == batch.device else { return }
+        if pending.isEmpty { pendingSince = .now }
         pending.append(batch)
         wakeCommitLoop()
     }
@@ -202,8 +206,12 @@ actor Battle: Service {
             if pending.isEmpty && !closing {
                 await withCheckedContinuation { workWaiter = $0 }
             }
+            // The window runs from the oldest waiting batch's arrival, not from the end of the
+            // last save: batches that arrived during a save (an fsync can take tens of
+            // milliseconds on a busy disk) have waited their window already and are saved at once.
             if !closing && pending.count < Self.commitBatchLimit {
-                try? await Task.sleep(for: Self.commitWindow)
+                let waited = pendingSince.map { ContinuousClock.now - $0 } ?? .zero
+                if waited < Self.commitWindow { try? await Task.sleep(for: Self.commitWindow - waited) }
             }
             if closing {
                 // Save and acknowledge what arrived; later batches wait for the next server.
@@ -229,7 +237,9 @@ actor Battle: Service {
     private func commit() async -> Bool {
         guard !pending.isEmpty else { return true }
         let batches = pending
+        let since = pendingSince
         pending = []
+        pendingSince = nil
         inFlight = Set(batches.map(\.device))
         defer { inFlight = [] }
         let histories = self.histories
@@ -268,6 +278,7 @@ actor Battle: Service {
         switch outcome {
         case let .failure(error):
             pending = batches + pending
+            pendingSince = since ?? .now
             metrics.commitFailures.increment()
             if lastSaveError == nil { logger.error("Cannot save the scores; will try again", metadata: ["error": "\(error)"]) }
             lastSaveError = error.message

@@ -1,0 +1,147 @@
+// The load benchmark's baseline (issue 9): a bare Hummingbird WebSocket server that speaks the
+// play protocol's messages but only acknowledges and broadcasts. Hello is answered with a
+// welcome, every `taps` batch at once with an ack counting all its taps (no judging, no saving,
+// no order check), and every `--broadcast-ms` the schools whose totals changed go to every
+// connection as one `board` message encoded once: the least a server of this protocol must do
+// on this stack. `GET /v1/scores` gives the totals, as the real server does, for the loss check.
+//
+//   BareWebSocketServer [--port 0] [--broadcast-ms 250]
+//
+// Prints "listening on http://127.0.0.1:PORT" like `touchschool serve`; SIGTERM/SIGINT stop it.
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import Synchronization
+import TouchSchoolProtocol
+
+var port = 0
+var broadcastMilliseconds = 250
+do {
+    var arguments = CommandLine.arguments.dropFirst().makeIterator()
+    while let argument = arguments.next() {
+        switch argument {
+        case "--port": port = Int(arguments.next() ?? "") ?? 0
+        case "--broadcast-ms": broadcastMilliseconds = max(10, Int(arguments.next() ?? "") ?? 250)
+        default:
+            FileHandle.standardError.write(Data("usage: BareWebSocketServer [--port N] [--broadcast-ms N]\n".utf8))
+            exit(2)
+        }
+    }
+}
+
+/// The connected players and the totals, behind one lock.
+final class Hub: Sendable {
+    private struct State {
+        var outboxes: [UInt64: AsyncStream<String>.Continuation] = [:]
+        var next: UInt64 = 1
+        var scores: [String: UInt64] = [:]
+        var changed: Set<String> = []
+        var version: UInt64 = 0
+    }
+    private let state = Mutex(State())
+
+    func add(_ outbox: AsyncStream<String>.Continuation) -> UInt64 {
+        state.withLock { state in
+            let id = state.next
+            state.next += 1
+            state.outboxes[id] = outbox
+            return id
+        }
+    }
+
+    func remove(_ id: UInt64) {
+        state.withLock { $0.outboxes.removeValue(forKey: id) }?.finish()
+    }
+
+    func add(_ batch: TapBatch) {
+        state.withLock { state in
+            for (school, taps) in batch.taps where taps > 0 {
+                state.scores[school, default: 0] += taps
+                state.changed.insert(school)
+            }
+        }
+    }
+
+    var board: Board { state.withLock { Board(version: $0.version, scores: $0.scores) } }
+
+    func broadcast() {
+        let (text, outboxes): (String?, [AsyncStream<String>.Continuation]) = state.withLock { state in
+            guard !state.changed.isEmpty else { return (nil, []) }
+            state.version += 1
+            var scores: [String: UInt64] = [:]
+            for school in state.changed { scores[school] = state.scores[school] }
+            state.changed = []
+            return (MessageCoding.encode(.board(BoardChanges(version: state.version, scores: scores))), Array(state.outboxes.values))
+        }
+        guard let text else { return }
+        for outbox in outboxes { outbox.yield(text) }
+    }
+}
+
+/// Static, so that the handlers (nonisolated) may use it.
+enum Shared { static let hub = Hub() }
+let hub = Shared.hub
+let logger = { var logger = Logger(label: "bare"); logger.logLevel = .warning; return logger }()
+
+let router = Router()
+router.get("/v1/scores") { _, _ -> Response in
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return Response(status: .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(Shared.hub.board))))
+}
+
+let playRouter = Router(context: BasicWebSocketRequestContext.self)
+playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, _ in
+    // One writer per connection, fed by the acks (from the reader) and the broadcasts.
+    let (stream, outbox) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(1_024))
+    let id = Shared.hub.add(outbox)
+    defer { Shared.hub.remove(id) }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+            for await text in stream { try await outbound.writeTextMessage(text) }
+        }
+        group.addTask {
+            defer { outbox.finish() }
+            for try await message in inbound.messages(maxSize: PlayProtocol.maximumClientMessageBytes) {
+                guard case let .text(text) = message, let decoded = try? MessageCoding.decodeClient(text) else { return }
+                switch decoded {
+                case let .hello(hello):
+                    let welcome = Welcome(protocol: hello.protocol, lastSeq: 0, board: Shared.hub.board,
+                                          player: PlayerState(school: nil, taps: 0, best: 0), catalog: "bare")
+                    outbox.yield(MessageCoding.encode(.welcome(welcome)))
+                case let .taps(batch):
+                    Shared.hub.add(batch)
+                    let ack = Acknowledgement(seq: batch.seq, accepted: batch.totalTaps, refused: 0,
+                                              player: PlayerState(school: batch.taps.keys.first, taps: batch.playerTaps, best: batch.best))
+                    outbox.yield(MessageCoding.encode(.ack(ack)))
+                case .ping:
+                    outbox.yield(MessageCoding.encode(.pong))
+                }
+            }
+        }
+        try await group.next()
+        group.cancelAll()
+    }
+}
+
+let app = Application(
+    router: router,
+    server: .http1WebSocketUpgrade(webSocketRouter: playRouter, configuration: .init(maxFrameSize: 1 << 16)),
+    configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
+    onServerRunning: { [port] channel in
+        FileHandle.standardOutput.write(Data("listening on http://127.0.0.1:\(channel.localAddress?.port ?? port)\n".utf8))
+    },
+    logger: logger
+)
+
+let broadcaster = Task {
+    while !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(broadcastMilliseconds))
+        hub.broadcast()
+    }
+}
+try await app.runService()
+broadcaster.cancel()

@@ -1,0 +1,192 @@
+import Foundation
+
+/// Monotonic nanoseconds.
+func nowNanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// Milliseconds since 1970, the clock batches are stamped with.
+func wallMillis() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+enum ProcFS {
+    static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+
+    /// utime + stime of a process, in clock ticks.
+    static func cpuTicks(pid: pid_t) -> UInt64? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After the name: state is field 3, utime field 14, stime field 15.
+        guard fields.count > 12, let user = UInt64(fields[11]), let system = UInt64(fields[12]) else { return nil }
+        return user + system
+    }
+
+    /// VmRSS of a process, in kB.
+    static func residentKB(pid: pid_t) -> UInt64? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return UInt64(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+        }
+        return nil
+    }
+
+    /// The whole machine's busy and total clock ticks (all cores), from /proc/stat.
+    static func machineTicks() -> (busy: UInt64, total: UInt64)? {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = text.split(separator: "\n").first, line.hasPrefix("cpu ") else { return nil }
+        let values = line.split(separator: " ").dropFirst().prefix(8).compactMap { UInt64($0) }
+        guard values.count == 8 else { return nil }
+        let total = values.reduce(0, +)
+        return (total - values[3] - values[4], total)
+    }
+
+    /// This process's own CPU (user + system), in seconds.
+    static func selfCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+}
+
+/// Raises the open-file limit to the hard limit; children inherit it.
+func raiseOpenFileLimit() -> UInt64 {
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    return UInt64(limit.rlim_cur)
+}
+
+func percentile(_ sorted: [UInt32], _ p: Double) -> Double? {
+    guard !sorted.isEmpty else { return nil }
+    let index = min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))
+    return Double(sorted[index]) / 1000  // µs → ms
+}
+
+/// The server under test: spawned with its output in files, stopped with SIGTERM and, after a
+/// bound, SIGKILL.
+final class ServerUnderTest: @unchecked Sendable {
+    let pid: pid_t
+    let port: Int
+    let logDirectory: String
+    private var reaped = false
+
+    private init(pid: pid_t, port: Int, logDirectory: String) {
+        self.pid = pid
+        self.port = port
+        self.logDirectory = logDirectory
+    }
+
+    static func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ServerUnderTest {
+        let logs = makeTemporaryDirectory("touchschool-load-logs")
+        let outputPath = "\(logs)/out", errorPath = "\(logs)/err"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = arguments.map { strdup($0) } + [nil]
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in extra { environment[key] = value }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+        guard result == 0 else { throw LoadError("cannot run \(arguments[0]): \(String(cString: strerror(result)))") }
+        let deadline = nowNanos() + 60_000_000_000
+        while nowNanos() < deadline {
+            let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            if let range = output.range(of: "listening on http://127.0.0.1:") {
+                let digits = output[range.upperBound...].prefix { $0.isNumber }
+                if let port = Int(digits), output[range.upperBound...].dropFirst(digits.count).first != nil {
+                    return ServerUnderTest(pid: pid, port: port, logDirectory: logs)
+                }
+            }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+                throw LoadError("the server ended before listening: \(errors)")
+            }
+            usleep(20_000)
+        }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        throw LoadError("the server did not say where it listens within 60 s")
+    }
+
+    var errors: String { (try? String(contentsOfFile: "\(logDirectory)/err", encoding: .utf8)) ?? "" }
+
+    /// SIGTERM, then SIGKILL if it has not ended within `timeout` seconds; reaps it. Returns how
+    /// it ended (exit status, or 128 + signal).
+    @discardableResult
+    func stop(timeout: Double = 15) -> Int32 {
+        guard !reaped else { return 0 }
+        reaped = true
+        kill(pid, SIGTERM)
+        let deadline = nowNanos() + UInt64(timeout * 1e9)
+        var status: Int32 = 0
+        while nowNanos() < deadline {
+            if waitpid(pid, &status, WNOHANG) == pid {
+                return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            }
+            usleep(20_000)
+        }
+        kill(pid, SIGKILL)
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return 128 + SIGKILL
+    }
+}
+
+struct LoadError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+func makeTemporaryDirectory(_ prefix: String) -> String {
+    var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+    return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+}
+
+/// A plain HTTP/1.1 GET on loopback (the scores for the loss check); the body, or nil.
+func httpGet(port: Int, path: String, timeoutSeconds: Int = 10) -> String? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { return nil }
+    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+    guard request.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == request.count else { return nil }
+    var response: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count <= 0 { break }
+        response.append(contentsOf: buffer[0..<count])
+    }
+    let text = String(decoding: response, as: UTF8.self)
+    guard text.hasPrefix("HTTP/1.1 200"), let split = text.range(of: "\r\n\r\n") else { return nil }
+    return String(text[split.upperBound...])
+}

@@ -1,0 +1,248 @@
+// The load benchmark (issue 9): simulated players over real WebSockets on loopback against a
+// server this program starts itself (`touchschool serve` or the bare baseline), measured from
+// outside through /proc.
+//
+//   LoadGenerator --kind real --server PATH/touchschool --players 2000
+//   LoadGenerator --kind bare --server PATH/BareWebSocketServer --players 2000
+//
+// Each player: its own device key and WebSocket, hello, then one `taps` batch a second with 10
+// taps for one of `--schools` schools (numbered without gaps, stamped over the second before it),
+// the live board received all along. Players join at `--ramp` a second; after all have joined
+// and `--settle` seconds, `--duration` seconds are measured: batches sent in that window give
+// the ack latency (send → ack) and the taps acknowledged; one observer per group of schools gives
+// the time for a tap to reach another player; the server's CPU (utime + stime) and resident
+// memory come from /proc/<pid>. Then sending stops, the acks still due are awaited, and the loss
+// check runs: every batch acknowledged exactly once, and the server's `GET /v1/scores` totals
+// equal to the taps acknowledged as accepted. The server is stopped with SIGTERM (SIGKILL after
+// 15 s). The result: one line `RESULT {json}` on standard output.
+import Foundation
+import Logging
+import Synchronization
+
+struct Options {
+    var kind = "real"
+    var server = ""
+    var players = 500
+    var ramp = 200.0
+    var settle = 3.0
+    var duration = 30.0
+    var schools = 300
+    var observers = 30
+    var taps: UInt64 = 10
+    var dataDirectory: String?
+    var catalog = "../Resources/schools.json"
+
+    static func parse() -> Options {
+        var options = Options()
+        var arguments = CommandLine.arguments.dropFirst().makeIterator()
+        func value(_ name: String) -> String {
+            guard let value = arguments.next() else { fail("\(name) needs a value") }
+            return value
+        }
+        while let argument = arguments.next() {
+            switch argument {
+            case "--kind": options.kind = value(argument)
+            case "--server": options.server = value(argument)
+            case "--players": options.players = Int(value(argument)) ?? options.players
+            case "--ramp": options.ramp = Double(value(argument)) ?? options.ramp
+            case "--settle": options.settle = Double(value(argument)) ?? options.settle
+            case "--duration": options.duration = Double(value(argument)) ?? options.duration
+            case "--schools": options.schools = Int(value(argument)) ?? options.schools
+            case "--observers": options.observers = Int(value(argument)) ?? options.observers
+            case "--taps": options.taps = UInt64(value(argument)) ?? options.taps
+            case "--data-dir": options.dataDirectory = value(argument)
+            case "--catalog": options.catalog = value(argument)
+            default: fail("unknown argument \(argument)")
+            }
+        }
+        guard ["real", "bare"].contains(options.kind), !options.server.isEmpty else {
+            fail("usage: LoadGenerator --kind real|bare --server PATH [--players N] [--ramp N/s] [--duration S] [--settle S] [--schools N] [--observers N]")
+        }
+        options.schools = max(1, min(options.schools, options.players))
+        options.observers = max(2, min(options.observers, options.schools, options.players - 1))
+        return options
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("LoadGenerator: \(message)\n".utf8))
+    exit(2)
+}
+
+func note(_ message: String) {
+    FileHandle.standardError.write(Data("[load] \(message)\n".utf8))
+}
+
+let options = Options.parse()
+let fileLimit = raiseOpenFileLimit()
+if fileLimit < UInt64(options.players) * 2 + 100 { note("warning: the open-file limit is \(fileLimit)") }
+let logger = { var logger = Logger(label: "load"); logger.logLevel = .critical; return logger }()
+
+let dataDirectory = options.dataDirectory ?? makeTemporaryDirectory("touchschool-load-data")
+let arguments: [String] = options.kind == "real"
+    ? [options.server, "serve", "--port", "0", "--data-dir", dataDirectory,
+       "--connections-per-address", "1000000", "--devices-per-address", "1000000"]
+    : [options.server, "--port", "0"]
+let server: ServerUnderTest
+do { server = try ServerUnderTest.start(arguments, environment: ["LOG_LEVEL": "warning"]) } catch { fail("\(error)") }
+note("\(options.kind) server pid \(server.pid) on port \(server.port); \(options.players) players")
+try? await Task.sleep(for: .seconds(1))
+let idleRSS = ProcFS.residentKB(pid: server.pid) ?? 0
+
+// The schools: the first of the catalog the server plays with (the starter catalog).
+struct CatalogFile: Decodable {
+    struct School: Decodable { var id: String }
+    var schools: [School]
+}
+guard let catalogData = FileManager.default.contents(atPath: options.catalog),
+      let catalog = try? JSONDecoder().decode(CatalogFile.self, from: catalogData), catalog.schools.count >= options.schools else {
+    server.stop()
+    fail("cannot read \(options.schools) schools from \(options.catalog) (--catalog PATH)")
+}
+let run = Run(players: options.players, schoolIDs: catalog.schools.prefix(options.schools).map(\.id), observers: options.observers, tapsPerBatch: options.taps)
+let players = (0..<options.players).map { Player(index: $0, schools: options.schools) }
+
+// Ramp up: `ramp` players a second.
+let rampStart = ContinuousClock.now
+var playerTasks: [Task<Void, Never>] = []
+for player in players {
+    let due = rampStart + .seconds(Double(player.index) / options.ramp)
+    try? await Task.sleep(until: due, clock: .continuous)
+    playerTasks.append(Task { await player.play(port: server.port, run: run, logger: logger) })
+}
+let joinDeadline = ContinuousClock.now + .seconds(60)
+while run.welcomed.load(ordering: .relaxed) + run.failed.load(ordering: .relaxed) < options.players,
+      ContinuousClock.now < joinDeadline {
+    try? await Task.sleep(for: .milliseconds(50))
+}
+let rampSeconds = ((ContinuousClock.now - rampStart) / .milliseconds(100)).rounded() / 10
+note("joined: \(run.welcomed.load(ordering: .relaxed)), failed: \(run.failed.load(ordering: .relaxed)), after \(rampSeconds) s")
+try? await Task.sleep(for: .seconds(options.settle))
+
+// The measured window.
+let startCPU = ProcFS.cpuTicks(pid: server.pid) ?? 0
+let startMachine = ProcFS.machineTicks()
+let startSelf = ProcFS.selfCPUSeconds()
+let windowStart = nowNanos()
+run.windowStart.store(windowStart, ordering: .relaxed)
+run.windowEnd.store(windowStart + UInt64(options.duration * 1e9), ordering: .relaxed)
+var peakRSS = ProcFS.residentKB(pid: server.pid) ?? 0
+for _ in 0..<Int(options.duration.rounded(.up)) {
+    try? await Task.sleep(for: .seconds(1))
+    peakRSS = max(peakRSS, ProcFS.residentKB(pid: server.pid) ?? 0)
+}
+let windowEnd = nowNanos()
+let endCPU = ProcFS.cpuTicks(pid: server.pid) ?? 0
+let endMachine = ProcFS.machineTicks()
+let endSelf = ProcFS.selfCPUSeconds()
+let endRSS = ProcFS.residentKB(pid: server.pid) ?? 0
+let connected = players.filter { $0.state.withLock { $0.welcomed && !$0.ended } }.count
+
+// Drain: stop sending, wait for the acks due (bounded), then a second for the last board.
+run.stopSending.store(true, ordering: .relaxed)
+let drainDeadline = ContinuousClock.now + .seconds(20)
+while run.batchesAcked.load(ordering: .relaxed) < run.batchesSent.load(ordering: .relaxed), ContinuousClock.now < drainDeadline {
+    try? await Task.sleep(for: .milliseconds(50))
+}
+try? await Task.sleep(for: .milliseconds(1_500))
+
+// The loss check.
+struct Scores: Decodable { var scores: [String: UInt64] }
+let scoresText = httpGet(port: server.port, path: "/v1/scores")
+let serverTotal: UInt64? = scoresText.flatMap { try? JSONDecoder().decode(Scores.self, from: Data($0.utf8)) }
+    .map { $0.scores.values.reduce(0, +) }
+var sent = 0, unacked = 0, duplicated = 0, accepted: UInt64 = 0, acceptedInWindow: UInt64 = 0
+var latencies: [UInt32] = []
+var bySecond: [[UInt32]] = []
+var unexpected: [String] = []
+var failures: [String] = []
+var endedEarly = 0
+for player in players {
+    player.state.withLock { state in
+        sent += state.acks.count
+        unacked += state.acks.count(where: { $0 == 0 })
+        duplicated += state.acks.count(where: { $0 > 1 })
+        accepted += state.accepted
+        acceptedInWindow += state.acceptedInWindow
+        latencies.append(contentsOf: state.latencies)
+        for (latency, second) in zip(state.latencies, state.latencySeconds) {
+            let second = Int(second)
+            if second >= bySecond.count { bySecond += Array(repeating: [], count: second + 1 - bySecond.count) }
+            bySecond[second].append(latency)
+        }
+        unexpected.append(contentsOf: state.unexpected.prefix(2))
+        if let failure = state.failure { failures.append(failure) }
+        if state.ended { endedEarly += 1 }
+    }
+}
+var otherLatencies: [UInt32] = []
+var unseen = 0
+for tracker in run.trackers {
+    let (l, u) = tracker.results(run: run)
+    otherLatencies.append(contentsOf: l)
+    unseen += u
+}
+let exitStatus = server.stop()
+latencies.sort()
+otherLatencies.sort()
+
+let windowSeconds = Double(windowEnd - windowStart) / 1e9
+let serverCPUSeconds = Double(endCPU - startCPU) / ProcFS.ticksPerSecond
+let playerSeconds = Double(connected) * windowSeconds
+var machineBusyCores: Double?
+if let startMachine, let endMachine {
+    let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+    machineBusyCores = Double(endMachine.busy - startMachine.busy) / Double(max(1, endMachine.total - startMachine.total)) * cores
+}
+let generatorCores = (endSelf - startSelf) / windowSeconds
+let serverCores = serverCPUSeconds / windowSeconds
+let tapsDifference = serverTotal.map { Int64(bitPattern: $0) - Int64(bitPattern: accepted) }
+
+var result: [String: Any] = [
+    "kind": options.kind,
+    "players": options.players,
+    "joined": run.welcomed.load(ordering: .relaxed),
+    "connectedAtEnd": connected,
+    "rampSeconds": rampSeconds,
+    "windowSeconds": windowSeconds,
+    "tapsPerSecondAcked": Double(acceptedInWindow) / windowSeconds,
+    "tapsPerSecondOffered": Double(connected) * Double(options.taps),
+    "batchesMeasured": latencies.count,
+    // Ack p99 (ms) of the batches sent in each second of the window: where the slow ones are.
+    "ackP99msBySecond": bySecond.map { (percentile($0.sorted(), 0.99) ?? 0).rounded() },
+    "ackP50ms": percentile(latencies, 0.50) ?? -1,
+    "ackP99ms": percentile(latencies, 0.99) ?? -1,
+    "ackMaxms": percentile(latencies, 1.0) ?? -1,
+    "otherP50ms": percentile(otherLatencies, 0.50) ?? -1,
+    "otherP99ms": percentile(otherLatencies, 0.99) ?? -1,
+    "otherSamples": otherLatencies.count,
+    "otherUnseen": unseen,
+    "serverCPUusPerPlayerSecond": serverCPUSeconds / max(1, playerSeconds) * 1e6,
+    "serverCores": serverCores,
+    "generatorCores": generatorCores,
+    "othersCores": machineBusyCores.map { max(0, $0 - serverCores - generatorCores) } ?? -1,
+    "idleRSSkB": Int(idleRSS),
+    "endRSSkB": Int(endRSS),
+    "peakRSSkB": Int(peakRSS),
+    "kBPerConnection": Double(Int64(endRSS) - Int64(idleRSS)) / Double(max(1, connected)),
+    "batchesSent": sent,
+    "unacked": unacked,
+    "duplicateAcks": duplicated,
+    "tapsAccepted": Int(accepted),
+    "tapsSent": sent * Int(options.taps),
+    "serverTotal": serverTotal.map { Int($0) } ?? -1,
+    "tapsDifference": tapsDifference.map { Int($0) } ?? Int.min,
+    "connectionsFailed": run.failed.load(ordering: .relaxed),
+    "connectionsEndedEarly": endedEarly,
+    "serverExit": Int(exitStatus),
+]
+let lost = unacked + duplicated + (tapsDifference == 0 ? 0 : 1) + run.failed.load(ordering: .relaxed) + (options.players - connected)
+result["lost"] = lost
+if !unexpected.isEmpty { result["unexpected"] = Array(unexpected.prefix(3)) }
+if !failures.isEmpty { result["failures"] = Array(failures.prefix(3)) }
+if lost > 0, options.kind == "real" { result["serverErrors"] = String(server.errors.suffix(600)) }
+let json = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+print("RESULT " + String(decoding: json, as: UTF8.self))
+if options.dataDirectory == nil { try? FileManager.default.removeItem(atPath: dataDirectory) }
+try? FileManager.default.removeItem(atPath: server.logDirectory)
+exit(0)

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The load benchmark (issue 9): builds release, then at each player count runs the bare
+# baseline server and `touchschool serve` under the same generator, one after the other, and
+# prints a markdown table. Steps go up until ours misses the floor (ack p99 > 500 ms or anything
+# lost) past 2,000 players, or the list ends.
+#
+#   Benchmarks/load.sh                       # 500 1000 2000 3000 4000 5000 players, 30 s each
+#   LOAD_STEPS="2000" LOAD_DURATION=20 Benchmarks/load.sh
+#
+# Every run's raw result (one JSON object a line) is kept in $LOAD_RESULTS (default
+# /tmp/touchschool-load-results.jsonl).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+STEPS=${LOAD_STEPS:-"500 1000 2000 3000 4000 5000"}
+DURATION=${LOAD_DURATION:-30}
+RAMP=${LOAD_RAMP:-200}
+RESULTS=${LOAD_RESULTS:-/tmp/touchschool-load-results.jsonl}
+FLOOR_P99_MS=500
+
+# One build tree for all three: the game's `touchschool` is built as a product of the path
+# dependency, in release.
+for product in touchschool LoadGenerator BareWebSocketServer; do
+    timeout 3600 swift build -c release --product "$product" >&2
+done
+BIN=$(swift build -c release --show-bin-path)
+
+: > "$RESULTS"
+run() { # kind server players
+    local line
+    line=$(timeout $((120 + $3 / 50 + DURATION)) "$BIN/LoadGenerator" --kind "$1" --server "$2" --players "$3" \
+        --ramp "$RAMP" --duration "$DURATION" | grep '^RESULT ' | head -1 | cut -c8-) || true
+    if [ -z "$line" ]; then line="{\"kind\":\"$1\",\"players\":$3,\"lost\":-1,\"ackP99ms\":-1}"; fi
+    echo "$line" >> "$RESULTS"
+    echo "$line"
+}
+
+for players in $STEPS; do
+    echo "== $players players: bare baseline" >&2
+    run bare "$BIN/BareWebSocketServer" "$players" >&2
+    sleep 2
+    echo "== $players players: touchschool serve" >&2
+    ours=$(run real "$BIN/touchschool" "$players")
+    echo "$ours" >&2
+    sleep 2
+    if [ "$players" -ge 2000 ] && python3 -c "
+import json, sys
+r = json.loads(sys.argv[1])
+sys.exit(0 if r['lost'] != 0 or r['ackP99ms'] < 0 or r['ackP99ms'] > $FLOOR_P99_MS else 1)" "$ours"; then
+        echo "== ours misses the floor at $players players: stopping" >&2
+        break
+    fi
+done
+
+python3 - "$RESULTS" <<'EOF'
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+by = {(r["kind"], r["players"]): r for r in rows}
+def f(v, digits=0):
+    return "—" if v is None or (isinstance(v, (int, float)) and v < 0) else f"{v:,.{digits}f}"
+def lost(r):
+    if r.get("lost", -1) < 0: return "run failed"
+    if r["lost"] == 0: return "0"
+    parts = []
+    if r.get("unacked"): parts.append(f"{r['unacked']} unacked")
+    if r.get("duplicateAcks"): parts.append(f"{r['duplicateAcks']} acked twice")
+    if r.get("tapsDifference", 0) != 0: parts.append(f"scores {r['tapsDifference']:+d} taps")
+    dropped = r["players"] - r.get("connectedAtEnd", 0)
+    if dropped: parts.append(f"{dropped} not connected")
+    return ", ".join(parts) or str(r["lost"])
+print("| players | server | taps/s acked (offered) | ack p50 | ack p99 | tap→other p50 | tap→other p99 | server CPU µs / player-s | server cores | KB / connection | generator cores | others' cores | lost |")
+print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+counts = sorted({r["players"] for r in rows})
+for n in counts:
+    for kind, name in (("bare", "bare baseline"), ("real", "touchschool serve")):
+        r = by.get((kind, n))
+        if not r: continue
+        if r.get("lost", -1) < 0 and "tapsPerSecondAcked" not in r:
+            print(f"| {n:,} | {name} | run failed | | | | | | | | | | |"); continue
+        print(f"| {n:,} | {name} | {f(r['tapsPerSecondAcked'])} ({f(r['tapsPerSecondOffered'])}) | {f(r['ackP50ms'],1)} ms | {f(r['ackP99ms'],1)} ms | "
+              f"{f(r['otherP50ms'],1)} ms | {f(r['otherP99ms'],1)} ms | {f(r['serverCPUusPerPlayerSecond'])} | {f(r['serverCores'],2)} | "
+              f"{f(r['kBPerConnection'],1)} | {f(r['generatorCores'],2)} | {f(r['othersCores'],2)} | {lost(r)} |")
+    b, o = by.get(("bare", n)), by.get(("real", n))
+    if b and o and b.get("ackP99ms", -1) > 0 and o.get("ackP99ms", -1) > 0 and b.get("serverCPUusPerPlayerSecond"):
+        print(f"| {n:,} | ratio ours / bare | | {o['ackP50ms']/b['ackP50ms']:.1f}× | {o['ackP99ms']/b['ackP99ms']:.1f}× | "
+              f"{o['otherP50ms']/max(b['otherP50ms'],0.001):.1f}× | {o['otherP99ms']/max(b['otherP99ms'],0.001):.1f}× | "
+              f"{o['serverCPUusPerPlayerSecond']/b['serverCPUusPerPlayerSecond']:.2f}× | | "
+              f"{o['kBPerConnection']/max(b['kBPerConnection'],0.001):.2f}× | | | |")
+held = [r["players"] for r in rows if r["kind"] == "real" and r.get("lost") == 0 and 0 < r.get("ackP99ms", -1) < 500]
+print()
+print(f"Most players held by touchschool serve (ack p99 < 500 ms, nothing lost): {max(held):,}" if held else
+      "touchschool serve held no step (ack p99 < 500 ms, nothing lost)")
+EOF
