@@ -60,7 +60,7 @@ let package = Package(
             exclude: [
                 "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolView",
                 "Sources/TouchSchoolProtocol", "Sources/TouchSchoolServer", "Sources/TouchSchoolClient", "Sources/TouchSchoolTUI", "Sources/CNcurses",
-                "Tests", "Benchmarks", "README.md", "BENCHMARKS.md",
+                "Tests", "Benchmarks", "docs", "README.md", "BENCHMARKS.md",
             ],
             sources: ["Sources/TouchSchoolStarterCatalog"],
             resources: [.copy("Resources/schools.json")]
@@ -82,11 +82,14 @@ let package = Package(
         .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore", "TouchSchoolStore"], path: "Tests/StateStoreWorker"),
         .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore"]),
         .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol"]),
+        // What the tests of real processes share: starting programs with a clean signal state.
+        .target(name: "TouchSchoolTestSupport", dependencies: ["TouchSchoolStore"], path: "Tests/TestSupport"),
         // A real server process on loopback, real WebSocket and HTTP clients.
         .testTarget(
             name: "TouchSchoolServerTests",
             dependencies: [
                 "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTUI",
+                "TouchSchoolTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
@@ -103,6 +106,6 @@ let package = Package(
             ]
         ),
         // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
-        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCore", "TouchSchoolStore"]),
+        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
     ]
 )

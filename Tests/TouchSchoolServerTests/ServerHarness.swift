@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import TouchSchoolTestSupport
 import HummingbirdWSClient
 import Logging
 import NIOCore
@@ -36,35 +37,14 @@ final class ServerProcess: @unchecked Sendable {
         let directory = dataDirectory ?? makeTemporaryDirectory()
         let logs = makeTemporaryDirectory()
         let outputPath = "\(logs)/out", errorPath = "\(logs)/err"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // No signal blocked, every default action: the test runner's threads block most signals.
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let arguments = [binary, "serve", "--port", "0", "--data-dir", directory] + arguments
-        let argv = arguments.map { strdup($0) } + [nil]
         var environment = ProcessInfo.processInfo.environment
         environment["LOG_LEVEL"] = "debug"
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        let pid: pid_t
+        switch Subprocess.start(binary, ["serve", "--port", "0", "--data-dir", directory] + arguments, environment: environment,
+                                outputPath: outputPath, errorPath: errorPath) {
+        case let .success(started): pid = started
+        case let .failure(failure): throw HarnessError(failure.description)
         }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, binary, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw HarnessError("cannot run \(binary): \(String(cString: strerror(result)))") }
         // Wait for the line with the port.
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {

@@ -20,17 +20,19 @@ import TouchSchoolProtocol
 
         let sent = ContinuousClock.now
         try await a.send(.taps(alice.batch(schoolA, taps: 10, switchTo: true)))
-        let seen = try await b.next("alice's taps on bob's board", timeout: 1) {
+        // The promise is two seconds (about one on a quiet server; BENCHMARKS.md measures
+        // it under load): a test on a shared two-core machine holds the server to the promise.
+        let seen = try await b.next("alice's taps on bob's board", timeout: 2) {
             if case let .board(board) = $0, board.scores[schoolA] == 10 { board } else { nil }
         }
-        #expect(ContinuousClock.now - sent < .seconds(1))
+        #expect(ContinuousClock.now - sent < .seconds(2))
         #expect(seen.version >= 1)
         let ackA = try await a.ack(1)
         #expect(ackA.accepted == 10 && ackA.refused == 0)
         #expect(ackA.player == PlayerState(school: schoolA, taps: 10, best: 8))
 
         try await b.send(.taps(bob.batch(schoolB, taps: 7, switchTo: true)))
-        _ = try await a.next("bob's taps on alice's board", timeout: 1) {
+        _ = try await a.next("bob's taps on alice's board", timeout: 2) {
             if case let .board(board) = $0, board.scores[schoolB] == 7 { board } else { nil }
         }
         try await a.send(.taps(alice.batch(schoolA, taps: 5)))

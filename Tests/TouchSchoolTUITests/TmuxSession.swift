@@ -1,4 +1,5 @@
 import Foundation
+import TouchSchoolTestSupport
 import Testing
 import TouchSchoolCore
 import TouchSchoolStore

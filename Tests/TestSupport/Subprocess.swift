@@ -7,9 +7,9 @@ import TouchSchoolStore
 /// posix_spawn with output to files rather than Foundation's `Process` and pipes: a tmux server
 /// started by one call keeps inherited descriptors open, so a pipe never reaches end-of-file,
 /// and `Process` has hung here under parallel tests.
-enum Subprocess {
+public enum Subprocess {
     /// `standardOutput` is where the program's output goes instead of being captured (`/dev/full`).
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                     standardOutput: String? = nil) -> (status: Int32, output: String, error: String)
     {
         var template = Array("/tmp/touchschool-run-XXXXXX".utf8CString)
@@ -37,7 +37,7 @@ enum Subprocess {
 
     /// Runs a program with its output into a pipe, reads the first line, then closes the pipe while
     /// the program may still be writing, as `program | head -1` does.
-    static func firstLine(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
+    public static func firstLine(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
         -> (status: Int32, line: String, error: String)
     {
         var template = Array("/tmp/touchschool-run-XXXXXX".utf8CString)
@@ -71,6 +71,26 @@ enum Subprocess {
         let status = wait(for: pid)
         let error = (try? FileIO.read(errorPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         return (status, String(decoding: line, as: UTF8.self), error)
+    }
+
+    /// Starts a program in the background, its standard input from /dev/null and its output into
+    /// the files at `outputPath` and `errorPath`; the caller reaps it.
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                             outputPath: String, errorPath: String) -> Result<pid_t, SpawnFailure> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        switch spawn(executable, arguments, environment: environment, actions: &actions) {
+        case let .success(pid): return .success(pid)
+        case let .failure(message): return .failure(SpawnFailure(description: message))
+        }
+    }
+
+    public struct SpawnFailure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     private enum Spawned {
