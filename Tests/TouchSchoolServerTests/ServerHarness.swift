@@ -191,7 +191,10 @@ final class TestPlayer: Sendable {
     var acks: [Acknowledgement] { messages.compactMap { if case let .ack(ack) = $0 { ack } else { nil } } }
 
     /// The first message (in order) that `match` takes, waiting up to `timeout` seconds.
-    func next<T>(_ what: String, timeout: TimeInterval = 5, after index: Int = 0, _ match: @escaping (ServerMessage) -> T?) async throws -> T {
+    /// The waits are generous: other suites' synchronous tests (tmux) may hold both threads of
+    /// the test process's cooperative pool for seconds, so a wait measures the machine, not the
+    /// server. How fast the server is, BENCHMARKS.md measures (`Benchmarks/load.sh`).
+    func next<T>(_ what: String, timeout: TimeInterval = 20, after index: Int = 0, _ match: @escaping (ServerMessage) -> T?) async throws -> T {
         var found: T?
         try await waitUntil(timeout: timeout, what) { state in
             found = state.messages.dropFirst(index).lazy.compactMap(match).first
@@ -200,12 +203,12 @@ final class TestPlayer: Sendable {
         return found!
     }
 
-    func ack(_ seq: UInt64, timeout: TimeInterval = 5) async throws -> Acknowledgement {
+    func ack(_ seq: UInt64, timeout: TimeInterval = 20) async throws -> Acknowledgement {
         try await next("ack \(seq)", timeout: timeout) { if case let .ack(ack) = $0, ack.seq == seq { ack } else { nil } }
     }
 
     /// Waits for the server to close this connection; its close code.
-    func closed(timeout: TimeInterval = 5) async throws -> UInt16? {
+    func closed(timeout: TimeInterval = 20) async throws -> UInt16? {
         try await waitUntil(timeout: timeout, "the close") { $0.ended }
         return closeCode
     }
@@ -216,7 +219,7 @@ final class TestPlayer: Sendable {
         if let writer = state.withLock({ $0.writer }), !ended {
             try? await writer.close(.normalClosure, reason: "bye")
         }
-        if (try? await waitUntil(timeout: 5, "the end of the connection", { $0.ended })) == nil {
+        if (try? await waitUntil(timeout: 20, "the end of the connection", { $0.ended })) == nil {
             task.withLock { $0 }?.cancel()
         }
     }

