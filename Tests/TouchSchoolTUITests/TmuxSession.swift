@@ -93,7 +93,7 @@ final class TmuxSession {
     /// Through a file, since tmux refuses a long command line.
     func paste(_ text: String) {
         let file = "\(folder)/paste-buffer"
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
         _ = tmux(["load-buffer", file])
         _ = tmux(["paste-buffer", "-p"])
     }
