@@ -382,4 +382,35 @@ import TouchSchoolProtocol
         #expect(try await HTTP.scores(server).scores == ["B000000001": 7])
         await player.close()
     }
+
+    /// Durable before acknowledged: while the data directory cannot be written, nothing is
+    /// acknowledged and /healthz says so; once it can, the waiting batch is saved and acknowledged,
+    /// counted once. A real read-only file system (a tmpfs remounted), so only as root.
+    @Test(.enabled("needs root and tmpfs mounts to make a read-only file system") { geteuid() == 0 })
+    func nothingIsAcknowledgedWhileSavesFailAndTheWaitingBatchCountsOnceAfter() async throws {
+        let directory = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try #require(mount("tmpfs", directory, "tmpfs", 0, "size=1m") == 0, "\(String(cString: strerror(errno)))")
+        defer { umount2(directory, Int32(MNT_DETACH)) }
+        let server = try ServerProcess.start(dataDirectory: directory)
+        defer { server.stop() }
+        let device = TestDevice(name: "kim")
+        let (player, _) = try await TestPlayer.join(server, device: device)
+        try await player.send(.taps(device.batch(schoolA, taps: 10, switchTo: true)))
+        #expect(try await player.ack(1).accepted == 10)
+
+        try #require(mount("tmpfs", directory, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), nil) == 0)
+        try await player.send(.taps(device.batch(schoolA, taps: 5)))
+        // A save is tried within the commit window and again every second: give it several.
+        try await Task.sleep(for: .seconds(3))
+        #expect(!player.acks.contains { $0.seq == 2 }, "acknowledged without being saved")
+        let health = try await HTTP.get("\(server.baseURL)/healthz")
+        #expect(health.status == 503, "\(health.body)")
+
+        try #require(mount("tmpfs", directory, "tmpfs", UInt(MS_REMOUNT), nil) == 0)
+        #expect(try await player.ack(2).accepted == 5)
+        #expect(try await HTTP.scores(server).scores == [schoolA: 15])
+        #expect(try await HTTP.get("\(server.baseURL)/healthz").status == 200)
+        await player.close()
+    }
 }
