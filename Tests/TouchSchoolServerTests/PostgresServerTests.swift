@@ -161,6 +161,108 @@ import TouchSchoolTestSupport
         }
     }
 
+    @Test func importPostgresFoldsTheOfficialListIntoTheSharedCatalogAndScoresFollowTheirSchools() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let server = try ServerProcess.start(arguments: ["--postgres", cluster.url])
+        defer { server.stop() }
+        let alice = TestDevice(name: "alice")
+        let (a, _) = try await TestPlayer.join(server, device: alice)
+        try await a.send(.taps(alice.batch(schoolA, taps: 10, switchTo: true)))
+        _ = try await a.ack(1)
+
+        // The starter's 서울고등학교 (S0001) is in the official list as B000000001.
+        let folder = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let columns = ["학교ID", "학교명", "학교급구분", "설립일자", "설립형태", "본교분교구분", "운영상태", "소재지지번주소", "소재지도로명주소",
+                       "시도교육청코드", "시도교육청명", "교육지원청코드", "교육지원청명", "생성일자", "변경일자", "위도", "경도", "데이터기준일자",
+                       "제공기관코드", "제공기관명"]
+        func row(_ id: String, _ name: String, edition: String) -> String {
+            [id, name, "고등학교", "1946-04-25", "공립", "본교", "운영", "서울특별시 서초구 서초동 1-1", "서울특별시 서초구 효령로 197",
+             "7010000", "서울특별시교육청", "7011000", "강남서초교육지원청", "2013-11-29", "2025-10-25", "37.4826", "127.0137", edition,
+             "B554398", "한국교육시설안전원"].joined(separator: ",")
+        }
+        let list = "\(folder)/list.csv", older = "\(folder)/older.csv"
+        try (columns.joined(separator: ",") + "\n" + row("B000000001", "서울고등학교", edition: "2026-03-20") + "\n")
+            .write(toFile: list, atomically: true, encoding: .utf8)
+        try (columns.joined(separator: ",") + "\n" + row("B000000001", "서울고등학교", edition: "2025-03-20") + "\n")
+            .write(toFile: older, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = nil
+        let imported = Subprocess.run(ServerProcess.binary, ["import", "--postgres", cluster.url, list], environment: environment)
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(imported.output.contains("starter schools matched"), "\(imported.output)")
+
+        // The running server takes the catalog up; the starter id's score moves to the official id.
+        let moved = try await eventually("the score under the official id") {
+            try await HTTP.scores(server).scores == ["B000000001": 10]
+        }
+        let scoresNow = try await HTTP.scores(server).scores
+        #expect(moved, "\(scoresNow)")
+        #expect(try cluster.psql("SELECT school || '=' || total FROM touchschool_scores ORDER BY school") == "B000000001=10\nS0001=0")
+        let served = try await eventually("the new catalog served") {
+            let body = try await HTTP.get("\(server.baseURL)/v1/catalog").body
+            return body.contains("B000000001") && body.contains("\"S0001\"")
+        }
+        #expect(served)
+        // A game still tapping the starter id counts for the official school.
+        try await a.send(.taps(alice.batch(schoolA, taps: 5)))
+        #expect(try await a.ack(2).accepted == 5)
+        #expect(try await HTTP.scores(server).scores == ["B000000001": 15])
+
+        // An older edition is refused and changes nothing.
+        let refused = Subprocess.run(ServerProcess.binary, ["import", "--postgres", cluster.url, older], environment: environment)
+        #expect(refused.status != 0)
+        #expect(refused.error.contains("older than the one imported") && refused.error.contains("Nothing was changed"), "\(refused.error)")
+        #expect(try cluster.psql("SELECT edition FROM touchschool_catalog") == "2026-03-20")
+        await a.close()
+    }
+
+    @Test func anEmbeddedServersScoresMoveIntoPostgresOnceAndASecondMoveIsRefused() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let directory = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let alice = TestDevice(name: "alice"), bob = TestDevice(name: "bob")
+        do {
+            let embedded = try ServerProcess.start(dataDirectory: directory)
+            defer { embedded.stop() }
+            let (a, _) = try await TestPlayer.join(embedded, device: alice)
+            let (b, _) = try await TestPlayer.join(embedded, device: bob)
+            try await a.send(.taps(alice.batch(schoolA, taps: 10, switchTo: true)))
+            try await b.send(.taps(bob.batch(schoolB, taps: 7, switchTo: true)))
+            _ = try await a.ack(1)
+            _ = try await b.ack(1)
+            embedded.signal(SIGTERM)
+            #expect(embedded.waitForExit(timeout: 30) == 0)
+        }
+
+        let server = try ServerProcess.start(arguments: ["--postgres", cluster.url, "--from", directory])
+        defer { server.stop() }
+        let output = try String(contentsOfFile: server.outputPath, encoding: .utf8)
+        #expect(output.contains("Moved 2 schools' scores (17 taps) and 2 devices"), "\(output)")
+        #expect(try await HTTP.scores(server).scores == [schoolA: 10, schoolB: 7])
+        // The devices came along: alice's next batch is her second, her first is not counted again.
+        let (a, welcome) = try await TestPlayer.join(server, device: alice)
+        #expect(welcome.lastSeq == 1)
+        #expect(welcome.player == PlayerState(school: schoolA, taps: 10, best: 8))
+        try await a.send(.taps(alice.batch(schoolA, taps: 5)))
+        _ = try await a.ack(2)
+        await a.close()
+
+        // Twice is refused, whatever the server: nothing is counted again.
+        let again = try ServerProcess.launch(arguments: ["--postgres", cluster.url, "--from", directory])
+        do {
+            let second = try again.listening()
+            second.stop()
+            Issue.record("a second move was not refused")
+        } catch {
+            #expect("\(error)".contains("were moved into this database"), "\(error)")
+        }
+        #expect(try await HTTP.scores(server).scores == [schoolA: 15, schoolB: 7])
+        #expect(try cluster.psql("SELECT sum(total) FROM touchschool_scores") == "22")
+    }
+
     /// Polls `condition` every 50 ms until it holds or `timeout` seconds pass; whether it held.
     func eventually(_ what: String, timeout: TimeInterval = 30, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
