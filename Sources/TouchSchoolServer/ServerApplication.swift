@@ -23,6 +23,8 @@ public struct ServerConfiguration: Sendable {
     /// imported `catalog.json` (an import while the server runs is taken up within seconds).
     public var starterCatalogPath: String?
     public var limits: AddressLimitPolicy
+    /// Load balancers whose `X-Forwarded-For` names the player's address for the limits.
+    public var trustedProxies: Set<String> = []
 
     public init(host: String, port: Int, dataDirectory: String, postgresURL: String? = nil, starterCatalogPath: String?,
                 limits: AddressLimitPolicy = .standard) {
@@ -106,7 +108,9 @@ public enum TouchSchoolServer {
 
         let playRouter = Router(context: PlayRequestContext.self)
         playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, context in
-            let address = context.requestContext.remoteAddress?.ipAddress ?? "unknown"
+            let address = ClientAddress.of(peer: context.requestContext.remoteAddress?.ipAddress,
+                                           forwardedFor: context.request.headers[ClientAddress.forwardedFor],
+                                           trustedProxies: configuration.trustedProxies)
             try await PlayConnection(battle: battle, limits: limits, metrics: metrics, address: address, logger: logger)
                 .run(inbound: inbound, outbound: outbound)
         }

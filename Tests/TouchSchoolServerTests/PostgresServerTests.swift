@@ -5,6 +5,7 @@ import TouchSchoolCore
 import TouchSchoolProtocol
 import TouchSchoolStore
 import TouchSchoolTestSupport
+@testable import TouchSchoolServer
 
 /// Several real `touchschool serve --postgres` processes on one real PostgreSQL cluster (a
 /// throwaway one per test, through `scripts/pg-cluster`), with real clients: the protocol's
@@ -146,6 +147,58 @@ import TouchSchoolTestSupport
         #expect(try await HTTP.scores(server).scores == [schoolA: 25])
         #expect(try cluster.psql("SELECT total FROM touchschool_scores WHERE school = '\(schoolA)'") == "25")
         await a.close()
+    }
+
+    @Test func twoServersBehindNginxWithTheExampleConfigurationAndOneKilledMidPlay() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let one = try ServerProcess.start(arguments: ["--postgres", cluster.url, "--trusted-proxy", "127.0.0.1"])
+        defer { one.stop() }
+        let two = try ServerProcess.start(arguments: ["--postgres", cluster.url, "--trusted-proxy", "127.0.0.1"])
+        defer { two.stop() }
+        let nginx = try Nginx(upstreams: [one.port, two.port])
+        defer { nginx.stop() }
+        let front = ServerAddress(secure: false, host: "127.0.0.1", port: nginx.port)
+
+        // The WebSocket upgrade goes through: a welcome, an ack, the board.
+        let player = try await TestPlayer.connect(url: "ws://127.0.0.1:\(nginx.port)\(PlayProtocol.playPath)")
+        let device = TestDevice(name: "kim")
+        try await player.send(.hello(Hello(device: device.key, player: device.name)))
+        _ = try await player.next("welcome through nginx") { if case let .welcome(welcome) = $0 { welcome } else { nil } }
+        try await player.send(.taps(device.batch(schoolB, taps: 4, switchTo: true)))
+        #expect(try await player.ack(1).accepted == 4)
+        await player.close()
+
+        // Games that know only nginx's address: one instance is killed, they come back through
+        // nginx to the other, nothing lost or doubled.
+        let games = [Game(servers: [front], school: schoolA), Game(servers: [front], school: schoolA), Game(servers: [front], school: schoolB)]
+        defer { for game in games { game.end() } }
+        for game in games { game.battle.start() }
+        var submitted: [String: UInt64] = [schoolB: 4]
+        for round in 0..<30 {
+            if round == 15 { one.signal(SIGKILL) }
+            for game in games {
+                game.tap(3)
+                submitted[game.school, default: 0] += 3
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        for game in games {
+            let delivered = try await eventually("the game's taps acknowledged through nginx", timeout: 60) { game.battle.waitingTaps == 0 }
+            #expect(delivered, "\(game.battle.waitingTaps) taps still waiting")
+        }
+        let board = try await HTTP.get("http://127.0.0.1:\(nginx.port)/v1/scores")
+        #expect(try JSONDecoder().decode(Board.self, from: Data(board.body.utf8)).scores == submitted)
+        #expect(try await HTTP.scores(two).scores == submitted)
+    }
+
+    @Test func behindATrustedProxyTheLimitsCountTheAddressItForwards() {
+        let proxies: Set<String> = ["10.0.0.5"]
+        #expect(ClientAddress.of(peer: "10.0.0.5", forwardedFor: "203.0.113.9", trustedProxies: proxies) == "203.0.113.9")
+        // What a client wrote itself comes first; the proxy appended the real address last.
+        #expect(ClientAddress.of(peer: "10.0.0.5", forwardedFor: "1.2.3.4, 203.0.113.9", trustedProxies: proxies) == "203.0.113.9")
+        #expect(ClientAddress.of(peer: "198.51.100.7", forwardedFor: "1.2.3.4", trustedProxies: proxies) == "198.51.100.7")
+        #expect(ClientAddress.of(peer: "10.0.0.5", forwardedFor: nil, trustedProxies: proxies) == "10.0.0.5")
     }
 
     @Test func aBadURLOrAnUnreachableDatabaseIsAClearErrorAtStart() async throws {
@@ -299,4 +352,97 @@ final class Game: Sendable {
         _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
         try? FileManager.default.removeItem(atPath: directory)
     }
+}
+
+/// Debian's nginx in front of servers, with `docs/nginx-touchschool.conf` as it is but for its
+/// ports, in a directory of its own; stopped (SIGTERM to its master) by `stop()`.
+final class Nginx: @unchecked Sendable {
+    let pid: pid_t
+    let port: Int
+    let directory: String
+    private var stopped = false
+
+    static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/nginx-touchschool.conf").path
+
+    init(upstreams: [Int]) throws {
+        let binary = "/usr/sbin/nginx"
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw HarnessError("nginx is not installed (Debian: apt-get install nginx; .ci/run installs it)")
+        }
+        directory = makeTemporaryDirectory()
+        port = try freePort()
+        var site = try String(contentsOfFile: Self.example, encoding: .utf8)
+        site = site.replacingOccurrences(of: "127.0.0.1:8081", with: "127.0.0.1:\(upstreams[0])")
+            .replacingOccurrences(of: "127.0.0.1:8082", with: "127.0.0.1:\(upstreams[1])")
+            .replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(port);")
+        try site.write(toFile: "\(directory)/touchschool.conf", atomically: true, encoding: .utf8)
+        // Workers may run as another user (nobody, under root): their temporary files need a place.
+        chmod(directory, 0o755)
+        for folder in ["body", "proxy", "fastcgi", "uwsgi", "scgi"] {
+            mkdir("\(directory)/\(folder)", 0o777)
+            chmod("\(directory)/\(folder)", 0o777)
+        }
+        let main = """
+            worker_processes 1;
+            error_log \(directory)/error.log;
+            pid \(directory)/nginx.pid;
+            events { worker_connections 1024; }
+            http {
+                access_log off;
+                client_body_temp_path \(directory)/body;
+                proxy_temp_path \(directory)/proxy;
+                fastcgi_temp_path \(directory)/fastcgi;
+                uwsgi_temp_path \(directory)/uwsgi;
+                scgi_temp_path \(directory)/scgi;
+                include \(directory)/touchschool.conf;
+            }
+            """
+        try main.write(toFile: "\(directory)/nginx.conf", atomically: true, encoding: .utf8)
+        switch Subprocess.start(binary, ["-p", directory, "-c", "\(directory)/nginx.conf", "-g", "daemon off;"],
+                                outputPath: "\(directory)/out", errorPath: "\(directory)/err") {
+        case let .success(started): pid = started
+        case let .failure(failure): throw HarnessError(failure.description)
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if Subprocess.run("/usr/bin/curl", ["-sf", "-o", "/dev/null", "--max-time", "2", "http://127.0.0.1:\(port)/healthz"]).status == 0 { return }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                stopped = true
+                throw HarnessError("nginx ended: \((try? String(contentsOfFile: "\(directory)/err", encoding: .utf8)) ?? "")")
+            }
+            usleep(50_000)
+        }
+        stop()
+        throw HarnessError("nginx did not answer within 20 s")
+    }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    deinit { stop() }
+}
+
+/// A port nothing listens on now (the kernel's choice for a socket bound to port 0).
+func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard bound else { throw HarnessError("bind: \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
 }

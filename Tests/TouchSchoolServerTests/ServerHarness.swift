@@ -150,8 +150,11 @@ final class TestPlayer: Sendable {
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     static func connect(to server: ServerProcess) async throws -> TestPlayer {
+        try await connect(url: server.playURL)
+    }
+
+    static func connect(url: String) async throws -> TestPlayer {
         let player = TestPlayer()
-        let url = server.playURL
         let task = Task {
             do {
                 let frame = try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 22),

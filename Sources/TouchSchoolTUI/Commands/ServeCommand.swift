@@ -40,6 +40,11 @@ struct ServeCommand: ParsableCommand {
                                valueName: "dir"))
     var from: String?
 
+    @Option(name: .customLong("trusted-proxy"),
+            help: ArgumentHelp("A load balancer's address (given once per balancer): connections from it are counted by the address its X-Forwarded-For names, for the per-address limits.",
+                               valueName: "ip"))
+    var trustedProxies: [String] = []
+
     @OptionGroup var data: DataDirectoryOptions
 
     /// PostgreSQL's URL, from --postgres or the environment.
@@ -63,9 +68,10 @@ struct ServeCommand: ParsableCommand {
                 throw CommandError("cannot move \(from) into PostgreSQL: \(error)")
             }
         }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: directory, postgresURL: postgresURL, starterCatalogPath: StarterCatalog.path,
             limits: AddressLimitPolicy(connectionsPerAddress: connectionsPerAddress, devicesPerAddressPerHour: devicesPerAddress))
+        configuration.trustedProxies = Set(trustedProxies)
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: ProcessInfo.processInfo.environment["LOG_LEVEL"]) { host, port in
                 let shown = host.contains(":") ? "[\(host)]" : host
