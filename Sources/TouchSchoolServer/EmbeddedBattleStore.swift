@@ -62,8 +62,12 @@ final class EmbeddedBattleStore: BattleStore {
                         return followed || result.outcomes.contains { if case .acknowledged = $0 { true } else { false } }
                     }
                     let rulesResult = rules!
+                    // Every total that differs from the last state this server read: its own
+                    // window's, and what local games on the same directory saved meanwhile.
+                    let previous = self.saved.withLock { $0.scores }
                     var changed: [String: UInt64] = [:]
-                    for id in rulesResult.changedSchools { changed[id] = result.state.scores[id] ?? 0 }
+                    for (id, total) in result.state.scores where previous[id] != total { changed[id] = total }
+                    for id in previous.keys where result.state.scores[id] == nil { changed[id] = 0 }
                     continuation.resume(returning: .success(CommittedWindow(
                         rules: rulesResult, histories: histories,
                         board: StoredBoard(version: result.state.boardVersion, scores: changed),
