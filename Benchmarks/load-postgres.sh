@@ -64,14 +64,14 @@ rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 def f(v, digits=0):
     return "—" if v is None or (isinstance(v, (int, float)) and v < 0) else f"{v:,.{digits}f}"
 names = {"embedded": "1 embedded", "postgres-1": "1 on PostgreSQL", "postgres-2": "2 on PostgreSQL"}
-print("| players | servers | taps/s acked (offered) | ack p50 | ack p99 | tap→other p99 | servers' cores | server CPU µs / player-s | PostgreSQL cores | commits/s | rows / commit | PostgreSQL CPU ms / commit | lost |")
-print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+print("| players | servers | taps/s acked (offered) | ack p50 | ack p99 | tap→other p99 | servers' cores | server CPU µs / player-s | PostgreSQL cores | commits/s | PostgreSQL transactions/s | rows / commit | PostgreSQL CPU ms / commit | lost |")
+print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
 for r in sorted(rows, key=lambda r: (r["players"], list(names).index(r["label"]))):
     if "tapsPerSecondAcked" not in r:
-        print(f"| {r['players']:,} | {names[r['label']]} | run failed | | | | | | | | | | |"); continue
+        print(f"| {r['players']:,} | {names[r['label']]} | run failed | | | | | | | | | | | |"); continue
     print(f"| {r['players']:,} | {names[r['label']]} | {f(r['tapsPerSecondAcked'])} ({f(r['tapsPerSecondOffered'])}) | "
           f"{f(r['ackP50ms'],1)} ms | {f(r['ackP99ms'],1)} ms | {f(r['otherP99ms'],1)} ms | {f(r['serverCores'],2)} | "
-          f"{f(r['serverCPUusPerPlayerSecond'])} | {f(r.get('pgCores'),2)} | {f(r.get('pgCommitsPerSecond'),1)} | "
+          f"{f(r['serverCPUusPerPlayerSecond'])} | {f(r.get('pgCores'),2)} | {f(r.get('commitsPerSecond'),1)} | {f(r.get('pgTransactionsPerSecond'),1)} | "
           f"{f(r.get('pgRowsPerCommit'),1)} | {f(r.get('pgCPUmsPerCommit'),2)} | {r['lost']} |")
 held = {}
 for label in names:

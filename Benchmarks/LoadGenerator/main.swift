@@ -97,19 +97,30 @@ let arguments: [String] = options.kind == "real"
        "--connections-per-address", "1000000", "--devices-per-address", "1000000"] + (options.postgres.map { ["--postgres", $0] } ?? [])
     : [options.server, "--port", "0"]
 if options.instances > 1, options.postgres == nil { fail("--instances needs --postgres: servers share a battle only there") }
-var servers: [ServerUnderTest] = []
-for _ in 0..<options.instances {
-    do { servers.append(try ServerUnderTest.start(arguments, environment: ["LOG_LEVEL": "warning"])) } catch {
-        for server in servers { _ = server.stop() }
-        fail("\(error)")
+let servers: [ServerUnderTest] = {
+    var started: [ServerUnderTest] = []
+    for _ in 0..<options.instances {
+        do { started.append(try ServerUnderTest.start(arguments, environment: ["LOG_LEVEL": "warning"])) } catch {
+            for server in started { _ = server.stop() }
+            fail("\(error)")
+        }
     }
-}
+    return started
+}()
 let server = servers[0]
 note("\(options.kind) server pids \(servers.map(\.pid)) on ports \(servers.map(\.port)); \(options.players) players")
 try? await Task.sleep(for: .seconds(1))
 let idleRSS = servers.reduce(UInt64(0)) { $0 + (ProcFS.residentKB(pid: $1.pid) ?? 0) }
 /// CPU ticks of every server, and of PostgreSQL's processes.
 func serversCPU() -> UInt64 { servers.reduce(0) { $0 + (ProcFS.cpuTicks(pid: $1.pid) ?? 0) } }
+/// The servers' own count of commit windows saved (`touchschool_commits_total`), summed.
+func serversCommits() -> UInt64 {
+    servers.reduce(0) { sum, server in
+        let text = httpGet(port: server.port, path: "/metrics") ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("touchschool_commits_total ") }
+        return sum + (line.flatMap { UInt64($0.split(separator: " ").last ?? "") } ?? 0)
+    }
+}
 func postgresCPU() -> UInt64 { options.postgresPID.map { ProcFS.treeCPUTicks(root: $0) } ?? 0 }
 
 // The schools: the first of the catalog the server plays with (the starter catalog).
@@ -147,6 +158,7 @@ try? await Task.sleep(for: .seconds(options.settle))
 let startCPU = serversCPU()
 let startPostgresCPU = postgresCPU()
 let startStats = options.postgres.flatMap(PostgresStats.read)
+let startCommits = serversCommits()
 let startMachine = ProcFS.machineTicks()
 let startSelf = ProcFS.selfCPUSeconds()
 let windowStart = nowNanos()
@@ -162,6 +174,7 @@ let windowEnd = nowNanos()
 let endCPU = serversCPU()
 let endPostgresCPU = postgresCPU()
 let endStats = options.postgres.flatMap(PostgresStats.read)
+let endCommits = serversCommits()
 let endMachine = ProcFS.machineTicks()
 let endSelf = ProcFS.selfCPUSeconds()
 let endRSS = serversRSS()
@@ -268,9 +281,12 @@ var result: [String: Any] = [
     "connectionsEndedEarly": endedEarly,
     "serverExit": Int(exitStatus),
 ]
+result["commitsPerSecond"] = Double(endCommits - startCommits) / windowSeconds
 if let startStats, let endStats {
-    let commits = Double(endStats.commits - startStats.commits)
-    result["pgCommitsPerSecond"] = commits / windowSeconds
+    // The servers' commit windows (each one transaction); PostgreSQL's transactions also count
+    // the polls and the hellos' reads.
+    let commits = Double(endCommits - startCommits)
+    result["pgTransactionsPerSecond"] = Double(endStats.commits - startStats.commits) / windowSeconds
     result["pgRowsPerCommit"] = Double(endStats.rows - startStats.rows) / max(1, commits)
     result["pgCores"] = postgresCores
     result["pgCPUmsPerCommit"] = Double(endPostgresCPU - startPostgresCPU) / ProcFS.ticksPerSecond * 1000 / max(1, commits)

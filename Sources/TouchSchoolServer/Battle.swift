@@ -59,6 +59,8 @@ actor Battle: Service {
     private var pending: [ReceivedBatch] = []
     /// When the oldest waiting batch arrived: the commit window runs from then.
     private var pendingSince: ContinuousClock.Instant?
+    /// When the last save started: the next starts a window later at the soonest.
+    private var lastCommitStarted: ContinuousClock.Instant?
     /// Devices with batches in the save under way.
     private var inFlight: Set<String> = []
     private var peers: [ConnectionID: Peer] = [:]
@@ -225,9 +227,14 @@ actor Battle: Service {
             // The window runs from the oldest waiting batch's arrival, not from the end of the
             // last save: batches that arrived during a save (an fsync can take tens of
             // milliseconds on a busy disk) have waited their window already and are saved at once.
+            // Nor does a save start sooner than a window after the previous one started: fast
+            // saves (a PostgreSQL transaction takes a few milliseconds) would otherwise follow
+            // each other with a batch or two each, and commits would grow with the players
+            // instead of staying at most 1 / window a second.
             if !closing && pending.count < Self.commitBatchLimit {
-                let waited = pendingSince.map { ContinuousClock.now - $0 } ?? .zero
-                if waited < Self.commitWindow { try? await Task.sleep(for: Self.commitWindow - waited) }
+                let now = ContinuousClock.now
+                let due = max(pendingSince.map { $0 + Self.commitWindow } ?? now, lastCommitStarted.map { $0 + Self.commitWindow } ?? now)
+                if due > now { try? await Task.sleep(until: due, clock: .continuous) }
             }
             if closing {
                 // Save and acknowledge what arrived; later batches wait for the next server.
@@ -254,6 +261,7 @@ actor Battle: Service {
         guard !pending.isEmpty else { return true }
         let batches = pending
         let since = pendingSince
+        lastCommitStarted = .now
         pending = []
         pendingSince = nil
         inFlight = Set(batches.map(\.device))
@@ -350,8 +358,12 @@ actor Battle: Service {
         boardText = nil
     }
 
-    /// A hint that the board changed (a PostgreSQL notification): poll now.
-    func boardChanged() { wakePoll() }
+    /// A hint that the board reached `version` (a PostgreSQL notification): poll now, unless
+    /// this server's own commit brought it there already.
+    func boardChanged(to version: UInt64?) {
+        if let version, version <= boardVersion { return }
+        wakePoll()
+    }
 
     private func wakePoll() {
         pollWaiter?.resume()
@@ -361,11 +373,15 @@ actor Battle: Service {
     /// Asks the store for other servers' saves every `pollInterval`, or at once on a hint (a lost
     /// hint costs at most one interval), and pushes them to the players like this server's own.
     private func pollLoop() async {
-        while !closing {
-            Task { [weak self] in
+        // One timer for the loop's whole life: a hint wakes the poll early without adding timers.
+        let timer = Task { [weak self] in
+            while !Task.isCancelled {
                 try? await Task.sleep(for: Self.pollInterval)
                 await self?.wakePoll()
             }
+        }
+        defer { timer.cancel() }
+        while !closing {
             await withCheckedContinuation { pollWaiter = $0 }
             guard !closing else { return }
             do throws(BattleStoreError) {

@@ -180,7 +180,7 @@ final class PostgresBattleStore: BattleStore {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: Self.notificationChannel) { notifications in
-                        for try await _ in notifications { await battle.boardChanged() }
+                        for try await notification in notifications { await battle.boardChanged(to: UInt64(notification.payload)) }
                     }
                 }
             } catch {
