@@ -92,7 +92,7 @@ public final class LocalBattle: BattleConnection {
     private func takeUpNewCatalog(saver: inout Saver) -> Bool {
         guard let stamp = fileSystem.stamp(catalogPath), stamp != saver.catalogStamp else { return false }
         saver.catalogStamp = stamp
-        guard let catalog = try? CatalogFile.load(path: catalogPath) else { return false }
+        guard let catalog = try? CatalogFile.load(path: catalogPath, snapshotPath: CatalogSnapshotFile.path(forCatalog: catalogPath)).catalog else { return false }
         saver.catalog = catalog
         saver.generation += 1
         return true
