@@ -333,19 +333,21 @@ public struct Leaderboard: Sendable {
 
     /// Builds a treap from nodes already in order (a Cartesian tree, built with a stack in O(k)).
     private mutating func buildTree(_ members: [Int32]) -> Int32 {
-        var spine: [Int32] = []
+        // The spine holds each node with its priority, worked out once per node.
+        var spine: [(node: Int32, priority: UInt64)] = []
         for (index, node) in members.enumerated() {
             nodes[Int(node)].previous = index > 0 ? members[index - 1] : Self.none
             nodes[Int(node)].next = index + 1 < members.count ? members[index + 1] : Self.none
+            let priority = Self.priority(node)
             var lastPopped = Self.none
-            while let top = spine.last, Self.priority(top) < Self.priority(node) {
-                lastPopped = spine.removeLast()
+            while let top = spine.last, top.priority < priority {
+                lastPopped = spine.removeLast().node
             }
             nodes[Int(node)].left = lastPopped
-            if let top = spine.last { nodes[Int(top)].right = node }
-            spine.append(node)
+            if let top = spine.last { nodes[Int(top.node)].right = node }
+            spine.append((node, priority))
         }
-        guard let root = spine.first else { return Self.none }
+        guard let root = spine.first?.node else { return Self.none }
         computeSizes(root)
         return root
     }
