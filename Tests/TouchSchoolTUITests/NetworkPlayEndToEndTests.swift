@@ -18,12 +18,15 @@ struct NetworkPlayEndToEndTests {
         private var process: Process?
         private var logPath: String { "\(folder)/server.log" }
 
-        init(port: Int = 0) throws {
+        /// `testCatalog`: the sessions' test catalog; else the starter catalog of the installation.
+        init(port: Int = 0, testCatalog: Bool = true) throws {
             var template = Array("/tmp/touchschool-serve-XXXXXX".utf8CString)
             folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
             self.port = port
             try FileIO.createDirectory("\(folder)/data")
-            try FileSystem.live.replaceAtomically("\(folder)/data/catalog.json", with: Array(TmuxSession.catalogJSON.utf8))
+            if testCatalog {
+                try FileSystem.live.replaceAtomically("\(folder)/data/catalog.json", with: Array(TmuxSession.catalogJSON.utf8))
+            }
             do { try start() } catch {
                 stop()
                 try? FileManager.default.removeItem(atPath: folder)

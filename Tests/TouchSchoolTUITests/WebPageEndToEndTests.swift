@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+import TouchSchoolCore
+import TouchSchoolStore
+
+/// The page `touchschool serve` serves at `/`, in a real headless Chromium against the real
+/// server on loopback: search, touch play with several fingers, the board, a terminal player on
+/// the same battle under tmux, and taps made offline that count once after a reload and a
+/// restart. The screenshots in docs/screenshots/ (linked from the README) are taken here.
+/// Every browser, driver, game and server a test starts is gone when it ends.
+@Suite(.serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
+                             "chromium, chromedriver, curl or tmux not found (.ci/run installs them): skipped"))
+struct WebPageEndToEndTests {
+    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
+
+    static let minsago = "민족사관고등학교"
+    static let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/screenshots")
+
+    /// A text of the page by element id.
+    static func text(_ browser: Browser, _ id: String) -> String {
+        (try? browser.string("return document.getElementById('\(id)').textContent")) ?? ""
+    }
+
+    static func status(_ browser: Browser) -> (state: String, waiting: String) {
+        let state = (try? browser.string("return document.getElementById('status').dataset.state || ''")) ?? ""
+        let waiting = (try? browser.string("return document.getElementById('status').dataset.waiting || ''")) ?? ""
+        return (state, waiting)
+    }
+
+    /// Waits until the page is connected and every tap it made is acknowledged.
+    static func waitUntilDelivered(_ browser: Browser) throws {
+        try browser.waitFor("every tap acknowledged") { status(browser) == ("online", "0") }
+    }
+
+    /// The middle area of the play surface, in viewport coordinates: (left, top, width, height).
+    static func playArea(_ browser: Browser) throws -> (x: Int, y: Int, width: Int, height: Int) {
+        let values = try #require(try browser.script(
+            "const r = document.getElementById('play').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]") as? [Double])
+        return (Int(values[0]), Int(values[1]), Int(values[2]), Int(values[3]))
+    }
+
+    /// `count` touches spread over the play area: single fingers, and every fifth touch two
+    /// fingers at once (multi-touch), each shown before the next.
+    static func touch(_ browser: Browser, _ count: Int, after: Int, pointerType: String = "touch") throws {
+        let area = try playArea(browser)
+        var done = 0
+        var step = 0
+        while done < count {
+            let fingers = (step % 5 == 4 && count - done >= 2) ? 2 : 1
+            let points = (0..<fingers).map { finger in
+                (x: area.x + area.width * (1 + (step * 3 + finger * 5) % 9) / 10, y: area.y + area.height * (1 + (step * 7 + finger * 3) % 8) / 9)
+            }
+            try browser.touch(points, pointerType: pointerType)
+            done += fingers
+            step += 1
+            let expected = String(after + done)
+            try browser.waitFor("my taps \(expected)") { text(browser, "my-taps") == expected }
+        }
+    }
+
+    static func save(_ png: Data, as name: String) throws {
+        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+        try png.write(to: screenshots.appendingPathComponent(name))
+    }
+
+    /// The width of a PNG, from its header.
+    static func pngWidth(_ png: Data) -> Int {
+        guard png.count > 24, png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return 0 }
+        return png[16..<20].reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    @Test func aWebPlayerAndATerminalPlayerPlayOneBattle() throws {
+        let server = try ServerProcess(testCatalog: false)
+        defer { server.stop() }
+        let terminal = try TmuxSession(arguments: ["--lang", "en", "--server", server.url], user: "terminal")
+        defer { terminal.close() }
+        try terminal.chooseSchool(named: "민사고", tapsLabel: "My taps")
+
+        let phone = try Browser(width: 390, height: 844, touch: true)
+        defer { phone.close() }
+        try phone.open(server.url + "/")
+        try phone.waitFor("the page") { (try phone.string("return document.body.dataset.ready || ''")) == "true" }
+        #expect(try phone.string("return document.documentElement.lang") == "ko")
+        #expect(Self.text(phone, "picker-title") == "학교를 검색해주세요")
+
+        // The server's search, abbreviations and all, with the region on the row.
+        try phone.type("민사고", into: "#query")
+        try phone.waitFor("민족사관고등학교 in the results") { Self.text(phone, "results").contains(Self.minsago) }
+        let row = try phone.string("return document.querySelector('#results button').textContent")
+        #expect(row.contains(Self.minsago) && row.contains("강원특별자치도 횡성군") && row.contains("고등학교"), "\(row)")
+        let id = try phone.string("return document.querySelector('#results button').dataset.id")
+        try phone.click("#results button")
+        try phone.waitFor("the game") { Self.text(phone, "school-name") == Self.minsago && Self.text(phone, "my-taps") == "0" }
+        try Self.waitUntilDelivered(phone)
+        #expect(try phone.script("return document.querySelectorAll('#play .puff').length") as? Int == 30)
+
+        try Self.touch(phone, 20, after: 0)
+        try Self.waitUntilDelivered(phone)
+        let delivered = Date()
+        #expect(Self.text(phone, "my-taps") == "20")
+        #expect(Self.text(phone, "school-total") == "20")
+        // Twenty touches, still thirty puffs: reused, never added per tap.
+        #expect(try phone.script("return document.querySelectorAll('.puff').length") as? Int == 30)
+        #expect(Self.text(phone, "warning").isEmpty)
+        #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 20)
+
+        // The terminal player sees the page's taps without doing anything…
+        try terminal.waitFor("the page's taps on the terminal", timeout: 10) { TmuxSession.number(after: "School total", in: $0) == 20 }
+        let seen = Date().timeIntervalSince(delivered)
+        print("web → terminal: the terminal showed the page's taps \(Int(seen * 1000)) ms after the page's acknowledgement")
+        // … and the page sees the terminal's.
+        try NetworkPlayEndToEndTests.tap(terminal, 7)
+        try phone.waitFor("the terminal's taps on the page", timeout: 10) { Self.text(phone, "school-total") == "27" }
+        #expect(Self.text(phone, "my-taps") == "20")
+        #expect(Self.text(phone, "school-rank") == "전국 1위")
+        try Self.save(try phone.screenshot(), as: "phone.png")
+
+        // A desktop opened at /?school=ID plays for that school at once, with the mouse.
+        let desktop = try Browser(width: 1280, height: 800, touch: false)
+        defer { desktop.close() }
+        try desktop.open("\(server.url)/?school=\(id)")
+        try desktop.waitFor("the game for \(id)") {
+            Self.text(desktop, "school-name") == Self.minsago && Self.text(desktop, "school-total") == "27"
+        }
+        try Self.waitUntilDelivered(desktop)
+        try Self.touch(desktop, 3, after: 0, pointerType: "mouse")
+        // The keyboard taps too: Space on the focused play area.
+        try desktop.script("document.getElementById('play').focus()")
+        try desktop.pressKeys(["\u{E00D}"])
+        try desktop.waitFor("a tap by keyboard") { Self.text(desktop, "my-taps") == "4" }
+        try Self.waitUntilDelivered(desktop)
+        try phone.waitFor("the desktop's taps on the phone", timeout: 10) { Self.text(phone, "school-total") == "31" }
+        try Self.save(try desktop.screenshot(), as: "desktop.png")
+
+        // The board: my school highlighted; the level league has it, another province's does not.
+        try desktop.click("#to-board")
+        try desktop.waitFor("the board") {
+            (try desktop.string("return document.querySelector('#board-rows tr.mine')?.textContent || ''")).contains(Self.minsago)
+        }
+        #expect(try desktop.string("return document.querySelector('#board-rows tr.mine td:last-child').textContent") == "31")
+        try desktop.click("#my-league")
+        try desktop.waitFor("my league") {
+            (try desktop.string("return document.getElementById('league-province').value")) == "강원특별자치도"
+                && (try desktop.string("return document.getElementById('board-rows').textContent")).contains(Self.minsago)
+        }
+        try desktop.script("const p = document.getElementById('league-province'); p.value = '서울특별시'; p.dispatchEvent(new Event('change'))")
+        try desktop.waitFor("another province's league") {
+            !(try desktop.string("return document.getElementById('board-rows').textContent")).contains(Self.minsago)
+        }
+        try desktop.script("const p = document.getElementById('league-province'); p.value = ''; p.dispatchEvent(new Event('change'))")
+        try desktop.waitFor("the national board again") {
+            (try desktop.string("return document.getElementById('board-rows').textContent")).contains(Self.minsago)
+        }
+        try Self.save(try desktop.screenshot(), as: "board.png")
+
+        try NetworkPlayEndToEndTests.quit(terminal)
+        #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 31)
+        let screenshots = try ["phone.png", "desktop.png"].map { try Data(contentsOf: Self.screenshots.appendingPathComponent($0)) }
+        #expect(screenshots.map(Self.pngWidth) == [390, 1280])
+
+        phone.close()
+        desktop.close()
+        #expect(phone.processesUsingFolder().isEmpty && desktop.processesUsingFolder().isEmpty)
+    }
+
+    @Test func tapsMadeWhileTheServerIsDownCountOnceAfterAReloadAndARestart() throws {
+        let server = try ServerProcess(testCatalog: false)
+        defer { server.stop() }
+        let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", server.url, "--data-dir", "\(server.folder)/reader"])
+        let id = try #require(try JSONValue.parse(search.output).arrayValue?.first?["id"]?.stringValue)
+        let phone = try Browser(width: 360, height: 740, touch: true, language: "en-US")
+        defer { phone.close() }
+        try phone.open("\(server.url)/?school=\(id)")
+        try phone.waitFor("the game in English") { Self.text(phone, "school-name") == Self.minsago && Self.text(phone, "status") == "Online" }
+        try Self.touch(phone, 5, after: 0)
+        try Self.waitUntilDelivered(phone)
+
+        server.kill9()
+        try phone.waitFor("offline") { Self.status(phone).state != "online" }
+        try Self.touch(phone, 10, after: 5)
+        try phone.waitFor("ten taps waiting") { Self.text(phone, "status") == "Offline · 10 taps waiting" }
+        // A reload (or a closed tab) keeps them: they are in the page's storage.
+        try phone.open("\(server.url)/?school=\(id)")
+        try phone.waitFor("the taps kept through the reload") {
+            Self.text(phone, "my-taps") == "15" && Self.status(phone).waiting == "10"
+        }
+        try server.start()
+        try Self.waitUntilDelivered(phone)
+        #expect(Self.text(phone, "school-total") == "15")
+        #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 15)
+
+        // Once more after everything was acknowledged: nothing is sent twice.
+        try phone.open("\(server.url)/?school=\(id)")
+        try Self.waitUntilDelivered(phone)
+        #expect(Self.text(phone, "my-taps") == "15")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 15)
+        phone.close()
+        #expect(phone.processesUsingFolder().isEmpty)
+    }
+}
