@@ -154,6 +154,12 @@ struct WebPageEndToEndTests {
             (try desktop.string("return document.getElementById('board-rows').textContent")).contains(Self.minsago)
         }
         try Self.save(try desktop.screenshot(), as: "board.png")
+        // A 4K projector: the type grows with the screen.
+        try desktop.resize(width: 3840, height: 2160)
+        try desktop.waitFor("large type on a 4K screen") {
+            let size = try desktop.string("return getComputedStyle(document.querySelector('#board-rows td')).fontSize")
+            return (Double(size.replacingOccurrences(of: "px", with: "")) ?? 0) >= 30
+        }
 
         try NetworkPlayEndToEndTests.quit(terminal)
         #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 31)
@@ -174,6 +180,8 @@ struct WebPageEndToEndTests {
         defer { phone.close() }
         try phone.open("\(server.url)/?school=\(id)")
         try phone.waitFor("the game in English") { Self.text(phone, "school-name") == Self.minsago && Self.text(phone, "status") == "Online" }
+        // Readable at 360 px: nothing wider than the screen.
+        #expect(try phone.script("return document.documentElement.scrollWidth") as? Int == 360)
         try Self.touch(phone, 5, after: 0)
         try Self.waitUntilDelivered(phone)
 

@@ -27,7 +27,7 @@
       found: (n) => `${n}개 학교`, none: '찾는 학교가 없습니다.', searchFailed: '검색할 수 없습니다: 서버에 연결되지 않았습니다.',
       abnormal: '비정상적인 터치 수가 감지되었습니다.',
       rankIn: (n) => `전국 ${n}위`, first: '1위!', gap: (n) => `위 학교와 ${n} 차이`,
-      connecting: '연결 중…', online: '연결됨', sending: (n) => `연결됨 · ${n}번 보내는 중`,
+      connecting: '연결 중…', online: '연결됨',
       offline: (n) => n > 0 ? `오프라인 · ${n}번 대기 중` : '오프라인',
       takenOver: '다른 창에서 플레이 중입니다. 여기서 하려면 새로 고침하세요.',
       versionMismatch: '이 페이지는 서버와 맞지 않습니다. 새로 고침하세요.',
@@ -44,7 +44,7 @@
       found: (n) => `${n} schools`, none: 'No school matches.', searchFailed: 'Cannot search: the server is not reachable.',
       abnormal: 'Abnormal tapping detected.',
       rankIn: (n) => `#${n} nationally`, first: '#1!', gap: (n) => `${n} behind the school above`,
-      connecting: 'Connecting…', online: 'Online', sending: (n) => `Online · sending ${n} taps`,
+      connecting: 'Connecting…', online: 'Online',
       offline: (n) => n > 0 ? `Offline · ${n} taps waiting` : 'Offline',
       takenOver: 'Playing in another window. Reload to play here.',
       versionMismatch: 'This page does not match the server. Reload it.',
@@ -56,6 +56,7 @@
   const lang = (params.get('lang') || navigator.language || 'en').toLowerCase().startsWith('ko') ? 'ko' : 'en';
   const t = TEXT[lang];
   const number = new Intl.NumberFormat(lang === 'ko' ? 'ko-KR' : 'en-US');
+  const collator = new Intl.Collator('ko');
 
   const $ = (id) => document.getElementById(id);
   const ui = {
@@ -260,6 +261,7 @@
   function receive(message) {
     switch (message.type) {
       case 'welcome': {
+        if (!welcomed && performance.getEntriesByName('touchschool-online').length === 0) performance.mark('touchschool-online');
         welcomed = true;
         retryMs = 500;
         lastPong = Date.now();
@@ -338,7 +340,9 @@
   function setStatus() {
     if (stopped) return;
     let text, state;
-    if (welcomed) { state = 'online'; text = waitingTaps > 0 ? t.sending(number.format(waitingTaps)) : t.online; }
+    // Online, taps in flight are not news (they are acknowledged within a moment); offline, the
+    // count says what waits to be sent.
+    if (welcomed) { state = 'online'; text = t.online; }
     else if (socket) { state = 'connecting'; text = t.connecting; }
     else { state = 'offline'; text = t.offline(number.format(waitingTaps)); }
     if (ui.status.textContent !== text) ui.status.textContent = text;
@@ -362,6 +366,7 @@
         remember({ id: row[at.id], name: row[at.name], level: row[at.level], province: row[at.province], district: row[at.district] });
       }
       directoryTag = directory.catalog;
+      if (performance.getEntriesByName('touchschool-directory').length === 0) performance.mark('touchschool-directory');
       fillProvinces();
       if (school && !schools.has(school)) { const id = school; forgetSchool(); warn(t.unknownSchool(id)); }
       showSchool();
@@ -370,7 +375,7 @@
   }
 
   function fillProvinces() {
-    const names = [...new Set([...schools.values()].map((s) => s.province))].sort((a, b) => a.localeCompare(b, 'ko'));
+    const names = [...new Set([...schools.values()].map((s) => s.province))].sort(collator.compare);
     const chosen = ui.province.value;
     ui.province.replaceChildren(option('', t.all), ...names.map((name) => option(name, name)));
     ui.province.value = names.includes(chosen) ? chosen : '';
@@ -572,7 +577,7 @@
     }));
   }
 
-  function order(a, b) { return b.score - a.score || nameOf(a.id).localeCompare(nameOf(b.id), 'ko'); }
+  function order(a, b) { return b.score - a.score || collator.compare(nameOf(a.id), nameOf(b.id)); }
   function better(a, b) { return order(a, b) < 0; }
   function nameOf(id) { const row = schools.get(id); return row ? row.name : id; }
 
