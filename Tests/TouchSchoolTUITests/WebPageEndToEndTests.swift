@@ -163,6 +163,20 @@ struct WebPageEndToEndTests {
 
         try NetworkPlayEndToEndTests.quit(terminal)
         #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 31)
+
+        // Three hundred taps in a moment (dispatched by a script: no finger is that fast): the
+        // server refuses what is beyond a human, and the page says so in the original's words.
+        try phone.script("""
+            const play = document.getElementById('play'), r = play.getBoundingClientRect();
+            for (let i = 0; i < 300; i++) play.dispatchEvent(new PointerEvent('pointerdown',
+              { bubbles: true, cancelable: true, pointerId: 1, clientX: r.left + 10 + i % 50, clientY: r.top + 10 + i % 70 }));
+            """)
+        try phone.waitFor("the refusal", timeout: 10) { Self.text(phone, "warning") == "비정상적인 터치 수가 감지되었습니다." }
+        try Self.waitUntilDelivered(phone)
+        let afterBurst = try NetworkPlayEndToEndTests.total(id, on: server)
+        #expect(afterBurst < 31 + 300, "the burst counted in full: \(afterBurst)")
+        try phone.waitFor("the server's total on the page") { Self.text(phone, "school-total") == String(afterBurst) }
+        #expect(try phone.script("return document.querySelectorAll('.puff').length") as? Int == 30)
         let screenshots = try ["phone.png", "desktop.png"].map { try Data(contentsOf: Self.screenshots.appendingPathComponent($0)) }
         #expect(screenshots.map(Self.pngWidth) == [390, 1280])
 

@@ -530,21 +530,17 @@
     renderRanks();
   }
 
-  /** The schools with taps (and mine), with their totals, in `league`. */
+  /** The schools with taps (and mine) of a league (level and province, '' for any), with their totals. */
   function standings(level, province) {
     const rows = [];
-    const ids = new Set(board.scores.keys());
-    for (const id of pending.keys()) ids.add(id);
-    if (school) ids.add(school);
-    for (const id of ids) {
-      const score = total(id);
-      if (score === 0 && id !== school) continue;
+    eachStanding((id, score) => {
+      if (score === 0 && id !== school) return;
       const row = schools.get(id);
-      if ((level || province) && !row) continue;
-      if (level && row.level !== level) continue;
-      if (province && row.province !== province) continue;
+      if ((level || province) && !row) return;
+      if (level && row.level !== level) return;
+      if (province && row.province !== province) return;
       rows.push({ id, score, row });
-    }
+    });
     return rows;
   }
 
@@ -553,28 +549,36 @@
     if (view === 'board') renderBoard();
   }
 
+  /** Calls `visit(id, total)` for every school with taps, and mine: one pass, no allocation. */
+  function eachStanding(visit) {
+    for (const id of board.scores.keys()) visit(id, total(id));
+    for (const id of pending.keys()) if (!board.scores.has(id)) visit(id, total(id));
+    if (school && !board.scores.has(school) && !pending.has(school)) visit(school, total(school));
+  }
+
   function renderGameRanks() {
-    const rows = standings('', '');
     const mine = school ? total(school) : 0;
     let above = 0, closest = Infinity;
-    for (const r of rows) if (r.score > mine) { above += 1; closest = Math.min(closest, r.score); }
-    ui.schoolRank.textContent = school ? t.rankIn(above + 1) : '';
-    ui.gap.textContent = !school ? '' : above === 0 ? t.first : t.gap(number.format(closest - mine));
-    // The top few: a partial selection, not a sort of every school.
+    // The top few by a partial selection in the same pass, not a sort of every school.
     const top = [];
-    for (const r of rows) {
+    eachStanding((id, score) => {
+      if (score === 0 && id !== school) return;
+      if (score > mine) { above += 1; if (score < closest) closest = score; }
+      const r = { id, score };
       if (top.length < MINI_ROWS || better(r, top[top.length - 1])) {
         top.push(r);
         top.sort(order);
         if (top.length > MINI_ROWS) top.pop();
       }
-    }
+    });
+    ui.schoolRank.textContent = school ? t.rankIn(above + 1) : '';
+    ui.gap.textContent = !school ? '' : above === 0 ? t.first : t.gap(number.format(closest - mine));
     const shown = top.slice();
-    if (school && !top.some((r) => r.id === school)) shown.push(rows.find((r) => r.id === school) || { id: school, score: mine });
-    ui.miniList.replaceChildren(...shown.map((r) => {
-      const rank = 1 + rows.reduce((n, other) => n + (other.score > r.score ? 1 : 0), 0);
-      return line('li', [String(rank), nameOf(r.id), number.format(r.score)], ['n', 's', 't'], r.id === school);
-    }));
+    if (school && !top.some((r) => r.id === school)) shown.push({ id: school, score: mine });
+    const ranks = shown.map(() => 1);
+    eachStanding((id, score) => { for (let i = 0; i < shown.length; i++) if (score > shown[i].score) ranks[i] += 1; });
+    ui.miniList.replaceChildren(...shown.map((r, i) =>
+      line('li', [String(ranks[i]), nameOf(r.id), number.format(r.score)], ['n', 's', 't'], r.id === school)));
   }
 
   function order(a, b) { return b.score - a.score || collator.compare(nameOf(a.id), nameOf(b.id)); }
