@@ -19,13 +19,19 @@ struct NetworkPlayEndToEndTests {
         private var logPath: String { "\(folder)/server.log" }
 
         /// `testCatalog`: the sessions' test catalog; else the starter catalog of the installation.
-        init(port: Int = 0, testCatalog: Bool = true) throws {
+        /// `scores`: totals the battle starts with (a state file written before the start).
+        init(port: Int = 0, testCatalog: Bool = true, scores: [String: UInt64] = [:]) throws {
             var template = Array("/tmp/touchschool-serve-XXXXXX".utf8CString)
             folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
             self.port = port
             try FileIO.createDirectory("\(folder)/data")
             if testCatalog {
                 try FileSystem.live.replaceAtomically("\(folder)/data/catalog.json", with: Array(TmuxSession.catalogJSON.utf8))
+            }
+            if !scores.isEmpty {
+                let lines = scores.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
+                let state = #"{"format": "touchschool-state", "version": 1, "scores": {"# + lines + #"}, "players": {}}"#
+                try FileSystem.live.replaceAtomically("\(folder)/data/state.json", with: Array(state.utf8))
             }
             do { try start() } catch {
                 stop()

@@ -70,8 +70,12 @@ struct WebPageEndToEndTests {
         return png[16..<20].reduce(0) { $0 << 8 | Int($1) }
     }
 
+    /// Other schools of the starter catalog with taps before the game: 한국과학영재학교 40,
+    /// 휘문고등학교 25, 서울고등학교 12, 부산고등학교 8.
+    static let otherSchools: [String: UInt64] = ["S0126": 40, "S0003": 25, "S0001": 12, "S0127": 8]
+
     @Test func aWebPlayerAndATerminalPlayerPlayOneBattle() throws {
-        let server = try ServerProcess(testCatalog: false)
+        let server = try ServerProcess(testCatalog: false, scores: Self.otherSchools)
         defer { server.stop() }
         let terminal = try TmuxSession(arguments: ["--lang", "en", "--server", server.url], user: "terminal")
         defer { terminal.close() }
@@ -96,6 +100,9 @@ struct WebPageEndToEndTests {
         #expect(try phone.script("return document.querySelectorAll('#play .puff').length") as? Int == 30)
 
         try Self.touch(phone, 20, after: 0)
+        // The picture while the last puffs still fade, once the ranks (redrawn four times a
+        // second) have caught up with the last tap.
+        Thread.sleep(forTimeInterval: 0.3)
         try Self.save(try phone.screenshot(), as: "phone.png")
         try Self.waitUntilDelivered(phone)
         let delivered = Date()
@@ -104,6 +111,9 @@ struct WebPageEndToEndTests {
         // Twenty touches, still thirty puffs: reused, never added per tap.
         #expect(try phone.script("return document.querySelectorAll('.puff').length") as? Int == 30)
         #expect(Self.text(phone, "warning").isEmpty)
+        try phone.waitFor("third, five behind 휘문고") {
+            Self.text(phone, "school-rank") == "전국 3위" && Self.text(phone, "gap") == "위 학교와 5 차이"
+        }
         #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 20)
 
         // The terminal player sees the page's taps without doing anything…
@@ -114,7 +124,13 @@ struct WebPageEndToEndTests {
         try NetworkPlayEndToEndTests.tap(terminal, 7)
         try phone.waitFor("the terminal's taps on the page", timeout: 10) { Self.text(phone, "school-total") == "27" }
         #expect(Self.text(phone, "my-taps") == "20")
-        #expect(Self.text(phone, "school-rank") == "전국 1위")
+        try phone.waitFor("second, 13 behind 한국과학영재학교") {
+            Self.text(phone, "school-rank") == "전국 2위" && Self.text(phone, "gap") == "위 학교와 13 차이"
+        }
+        // The mini-board: the schools with taps in order, mine highlighted.
+        #expect(try phone.string("return [...document.querySelectorAll('#mini-list li')].map(li => li.textContent).join('|')")
+                == "1한국과학영재학교40|2민족사관고등학교27|3휘문고등학교25|4서울고등학교12|5부산고등학교8")
+        #expect(try phone.string("return document.querySelector('#mini-list li.mine').textContent") == "2민족사관고등학교27")
 
         // A desktop opened at /?school=ID plays for that school at once, with the mouse.
         let desktop = try Browser(width: 1280, height: 800, touch: false)
@@ -135,10 +151,12 @@ struct WebPageEndToEndTests {
 
         // The board: my school highlighted; the level league has it, another province's does not.
         try desktop.click("#to-board")
-        try desktop.waitFor("the board") {
+        try desktop.waitFor("the board, nationally") {
             (try desktop.string("return document.querySelector('#board-rows tr.mine')?.textContent || ''")).contains(Self.minsago)
         }
         #expect(try desktop.string("return document.querySelector('#board-rows tr.mine td:last-child').textContent") == "31")
+        #expect(try desktop.string("return [...document.querySelectorAll('#board-rows tr')].map(tr => tr.cells[0].textContent + tr.cells[1].textContent).join('|')")
+                == "1한국과학영재학교|2민족사관고등학교|3휘문고등학교|4서울고등학교|5부산고등학교")
         try desktop.click("#my-league")
         try desktop.waitFor("my league") {
             let province = try desktop.string("return document.getElementById('league-province').value")
@@ -147,7 +165,7 @@ struct WebPageEndToEndTests {
         }
         try desktop.script("const p = document.getElementById('league-province'); p.value = '서울특별시'; p.dispatchEvent(new Event('change'))")
         try desktop.waitFor("another province's league") {
-            !(try desktop.string("return document.getElementById('board-rows').textContent")).contains(Self.minsago)
+            try desktop.string("return document.getElementById('board-rows').textContent") == "1휘문고등학교서울특별시 강남구252서울고등학교서울특별시 서초구12"
         }
         try desktop.script("const p = document.getElementById('league-province'); p.value = ''; p.dispatchEvent(new Event('change'))")
         try desktop.waitFor("the national board again") {
