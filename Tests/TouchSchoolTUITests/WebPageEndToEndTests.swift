@@ -75,7 +75,7 @@ struct WebPageEndToEndTests {
     static let otherSchools: [String: UInt64] = ["S0126": 40, "S0003": 25, "S0001": 12, "S0127": 8]
 
     @Test func aWebPlayerAndATerminalPlayerPlayOneBattle() throws {
-        let server = try ServerProcess(testCatalog: false, scores: Self.otherSchools)
+        let server = try ServerProcess(catalog: nil, scores: Self.otherSchools)
         defer { server.stop() }
         let terminal = try TmuxSession(arguments: ["--lang", "en", "--server", server.url], user: "terminal")
         defer { terminal.close() }
@@ -204,7 +204,7 @@ struct WebPageEndToEndTests {
     }
 
     @Test func tapsMadeWhileTheConnectionIsDownCountOnceEvenWhenThePageIsClosed() throws {
-        let server = try ServerProcess(testCatalog: false)
+        let server = try ServerProcess(catalog: nil)
         defer { server.stop() }
         let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", server.url, "--data-dir", "\(server.folder)/reader"])
         let id = try #require(try JSONValue.parse(search.output).arrayValue?.first?["id"]?.stringValue)
@@ -250,5 +250,29 @@ struct WebPageEndToEndTests {
         #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 15)
         phone.close()
         #expect(phone.processesUsingFolder().isEmpty)
+    }
+
+    /// A school name that is markup stays text: on the results, in the header and on the board.
+    @Test func namesFromTheCatalogAreShownAsTextNeverAsMarkup() throws {
+        let hostile = "<img src=x onerror=document.title=1>한빛고등학교<b>"
+        let catalog = TmuxSession.catalogJSON.replacingOccurrences(of: "\"한빛고등학교\"", with: "\"\(hostile)\"")
+        let server = try ServerProcess(catalog: catalog)
+        defer { server.stop() }
+        let browser = try Browser(width: 1280, height: 800, touch: false, language: "en-US")
+        defer { browser.close() }
+        try browser.open(server.url + "/")
+        try browser.type("한빛", into: "#query")
+        try browser.waitFor("the school in the results") { Self.text(browser, "results").contains("한빛고등학교") }
+        #expect(try browser.string("return document.querySelector('#results .name').textContent") == hostile)
+        try browser.click("#results button")
+        try browser.waitFor("the game") { Self.text(browser, "school-name") == hostile }
+        try Self.touch(browser, 2, after: 0, pointerType: "mouse")
+        try Self.waitUntilDelivered(browser)
+        try browser.click("#to-board")
+        try browser.waitFor("the board") {
+            try browser.string("return document.querySelector('#board-rows tr.mine td:nth-child(2)')?.textContent || ''") == hostile
+        }
+        #expect(try browser.script("return document.querySelectorAll('img, b:not([id])').length") as? Int == 0)
+        #expect(try browser.string("return document.title") == "School Battle TouchSchool")
     }
 }
