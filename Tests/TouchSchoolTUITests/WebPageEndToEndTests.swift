@@ -172,6 +172,14 @@ struct WebPageEndToEndTests {
             (try desktop.string("return document.getElementById('board-rows').textContent")).contains(Self.minsago)
         }
         try Self.save(try desktop.screenshot(), as: "board.png")
+        // Full screen for a projector (the Fullscreen API, from the page's button): only the
+        // board and the way back out remain.
+        try desktop.click("#fullscreen")
+        try desktop.waitFor("full screen") {
+            try desktop.script("return document.fullscreenElement !== null && getComputedStyle(document.getElementById('to-picker')).display === 'none'") as? Bool == true
+        }
+        try desktop.click("#fullscreen")
+        try desktop.waitFor("out of full screen") { try desktop.script("return document.fullscreenElement === null") as? Bool == true }
         // A 4K projector: the type grows with the screen.
         try desktop.resize(width: 3840, height: 2160)
         try desktop.waitFor("large type on a 4K screen") {
