@@ -8,7 +8,7 @@
   const PROTOCOL = 1;
   const PUFFS = 30;              // smoke puffs on screen at most: a ring of reused elements
   const PUFF_MS = 1000;          // a puff fades over a second
-  const SEAL_ONLINE_MS = 400;    // online, the taps of this long go out as one batch
+  const SEAL_ONLINE_MS = 250;    // online, the taps of this long go out as one batch
   const SEAL_OFFLINE_MS = 5000;  // offline, batches are sealed less often: fewer to keep and send
   const RANK_MS = 250;           // ranks and boards are recomputed at most this often, never per tap
   const BOARD_ROWS = 100;
