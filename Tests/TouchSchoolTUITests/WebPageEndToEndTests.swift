@@ -6,7 +6,7 @@ import TouchSchoolStore
 /// The page `touchschool serve` serves at `/`, in a real headless Chromium against the real
 /// server on loopback: search, touch play with several fingers, the board, a terminal player on
 /// the same battle under tmux, and taps made while the server is down that count once, sent
-/// again by the page or by the page opened again. The screenshots in docs/screenshots/ (linked from the README) are taken here.
+/// again by the page or by the page opened again. The README's screenshots are taken here (see `screenshots`).
 /// Every browser, driver, game and server a test starts is gone when it ends.
 @Suite(.serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
                              "chromium, chromedriver, curl or tmux not found (.ci/run installs them): skipped"))
@@ -14,8 +14,15 @@ struct WebPageEndToEndTests {
     typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
 
     static let minsago = "민족사관고등학교"
-    static let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/screenshots")
+    /// Where the screenshots go: `.build/screenshots` so that a test run leaves the working tree
+    /// clean, or the folder `TOUCHSCHOOL_SCREENSHOTS` names (relative to the package), e.g.
+    /// `docs/screenshots` to refresh the README's pictures.
+    static let screenshots: URL = {
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let folder = ProcessInfo.processInfo.environment["TOUCHSCHOOL_SCREENSHOTS"] ?? ".build/screenshots"
+        return folder.hasPrefix("/") ? URL(fileURLWithPath: folder) : package.appendingPathComponent(folder)
+    }()
 
     /// A text of the page by element id.
     static func text(_ browser: Browser, _ id: String) -> String {
