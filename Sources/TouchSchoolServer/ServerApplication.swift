@@ -67,9 +67,11 @@ public enum TouchSchoolServer {
             throw ServerError(description: "cannot read the saved scores: \(error)")
         }
         let limits = AddressLimits(policy: configuration.limits)
+        let page = try WebPage()
 
         let router = Router()
         Routes(battle: battle, metrics: metrics).add(to: router)
+        PageRoutes(battle: battle, page: page, lookup: SchoolLookup()).add(to: router)
 
         let playRouter = Router(context: PlayRequestContext.self)
         playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, context in
