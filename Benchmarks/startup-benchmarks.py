@@ -17,7 +17,8 @@ Each figure comes with its baseline from the same run, the two alternating run b
 3. Resident memory of an idle game (VmRSS and VmHWM from /proc/<pid>/status after 2 s in the game
    screen), beside `less` idle on the names file.
 
---baseline-binary adds another build (e.g. main's) to 1-3, run in the same rounds.
+--baseline-binary adds another build (e.g. main's, or one linked statically) to 1-3, run in the
+same rounds; it may be given several times.
 """
 
 import argparse
@@ -109,14 +110,16 @@ def max_rss_kb(argv, stdin_path=None, ok=(0,)):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--binary")
-    parser.add_argument("--baseline-binary")
+    parser.add_argument("--baseline-binary", action="append", default=[],
+                        help="another build to measure in the same rounds, as PATH or LABEL=PATH (repeatable)")
     parser.add_argument("--runs", type=int, default=20)
     arguments = parser.parse_args()
     binary = arguments.binary or os.path.join(subprocess.run(
         ["swift", "build", "-c", "release", "--show-bin-path"], cwd=REPO, capture_output=True, text=True).stdout.strip(), "touchschool")
     builds = {"touchschool": binary}
-    if arguments.baseline_binary:
-        builds["baseline build"] = arguments.baseline_binary
+    for number, other in enumerate(arguments.baseline_binary, 1):
+        label, _, path = other.rpartition("=")
+        builds[label or f"baseline build {number}"] = path
     for tool in ("fzf", "less"):
         if not shutil.which(tool):
             raise HarnessError(f"{tool} is missing (apt-get install {tool})")
