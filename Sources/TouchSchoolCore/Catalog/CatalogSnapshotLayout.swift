@@ -51,7 +51,6 @@ enum CatalogSnapshotLayout {
     // address, lot address, founded; length `absent` when nil), latitude and longitude as IEEE
     // doubles, then level, ownership (0 none, 1 national, 2 public, 3 private) and flags.
     static let schoolRecordSize = 80
-    static let textReferenceCount = 7
     static let latitudeOffset = 56
     static let longitudeOffset = 64
     static let levelOffset = 72
