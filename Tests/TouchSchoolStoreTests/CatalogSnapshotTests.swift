@@ -42,39 +42,73 @@ import TouchSchoolStarterCatalog
         return queries
     }
 
-    static func expectSameSearch(_ catalog: Catalog, _ snapshot: Catalog, every step: Int) {
+    /// Runs `work` on a thread of its own and gives back its result: these comparisons compute
+    /// for seconds, and a synchronous test holds one of the test process's two cooperative threads
+    /// all that time, starving the asynchronous network tests that run beside it. Expectations
+    /// stay on the test's task, where Swift Testing attributes them.
+    static func onOwnThread<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+
+    /// The queries whose results differ between the two catalogs' searches, how many were
+    /// compared, and how many hits the in-memory search found.
+    static func searchDifferences(_ catalog: Catalog, _ snapshot: Catalog, every step: Int) -> (differences: [String], compared: Int, found: Int) {
         let memory = SchoolSearch(catalog: catalog), mapped = SchoolSearch(catalog: snapshot)
-        var compared = 0, found = 0
+        var differences: [String] = [], compared = 0, found = 0
         for query in queries(over: catalog, every: step) {
             let expected = memory.search(query)
-            #expect(mapped.search(query) == expected, "\(query)")
+            if mapped.search(query) != expected { differences.append("\(query)") }
             compared += 1
             found += expected.count
         }
-        #expect(compared > 100 && found > 1_000, "the queries must find schools: \(compared) queries, \(found) hits")
+        return (differences, compared, found)
     }
 
-    static func expectSameLeaderboard(_ catalog: Catalog, _ snapshot: Catalog) {
+    static func expectSameSearch(_ catalog: Catalog, _ snapshot: Catalog, every step: Int,
+                                 sourceLocation: SourceLocation = #_sourceLocation) async {
+        let (differences, compared, found) = await onOwnThread { searchDifferences(catalog, snapshot, every: step) }
+        #expect(differences.isEmpty, "results differ for \(differences.prefix(5))", sourceLocation: sourceLocation)
+        #expect(compared > 100 && found > 1_000, "the queries must find schools: \(compared) queries, \(found) hits",
+                sourceLocation: sourceLocation)
+    }
+
+    /// Where the two catalogs' leaderboards disagree, under the same counts and the same taps.
+    static func leaderboardDifferences(_ catalog: Catalog, _ snapshot: Catalog) -> [String] {
         var random = RandomSource(seed: 42)
-        // Many ties at 0 and a few counts, as in a real game, and one school of each level tapped.
+        var differences: [String] = []
+        // Many ties at 0 and a few counts, as in a real game.
         let counts = (0..<catalog.count).map { _ in random.next() % 4 == 0 ? random.next() % 5 : 0 }
         var memory = Leaderboard(catalog: catalog, counts: counts), mapped = Leaderboard(catalog: snapshot, counts: counts)
         let school = catalog[catalog.count / 2]
         for league in League.leagues(of: school) + [.province("없는도"), .level(.high)] {
-            #expect(mapped.size(of: league) == memory.size(of: league), "\(league)")
-            #expect(mapped.entries(in: league, places: 0..<catalog.count) == memory.entries(in: league, places: 0..<catalog.count), "\(league)")
+            if mapped.size(of: league) != memory.size(of: league) { differences.append("size of \(league)") }
+            if mapped.entries(in: league, places: 0..<catalog.count) != memory.entries(in: league, places: 0..<catalog.count) {
+                differences.append("rows of \(league)")
+            }
         }
         for step in 0..<50 {
             let position = Int(random.next() % UInt64(catalog.count))
             memory.add(UInt64(step % 7), to: position)
             mapped.add(UInt64(step % 7), to: position)
             for league in League.leagues(of: catalog[position]) {
-                #expect(mapped.rank(of: position, in: league) == memory.rank(of: position, in: league))
-                #expect(mapped.place(of: position, in: league) == memory.place(of: position, in: league))
-                #expect(mapped.schoolAbove(position, in: league) == memory.schoolAbove(position, in: league))
+                if mapped.rank(of: position, in: league) != memory.rank(of: position, in: league)
+                    || mapped.place(of: position, in: league) != memory.place(of: position, in: league)
+                    || mapped.schoolAbove(position, in: league) != memory.schoolAbove(position, in: league) {
+                    differences.append("school \(position) in \(league) after step \(step)")
+                }
             }
         }
-        #expect(mapped.entries(in: .national, places: 0..<100) == memory.entries(in: .national, places: 0..<100))
+        if mapped.entries(in: .national, places: 0..<100) != memory.entries(in: .national, places: 0..<100) {
+            differences.append("the national top 100 after the taps")
+        }
+        return differences
+    }
+
+    static func expectSameLeaderboard(_ catalog: Catalog, _ snapshot: Catalog, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let differences = await onOwnThread { leaderboardDifferences(catalog, snapshot) }
+        #expect(differences.isEmpty, "\(differences.prefix(5))", sourceLocation: sourceLocation)
     }
 
     // MARK: - The snapshot against its catalog
@@ -124,23 +158,28 @@ import TouchSchoolStarterCatalog
         #expect(MemoryLayout<SearchEntry>.offset(of: \.firstUnit) == 24 && MemoryLayout<SearchEntry>.offset(of: \.firstInitial) == 28)
     }
 
-    @Test func searchAndLeaderboardOverTheStarterSnapshotAreTheInMemoryOnes() throws {
+    @Test func searchAndLeaderboardOverTheStarterSnapshotAreTheInMemoryOnes() async throws {
         let snapshot = try Self.snapshotCatalog(of: Self.starter)
-        Self.expectSameSearch(Self.starter, snapshot, every: 1)
-        Self.expectSameLeaderboard(Self.starter, snapshot)
+        await Self.expectSameSearch(Self.starter, snapshot, every: 1)
+        await Self.expectSameLeaderboard(Self.starter, snapshot)
     }
 
     @Test(.enabled(if: SharedData.isAvailable, "../shared/data not found: skipped"))
-    func searchAndLeaderboardOverTheFullListsSnapshotAreTheInMemoryOnes() throws {
-        let list = try OfficialSchoolList.load(path: SharedData.path(SharedData.edition2026UTF8))
-        let catalog = CatalogImport.merge(current: Catalog(schools: [], source: .starter), official: list) { _ in false }.catalog
+    func searchAndLeaderboardOverTheFullListsSnapshotAreTheInMemoryOnes() async throws {
+        let made: Result<(Catalog, Catalog), any Error> = await Self.onOwnThread {
+            Result {
+                let list = try OfficialSchoolList.load(path: SharedData.path(SharedData.edition2026UTF8))
+                let catalog = CatalogImport.merge(current: Catalog(schools: [], source: .starter), official: list) { _ in false }.catalog
+                return (catalog, try Self.snapshotCatalog(of: catalog))
+            }
+        }
+        let (catalog, snapshot) = try made.get()
         #expect(catalog.count == 12_011)
-        let snapshot = try Self.snapshotCatalog(of: catalog)
         #expect(snapshot.schools == catalog.schools)
         // About 400 queries: enough to cover every kind, few enough that this synchronous test
         // does not hold one of the test process's two cooperative threads for long.
-        Self.expectSameSearch(catalog, snapshot, every: 150)
-        Self.expectSameLeaderboard(catalog, snapshot)
+        await Self.expectSameSearch(catalog, snapshot, every: 150)
+        await Self.expectSameLeaderboard(catalog, snapshot)
     }
 
     // MARK: - Real files
@@ -165,7 +204,7 @@ import TouchSchoolStarterCatalog
         /// Loads with the problem expected, then again: the snapshot was rebuilt, and both times
         /// the catalog, its search and its leaderboard are the catalog's.
         func expectRebuilt(_ expected: CatalogSnapshotFile.Problem, from expectedCatalog: Catalog? = nil,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+                           sourceLocation: SourceLocation = #_sourceLocation) async throws {
             let expectedCatalog = expectedCatalog ?? catalog
             let (first, problem) = try load()
             #expect(problem == CatalogFile.SnapshotProblem(path: snapshotPath, problem: expected, rebuilt: true), sourceLocation: sourceLocation)
@@ -175,8 +214,8 @@ import TouchSchoolStarterCatalog
             #expect(again == nil, "rebuilt: \(String(describing: again))", sourceLocation: sourceLocation)
             #expect(second.snapshot != nil, sourceLocation: sourceLocation)
             #expect(second.schools == expectedCatalog.schools, sourceLocation: sourceLocation)
-            CatalogSnapshotTests.expectSameSearch(expectedCatalog, second, every: 7)
-            CatalogSnapshotTests.expectSameLeaderboard(expectedCatalog, second)
+            await CatalogSnapshotTests.expectSameSearch(expectedCatalog, second, every: 7, sourceLocation: sourceLocation)
+            await CatalogSnapshotTests.expectSameLeaderboard(expectedCatalog, second, sourceLocation: sourceLocation)
         }
 
         func overwriteSnapshot(_ change: (inout [UInt8]) -> Void) throws {
@@ -205,45 +244,45 @@ import TouchSchoolStarterCatalog
         #expect(try data.load().catalog.snapshot != nil)
     }
 
-    @Test func aTruncatedSnapshotIsRebuilt() throws {
+    @Test func aTruncatedSnapshotIsRebuilt() async throws {
         let data = try DataDirectory(Self.starter)
         defer { data.directory.remove() }
         try data.overwriteSnapshot { $0.removeLast($0.count / 2) }
         let length = try FileIO.read(data.snapshotPath).count
-        try data.expectRebuilt(.rejected(.truncated(length)))
+        try await data.expectRebuilt(.rejected(.truncated(length)))
         try data.overwriteSnapshot { $0.removeLast($0.count - 20) }
-        try data.expectRebuilt(.rejected(.truncated(20)))
+        try await data.expectRebuilt(.rejected(.truncated(20)))
     }
 
-    @Test func foreignBytesAreNotASnapshot() throws {
+    @Test func foreignBytesAreNotASnapshot() async throws {
         let data = try DataDirectory(Self.starter)
         defer { data.directory.remove() }
         try data.overwriteSnapshot { $0 = try! FileIO.read(data.catalogPath) }
-        try data.expectRebuilt(.rejected(.foreign))
+        try await data.expectRebuilt(.rejected(.foreign))
         try FileSystem.live.replaceAtomically(data.snapshotPath, with: [])
-        try data.expectRebuilt(.rejected(.truncated(0)))
+        try await data.expectRebuilt(.rejected(.truncated(0)))
     }
 
-    @Test func aSnapshotOfAnotherVersionIsRebuilt() throws {
+    @Test func aSnapshotOfAnotherVersionIsRebuilt() async throws {
         let data = try DataDirectory(Self.starter)
         defer { data.directory.remove() }
         try data.overwriteSnapshot { $0[8] = 2 }
-        try data.expectRebuilt(.rejected(.version(2)))
+        try await data.expectRebuilt(.rejected(.version(2)))
     }
 
-    @Test func damagedBytesFailTheChecks() throws {
+    @Test func damagedBytesFailTheChecks() async throws {
         let data = try DataDirectory(Self.starter)
         defer { data.directory.remove() }
         // One byte in the middle of the school text: only the checksum can see it.
         try data.overwriteSnapshot { $0[$0.count / 2] ^= 0x20 }
-        try data.expectRebuilt(.rejected(.damaged("checksum")))
+        try await data.expectRebuilt(.rejected(.damaged("checksum")))
         // A longer file than its header says.
         try data.overwriteSnapshot { $0 += [UInt8](repeating: 0, count: 8) }
         let length = try FileIO.read(data.snapshotPath).count
-        try data.expectRebuilt(.rejected(.damaged("\(length) bytes where the header says \(length - 8)")))
+        try await data.expectRebuilt(.rejected(.damaged("\(length) bytes where the header says \(length - 8)")))
     }
 
-    @Test func aSnapshotOfAnOlderCatalogIsStale() throws {
+    @Test func aSnapshotOfAnOlderCatalogIsStale() async throws {
         let data = try DataDirectory(Self.starter)
         defer { data.directory.remove() }
         // catalog.json edited by hand (or written by a program that makes no snapshot): fewer schools.
@@ -252,7 +291,7 @@ import TouchSchoolStarterCatalog
         edited[0].name = "고쳐쓴초등학교"
         let newer = Catalog(schools: edited, source: .starter)
         try FileSystem.live.replaceAtomically(data.catalogPath, with: CatalogFile.encode(newer))
-        try data.expectRebuilt(.stale, from: newer)
+        try await data.expectRebuilt(.stale, from: newer)
         #expect(SchoolSearch(catalog: try data.load().catalog).search(SearchQuery(text: "고쳐쓴")).map(\.position) == [0])
     }
 
