@@ -40,7 +40,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
+            ],
+            // The browser page (plain HTML, CSS, JavaScript), served at `/` as a bundle resource so
+            // that `swift run` and the built binary both find it.
+            resources: [.copy("Web")]
         ),
         // A game's connection to a server: the durable outbox, the socket, the catalog's cache.
         .target(

@@ -102,9 +102,11 @@ public enum TouchSchoolServer {
         let metrics = ServerMetrics()
         let battle = Battle(store: store, catalog: catalog, board: board, metrics: metrics, logger: logger)
         let limits = AddressLimits(policy: configuration.limits)
+        let page = try WebPage()
 
         let router = Router()
         Routes(battle: battle, metrics: metrics).add(to: router)
+        PageRoutes(battle: battle, page: page, lookup: SchoolLookup()).add(to: router)
 
         let playRouter = Router(context: PlayRequestContext.self)
         playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, context in

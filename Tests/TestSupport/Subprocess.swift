@@ -74,16 +74,18 @@ public enum Subprocess {
     }
 
     /// Starts a program in the background, its standard input from /dev/null and its output into
-    /// the files at `outputPath` and `errorPath`; the caller reaps it.
+    /// the files at `outputPath` and `errorPath`; the caller reaps it. With `ownProcessGroup` it
+    /// leads a process group of its own (id = its pid), so that `kill(-pid, …)` ends everything it
+    /// started too (a WebDriver and its browser).
     public static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                             outputPath: String, errorPath: String) -> Result<pid_t, SpawnFailure> {
+                             outputPath: String, errorPath: String, ownProcessGroup: Bool = false) -> Result<pid_t, SpawnFailure> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        switch spawn(executable, arguments, environment: environment, actions: &actions) {
+        switch spawn(executable, arguments, environment: environment, actions: &actions, ownProcessGroup: ownProcessGroup) {
         case let .success(pid): return .success(pid)
         case let .failure(message): return .failure(SpawnFailure(description: message))
         }
@@ -103,7 +105,7 @@ public enum Subprocess {
     /// server started so never acts on the SIGTERM that `kill-server` sends itself, and outlives
     /// the tests.
     private static func spawn(_ executable: String, _ arguments: [String], environment: [String: String]?,
-                              actions: inout posix_spawn_file_actions_t) -> Spawned
+                              actions: inout posix_spawn_file_actions_t, ownProcessGroup: Bool = false) -> Spawned
     {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -114,7 +116,12 @@ public enum Subprocess {
         var allSignals = sigset_t()
         sigfillset(&allSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let environment = environment ?? ProcessInfo.processInfo.environment
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]

@@ -18,12 +18,22 @@ struct NetworkPlayEndToEndTests {
         private var process: Process?
         private var logPath: String { "\(folder)/server.log" }
 
-        init(port: Int = 0) throws {
+        /// `catalog`: the catalog file to play with (the sessions' test catalog by default); nil
+        /// for the starter catalog of the installation. `scores`: totals the battle starts with
+        /// (a state file written before the start).
+        init(port: Int = 0, catalog: String? = TmuxSession.catalogJSON, scores: [String: UInt64] = [:]) throws {
             var template = Array("/tmp/touchschool-serve-XXXXXX".utf8CString)
             folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
             self.port = port
             try FileIO.createDirectory("\(folder)/data")
-            try FileSystem.live.replaceAtomically("\(folder)/data/catalog.json", with: Array(TmuxSession.catalogJSON.utf8))
+            if let catalog {
+                try FileSystem.live.replaceAtomically("\(folder)/data/catalog.json", with: Array(catalog.utf8))
+            }
+            if !scores.isEmpty {
+                let lines = scores.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
+                let state = #"{"format": "touchschool-state", "version": 1, "scores": {"# + lines + #"}, "players": {}}"#
+                try FileSystem.live.replaceAtomically("\(folder)/data/state.json", with: Array(state.utf8))
+            }
             do { try start() } catch {
                 stop()
                 try? FileManager.default.removeItem(atPath: folder)

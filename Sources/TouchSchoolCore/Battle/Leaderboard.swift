@@ -90,7 +90,9 @@ public struct Leaderboard: Sendable {
     private var roots: [Int32]
     /// The league number of each node.
     private let leagueOfNode: [Int32]
-    private let leagueNumbers: [League: Int32]
+    /// The catalog's provinces, in order of first appearance: a province league's number comes
+    /// from its place here (see `number(of:)`).
+    private let provinceNames: [String]
     /// Each school's count when `markMovementBaseline` was last called (or at init).
     private var baselineCounts: [UInt64]
     /// The schools whose count has been set since the baseline, each once (`isChanged`): the only
@@ -100,33 +102,26 @@ public struct Leaderboard: Sendable {
 
     public init(catalog: Catalog, counts: [UInt64]) {
         precondition(counts.count == catalog.count, "one count per school of the catalog")
-        let schools = catalog.schools
-        let schoolCount = schools.count
+        let schoolCount = catalog.count
+        // The tie order and the leagues as small integers: stored in a snapshot, else worked out
+        // once from the schools.
+        let keys = catalog.rankingKeys
+        let tieOrder = keys.tieOrder
 
-        var tieOrder = [Int32](repeating: 0, count: schoolCount)
-        let tieSorted = schools.indices.sorted { a, b in
-            let x = schools[a], y = schools[b]
-            return (x.name, x.province, x.id) < (y.name, y.province, y.id)
-        }
-        for (ordinal, school) in tieSorted.enumerated() { tieOrder[school] = Int32(ordinal) }
-
-        // Leagues are numbered as they first appear: provinces are whatever the catalog holds.
-        var leagueNumbers: [League: Int32] = [:]
-        for school in schools {
-            for league in League.leagues(of: school) where leagueNumbers[league] == nil {
-                leagueNumbers[league] = Int32(leagueNumbers.count)
-            }
-        }
+        // Leagues are numbered national 0, levels 1–3, then provinces, then each province's
+        // levels (`number(of:)`); provinces are whatever the catalog holds.
+        let provinceCount = keys.provinceNames.count
         var leagueOfNode = [Int32](repeating: 0, count: schoolCount * Self.slotsPerSchool)
-        for (position, school) in schools.enumerated() {
-            for (slot, league) in League.leagues(of: school).enumerated() {
-                leagueOfNode[slot * schoolCount + position] = leagueNumbers[league]!
-            }
+        for position in 0..<schoolCount {
+            let level = Int32(keys.levels[position]), province = Int32(keys.provinceOfSchool[position])
+            leagueOfNode[schoolCount + position] = 1 + level
+            leagueOfNode[2 * schoolCount + position] = Self.firstProvinceLeague + province
+            leagueOfNode[3 * schoolCount + position] = Self.firstProvinceLeague + Int32(provinceCount) + 3 * province + level
         }
 
         self.schoolCount = schoolCount
         self.leagueOfNode = leagueOfNode
-        self.leagueNumbers = leagueNumbers
+        self.provinceNames = keys.provinceNames
         var nodes = Array(repeating: Node(), count: leagueOfNode.count)
         for (index, count) in counts.enumerated() {
             for slot in 0..<Self.slotsPerSchool {
@@ -135,21 +130,40 @@ public struct Leaderboard: Sendable {
             }
         }
         self.nodes = nodes
-        self.roots = Array(repeating: Self.none, count: leagueNumbers.count)
+        self.roots = Array(repeating: Self.none, count: Int(Self.firstProvinceLeague) + 4 * provinceCount)
         self.baselineCounts = counts
         self.isChangedSinceBaseline = Array(repeating: false, count: schoolCount)
 
-        // The only full sort: lay out every league in order once, then build each tree from its
-        // sorted nodes in linear time.
-        let order = schools.indices.sorted { nodes[$0].key.precedes(nodes[$1].key) }
-        var leagueMembers = Array(repeating: [Int32](), count: leagueNumbers.count)
+        // Lay out every league in order once, then build each tree from its sorted nodes in
+        // linear time. The tie order gives the order of equal counts, so only the schools with
+        // taps need sorting: they come first, sorted, then the rest in tie order.
+        var inTieOrder = [Int32](repeating: 0, count: schoolCount)
+        for (position, place) in tieOrder.enumerated() { inTieOrder[Int(place)] = Int32(position) }
+        var order = inTieOrder.filter { counts[Int($0)] > 0 }
+        order.sort { nodes[Int($0)].key.precedes(nodes[Int($1)].key) }
+        order += inTieOrder.lazy.filter { counts[Int($0)] == 0 }
+        var leagueMembers = Array(repeating: [Int32](), count: roots.count)
         for school in order {
             for slot in 0..<Self.slotsPerSchool {
-                let node = slot * schoolCount + school
+                let node = slot * schoolCount + Int(school)
                 leagueMembers[Int(leagueOfNode[node])].append(Int32(node))
             }
         }
         for (league, members) in leagueMembers.enumerated() { roots[league] = buildTree(members) }
+    }
+
+    private static let firstProvinceLeague: Int32 = 4
+
+    /// The league's number, nil for a province the catalog does not hold.
+    private func number(of league: League) -> Int32? {
+        func province(_ name: String) -> Int32? { provinceNames.firstIndex(of: name).map(Int32.init) }
+        switch league {
+        case .national: return 0
+        case let .level(level): return 1 + Int32(CatalogSnapshotLayout.levelCode(level))
+        case let .province(name): return province(name).map { Self.firstProvinceLeague + $0 }
+        case let .levelInProvince(level, name):
+            return province(name).map { Self.firstProvinceLeague + Int32(provinceNames.count) + 3 * $0 + Int32(CatalogSnapshotLayout.levelCode(level)) }
+        }
     }
 
     public func count(of school: Int) -> UInt64 { nodes[school].count }
@@ -182,7 +196,7 @@ public struct Leaderboard: Sendable {
 
     /// How many schools the league holds.
     public func size(of league: League) -> Int {
-        guard let number = leagueNumbers[league] else { return 0 }
+        guard let number = number(of: league) else { return 0 }
         return Int(size(roots[Int(number)]))
     }
 
@@ -212,7 +226,7 @@ public struct Leaderboard: Sendable {
 
     /// The rows at these places of the league's order; places past the end are left out.
     public func entries(in league: League, places: Range<Int>) -> [RankedSchool] {
-        guard let number = leagueNumbers[league] else { return [] }
+        guard let number = number(of: league) else { return [] }
         let root = roots[Int(number)]
         let places = places.clamped(to: 0..<Int(size(root)))
         guard !places.isEmpty else { return [] }
@@ -299,7 +313,7 @@ public struct Leaderboard: Sendable {
 
     private func node(of school: Int, in league: League) -> Int {
         let node = league.slot * schoolCount + school
-        precondition(leagueNumbers[league] == leagueOfNode[node], "school \(school) is not in \(league)")
+        precondition(number(of: league) == leagueOfNode[node], "school \(school) is not in \(league)")
         return node
     }
 
@@ -319,19 +333,21 @@ public struct Leaderboard: Sendable {
 
     /// Builds a treap from nodes already in order (a Cartesian tree, built with a stack in O(k)).
     private mutating func buildTree(_ members: [Int32]) -> Int32 {
-        var spine: [Int32] = []
+        // The spine holds each node with its priority, worked out once per node.
+        var spine: [(node: Int32, priority: UInt64)] = []
         for (index, node) in members.enumerated() {
             nodes[Int(node)].previous = index > 0 ? members[index - 1] : Self.none
             nodes[Int(node)].next = index + 1 < members.count ? members[index + 1] : Self.none
+            let priority = Self.priority(node)
             var lastPopped = Self.none
-            while let top = spine.last, Self.priority(top) < Self.priority(node) {
-                lastPopped = spine.removeLast()
+            while let top = spine.last, top.priority < priority {
+                lastPopped = spine.removeLast().node
             }
             nodes[Int(node)].left = lastPopped
-            if let top = spine.last { nodes[Int(top)].right = node }
-            spine.append(node)
+            if let top = spine.last { nodes[Int(top.node)].right = node }
+            spine.append((node, priority))
         }
-        guard let root = spine.first else { return Self.none }
+        guard let root = spine.first?.node else { return Self.none }
         computeSizes(root)
         return root
     }

@@ -23,7 +23,8 @@
 public struct SchoolSearch: Sendable {
     private let index: SearchIndex
 
-    public init(catalog: Catalog) { index = SearchIndex(catalog) }
+    /// Over a catalog read from a snapshot, the index is the snapshot's: nothing is built.
+    public init(catalog: Catalog) { index = catalog.snapshot.map(SearchIndex.init(snapshot:)) ?? SearchIndex(catalog) }
 
     /// The text as search compares it: lower case, without spaces, punctuation or symbols, with
     /// Hangul composed into syllables and lone jamo as compatibility jamo. Normalizing twice
@@ -38,7 +39,7 @@ public struct SchoolSearch: Sendable {
     public func search(_ query: SearchQuery) -> [SearchHit] {
         let limit = max(0, query.limit)
         guard limit > 0 else { return [] }
-        let levelFilter = query.level
+        let levelFilter = query.level.map(CatalogSnapshotLayout.levelCode)
         let provinceFilter: Int8?
         if let province = query.province {
             guard let index = Province.all.firstIndex(of: Province.canonical(province) ?? province) else { return [] }

@@ -1,99 +1,61 @@
 /// The per-school data, built once: names and locations as units in one contiguous buffer each,
-/// read through plain pointers in the per-keystroke pass. Immutable after `init`, hence Sendable.
+/// read through plain pointers in the per-keystroke pass. The buffers are either allocated here
+/// (`init(_: Catalog)`) or lie in a mapped catalog snapshot (`init(snapshot:)`), kept alive by
+/// `owner`. Immutable after `init`, hence Sendable.
 final class SearchIndex: @unchecked Sendable {
     let count: Int
-    let nameUnits: UnsafeMutableBufferPointer<UInt32>
+    let nameUnits: UnsafeBufferPointer<UInt32>
     /// The 초성 of each name unit (the unit itself when it is not a syllable).
-    let nameInitials: UnsafeMutableBufferPointer<UInt32>
+    let nameInitials: UnsafeBufferPointer<UInt32>
     /// What the per-keystroke pass reads of every school, side by side.
-    let entries: UnsafeMutableBufferPointer<SearchEntry>
+    let entries: UnsafeBufferPointer<SearchEntry>
     /// District then address, normalized: school `i`'s is `locationUnits[locationStarts[i] ..<
     /// locationStarts[i + 1]]`, its district the part before `districtEnds[i]`.
-    let locationUnits: UnsafeMutableBufferPointer<UInt32>
-    let locationStarts: UnsafeMutableBufferPointer<Int32>
-    let districtEnds: UnsafeMutableBufferPointer<Int32>
+    let locationUnits: UnsafeBufferPointer<UInt32>
+    let locationStarts: UnsafeBufferPointer<Int32>
+    let districtEnds: UnsafeBufferPointer<Int32>
     /// The same for the location text (without 초성, which location does not match), on 128 bits
     /// because addresses hold many more units than names: school `i`'s at `2i` and `2i + 1`.
-    let locationSignatures: UnsafeMutableBufferPointer<UInt64>
+    let locationSignatures: UnsafeBufferPointer<UInt64>
+    /// What keeps the buffers alive: the allocation or the mapped snapshot.
+    private let owner: AnyObject
 
     init(_ catalog: Catalog) {
-        count = catalog.count
-        var nameUnits: [UInt32] = [], locationUnits: [UInt32] = []
-        nameUnits.reserveCapacity(count * 12)
-        locationUnits.reserveCapacity(count * 32)
-        var entries: [SearchEntry] = [], locationStarts: [Int32] = [0], districtEnds: [Int32] = []
-        entries.reserveCapacity(count)
-        locationStarts.reserveCapacity(count + 1)
-        var locationSignatures: [UInt64] = []
-        locationSignatures.reserveCapacity(2 * count)
-        districtEnds.reserveCapacity(count)
-        // Provinces by their bytes: hashing or comparing Korean `String`s normalizes them first.
-        let provinceBytes = Province.all.map { Array($0.utf8) }
-        // Schools come grouped by province (a decoded catalog shares one string per run), so that
-        // the previous school's answer is usually the answer.
-        var previousProvince = (name: "", index: Int8(-1))
-        func provinceIndex(_ province: String) -> Int8 {
-            if province == previousProvince.name { return previousProvince.index }
-            let index = provinceBytes.firstIndex { $0.elementsEqual(province.utf8) }.map { Int8($0) } ?? -1
-            previousProvince = (province, index)
-            return index
-        }
-
-        func signature(_ units: ArraySlice<UInt32>) -> UInt64 {
-            var bits: UInt64 = 0
-            for unit in units {
-                bits |= SearchText.bit(unit) | SearchText.bit(Hangul.initialConsonant(of: unit)) | SearchText.bit(Hangul.withoutTail(unit))
-            }
-            return bits
-        }
-        func locationSignature(_ units: ArraySlice<UInt32>) -> LocationBits {
-            var bits = LocationBits()
-            for unit in units { bits.insert(unit); bits.insert(Hangul.withoutTail(unit)) }
-            return bits
-        }
-        for school in catalog.schools {
-            let nameStart = nameUnits.count
-            SearchText.appendUnits(of: school.name, to: &nameUnits)
-            let name = nameUnits[nameStart...]
-            // The address usually repeats the district; it comes first in case it does not.
-            let locationStart = locationUnits.count
-            SearchText.appendUnits(of: school.district, to: &locationUnits)
-            districtEnds.append(Int32(locationUnits.count))
-            SearchText.appendUnits(of: school.address, to: &locationUnits)
-            let bits = locationSignature(locationUnits[locationStart...])
-            locationSignatures.append(bits.low)
-            locationSignatures.append(bits.high)
-            locationStarts.append(Int32(locationUnits.count))
-            entries.append(SearchEntry(
-                nameSignature: signature(name),
-                districtSignature: signature(locationUnits[locationStart..<Int(districtEnds.last!)]),
-                nameStart: Int32(nameStart),
-                nameLength: UInt16(clamping: name.count), province: provinceIndex(school.province), level: school.level,
-                firstUnit: name.first ?? 0, firstInitial: Hangul.initialConsonant(of: name.first ?? 0)
-            ))
-        }
-        func buffer<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
+        let arrays = SearchArrays(catalog.schools)
+        let allocation = Allocation()
+        func buffer<Element>(_ array: [Element]) -> UnsafeBufferPointer<Element> {
             let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: array.count)
             _ = buffer.initialize(from: array)
-            return buffer
+            if let base = buffer.baseAddress { allocation.buffers.append(UnsafeMutableRawPointer(base)) }
+            return UnsafeBufferPointer(buffer)
         }
-        self.nameUnits = buffer(nameUnits)
-        self.nameInitials = buffer(nameUnits.map(Hangul.initialConsonant(of:)))
-        self.entries = buffer(entries)
-        self.locationUnits = buffer(locationUnits)
-        self.locationStarts = buffer(locationStarts)
-        self.districtEnds = buffer(districtEnds)
-        self.locationSignatures = buffer(locationSignatures)
+        count = catalog.count
+        nameUnits = buffer(arrays.nameUnits)
+        nameInitials = buffer(arrays.nameInitials)
+        entries = buffer(arrays.entries)
+        locationUnits = buffer(arrays.locationUnits)
+        locationStarts = buffer(arrays.locationStarts)
+        districtEnds = buffer(arrays.districtEnds)
+        locationSignatures = buffer(arrays.locationSignatures)
+        owner = allocation
     }
 
-    deinit {
-        nameUnits.deallocate()
-        nameInitials.deallocate()
-        entries.deallocate()
-        locationUnits.deallocate()
-        locationStarts.deallocate()
-        districtEnds.deallocate()
-        locationSignatures.deallocate()
+    /// The arrays as the snapshot holds them, checked when it was opened.
+    init(snapshot: CatalogSnapshot) {
+        count = snapshot.count
+        nameUnits = snapshot.array(.nameUnits)
+        nameInitials = snapshot.array(.nameInitials)
+        entries = snapshot.array(.searchEntries)
+        locationUnits = snapshot.array(.locationUnits)
+        locationStarts = snapshot.array(.locationStarts)
+        districtEnds = snapshot.array(.districtEnds)
+        locationSignatures = snapshot.array(.locationSignatures)
+        owner = snapshot.storage
+    }
+
+    private final class Allocation {
+        var buffers: [UnsafeMutableRawPointer] = []
+        deinit { for buffer in buffers { buffer.deallocate() } }
     }
 
     // MARK: Scoring
@@ -235,7 +197,9 @@ final class SearchIndex: @unchecked Sendable {
 }
 
 /// One school's data for the per-keystroke pass, 32 bytes: filters, the signatures that reject
-/// most schools, and what bounds the score before any matching.
+/// most schools, and what bounds the score before any matching. Stored as is in the catalog
+/// snapshot, so its layout is part of that format (checked by `CatalogSnapshot` and a test):
+/// offsets 0, 8, 16, 20, 22, 23, 24, 28, no padding.
 struct SearchEntry {
     /// Bits of the units the name holds (with each syllable's 초성 and its form without 받침): a
     /// query needing a bit the school lacks is rejected without reading the name.
@@ -247,7 +211,77 @@ struct SearchEntry {
     var nameLength: UInt16
     /// Index into `Province.all`, or -1.
     var province: Int8
-    var level: SchoolLevel
+    /// `CatalogSnapshotLayout.levelCode` of the school's level.
+    var level: UInt8
     var firstUnit: UInt32
     var firstInitial: UInt32
+}
+
+/// The search index's arrays, worked out from the schools' text: what `SearchIndex` allocates,
+/// and what a catalog snapshot stores.
+struct SearchArrays {
+    var nameUnits: [UInt32] = []
+    var nameInitials: [UInt32] = []
+    var entries: [SearchEntry] = []
+    var locationUnits: [UInt32] = []
+    var locationStarts: [Int32] = [0]
+    var districtEnds: [Int32] = []
+    var locationSignatures: [UInt64] = []
+
+    init(_ schools: [School]) {
+        let count = schools.count
+        nameUnits.reserveCapacity(count * 12)
+        locationUnits.reserveCapacity(count * 32)
+        entries.reserveCapacity(count)
+        locationStarts.reserveCapacity(count + 1)
+        locationSignatures.reserveCapacity(2 * count)
+        districtEnds.reserveCapacity(count)
+        // Provinces by their bytes: hashing or comparing Korean `String`s normalizes them first.
+        let provinceBytes = Province.all.map { Array($0.utf8) }
+        // Schools come grouped by province (a decoded catalog shares one string per run), so that
+        // the previous school's answer is usually the answer.
+        var previousProvince = (name: "", index: Int8(-1))
+        func provinceIndex(_ province: String) -> Int8 {
+            if province == previousProvince.name { return previousProvince.index }
+            let index = provinceBytes.firstIndex { $0.elementsEqual(province.utf8) }.map { Int8($0) } ?? -1
+            previousProvince = (province, index)
+            return index
+        }
+
+        func signature(_ units: ArraySlice<UInt32>) -> UInt64 {
+            var bits: UInt64 = 0
+            for unit in units {
+                bits |= SearchText.bit(unit) | SearchText.bit(Hangul.initialConsonant(of: unit)) | SearchText.bit(Hangul.withoutTail(unit))
+            }
+            return bits
+        }
+        func locationSignature(_ units: ArraySlice<UInt32>) -> LocationBits {
+            var bits = LocationBits()
+            for unit in units { bits.insert(unit); bits.insert(Hangul.withoutTail(unit)) }
+            return bits
+        }
+        for school in schools {
+            let nameStart = nameUnits.count
+            SearchText.appendUnits(of: school.name, to: &nameUnits)
+            let name = nameUnits[nameStart...]
+            // The address usually repeats the district; it comes first in case it does not.
+            let locationStart = locationUnits.count
+            SearchText.appendUnits(of: school.district, to: &locationUnits)
+            districtEnds.append(Int32(locationUnits.count))
+            SearchText.appendUnits(of: school.address, to: &locationUnits)
+            let bits = locationSignature(locationUnits[locationStart...])
+            locationSignatures.append(bits.low)
+            locationSignatures.append(bits.high)
+            locationStarts.append(Int32(locationUnits.count))
+            entries.append(SearchEntry(
+                nameSignature: signature(name),
+                districtSignature: signature(locationUnits[locationStart..<Int(districtEnds.last!)]),
+                nameStart: Int32(nameStart),
+                nameLength: UInt16(clamping: name.count), province: provinceIndex(school.province),
+                level: CatalogSnapshotLayout.levelCode(school.level),
+                firstUnit: name.first ?? 0, firstInitial: Hangul.initialConsonant(of: name.first ?? 0)
+            ))
+        }
+        nameInitials = nameUnits.map(Hangul.initialConsonant(of:))
+    }
 }

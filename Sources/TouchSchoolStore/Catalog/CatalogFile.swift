@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TouchSchoolCore
 
 /// The catalog file: the starter catalog `Resources/schools.json` and the imported official list
@@ -42,10 +49,64 @@ public enum CatalogFile {
     /// else the starter catalog at `starterPath` (the TUI passes `StarterCatalog.path`, which is
     /// looked up only when needed: finding the resource bundle costs about a millisecond).
     public static func loadCurrent(dataDirectory: String, starterPath: @autoclosure () -> String?) throws(CatalogFileError) -> Catalog {
+        try loadCurrentReporting(dataDirectory: dataDirectory, starterPath: starterPath()).catalog
+    }
+
+    /// `loadCurrent`, read through the catalog's snapshot (`CatalogSnapshotFile`), with what was
+    /// wrong with the snapshot when it had to be rebuilt (nil when it was used, or simply missing).
+    public static func loadCurrentReporting(dataDirectory: String, starterPath: @autoclosure () -> String?)
+        throws(CatalogFileError) -> (catalog: Catalog, snapshotProblem: SnapshotProblem?) {
         let importedPath = importedCatalogPath(inDataDirectory: dataDirectory)
-        if FileIO.exists(importedPath) { return try load(path: importedPath) }
+        if FileIO.exists(importedPath) {
+            return try load(path: importedPath, snapshotPath: CatalogSnapshotFile.path(forCatalog: importedPath))
+        }
         guard let starterPath = starterPath() else { throw CatalogFileError(path: nil, message: "the starter catalog is missing from the installation") }
-        return try load(path: starterPath)
+        // The starter catalog's snapshot is made at its first use, in the data directory (the
+        // installation may not be writable); not before the directory exists.
+        return try load(path: starterPath, snapshotPath: "\(dataDirectory)/starter-catalog.snapshot")
+    }
+
+    /// A snapshot that could not be used, and where it is.
+    public struct SnapshotProblem: Equatable, Sendable, CustomStringConvertible {
+        public var path: String
+        public var problem: CatalogSnapshotFile.Problem
+        /// Whether a new snapshot was written in its place.
+        public var rebuilt: Bool
+        public var description: String { "\(path): \(problem)" }
+    }
+
+    /// The catalog file at `path` through its snapshot at `snapshotPath`: mapped when it is the
+    /// snapshot of this very file and passes its checks; else read from `path`, and the snapshot
+    /// rebuilt (when the directory is writable) for the next start.
+    public static func load(path: String, snapshotPath: String) throws(CatalogFileError) -> (catalog: Catalog, snapshotProblem: SnapshotProblem?) {
+        guard CatalogSnapshot.isSupportedOnThisMachine, let stamp = FileIO.stamp(path) else { return (try load(path: path), nil) }
+        let problem: CatalogSnapshotFile.Problem
+        switch CatalogSnapshotFile.open(path: snapshotPath, madeFrom: stamp) {
+        case let .success(catalog): return (catalog, nil)
+        case let .failure(failure): problem = failure
+        }
+        let catalog = try load(path: path)
+        // Only from the version of the file that was stamped: one replaced meanwhile gets its own
+        // snapshot at the next start.
+        var rebuilt = false
+        if FileIO.stamp(path) == stamp, access(FileIO.split(snapshotPath).directory, W_OK) == 0 {
+            do {
+                try CatalogSnapshotFile.write(catalog, madeFrom: stamp, to: snapshotPath)
+                rebuilt = true
+            } catch {}
+        }
+        return (catalog, problem == .missing ? nil : SnapshotProblem(path: snapshotPath, problem: problem, rebuilt: rebuilt))
+    }
+
+    /// Saves `catalog` as the catalog file at `path`, then its snapshot beside it. The snapshot is
+    /// a copy: failing to write it fails nothing (the next start rebuilds it).
+    public static func save(_ catalog: Catalog, to path: String, fileSystem: FileSystem) throws(FileError) {
+        let snapshotPath = CatalogSnapshotFile.path(forCatalog: path)
+        fileSystem.removeTemporaries(of: path)
+        fileSystem.removeTemporaries(of: snapshotPath)
+        try fileSystem.replaceAtomically(path, with: encode(catalog))
+        guard CatalogSnapshot.isSupportedOnThisMachine, let stamp = fileSystem.stamp(path) else { return }
+        try? CatalogSnapshotFile.write(catalog, madeFrom: stamp, to: snapshotPath, fileSystem: fileSystem)
     }
 
     public static func load(path: String) throws(CatalogFileError) -> Catalog {

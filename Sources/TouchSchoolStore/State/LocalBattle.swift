@@ -17,7 +17,12 @@ public final class LocalBattle: BattleConnection {
     private let saver: Mutex<Saver>
 
     private struct Saver {
-        var catalog: Catalog
+        var catalog: Catalog {
+            // A snapshot's catalog makes its aliases into a dictionary when asked: once per catalog.
+            didSet { aliases = catalog.aliases }
+        }
+        /// `catalog.aliases`, which every save follows.
+        var aliases: [String: String]
         var generation = 0
         /// The `catalog.json` the catalog came from; nil for the starter catalog.
         var catalogStamp: FileStamp?
@@ -33,7 +38,7 @@ public final class LocalBattle: BattleConnection {
         self.fileSystem = fileSystem
         self.player = player
         self.catalogPath = CatalogFile.importedCatalogPath(inDataDirectory: store.directory)
-        self.saver = Mutex(Saver(catalog: catalog, catalogStamp: catalogStamp))
+        self.saver = Mutex(Saver(catalog: catalog, aliases: catalog.aliases, catalogStamp: catalogStamp))
     }
 
     public func submit(_ changes: PendingChanges) {
@@ -69,7 +74,7 @@ public final class LocalBattle: BattleConnection {
         if !changes.isEmpty || store.fileChangedSinceLastRead() {
             do {
                 // Waits in line for the lock: this thread is the only one that waits.
-                saved = try store.sync(changes, aliases: saver.catalog.aliases, lockTimeoutNanoseconds: nil)
+                saved = try store.sync(changes, aliases: saver.aliases, lockTimeoutNanoseconds: nil)
             } catch {
                 events.append(.syncFailed(changes, reason: error.message))
                 failed = true
@@ -92,7 +97,7 @@ public final class LocalBattle: BattleConnection {
     private func takeUpNewCatalog(saver: inout Saver) -> Bool {
         guard let stamp = fileSystem.stamp(catalogPath), stamp != saver.catalogStamp else { return false }
         saver.catalogStamp = stamp
-        guard let catalog = try? CatalogFile.load(path: catalogPath) else { return false }
+        guard let catalog = try? CatalogFile.load(path: catalogPath, snapshotPath: CatalogSnapshotFile.path(forCatalog: catalogPath)).catalog else { return false }
         saver.catalog = catalog
         saver.generation += 1
         return true

@@ -90,8 +90,7 @@ struct ImportCommand: ParsableCommand {
                     (state.scores[id] ?? 0) > 0 || chosen.contains(id)
                 }
                 do {
-                    fileSystem.removeTemporaries(of: catalogPath)
-                    try fileSystem.replaceAtomically(catalogPath, with: CatalogFile.encode(merged.catalog))
+                    try CatalogFile.save(merged.catalog, to: catalogPath, fileSystem: fileSystem)
                 } catch {
                     throw StoreError(message: "cannot save the catalog: \(error)")
                 }

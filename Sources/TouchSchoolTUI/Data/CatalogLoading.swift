@@ -6,7 +6,12 @@ import TouchSchoolStarterCatalog
 /// (`<data dir>/catalog.json`), else the starter catalog shipped with the binary.
 func loadCatalog(dataDirectory: String) throws -> Catalog {
     do {
-        return try CatalogFile.loadCurrent(dataDirectory: dataDirectory, starterPath: StarterCatalog.path)
+        let (catalog, snapshotProblem) = try CatalogFile.loadCurrentReporting(dataDirectory: dataDirectory, starterPath: StarterCatalog.path)
+        if let snapshotProblem {
+            let outcome = snapshotProblem.rebuilt ? "rebuilt from the catalog file" : "the catalog file was read instead"
+            StandardStreams.writeError("touchschool: the catalog snapshot \(snapshotProblem): not used; \(outcome)\n")
+        }
+        return catalog
     } catch {
         throw CommandError("cannot read the school catalog: \(error)")
     }

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TouchSchoolStore
+
+/// The browser page's files (`Web/` in this target's resources: plain HTML, CSS and JavaScript,
+/// no build step, nothing from elsewhere), read once at start and served as they are, each with
+/// its content type and an ETag: browsers revalidate (`no-cache`) and get `304` while unchanged.
+struct WebPage: Sendable {
+    struct File: Sendable {
+        let bytes: [UInt8]
+        let contentType: String
+        let etag: String
+    }
+
+    static let indexName = "/index.html"
+    static let contentTypes = [
+        "html": "text/html; charset=utf-8",
+        "js": "text/javascript; charset=utf-8",
+        "css": "text/css; charset=utf-8",
+    ]
+    /// Only this server's own files and socket: a school name that slipped into the page as
+    /// markup could still run nothing.
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+    let files: [String: File]
+
+    var names: [String] { files.keys.sorted() }
+
+    /// The files of `directory` (`/index.html`, `/app.js`, …); those of the installation by default.
+    init(directory: String? = Self.installedDirectory) throws {
+        guard let directory else { throw ServerError(description: "the web page's files are missing from the installation") }
+        var files: [String: File] = [:]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names {
+            guard let type = Self.contentTypes[(name as NSString).pathExtension] else { continue }
+            let bytes: [UInt8]
+            do { bytes = try FileIO.read("\(directory)/\(name)") } catch {
+                throw ServerError(description: "cannot read the web page's file \(name): \(error)")
+            }
+            files["/" + name] = File(bytes: bytes, contentType: type, etag: "\"" + CatalogResource.hash(bytes) + "\"")
+        }
+        guard files[Self.indexName] != nil else { throw ServerError(description: "the web page's index.html is missing from \(directory)") }
+        self.files = files
+    }
+
+    static var installedDirectory: String? { Bundle.module.url(forResource: "Web", withExtension: nil)?.path }
+
+    func response(for name: String, request: Request) -> Response {
+        guard let file = files[name] else { return Response(status: .notFound) }
+        var headers: HTTPFields = [
+            .eTag: file.etag, .cacheControl: "no-cache", .contentType: file.contentType,
+            .xContentTypeOptions: "nosniff",
+        ]
+        if name.hasSuffix(".html") {
+            headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+            headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        }
+        if Self.matches(request.headers[.ifNoneMatch], etag: file.etag) {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    }
+
+    /// Whether an `If-None-Match` header names this ETag (or `*`).
+    static func matches(_ header: String?, etag: String) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains {
+            let tag = $0.trimmingCharacters(in: .whitespaces)
+            return tag == etag || tag == "W/" + etag || tag == "*"
+        }
+    }
+}

@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TouchSchoolCore
+
+/// `catalog.snapshot` beside `catalog.json` (docs/catalog-snapshot.md): the catalog laid out for
+/// mapping, written at import and rebuilt from `catalog.json` whenever it is missing or fails a
+/// check. `catalog.json` stays the source of truth; this file is only ever a copy made from it.
+public enum CatalogSnapshotFile {
+    public static func path(forCatalog catalogPath: String) -> String {
+        let (directory, _) = FileIO.split(catalogPath)
+        return "\(directory)/catalog.snapshot"
+    }
+
+    /// Why a snapshot was not used.
+    public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        case missing
+        /// Made from another `catalog.json` than the one there now (edited, or imported by a
+        /// program that does not write snapshots).
+        case stale
+        case unreadable(String)
+        case rejected(CatalogSnapshotError)
+
+        public var description: String {
+            switch self {
+            case .missing: "missing"
+            case .stale: "made from an older or another catalog.json"
+            case let .unreadable(reason): "unreadable: \(reason)"
+            case let .rejected(error): "\(error)"
+            }
+        }
+    }
+
+    /// The catalog of the snapshot at `path`, mapped, when it passes its checks and was made from
+    /// the `catalog.json` with this stamp.
+    public static func open(path: String, madeFrom catalogStamp: FileStamp) -> Result<Catalog, Problem> {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            return .failure(code == ENOENT ? .missing : .unreadable(String(cString: strerror(code))))
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.unreadable("not a regular file")) }
+        let size = Int(info.st_size)
+        guard size > 0 else { return .failure(.rejected(.truncated(0))) }
+        // Private and read-only: the pages come from the page cache, shared with every other game,
+        // and only those a command touches are read. Snapshots are only ever replaced by rename,
+        // never rewritten in place, so the mapped version stays whole.
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+            return .failure(.unreadable(String(cString: strerror(errno))))
+        }
+        let mapping = Mapping(address: address, size: size)
+        // A search reads a few arrays of the file and a few schools' text: no read-ahead or
+        // fault-around of the pages beside those it touches.
+        madvise(address, size, MADV_RANDOM)
+        let snapshot: CatalogSnapshot
+        do {
+            snapshot = try CatalogSnapshot(bytes: UnsafeRawBufferPointer(start: address, count: size), owner: mapping,
+                                           contentChecksum: try contentChecksum(descriptor, size: size))
+        } catch let failure as Problem {
+            return .failure(failure)
+        } catch let error as CatalogSnapshotError {
+            return .failure(.rejected(error))
+        } catch {
+            return .failure(.unreadable("\(error)"))
+        }
+        guard snapshot.stamp == Self.stamp(catalogStamp) else { return .failure(.stale) }
+        return .success(Catalog(snapshot: snapshot))
+    }
+
+    /// The checksum of the bytes after the header, read through the descriptor in pieces into one
+    /// small buffer: reading them through the mapping would bring every page of the file into the
+    /// process's memory, where a search needs a fifth of them.
+    private static func contentChecksum(_ descriptor: Int32, size: Int) throws(Problem) -> UInt64? {
+        let start = CatalogSnapshotChecksum.headerSize
+        guard size > start else { return nil }  // too short: the snapshot's own checks say so
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { buffer.deallocate() }
+        var checksum = CatalogSnapshotChecksum()
+        var offset = start
+        while offset < size {
+            let got = pread(descriptor, buffer.baseAddress, min(buffer.count, size - offset), off_t(offset))
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(String(cString: strerror(errno)))
+            }
+            guard got > 0 else { throw .rejected(.truncated(offset)) }
+            // Pieces of whole words: a short read is taken up to its last whole word.
+            let whole = got - got % 8
+            checksum.add(UnsafeRawBufferPointer(rebasing: buffer[..<whole]))
+            offset += whole
+            if whole == 0 { break }
+        }
+        return checksum.value
+    }
+
+    /// Writes the snapshot of `catalog`, read from the `catalog.json` with this stamp, atomically.
+    public static func write(_ catalog: Catalog, madeFrom catalogStamp: FileStamp, to path: String,
+                             fileSystem: FileSystem = .live) throws(FileError) {
+        try fileSystem.replaceAtomically(path, with: CatalogSnapshot.encode(catalog, stamp: stamp(catalogStamp)))
+    }
+
+    static func stamp(_ stamp: FileStamp) -> CatalogSnapshotStamp {
+        CatalogSnapshotStamp(device: stamp.device, inode: stamp.inode, size: UInt64(bitPattern: stamp.size),
+                             modifiedSeconds: UInt64(bitPattern: Int64(stamp.modifiedSeconds)),
+                             modifiedNanoseconds: UInt64(bitPattern: Int64(stamp.modifiedNanoseconds)))
+    }
+
+    /// Keeps a snapshot mapped as long as a catalog, search or leaderboard reads it.
+    private final class Mapping {
+        let address: UnsafeMutableRawPointer
+        let size: Int
+        init(address: UnsafeMutableRawPointer, size: Int) {
+            self.address = address
+            self.size = size
+        }
+        deinit { munmap(address, size) }
+    }
+}

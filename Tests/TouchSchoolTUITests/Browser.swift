@@ -1,0 +1,214 @@
+import Foundation
+import TouchSchoolTestSupport
+
+/// A real headless Chromium (Debian's `chromium`), driven through Debian's `chromedriver` with the
+/// W3C WebDriver HTTP API (requests sent with curl). The driver leads a process group of its own
+/// and the browser's profile lives in a scratch folder: `close()` ends the group and any process
+/// still naming the folder, so no browser outlives a test, passing or failing.
+final class Browser {
+    static let chromium = "/usr/bin/chromium"
+    static let driver = "/usr/bin/chromedriver"
+    static var isInstalled: Bool {
+        [chromium, driver, "/usr/bin/curl"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The scratch folder: the browser's profile, the driver's log, request bodies.
+    let folder: String
+    private var driverPID: pid_t = 0
+    private var driverURL = ""
+    private var session = ""
+    private var closed = false
+
+    /// A browser whose page is `width` × `height` CSS pixels, as a phone with touch
+    /// (`touch`) or a desktop, in `language` (what `navigator.language` says).
+    init(width: Int, height: Int, touch: Bool, language: String = "ko-KR") throws {
+        var template = Array("/tmp/touchschool-browser-XXXXXX".utf8CString)
+        folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        do { try start(width: width, height: height, touch: touch, language: language) } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    private func start(width: Int, height: Int, touch: Bool, language: String) throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANGUAGE"] = language.replacingOccurrences(of: "-", with: "_")
+        switch Subprocess.start(Self.driver, ["--port=0", "--log-path=\(folder)/driver.log"], environment: environment,
+                                outputPath: "\(folder)/driver.out", errorPath: "\(folder)/driver.err", ownProcessGroup: true) {
+        case let .success(pid): driverPID = pid
+        case let .failure(failure): throw Failure(description: failure.description)
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while driverURL.isEmpty {
+            let text = (try? String(contentsOfFile: "\(folder)/driver.out", encoding: .utf8)) ?? ""
+            if let range = text.range(of: "started successfully on port ") {
+                let digits = text[range.upperBound...].prefix(while: \.isNumber)
+                if !digits.isEmpty { driverURL = "http://127.0.0.1:\(digits)" }
+            }
+            guard driverURL.isEmpty else { break }
+            guard Date() < deadline else { throw Failure(description: "chromedriver did not start within 30 s: \(text)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        var options: [String: Any] = [
+            "binary": Self.chromium,
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                     "--user-data-dir=\(folder)/profile", "--lang=\(language)", "--window-size=\(width),\(height)",
+                     "--hide-scrollbars", "--force-device-scale-factor=1"],
+            "prefs": ["intl": ["accept_languages": language]],
+        ]
+        if touch {
+            options["mobileEmulation"] = ["deviceMetrics": ["width": width, "height": height, "pixelRatio": 1, "touch": true, "mobile": true]]
+        }
+        let answer = try request("POST", "/session", ["capabilities": ["alwaysMatch": ["browserName": "chrome", "goog:chromeOptions": options]]],
+                                 timeout: 60)
+        guard let value = answer as? [String: Any], let id = value["sessionId"] as? String else {
+            throw Failure(description: "no WebDriver session: \(String(describing: answer))")
+        }
+        session = id
+    }
+
+    /// Ends the session, the driver's process group and any process still using the profile;
+    /// waits until they are gone. Safe to call more than once.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        if !session.isEmpty { _ = try? request("DELETE", "/session/\(session)", nil, timeout: 10) }
+        if driverPID > 0 {
+            kill(-driverPID, SIGTERM)
+            let deadline = Date().addingTimeInterval(5)
+            while Self.groupIsAlive(driverPID), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            kill(-driverPID, SIGKILL)
+            var status: Int32 = 0
+            waitpid(driverPID, &status, 0)
+        }
+        for pid in processesUsingFolder() { kill(pid, SIGKILL) }
+        let deadline = Date().addingTimeInterval(5)
+        while !processesUsingFolder().isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    private static func groupIsAlive(_ group: pid_t) -> Bool { kill(-group, 0) == 0 }
+
+    /// Live processes whose command line names the scratch folder (the browser and its helpers).
+    func processesUsingFolder() -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { pid_t($0) }.filter { pid in
+            guard pid != getpid(), let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            return String(decoding: bytes, as: UTF8.self).contains(folder) && TmuxSession.isRunning(pid)
+        }
+    }
+
+    // MARK: - Commands
+
+    func open(_ url: String) throws { _ = try command("POST", "/url", ["url": url]) }
+
+    /// Runs `body` (a function body: `return …`) in the page and returns its value.
+    @discardableResult
+    func script(_ body: String, _ arguments: [Any] = []) throws -> Any? {
+        try command("POST", "/execute/sync", ["script": body, "args": arguments])
+    }
+
+    func string(_ body: String) throws -> String { (try script(body) as? String) ?? "" }
+
+    /// The element found by a CSS selector (WebDriver's element reference).
+    func element(_ selector: String) throws -> [String: Any] {
+        guard let value = try command("POST", "/element", ["using": "css selector", "value": selector]) as? [String: Any] else {
+            throw Failure(description: "no element \(selector)")
+        }
+        return value
+    }
+
+    private func elementID(_ element: [String: Any]) -> String {
+        element.values.first as? String ?? ""
+    }
+
+    func type(_ text: String, into selector: String) throws {
+        let id = elementID(try element(selector))
+        _ = try command("POST", "/element/\(id)/value", ["text": text])
+    }
+
+    func click(_ selector: String) throws {
+        let id = elementID(try element(selector))
+        _ = try command("POST", "/element/\(id)/click", [:])
+    }
+
+    /// Presses keys (WebDriver key codes, e.g. "\u{E00D}" for Space) in the focused element.
+    func pressKeys(_ keys: [String]) throws {
+        var actions: [[String: Any]] = []
+        for key in keys { actions += [["type": "keyDown", "value": key], ["type": "keyUp", "value": key]] }
+        _ = try command("POST", "/actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
+    }
+
+    /// One tap of each finger at once at `points` (viewport coordinates): real touch input, as
+    /// several fingers touching the screen together.
+    func touch(_ points: [(x: Int, y: Int)], pointerType: String = "touch") throws {
+        let sources: [[String: Any]] = points.enumerated().map { index, point in
+            ["type": "pointer", "id": "finger\(index + 1)", "parameters": ["pointerType": pointerType],
+             "actions": [
+                ["type": "pointerMove", "duration": 0, "x": point.x, "y": point.y, "origin": "viewport"],
+                ["type": "pointerDown", "button": 0],
+                ["type": "pause", "duration": 40],
+                ["type": "pointerUp", "button": 0],
+             ]]
+        }
+        _ = try command("POST", "/actions", ["actions": sources])
+        _ = try command("DELETE", "/actions", nil)
+    }
+
+    func resize(width: Int, height: Int) throws {
+        _ = try command("POST", "/window/rect", ["width": width, "height": height])
+    }
+
+    /// A PNG of the page as shown.
+    func screenshot() throws -> Data {
+        guard let text = try command("GET", "/screenshot", nil) as? String, let data = Data(base64Encoded: text) else {
+            throw Failure(description: "no screenshot")
+        }
+        return data
+    }
+
+    /// Polls `condition` every 50 ms until it holds; fails with `describe()` of the last state.
+    func waitFor(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if (try? condition()) == true { return }
+            guard Date() < deadline else {
+                let text = (try? string("return document.body.innerText")) ?? "?"
+                throw Failure(description: "timed out after \(timeout)s waiting for \(what); the page says:\n\(text)")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    // MARK: - WebDriver over HTTP
+
+    private func command(_ method: String, _ path: String, _ body: [String: Any]?) throws -> Any? {
+        try request(method, "/session/\(session)\(path)", body, timeout: 60)
+    }
+
+    /// One WebDriver request; its `value`, or a failure with WebDriver's error.
+    private func request(_ method: String, _ path: String, _ body: [String: Any]?, timeout: Int) throws -> Any? {
+        var arguments = ["-s", "--max-time", "\(timeout)", "-X", method, "-H", "Content-Type: application/json"]
+        if let body {
+            let file = "\(folder)/request.json"
+            try JSONSerialization.data(withJSONObject: body).write(to: URL(fileURLWithPath: file))
+            arguments += ["--data-binary", "@\(file)"]
+        }
+        let result = Subprocess.run("/usr/bin/curl", arguments + [driverURL + path])
+        guard result.status == 0 else { throw Failure(description: "\(method) \(path): curl exit \(result.status) \(result.error)") }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(result.output.utf8), options: [.fragmentsAllowed]) as? [String: Any] else {
+            throw Failure(description: "\(method) \(path): not JSON: \(result.output.prefix(500))")
+        }
+        let value = object["value"]
+        if let error = value as? [String: Any], let kind = error["error"] as? String {
+            throw Failure(description: "\(method) \(path): \(kind): \(error["message"] as? String ?? "")")
+        }
+        return value is NSNull ? nil : value
+    }
+}
