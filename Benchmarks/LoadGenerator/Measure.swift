@@ -19,6 +19,23 @@ enum ProcFS {
         return user + system
     }
 
+    /// utime + stime of a process and of its children (PostgreSQL's backends under the
+    /// postmaster), in clock ticks; children that ended in between are not counted.
+    static func treeCPUTicks(root: pid_t) -> UInt64 {
+        var total = cpuTicks(pid: root) ?? 0
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = pid_t(entry), pid != root,
+                  let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = text.lastIndex(of: ")") else { continue }
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            // Field 4 is the parent's pid.
+            guard fields.count > 12, pid_t(fields[1]) == root, let user = UInt64(fields[11]), let system = UInt64(fields[12]) else { continue }
+            total += user + system
+        }
+        return total
+    }
+
     /// VmRSS of a process, in kB.
     static func residentKB(pid: pid_t) -> UInt64? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
@@ -189,4 +206,31 @@ func httpGet(port: Int, path: String, timeoutSeconds: Int = 10) -> String? {
     let text = String(decoding: response, as: UTF8.self)
     guard text.hasPrefix("HTTP/1.1 200"), let split = text.range(of: "\r\n\r\n") else { return nil }
     return String(text[split.upperBound...])
+}
+
+/// PostgreSQL's own counts: transactions committed and rows written to the battle's tables.
+struct PostgresStats {
+    var commits: UInt64
+    var rows: UInt64
+
+    static func read(url: String) -> PostgresStats? {
+        let sql = """
+            SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()) || ' ' ||
+                   (SELECT coalesce(sum(n_tup_ins + n_tup_upd), 0) FROM pg_stat_user_tables
+                    WHERE relname IN ('touchschool_devices', 'touchschool_scores', 'touchschool_board'))
+            """
+        // Statistics reach the views when a backend reports them: ask for a fresh snapshot.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = ["-X", "-q", "-A", "-t", url, "-c", "SELECT pg_stat_clear_snapshot()", "-c", sql]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        guard (try? process.run()) != nil else { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last ?? ""
+        let parts = line.split(separator: " ").compactMap { UInt64($0) }
+        guard parts.count == 2 else { return nil }
+        return PostgresStats(commits: parts[0], rows: parts[1])
+    }
 }

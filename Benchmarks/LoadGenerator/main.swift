@@ -4,6 +4,13 @@
 //
 //   LoadGenerator --kind real --server PATH/touchschool --players 2000
 //   LoadGenerator --kind bare --server PATH/BareWebSocketServer --players 2000
+//   LoadGenerator --kind real --server PATH/touchschool --players 2000 --instances 2 \
+//       --postgres URL --postgres-pid PID     (issue 10: instances on one PostgreSQL)
+//
+// With --postgres, `--instances` servers share the database and the players are dealt to them
+// in turn (so the observers of a school sit on other instances than its tappers); PostgreSQL's
+// commits and rows written in the window come from its statistics views, its CPU from
+// /proc of the postmaster (--postgres-pid) and its children.
 //
 // Each player: its own device key and WebSocket, hello, then one `taps` batch a second with 10
 // taps for one of `--schools` schools (numbered without gaps, stamped over the second before it),
@@ -31,6 +38,9 @@ struct Options {
     var taps: UInt64 = 10
     var dataDirectory: String?
     var catalog = "../Resources/schools.json"
+    var instances = 1
+    var postgres: String?
+    var postgresPID: pid_t?
 
     static func parse() -> Options {
         var options = Options()
@@ -52,6 +62,9 @@ struct Options {
             case "--taps": options.taps = UInt64(value(argument)) ?? options.taps
             case "--data-dir": options.dataDirectory = value(argument)
             case "--catalog": options.catalog = value(argument)
+            case "--instances": options.instances = max(1, Int(value(argument)) ?? 1)
+            case "--postgres": options.postgres = value(argument)
+            case "--postgres-pid": options.postgresPID = pid_t(value(argument))
             default: fail("unknown argument \(argument)")
             }
         }
@@ -81,13 +94,34 @@ let logger = { var logger = Logger(label: "load"); logger.logLevel = .critical; 
 let dataDirectory = options.dataDirectory ?? makeTemporaryDirectory("touchschool-load-data")
 let arguments: [String] = options.kind == "real"
     ? [options.server, "serve", "--port", "0", "--data-dir", dataDirectory,
-       "--connections-per-address", "1000000", "--devices-per-address", "1000000"]
+       "--connections-per-address", "1000000", "--devices-per-address", "1000000"] + (options.postgres.map { ["--postgres", $0] } ?? [])
     : [options.server, "--port", "0"]
-let server: ServerUnderTest
-do { server = try ServerUnderTest.start(arguments, environment: ["LOG_LEVEL": "warning"]) } catch { fail("\(error)") }
-note("\(options.kind) server pid \(server.pid) on port \(server.port); \(options.players) players")
+if options.instances > 1, options.postgres == nil { fail("--instances needs --postgres: servers share a battle only there") }
+let servers: [ServerUnderTest] = {
+    var started: [ServerUnderTest] = []
+    for _ in 0..<options.instances {
+        do { started.append(try ServerUnderTest.start(arguments, environment: ["LOG_LEVEL": "warning"])) } catch {
+            for server in started { _ = server.stop() }
+            fail("\(error)")
+        }
+    }
+    return started
+}()
+let server = servers[0]
+note("\(options.kind) server pids \(servers.map(\.pid)) on ports \(servers.map(\.port)); \(options.players) players")
 try? await Task.sleep(for: .seconds(1))
-let idleRSS = ProcFS.residentKB(pid: server.pid) ?? 0
+let idleRSS = servers.reduce(UInt64(0)) { $0 + (ProcFS.residentKB(pid: $1.pid) ?? 0) }
+/// CPU ticks of every server, and of PostgreSQL's processes.
+func serversCPU() -> UInt64 { servers.reduce(0) { $0 + (ProcFS.cpuTicks(pid: $1.pid) ?? 0) } }
+/// The servers' own count of commit windows saved (`touchschool_commits_total`), summed.
+func serversCommits() -> UInt64 {
+    servers.reduce(0) { sum, server in
+        let text = httpGet(port: server.port, path: "/metrics") ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("touchschool_commits_total ") }
+        return sum + (line.flatMap { UInt64($0.split(separator: " ").last ?? "") } ?? 0)
+    }
+}
+func postgresCPU() -> UInt64 { options.postgresPID.map { ProcFS.treeCPUTicks(root: $0) } ?? 0 }
 
 // The schools: the first of the catalog the server plays with (the starter catalog).
 struct CatalogFile: Decodable {
@@ -108,7 +142,8 @@ var playerTasks: [Task<Void, Never>] = []
 for player in players {
     let due = rampStart + .seconds(Double(player.index) / options.ramp)
     try? await Task.sleep(until: due, clock: .continuous)
-    playerTasks.append(Task { await player.play(port: server.port, run: run, logger: logger) })
+    let port = servers[player.index % servers.count].port
+    playerTasks.append(Task { await player.play(port: port, run: run, logger: logger) })
 }
 let joinDeadline = ContinuousClock.now + .seconds(60)
 while run.welcomed.load(ordering: .relaxed) + run.failed.load(ordering: .relaxed) < options.players,
@@ -120,22 +155,29 @@ note("joined: \(run.welcomed.load(ordering: .relaxed)), failed: \(run.failed.loa
 try? await Task.sleep(for: .seconds(options.settle))
 
 // The measured window.
-let startCPU = ProcFS.cpuTicks(pid: server.pid) ?? 0
+let startCPU = serversCPU()
+let startPostgresCPU = postgresCPU()
+let startStats = options.postgres.flatMap(PostgresStats.read)
+let startCommits = serversCommits()
 let startMachine = ProcFS.machineTicks()
 let startSelf = ProcFS.selfCPUSeconds()
 let windowStart = nowNanos()
 run.windowStart.store(windowStart, ordering: .relaxed)
 run.windowEnd.store(windowStart + UInt64(options.duration * 1e9), ordering: .relaxed)
-var peakRSS = ProcFS.residentKB(pid: server.pid) ?? 0
+func serversRSS() -> UInt64 { servers.reduce(0) { $0 + (ProcFS.residentKB(pid: $1.pid) ?? 0) } }
+var peakRSS = serversRSS()
 for _ in 0..<Int(options.duration.rounded(.up)) {
     try? await Task.sleep(for: .seconds(1))
-    peakRSS = max(peakRSS, ProcFS.residentKB(pid: server.pid) ?? 0)
+    peakRSS = max(peakRSS, serversRSS())
 }
 let windowEnd = nowNanos()
-let endCPU = ProcFS.cpuTicks(pid: server.pid) ?? 0
+let endCPU = serversCPU()
+let endPostgresCPU = postgresCPU()
+let endStats = options.postgres.flatMap(PostgresStats.read)
+let endCommits = serversCommits()
 let endMachine = ProcFS.machineTicks()
 let endSelf = ProcFS.selfCPUSeconds()
-let endRSS = ProcFS.residentKB(pid: server.pid) ?? 0
+let endRSS = serversRSS()
 let connected = players.filter { $0.state.withLock { $0.welcomed && !$0.ended } }.count
 
 // Drain: stop sending, wait for the acks due (bounded), then a second for the last board.
@@ -182,7 +224,7 @@ for tracker in run.trackers {
     otherLatencies.append(contentsOf: l)
     unseen += u
 }
-let exitStatus = server.stop()
+let exitStatus = servers.map { $0.stop() }.max() ?? 0
 latencies.sort()
 otherLatencies.sort()
 
@@ -196,6 +238,7 @@ if let startMachine, let endMachine {
 }
 let generatorCores = (endSelf - startSelf) / windowSeconds
 let serverCores = serverCPUSeconds / windowSeconds
+let postgresCores = Double(endPostgresCPU - startPostgresCPU) / ProcFS.ticksPerSecond / windowSeconds
 let tapsDifference = serverTotal.map { Int64(bitPattern: $0) - Int64(bitPattern: accepted) }
 
 var result: [String: Any] = [
@@ -220,7 +263,9 @@ var result: [String: Any] = [
     "serverCPUusPerPlayerSecond": serverCPUSeconds / max(1, playerSeconds) * 1e6,
     "serverCores": serverCores,
     "generatorCores": generatorCores,
-    "othersCores": machineBusyCores.map { max(0, $0 - serverCores - generatorCores) } ?? -1,
+    "othersCores": machineBusyCores.map { max(0, $0 - serverCores - generatorCores - postgresCores) } ?? -1,
+    "instances": options.instances,
+    "store": options.postgres == nil ? "embedded" : "postgres",
     "idleRSSkB": Int(idleRSS),
     "endRSSkB": Int(endRSS),
     "peakRSSkB": Int(peakRSS),
@@ -236,13 +281,23 @@ var result: [String: Any] = [
     "connectionsEndedEarly": endedEarly,
     "serverExit": Int(exitStatus),
 ]
+result["commitsPerSecond"] = Double(endCommits - startCommits) / windowSeconds
+if let startStats, let endStats {
+    // The servers' commit windows (each one transaction); PostgreSQL's transactions also count
+    // the polls and the hellos' reads.
+    let commits = Double(endCommits - startCommits)
+    result["pgTransactionsPerSecond"] = Double(endStats.commits - startStats.commits) / windowSeconds
+    result["pgRowsPerCommit"] = Double(endStats.rows - startStats.rows) / max(1, commits)
+    result["pgCores"] = postgresCores
+    result["pgCPUmsPerCommit"] = Double(endPostgresCPU - startPostgresCPU) / ProcFS.ticksPerSecond * 1000 / max(1, commits)
+}
 let lost = unacked + duplicated + (tapsDifference == 0 ? 0 : 1) + run.failed.load(ordering: .relaxed) + (options.players - connected)
 result["lost"] = lost
 if !unexpected.isEmpty { result["unexpected"] = Array(unexpected.prefix(3)) }
 if !failures.isEmpty { result["failures"] = Array(failures.prefix(3)) }
-if lost > 0, options.kind == "real" { result["serverErrors"] = String(server.errors.suffix(600)) }
+if lost > 0, options.kind == "real" { result["serverErrors"] = servers.map { String($0.errors.suffix(600)) }.joined(separator: "\n") }
 let json = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
 print("RESULT " + String(decoding: json, as: UTF8.self))
 if options.dataDirectory == nil { try? FileManager.default.removeItem(atPath: dataDirectory) }
-try? FileManager.default.removeItem(atPath: server.logDirectory)
+for server in servers { try? FileManager.default.removeItem(atPath: server.logDirectory) }
 exit(0)

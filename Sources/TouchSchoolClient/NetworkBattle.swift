@@ -38,6 +38,8 @@ public final class NetworkBattle: BattleConnection {
         /// The board or the outbox changed since the last answer (else the answer is `nil`).
         var changed = true
         var isClosing = false
+        /// Which of `folder.servers` the connection task uses now.
+        var serverIndex = 0
     }
 
     /// - Parameters:

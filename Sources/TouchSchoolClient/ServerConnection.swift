@@ -24,8 +24,10 @@ extension NetworkBattle {
 
     func keepConnected() async {
         var failures = 0
+        let servers = folder.servers
         while !Task.isCancelled, !shared.withLock({ $0.isClosing }) {
-            let outcome = await connectOnce()
+            let server = servers[shared.withLock { $0.serverIndex } % servers.count]
+            let outcome = await connectOnce(server)
             switch outcome {
             case .unsupportedProtocol:
                 setLink(.unsupportedProtocol)
@@ -37,7 +39,12 @@ extension NetworkBattle {
                 failures += 1
                 setLink(.offline)
             }
-            let ceiling = min(Self.maximumRetrySeconds, Self.firstRetrySeconds * pow(2, Double(min(failures, 10))))
+            // With several servers, the next one is tried: they share the battle, and the outbox
+            // (numbered per device) is sent there from the number that server's store has.
+            shared.withLock { $0.serverIndex = ($0.serverIndex + 1) % servers.count }
+            // A whole round of servers failing backs off as one server would.
+            let rounds = servers.count > 1 ? failures / servers.count : failures
+            let ceiling = min(Self.maximumRetrySeconds, Self.firstRetrySeconds * pow(2, Double(min(rounds, 10))))
             let delay = ceiling * Double.random(in: 0.5...1.0)
             try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
         }
@@ -61,16 +68,16 @@ extension NetworkBattle {
         var lastHeard = Date()
     }
 
-    private func connectOnce() async -> ConnectionOutcome {
+    private func connectOnce(_ server: ServerAddress) async -> ConnectionOutcome {
         let session = SessionState()
         var configuration = WebSocketClientConfiguration()
         configuration.maxFrameSize = PlayProtocol.maximumServerMessageBytes
         do {
-            let close = try await WebSocketClient.connect(url: folder.server.playURL, configuration: configuration, logger: Self.logger) {
+            let close = try await WebSocketClient.connect(url: server.playURL, configuration: configuration, logger: Self.logger) {
                 inbound, outbound, _ in
                 try await outbound.write(.text(MessageCoding.encode(.hello(Hello(device: self.device, player: self.player)))))
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await self.receive(inbound, session: session) }
+                    group.addTask { try await self.receive(inbound, session: session, server: server) }
                     group.addTask { try await self.send(outbound, session: session) }
                     try await group.next()
                     group.cancelAll()
@@ -88,7 +95,7 @@ extension NetworkBattle {
     }
 
     /// Reads the server's messages until the connection ends.
-    private func receive(_ inbound: WebSocketInboundStream, session: SessionState) async throws {
+    private func receive(_ inbound: WebSocketInboundStream, session: SessionState, server: ServerAddress) async throws {
         for try await message in inbound.messages(maxSize: PlayProtocol.maximumServerMessageBytes) {
             guard case let .text(text) = message else { continue }
             session.withLock { $0.lastHeard = Date() }
@@ -103,7 +110,7 @@ extension NetworkBattle {
                     $0.welcomed = true
                     $0.sentUpTo = sentUpTo
                 }
-                refreshCatalogIfChanged(welcome.catalog)
+                refreshCatalogIfChanged(welcome.catalog, from: server)
             case let .ack(ack):
                 acknowledged(ack)
             case let .board(changes):
@@ -146,13 +153,13 @@ extension NetworkBattle {
     }
 
     /// The server's catalog is not the one kept: fetch it (if it changed) in the background.
-    private func refreshCatalogIfChanged(_ version: String) {
+    private func refreshCatalogIfChanged(_ version: String, from server: ServerAddress) {
         let known = shared.withLock { $0.catalogETag }
         guard Self.entityTag(version) != known.map(Self.entityTag) else { return }
         Task.detached { [self] in
             var headers: [(String, String)] = []
             if let known { headers.append(("If-None-Match", known)) }
-            guard let response = try? await ServerHTTP.get(folder.server, ServerPaths.catalog, headers: headers, timeoutSeconds: 60),
+            guard let response = try? await ServerHTTP.get(server, ServerPaths.catalog, headers: headers, timeoutSeconds: 60),
                   response.status == 200 else { return }
             catalogDownloaded(bytes: response.body, etag: response.etag)
         }

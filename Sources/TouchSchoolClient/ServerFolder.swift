@@ -7,13 +7,20 @@ import TouchSchoolStore
 /// `<data dir>/servers/<host>_<port>/` with the server's catalog (`catalog.json`, `catalog.etag`),
 /// the last board seen (`board.json`), the outbox (`outbox.json`) and the lock of the game that
 /// plays on it (`play.lock`).
+///
+/// Several servers sharing one battle (`--server` given more than once, servers on one
+/// PostgreSQL) are one battle to the game: the folder is named after the first, and the game
+/// moves to the next one in turn when a server fails.
 public struct ServerFolder: Sendable {
     public let server: ServerAddress
+    /// Every server of the battle, `server` first.
+    public let servers: [ServerAddress]
     public let path: String
     public let fileSystem: FileSystem
 
-    public init(dataDirectory: String, server: ServerAddress, fileSystem: FileSystem = .live) {
+    public init(dataDirectory: String, server: ServerAddress, alternates: [ServerAddress] = [], fileSystem: FileSystem = .live) {
         self.server = server
+        servers = [server] + alternates.filter { $0 != server }
         self.path = "\(dataDirectory)/servers/\(server.directoryName)"
         self.fileSystem = fileSystem
     }
@@ -54,13 +61,21 @@ public struct ServerFolder: Sendable {
         return try downloadCatalog()
     }
 
-    /// Downloads `GET /v1/catalog` and keeps it.
+    /// Downloads `GET /v1/catalog` from the first server that answers, and keeps it.
     public func downloadCatalog() throws -> (catalog: Catalog, etag: String?) {
-        let response = try ServerHTTP.getWaiting(server, ServerPaths.catalog, timeoutSeconds: 30)
-        guard response.status == 200 else {
-            throw ServerRequestError(description: "the server at \(server) answered \(ServerPaths.catalog) with HTTP \(response.status)")
+        var failure: any Error = ServerRequestError(description: "no server")
+        for server in servers {
+            do {
+                let response = try ServerHTTP.getWaiting(server, ServerPaths.catalog, timeoutSeconds: servers.count > 1 ? 5 : 30)
+                guard response.status == 200 else {
+                    throw ServerRequestError(description: "the server at \(server) answered \(ServerPaths.catalog) with HTTP \(response.status)")
+                }
+                return (try saveCatalog(bytes: response.body, etag: response.etag), response.etag)
+            } catch {
+                failure = error
+            }
         }
-        return (try saveCatalog(bytes: response.body, etag: response.etag), response.etag)
+        throw failure
     }
 
     // MARK: The last board seen

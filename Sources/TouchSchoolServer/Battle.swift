@@ -24,15 +24,15 @@ enum Outgoing: Sendable {
 /// for the next save, and the connected players.
 ///
 /// Two loops run while the server does: the commit loop gathers what arrives for up to
-/// `commitWindow` (counted from the oldest waiting batch's arrival) and saves it in one
-/// `StateStore.change` (one fsync), then acknowledges each batch; the broadcast loop sends the
-/// schools whose totals changed, at most `broadcastInterval` apart, as one message encoded once.
+/// `commitWindow` (counted from the oldest waiting batch's arrival) and saves it in one write of
+/// the store (one fsync, or one PostgreSQL transaction), then acknowledges each batch; the
+/// broadcast loop sends the schools whose totals changed, at most `broadcastInterval` apart, as
+/// one message encoded once, and takes up what other servers on the same store changed.
 /// On graceful shutdown, what arrived is saved and acknowledged, and every connection is closed
 /// with "going away".
 actor Battle: Service {
-    let store: StateStore
+    let store: any BattleStore
     private(set) var catalog: CatalogResource
-    let starterCatalogPath: String?
     let metrics: ServerMetrics
     let logger: Logger
 
@@ -47,11 +47,20 @@ actor Battle: Service {
     /// A connection whose writer has this many messages waiting is too slow to keep.
     static let outboxLimit = 1_024
 
-    private var state: SavedState
+    /// Every school's total as last saved (here or by another server on the same store).
+    private var scores: [String: UInt64]
+    /// The board version each total was read at: an older reading never overwrites a newer one
+    /// (a poll and a commit of this server may finish in either order).
+    private var scoreVersions: [String: UInt64] = [:]
+    private var boardVersion: UInt64
+    /// Every change up to this version has been read from the store.
+    private var polledVersion: UInt64
     private var histories: [String: DeviceTapHistory] = [:]
     private var pending: [ReceivedBatch] = []
     /// When the oldest waiting batch arrived: the commit window runs from then.
     private var pendingSince: ContinuousClock.Instant?
+    /// When the last save started: the next starts a window later at the soonest.
+    private var lastCommitStarted: ContinuousClock.Instant?
     /// Devices with batches in the save under way.
     private var inFlight: Set<String> = []
     private var peers: [ConnectionID: Peer] = [:]
@@ -63,11 +72,11 @@ actor Battle: Service {
     private var boardText: (version: UInt64, json: String)?
     private var closing = false
     private var lastBroadcast = ContinuousClock.now
-    /// A catalog file that could not be read, not to be tried again until it changes.
-    private var unreadableCatalog: String?
     private var stopped = false
     private(set) var lastSaveError: String?
-    private let saveQueue = DispatchQueue(label: "touchschool.save")
+    /// How often the board is asked for other servers' changes (a notification asks at once).
+    static let pollInterval: Duration = .milliseconds(200)
+    private var pollWaiter: CheckedContinuation<Void, Never>?
 
     private struct Peer {
         var outbox: AsyncStream<Outgoing>.Continuation
@@ -75,18 +84,14 @@ actor Battle: Service {
         var waiting = 0
     }
 
-    init(store: StateStore, catalog: CatalogResource, starterCatalogPath: String?, metrics: ServerMetrics,
-         logger: Logger) throws(StoreError) {
+    init(store: any BattleStore, catalog: CatalogResource, board: StoredBoard, metrics: ServerMetrics, logger: Logger) {
         self.store = store
         self.catalog = catalog
-        self.starterCatalogPath = starterCatalogPath
         self.metrics = metrics
         self.logger = logger
-        let (state, problems) = try store.read()
-        for case let .notRepaired(details) in problems {
-            logger.warning("The saved scores need repair; the first save repairs them and keeps a copy", metadata: ["details": "\(details)"])
-        }
-        self.state = state
+        scores = board.scores
+        boardVersion = board.version
+        polledVersion = board.version
     }
 
     // MARK: - Service
@@ -96,6 +101,7 @@ actor Battle: Service {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await self.commitLoop() }
                 group.addTask { await self.broadcastLoop() }
+                group.addTask { await self.pollLoop() }
             }
         } onGracefulShutdown: {
             Task { await self.beginClosing() }
@@ -107,6 +113,7 @@ actor Battle: Service {
         logger.info("Shutting down: saving what arrived, then closing every connection")
         closing = true
         wakeCommitLoop()
+        wakePoll()
     }
 
     // MARK: - Connections
@@ -134,6 +141,19 @@ actor Battle: Service {
         while pending.contains(where: { $0.device == device }) || inFlight.contains(device), !closing {
             await withCheckedContinuation { commitWaiters.append($0) }
         }
+        // The device as the store has it (another server may have applied its batches): while
+        // the store cannot be read, the hello waits and the connection stays.
+        var known: (DeviceRecord, PlayerRecord)?
+        while true {
+            do throws(BattleStoreError) {
+                known = try await store.device(device)
+                break
+            } catch {
+                guard !closing, peers[id] != nil else { return .refused(Self.goingAway) }
+                noteSaveFailure(error)
+                try? await Task.sleep(for: Self.retryDelay)
+            }
+        }
         guard !closing, peers[id] != nil else { return .refused(Self.goingAway) }
         if let other = connectionOfDevice[device], other != id {
             send(.close(code: CloseCode.normal, reason: "this device connected again"), to: other)
@@ -141,9 +161,7 @@ actor Battle: Service {
         }
         connectionOfDevice[device] = id
         peers[id]?.device = device
-        let lastSeq = state.devices[device]?.lastSeq ?? 0
-        let playerState = CommitRules.playerState(state.players[device])
-        return .welcome(welcomeText(lastSeq: lastSeq, player: playerState))
+        return .welcome(welcomeText(lastSeq: known?.0.lastSeq ?? 0, player: CommitRules.playerState(known?.1)))
     }
 
     /// Queues a batch for the next save. Ignored once the final save of a shutdown has begun:
@@ -159,12 +177,12 @@ actor Battle: Service {
 
     /// The board as saved, for `GET /v1/scores`.
     func board() -> Board {
-        Board(version: state.boardVersion, scores: state.scores.filter { $0.value > 0 })
+        Board(version: boardVersion, scores: scores.filter { $0.value > 0 })
     }
 
-    func playerRecord(device: String) -> (PlayerState, DeviceRecord)? {
-        guard let record = state.devices[device] else { return nil }
-        return (CommitRules.playerState(state.players[device]), record)
+    func playerRecord(device: String) async throws(BattleStoreError) -> (PlayerState, DeviceRecord)? {
+        guard let (record, player) = try await store.device(device) else { return nil }
+        return (CommitRules.playerState(player), record)
     }
 
     var isSaving: Bool { lastSaveError == nil }
@@ -178,11 +196,11 @@ actor Battle: Service {
     }
 
     private func welcomeText(lastSeq: UInt64, player: PlayerState) -> String {
-        if boardText?.version != state.boardVersion || boardText == nil {
+        if boardText?.version != boardVersion || boardText == nil {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let json = String(decoding: try! encoder.encode(board()), as: UTF8.self)
-            boardText = (state.boardVersion, json)
+            boardText = (boardVersion, json)
         }
         // The welcome as `MessageCoding` would write it (keys sorted), with the board encoded
         // once per version instead of once per player.
@@ -209,9 +227,14 @@ actor Battle: Service {
             // The window runs from the oldest waiting batch's arrival, not from the end of the
             // last save: batches that arrived during a save (an fsync can take tens of
             // milliseconds on a busy disk) have waited their window already and are saved at once.
+            // Nor does a save start sooner than a window after the previous one started: fast
+            // saves (a PostgreSQL transaction takes a few milliseconds) would otherwise follow
+            // each other with a batch or two each, and commits would grow with the players
+            // instead of staying at most 1 / window a second.
             if !closing && pending.count < Self.commitBatchLimit {
-                let waited = pendingSince.map { ContinuousClock.now - $0 } ?? .zero
-                if waited < Self.commitWindow { try? await Task.sleep(for: Self.commitWindow - waited) }
+                let now = ContinuousClock.now
+                let due = max(pendingSince.map { $0 + Self.commitWindow } ?? now, lastCommitStarted.map { $0 + Self.commitWindow } ?? now)
+                if due > now { try? await Task.sleep(until: due, clock: .continuous) }
             }
             if closing {
                 // Save and acknowledge what arrived; later batches wait for the next server.
@@ -233,65 +256,40 @@ actor Battle: Service {
         }
     }
 
-    /// Saves every waiting batch in one change of the store; true when saved (or nothing to do).
+    /// Saves every waiting batch in one write of the store; true when saved (or nothing to do).
     private func commit() async -> Bool {
         guard !pending.isEmpty else { return true }
         let batches = pending
         let since = pendingSince
+        lastCommitStarted = .now
         pending = []
         pendingSince = nil
         inFlight = Set(batches.map(\.device))
         defer { inFlight = [] }
-        let histories = self.histories
-        let catalog = self.catalog.catalog
-        let aliases = catalog.aliases
-        let store = self.store
         let started = ContinuousClock.now
-        let outcome: Result<(StateStore.Saved, CommitRules.Result, [String: DeviceTapHistory]), StoreError> =
-            await withCheckedContinuation { continuation in
-                saveQueue.async {
-                    var histories = histories
-                    var rules: CommitRules.Result?
-                    do throws(StoreError) {
-                        // Waits in line for the lock: a local game on the same directory holds it briefly.
-                        let saved = try store.change(lockTimeoutNanoseconds: 10 * StateStore.defaultLockTimeoutNanoseconds) { state in
-                            let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
-                            var result = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs)
-                            // Scores kept under a starter id move to the official id, as every
-                            // local save does (after an import into the server's directory).
-                            let moved = aliases.filter { state.scores[$0.key] != nil }
-                            let followed = StateStore.followAliases(aliases, in: &state)
-                            if !moved.isEmpty {
-                                result.changedSchools.formUnion(moved.keys)
-                                result.changedSchools.formUnion(moved.values)
-                                state.boardVersion = state.boardVersion.addingSaturating(1)
-                            }
-                            rules = result
-                            return followed || result.outcomes.contains { if case .acknowledged = $0 { true } else { false } }
-                        }
-                        continuation.resume(returning: .success((saved, rules!, histories)))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
-                }
-            }
+        let outcome: Result<CommittedWindow, BattleStoreError>
+        do throws(BattleStoreError) {
+            outcome = .success(try await store.commit(batches, histories: histories, catalog: catalog.catalog,
+                                                      nowMs: Int64(Date().timeIntervalSince1970 * 1000)))
+        } catch {
+            outcome = .failure(error)
+        }
         switch outcome {
         case let .failure(error):
+            // Nothing is acknowledged: the batches wait (their players stay connected) and are
+            // saved when the store works again.
             pending = batches + pending
             pendingSince = since ?? .now
-            metrics.commitFailures.increment()
-            if lastSaveError == nil { logger.error("Cannot save the scores; will try again", metadata: ["error": "\(error)"]) }
-            lastSaveError = error.message
+            noteSaveFailure(error)
             return false
-        case let .success((saved, result, histories)):
+        case let .success(window):
+            let result = window.rules
             metrics.commitLatency.record(ContinuousClock.now - started)
             metrics.commits.increment()
-            if lastSaveError != nil { logger.notice("Saving works again") }
-            lastSaveError = nil
-            for problem in saved.problems { logger.warning("The saved scores were repaired", metadata: ["problem": "\(problem)"]) }
-            state = saved.state
-            boardText = nil
-            self.histories = histories
+            noteSaveWorks()
+            for note in window.notes { logger.warning("The saved scores were repaired", metadata: ["problem": "\(note)"]) }
+            take(window.board)
+            self.histories = window.histories
             var acknowledged = 0
             for (received, outcome) in zip(batches, result.outcomes) {
                 switch outcome {
@@ -311,7 +309,6 @@ actor Battle: Service {
             metrics.batches.increment(by: Int64(acknowledged))
             metrics.tapsAccepted.increment(by: Int64(clamping: result.accepted))
             metrics.tapsRefused.increment(by: Int64(clamping: result.refused))
-            changedSinceBroadcast.formUnion(result.changedSchools)
             // Sent now unless a board went out less than `broadcastInterval` ago (the loop sends
             // it then): players see a save at once, at most four boards a second.
             if ContinuousClock.now - lastBroadcast >= Self.broadcastInterval { broadcast() }
@@ -333,44 +330,98 @@ actor Battle: Service {
         }
     }
 
-    /// The imported `catalog.json` of the data directory, else the starter catalog.
-    static func catalogPath(dataDirectory: String, starter: String?) -> String? {
-        let imported = CatalogFile.importedCatalogPath(inDataDirectory: dataDirectory)
-        return FileIO.exists(imported) ? imported : starter
-    }
-
-    /// Takes up an import made while the server runs (checked every two seconds): new players
-    /// download the new catalog (its ETag changed); scores under starter ids move at the next save.
+    /// Takes up a new catalog (an import made while the server runs, checked every two
+    /// seconds): new players download it (its ETag changed); scores under starter ids move.
     private func reloadCatalogIfChanged() async {
-        guard let path = Self.catalogPath(dataDirectory: store.directory, starter: starterCatalogPath) else { return }
-        let stamp = CatalogResource.stamp(of: path)
-        guard path != catalog.path || stamp != catalog.stamp, "\(path) \(stamp ?? "")" != unreadableCatalog else { return }
-        let loaded: Result<CatalogResource, CatalogFileError> = await withCheckedContinuation { continuation in
-            saveQueue.async {
-                do throws(CatalogFileError) { continuation.resume(returning: .success(try CatalogResource(path: path))) } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        switch loaded {
-        case let .success(resource):
-            logger.info("Serving a new catalog", metadata: ["path": "\(path)", "schools": "\(resource.catalog.count)", "etag": "\(resource.etag)"])
+        do throws(BattleStoreError) {
+            guard let resource = try await store.newCatalog(current: catalog) else { return }
+            logger.info("Serving a new catalog", metadata: ["source": "\(resource.path)", "schools": "\(resource.catalog.count)", "etag": "\(resource.etag)"])
             catalog = resource
             boardText = nil
-        case let .failure(error):
+        } catch {
             logger.warning("Cannot read the new catalog; keeping the one served", metadata: ["error": "\(error)"])
-            unreadableCatalog = "\(path) \(stamp ?? "")"
         }
+    }
+
+    // MARK: - Other servers
+
+    /// New totals saved here or by another server, read at `changes.version`: the board and the
+    /// next broadcast take them. A total read at an older version than the one held is skipped.
+    private func take(_ changes: StoredBoard) {
+        for (id, total) in changes.scores where (scoreVersions[id] ?? 0) <= changes.version {
+            scoreVersions[id] = changes.version
+            guard scores[id] != total else { continue }
+            scores[id] = total
+            changedSinceBroadcast.insert(id)
+        }
+        if changes.version > boardVersion { boardVersion = changes.version }
+        boardText = nil
+    }
+
+    /// A hint that the board reached `version` (a PostgreSQL notification): poll now, unless
+    /// this server's own commit brought it there already.
+    func boardChanged(to version: UInt64?) {
+        if let version, version <= boardVersion { return }
+        wakePoll()
+    }
+
+    private func wakePoll() {
+        pollWaiter?.resume()
+        pollWaiter = nil
+    }
+
+    /// Asks the store for other servers' saves every `pollInterval`, or at once on a hint (a lost
+    /// hint costs at most one interval), and pushes them to the players like this server's own.
+    private func pollLoop() async {
+        // One timer for the loop's whole life: a hint wakes the poll early without adding timers.
+        let timer = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.pollInterval)
+                await self?.wakePoll()
+            }
+        }
+        defer { timer.cancel() }
+        while !closing {
+            await withCheckedContinuation { pollWaiter = $0 }
+            guard !closing else { return }
+            do throws(BattleStoreError) {
+                let changes = try await store.changes(since: polledVersion)
+                // The store answers again: with nothing waiting to be saved, saving works too.
+                if pending.isEmpty && inFlight.isEmpty { noteSaveWorks() }
+                guard let changes else { continue }
+                metrics.boardPolls.increment()
+                polledVersion = max(polledVersion, changes.version)
+                take(changes)
+                if ContinuousClock.now - lastBroadcast >= Self.broadcastInterval { broadcast() }
+            } catch {
+                noteSaveFailure(error)
+            }
+        }
+    }
+
+    // MARK: - The store's health
+
+    private func noteSaveFailure(_ error: BattleStoreError) {
+        metrics.commitFailures.increment()
+        metrics.storeAvailable.set(Double(0))
+        if lastSaveError == nil { logger.error("Cannot save the scores; will try again", metadata: ["error": "\(error)"]) }
+        lastSaveError = error.message
+    }
+
+    private func noteSaveWorks() {
+        if lastSaveError != nil { logger.notice("Saving works again") }
+        lastSaveError = nil
+        metrics.storeAvailable.set(Double(1))
     }
 
     /// The changed schools' totals, one message encoded once, to every player who said hello.
     private func broadcast() {
         guard !changedSinceBroadcast.isEmpty else { return }
         var scores: [String: UInt64] = [:]
-        for id in changedSinceBroadcast { scores[id] = state.scores[id] ?? 0 }
+        for id in changedSinceBroadcast { scores[id] = self.scores[id] ?? 0 }
         changedSinceBroadcast = []
         lastBroadcast = ContinuousClock.now
-        let text = MessageCoding.encode(.board(BoardChanges(version: state.boardVersion, scores: scores)))
+        let text = MessageCoding.encode(.board(BoardChanges(version: boardVersion, scores: scores)))
         metrics.broadcasts.increment()
         for (id, peer) in peers where peer.device != nil { send(.text(text), to: id) }
     }

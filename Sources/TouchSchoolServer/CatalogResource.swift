@@ -3,8 +3,10 @@ import TouchSchoolCore
 import TouchSchoolStore
 
 /// The catalog the server plays with and serves at `GET /v1/catalog`: the bytes of the data
-/// directory's `catalog.json` (else the starter catalog's file) as they are, and their ETag.
+/// directory's `catalog.json`, or of the catalog imported into PostgreSQL (else the starter
+/// catalog's file) as they are, and their ETag.
 struct CatalogResource: Sendable {
+    /// The file it was read from, or what else it came from (PostgreSQL).
     let path: String
     /// The file's size and modification time when read: a different stamp means a new catalog.
     let stamp: String?
@@ -14,11 +16,19 @@ struct CatalogResource: Sendable {
     let etag: String
 
     init(path: String) throws(CatalogFileError) {
-        self.path = path
-        stamp = Self.stamp(of: path)
+        // Stamped before reading: a file replaced while read is read again.
+        let stamp = Self.stamp(of: path)
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path) } catch { throw CatalogFileError(path: path, message: error.description) }
+        try self.init(bytes: bytes, source: path, stamp: stamp)
+    }
+
+    /// A catalog kept elsewhere than in a file (PostgreSQL): `source` names it.
+    init(bytes: [UInt8], source: String, stamp: String? = nil) throws(CatalogFileError) {
+        path = source
+        self.stamp = stamp
         self.bytes = bytes
+        let path = source
         do { catalog = try CatalogFile.decode(bytes: bytes) } catch { throw CatalogFileError(path: path, message: error.message) }
         etag = "\"" + Self.hash(bytes) + "\""
     }

@@ -61,7 +61,9 @@ enum CommitRules {
                 result.outcomes.append(.outOfOrder(expected: record.lastSeq + 1))
                 continue
             }
-            var history = histories[device]
+            // A history older than the saved record is from before another server (sharing the
+            // store) judged this device: the record's time is the truth.
+            var history = histories[device].flatMap { $0.lastEndMs >= record.lastEndMs ? $0 : nil }
                 ?? DeviceTapHistory(firstSeenMs: record.lastEndMs > 0 ? record.lastEndMs : nowMs - newDeviceBacklogMs)
             // Taps for schools this server does not know count nowhere: refused without judging.
             var known: [(id: String, taps: UInt64)] = []

@@ -29,7 +29,11 @@ struct Routes {
             guard let device = request.headers[HTTPField.Name(PlayProtocol.deviceHeader)!], PlayerNames.isValidDeviceKey(device) else {
                 return Self.json(#"{"error":"name the device with the header \#(PlayProtocol.deviceHeader)"}"#, status: .badRequest)
             }
-            guard let (player, record) = await battle.playerRecord(device: device) else {
+            let known: (PlayerState, DeviceRecord)?
+            do { known = try await battle.playerRecord(device: device) } catch {
+                return Self.json(MessageCoding.encodeJSON(["error": "the scores cannot be read now: \(error)"]), status: .serviceUnavailable)
+            }
+            guard let (player, record) = known else {
                 return Self.json(#"{"error":"this server does not know the device"}"#, status: .notFound)
             }
             return Self.json(MessageCoding.encodeJSON(Me(player: record.player, lastSeq: record.lastSeq, school: player.school,

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import PostgresNIO
 import ServiceLifecycle
 import TouchSchoolCore
 import TouchSchoolProtocol
@@ -13,17 +14,24 @@ import TouchSchoolStore
 public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: Int
-    /// The data directory: `state.json` (the scores, with the devices) lives here.
+    /// The data directory: `state.json` (the scores, with the devices) lives here, unless
+    /// `postgresURL` is given.
     public var dataDirectory: String
+    /// PostgreSQL, shared by any number of servers: the scores, devices and catalog live there.
+    public var postgresURL: String?
     /// The starter catalog's file: served and played with while the data directory has no
     /// imported `catalog.json` (an import while the server runs is taken up within seconds).
     public var starterCatalogPath: String?
     public var limits: AddressLimitPolicy
+    /// Load balancers whose `X-Forwarded-For` names the player's address for the limits.
+    public var trustedProxies: Set<String> = []
 
-    public init(host: String, port: Int, dataDirectory: String, starterCatalogPath: String?, limits: AddressLimitPolicy = .standard) {
+    public init(host: String, port: Int, dataDirectory: String, postgresURL: String? = nil, starterCatalogPath: String?,
+                limits: AddressLimitPolicy = .standard) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
+        self.postgresURL = postgresURL
         self.starterCatalogPath = starterCatalogPath
         self.limits = limits
     }
@@ -52,20 +60,47 @@ public enum TouchSchoolServer {
     /// address (with the port chosen when `port` was 0).
     public static func run(_ configuration: ServerConfiguration, logger: Logger,
                            onListening: @escaping @Sendable (String, Int) -> Void) async throws {
-        let catalog: CatalogResource
-        guard let path = Battle.catalogPath(dataDirectory: configuration.dataDirectory, starter: configuration.starterCatalogPath) else {
-            throw ServerError(description: "the starter catalog is missing from the installation")
+        guard let url = configuration.postgresURL else {
+            let store: EmbeddedBattleStore
+            do {
+                store = try EmbeddedBattleStore(store: StateStore(directory: configuration.dataDirectory),
+                                                starterCatalogPath: configuration.starterCatalogPath) { logger.warning("\($0)") }
+            } catch {
+                throw ServerError(description: "cannot read the saved scores: \(error)")
+            }
+            try await serve(configuration, store: store, services: [], logger: logger, onListening: onListening)
+            return
         }
-        do { catalog = try CatalogResource(path: path) } catch {
-            throw ServerError(description: "cannot read the school catalog: \(error)")
+        let client: PostgresClient
+        do { client = PostgresClient(configuration: try PostgresSchema.configuration(url: url), backgroundLogger: logger) } catch {
+            throw ServerError(description: error.message)
+        }
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            do { try await PostgresSchema.withTimeout(.seconds(15)) { try await PostgresSchema.migrate(client, logger: logger) } } catch {
+                throw ServerError(description: "cannot prepare PostgreSQL at \(PostgresSchema.redacted(url)): \(PostgresSchema.describe(error))")
+            }
+            let store = PostgresBattleStore(client: client, starterCatalogPath: configuration.starterCatalogPath, logger: logger)
+            try await serve(configuration, store: store, services: [store], logger: logger, onListening: onListening)
+        }
+    }
+
+    /// Serves the battle kept in `store` until SIGTERM or SIGINT, with `services` (the store's
+    /// own loops) running beside it.
+    static func serve(_ configuration: ServerConfiguration, store: any BattleStore, services: [any StoreService],
+                      logger: Logger, onListening: @escaping @Sendable (String, Int) -> Void) async throws {
+        let catalog: CatalogResource
+        let board: StoredBoard
+        do {
+            guard let loaded = try await store.newCatalog(current: nil) else { throw BattleStoreError(message: "no catalog") }
+            catalog = loaded
+            board = try await store.board()
+        } catch {
+            throw ServerError(description: "cannot start from \(store.name): \(error)")
         }
         let metrics = ServerMetrics()
-        let store = StateStore(directory: configuration.dataDirectory)
-        let battle: Battle
-        do { battle = try Battle(store: store, catalog: catalog, starterCatalogPath: configuration.starterCatalogPath,
-                                                 metrics: metrics, logger: logger) } catch {
-            throw ServerError(description: "cannot read the saved scores: \(error)")
-        }
+        let battle = Battle(store: store, catalog: catalog, board: board, metrics: metrics, logger: logger)
         let limits = AddressLimits(policy: configuration.limits)
         let page = try WebPage()
 
@@ -75,7 +110,9 @@ public enum TouchSchoolServer {
 
         let playRouter = Router(context: PlayRequestContext.self)
         playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, context in
-            let address = context.requestContext.remoteAddress?.ipAddress ?? "unknown"
+            let address = ClientAddress.of(peer: context.requestContext.remoteAddress?.ipAddress,
+                                           forwardedFor: context.request.headers[ClientAddress.forwardedFor],
+                                           trustedProxies: configuration.trustedProxies)
             try await PlayConnection(battle: battle, limits: limits, metrics: metrics, address: address, logger: logger)
                 .run(inbound: inbound, outbound: outbound)
         }
@@ -94,8 +131,8 @@ public enum TouchSchoolServer {
         )
         // Shut down in reverse order: the battle first (save, acknowledge, close the sockets
         // with "going away"), then the HTTP server.
-        let group = ServiceGroup(configuration: .init(services: [app, battle], gracefulShutdownSignals: [.sigterm, .sigint],
-                                                      logger: logger))
+        let group = ServiceGroup(configuration: .init(services: [app, battle] + services.map { $0.service(for: battle) },
+                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 }
@@ -121,5 +158,23 @@ extension TouchSchoolServer {
         }
         finished.wait()
         if let error = outcome.withLock({ $0 }) { throw error }
+    }
+}
+
+/// A store's own loop that runs while the server does (PostgreSQL's listener for other servers).
+protocol StoreService: Sendable {
+    func service(for battle: Battle) -> any Service
+}
+
+extension PostgresBattleStore: StoreService {
+    func service(for battle: Battle) -> any Service { Listener(store: self, battle: battle) }
+
+    /// Listens for other servers' commits until the server shuts down.
+    struct Listener: Service {
+        let store: PostgresBattleStore
+        let battle: Battle
+        func run() async throws {
+            await cancelWhenGracefulShutdown { await store.listen(waking: battle) }
+        }
     }
 }

@@ -15,6 +15,8 @@ public final class ServerMetrics: Sendable {
     let commitFailures: Counter
     let commitLatency: DurationHistogram
     let broadcasts: Counter
+    let boardPolls: Counter
+    let storeAvailable: Gauge
 
     init() {
         connections = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "open", unitName: "connections", helpText: "Open play connections."))
@@ -24,13 +26,16 @@ public final class ServerMetrics: Sendable {
         duplicateBatches = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "batches_duplicate", unitName: "total", helpText: "Batches received again after being applied (acknowledged, not counted)."))
         tapsAccepted = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "taps_accepted", unitName: "total", helpText: "Taps counted."))
         tapsRefused = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "taps_refused", unitName: "total", helpText: "Taps refused by the judge."))
-        commits = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "commits", unitName: "total", helpText: "Saves of the state (one fsync each)."))
+        commits = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "commits", unitName: "total", helpText: "Saves of a commit window (one fsync, or one PostgreSQL transaction)."))
         commitFailures = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "commit_failures", unitName: "total", helpText: "Saves that failed (retried)."))
         commitLatency = registry.makeDurationHistogram(
             descriptor: .init(namespace: "touchschool", metricName: "commit", unitName: "seconds",
                               helpText: "Time to save one commit window (read, apply, write, fsync) under the lock."),
             buckets: [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                       .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1)])
+        boardPolls = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "board_changes_read", unitName: "total", helpText: "Polls of the shared store that found totals changed by another server."))
+        storeAvailable = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "store_available", helpText: "1 while the scores can be saved (the data directory or PostgreSQL), 0 while saving fails and acknowledgements wait."))
+        storeAvailable.set(Double(1))
         broadcasts = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "board_broadcasts", unitName: "total", helpText: "Board changes sent to every player."))
     }
 

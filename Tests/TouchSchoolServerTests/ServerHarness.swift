@@ -34,17 +34,39 @@ final class ServerProcess: @unchecked Sendable {
     /// Starts a server on `dataDirectory` (a new one by default) and waits for its line
     /// "listening on http://127.0.0.1:PORT".
     static func start(dataDirectory: String? = nil, arguments: [String] = []) throws -> ServerProcess {
+        try launch(dataDirectory: dataDirectory, arguments: arguments).listening()
+    }
+
+    /// A server started but not yet listening: several can start at once.
+    struct Launched {
+        let pid: pid_t
+        let directory: String
+        let outputPath: String
+        let errorPath: String
+
+        /// Waits for its line "listening on http://127.0.0.1:PORT".
+        func listening() throws -> ServerProcess {
+            try ServerProcess.waitForListening(pid: pid, directory: directory, outputPath: outputPath, errorPath: errorPath)
+        }
+    }
+
+    /// Starts a server without waiting for it. The environment's DATABASE_URL is not passed on:
+    /// a server uses PostgreSQL only when a test says so (`--postgres`).
+    static func launch(dataDirectory: String? = nil, arguments: [String] = []) throws -> Launched {
         let directory = dataDirectory ?? makeTemporaryDirectory()
         let logs = makeTemporaryDirectory()
         let outputPath = "\(logs)/out", errorPath = "\(logs)/err"
         var environment = ProcessInfo.processInfo.environment
         environment["LOG_LEVEL"] = "debug"
-        let pid: pid_t
+        environment["DATABASE_URL"] = nil
         switch Subprocess.start(binary, ["serve", "--port", "0", "--data-dir", directory] + arguments, environment: environment,
                                 outputPath: outputPath, errorPath: errorPath) {
-        case let .success(started): pid = started
+        case let .success(pid): return Launched(pid: pid, directory: directory, outputPath: outputPath, errorPath: errorPath)
         case let .failure(failure): throw HarnessError(failure.description)
         }
+    }
+
+    private static func waitForListening(pid: pid_t, directory: String, outputPath: String, errorPath: String) throws -> ServerProcess {
         // Wait for the line with the port.
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
@@ -128,8 +150,11 @@ final class TestPlayer: Sendable {
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     static func connect(to server: ServerProcess) async throws -> TestPlayer {
+        try await connect(url: server.playURL)
+    }
+
+    static func connect(url: String) async throws -> TestPlayer {
         let player = TestPlayer()
-        let url = server.playURL
         let task = Task {
             do {
                 let frame = try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 22),

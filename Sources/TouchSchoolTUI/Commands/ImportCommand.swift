@@ -4,6 +4,7 @@ import TouchSchoolCore
 import TouchSchoolStore
 import TouchSchoolView
 import TouchSchoolStarterCatalog
+import TouchSchoolServer
 
 /// `touchschool import FILE`: folds the official national school list into the catalog kept in
 /// the data directory. All or nothing: any problem leaves every file as it was.
@@ -37,6 +38,10 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Import even an edition older than the one imported already.")
     var force = false
 
+    @Option(help: ArgumentHelp("Import into the catalog shared by the servers on this PostgreSQL database (`serve --postgres`) instead of the data directory; running servers take it up within seconds.",
+                               valueName: "postgres://user:password@host:port/database"))
+    var postgres: String?
+
     @OptionGroup var data: DataDirectoryOptions
 
     /// How many renamed or no-longer-listed schools to name before summing up the rest.
@@ -45,7 +50,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let report: String
         do {
-            report = try importList()
+            if let postgres { report = try importIntoPostgres(url: postgres) } else { report = try importList() }
         } catch {
             throw CommandError("\(error.message)\nNothing was changed.")
         }
@@ -99,6 +104,22 @@ struct ImportCommand: ParsableCommand {
         }
         guard let report else { throw ImportFailure(message: "the import did not run") }
         return Self.summary(of: report, schoolCount: list.schools.count, encoding: list.encoding, savedTo: catalogPath)
+    }
+
+    /// The same import into PostgreSQL's shared catalog, in one transaction.
+    func importIntoPostgres(url: String) throws(ImportFailure) -> String {
+        let list: OfficialSchoolList
+        do { list = try OfficialSchoolList.load(path: file) } catch { throw ImportFailure(message: "\(file): \(error)") }
+        let (force, starter) = (self.force, StarterCatalog.path)
+        let outcome = Result { () throws -> ImportReport in
+            try runAsync { try await PostgresAdministration.importList(list, force: force, url: url, starterCatalogPath: starter) }
+        }
+        switch outcome {
+        case let .success(report):
+            return Self.summary(of: report, schoolCount: list.schools.count, encoding: list.encoding, savedTo: "PostgreSQL (\(PostgresSchema.redacted(url)))")
+        case let .failure(error):
+            throw ImportFailure(message: "\(error)")
+        }
     }
 
     /// An import waits this long for a game's save to finish before it gives up.

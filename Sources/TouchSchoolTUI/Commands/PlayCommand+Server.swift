@@ -12,7 +12,7 @@ extension PlayCommand {
     static let firstWelcomeNanoseconds: Int64 = 3_000_000_000
     static let welcomeNanoseconds: Int64 = 1_000_000_000
 
-    func playOnServer(_ address: ServerAddress, directory: String, playerName: String, language: Language,
+    func playOnServer(_ address: ServerAddress, alternates: [ServerAddress], directory: String, playerName: String, language: Language,
                       environment: [String: String]) throws {
         var notices: [Notice] = []
         do {
@@ -22,7 +22,7 @@ extension PlayCommand {
         }
         let device: String
         do { device = try DeviceKey.loadOrCreate(dataDirectory: directory) } catch { throw CommandError("\(error)") }
-        let folder = ServerFolder(dataDirectory: directory, server: address)
+        let folder = ServerFolder(dataDirectory: directory, server: address, alternates: alternates)
         do { try folder.create() } catch { throw CommandError("cannot create \(folder.path): \(error)") }
         // One game per data directory and server: two would number their batches over each other.
         let lock: HeldLock

@@ -38,7 +38,7 @@ struct PlayCommand: ParsableCommand {
         let directory = data.directory
         let playerName = player ?? DataDirectory.defaultPlayerName(environment: environment)
         if let address = try server.address(environment: environment) {
-            return try playOnServer(address, directory: directory, playerName: playerName, language: language, environment: environment)
+            return try playOnServer(address, alternates: server.alternates, directory: directory, playerName: playerName, language: language, environment: environment)
         }
         // Taken before the catalog is read, so that an import in between is noticed at once.
         let catalogStamp = FileSystem.live.stamp(CatalogFile.importedCatalogPath(inDataDirectory: directory))

@@ -14,6 +14,10 @@ struct ServeCommand: ParsableCommand {
             Prints one line with the address it listens on (with --port 0, the port chosen). \
             SIGTERM or Ctrl-C: saves and acknowledges what arrived, closes every connection, exits 0. \
             The protocol: docs/protocol.md. Logs go to standard error ($LOG_LEVEL: trace … critical).
+
+            With --postgres (or $DATABASE_URL), the scores, devices and catalog live in PostgreSQL \
+            instead, shared by every server started with the same URL (run as many as needed behind \
+            a load balancer: docs/operations.md). The schema is created or updated at start.
             """)
 
     @Option(help: ArgumentHelp("The address to listen on (0.0.0.0: every interface, for other machines).", valueName: "host"))
@@ -28,22 +32,51 @@ struct ServeCommand: ParsableCommand {
     @Option(help: .hidden)
     var devicesPerAddress = AddressLimitPolicy.standard.devicesPerAddressPerHour
 
+    @Option(help: ArgumentHelp("Keep the battle in PostgreSQL, shared by several servers (default: $DATABASE_URL; without either, the data directory).",
+                               valueName: "postgres://user:password@host:port/database"))
+    var postgres: String?
+
+    @Option(help: ArgumentHelp("With --postgres: first move the scores, devices and catalog of an embedded server's data directory into PostgreSQL, once (a second move is refused).",
+                               valueName: "dir"))
+    var from: String?
+
+    @Option(name: .customLong("trusted-proxy"),
+            help: ArgumentHelp("A load balancer's address (given once per balancer): connections from it are counted by the address its X-Forwarded-For names, for the per-address limits.",
+                               valueName: "ip"))
+    var trustedProxies: [String] = []
+
     @OptionGroup var data: DataDirectoryOptions
+
+    /// PostgreSQL's URL, from --postgres or the environment.
+    var postgresURL: String? {
+        postgres ?? ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if from != nil, postgresURL == nil { throw ValidationError("--from moves a data directory into PostgreSQL: give --postgres URL too") }
     }
 
     func run() throws {
         let directory = data.directory
         do { try DataDirectory.prepare(directory) } catch { throw CommandError("cannot use the data directory \(directory): \(error)") }
-        let configuration = ServerConfiguration(
-            host: host, port: port, dataDirectory: directory, starterCatalogPath: StarterCatalog.path,
+        if let from, let url = postgresURL {
+            do {
+                let moved = try runAsync { try await PostgresAdministration.moveDataDirectory(from, url: url) }
+                try? StandardStreams.write("touchschool serve: \(moved)\n")
+            } catch {
+                throw CommandError("cannot move \(from) into PostgreSQL: \(error)")
+            }
+        }
+        var configuration = ServerConfiguration(
+            host: host, port: port, dataDirectory: directory, postgresURL: postgresURL, starterCatalogPath: StarterCatalog.path,
             limits: AddressLimitPolicy(connectionsPerAddress: connectionsPerAddress, devicesPerAddressPerHour: devicesPerAddress))
+        configuration.trustedProxies = Set(trustedProxies)
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: ProcessInfo.processInfo.environment["LOG_LEVEL"]) { host, port in
                 let shown = host.contains(":") ? "[\(host)]" : host
-                try? StandardStreams.write("touchschool serve: listening on http://\(shown):\(port) (data: \(directory))\n")
+                let data = postgresURL == nil ? directory : "PostgreSQL"
+                try? StandardStreams.write("touchschool serve: listening on http://\(shown):\(port) (data: \(data))\n")
             }
         } catch let error as ServerError {
             throw CommandError(error.description)

@@ -6,13 +6,16 @@ import TouchSchoolClient
 /// own battle; `$TOUCHSCHOOL_SERVER` when the option is not given.
 struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Use the battle of the server at this URL: http://host:port, https://, ws:// or wss:// (default: $TOUCHSCHOOL_SERVER, else the local battle).",
+        "Use the battle of the server at this URL: http://host:port, https://, ws:// or wss:// (default: $TOUCHSCHOOL_SERVER, else the local battle). Given more than once (servers sharing one battle), a game moves to the next when one fails.",
         valueName: "url"))
-    var server: ServerURL?
+    var server: [ServerURL] = []
 
-    /// The server named by the option, else by the environment; nil for the local battle.
+    /// The other servers of the same battle, after the first `--server`.
+    var alternates: [ServerAddress] { server.dropFirst().map(\.address) }
+
+    /// The (first) server named by the option, else by the environment; nil for the local battle.
     func address(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerAddress? {
-        if let server { return server.address }
+        if let server = server.first { return server.address }
         guard let text = environment["TOUCHSCHOOL_SERVER"], !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         do {
             return try ServerAddress(parsing: text)

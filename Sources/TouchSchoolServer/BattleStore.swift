@@ -1,0 +1,53 @@
+import TouchSchoolCore
+import TouchSchoolStore
+
+/// Where a server keeps its battle: the embedded data directory (`EmbeddedBattleStore`, one
+/// server) or PostgreSQL (`PostgresBattleStore`, any number of servers sharing one board).
+///
+/// Both apply `CommitRules` to the batches of one commit window in one durable write (one
+/// transaction) together with the devices' last batch numbers, and return only once it is
+/// durable: the battle acknowledges nothing before. The battle itself keeps the board in memory
+/// and asks the store for what other servers changed (`changes(since:)`).
+protocol BattleStore: Sendable {
+    /// What the logs and `/healthz` call this store.
+    var name: String { get }
+
+    /// The board as saved when the server starts.
+    func board() async throws(BattleStoreError) -> StoredBoard
+
+    /// A device's record and its player, or nil for a device never seen.
+    func device(_ device: String) async throws(BattleStoreError) -> (DeviceRecord, PlayerRecord)?
+
+    /// Applies `batches` (in arrival order) by `CommitRules` and saves them durably in one write.
+    /// `histories` are the devices' judges as this server knows them; the updated ones come back.
+    func commit(_ batches: [ReceivedBatch], histories: [String: DeviceTapHistory], catalog: Catalog,
+                nowMs: Int64) async throws(BattleStoreError) -> CommittedWindow
+
+    /// The totals other writers changed after board version `version` (nil: nothing new).
+    /// The embedded store has no other writer; PostgreSQL's is polled.
+    func changes(since version: UInt64) async throws(BattleStoreError) -> StoredBoard?
+
+    /// The catalog to play with when it differs from `current` (an import was made), else nil.
+    func newCatalog(current: CatalogResource?) async throws(BattleStoreError) -> CatalogResource?
+}
+
+/// Totals by school id at a board version: the whole board, or the schools that changed.
+struct StoredBoard: Sendable, Equatable {
+    var version: UInt64
+    var scores: [String: UInt64]
+}
+
+/// What one commit window did once durable.
+struct CommittedWindow: Sendable {
+    var rules: CommitRules.Result
+    var histories: [String: DeviceTapHistory]
+    /// The new totals of the schools that changed, at `board.version`.
+    var board: StoredBoard
+    /// Problems the store repaired while saving, for the log.
+    var notes: [String] = []
+}
+
+struct BattleStoreError: Error, CustomStringConvertible, Sendable {
+    var message: String
+    var description: String { message }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Logging
+import PostgresNIO
+import TouchSchoolCore
+import TouchSchoolStore
+
+/// The battle in PostgreSQL, shared by any number of servers (schema: `PostgresSchema`).
+///
+/// A commit window is one transaction, in an order that keeps servers from deadlocking and
+/// holds the contended rows for the least time:
+/// 1. the devices' rows, locked (and created) in device-key order, read;
+/// 2. `CommitRules.apply` on them, as the embedded store applies it (the scores start empty, so
+///    what it adds are this window's increments);
+/// 3. the devices' new last batch numbers and players written;
+/// 4. last, just before COMMIT, the hot rows: the board's version (one row: it orders every
+///    change of the board) and the schools' totals, added to in school-id order;
+/// 5. COMMIT, with a NOTIFY that wakes the other servers' polls. Only then is anything acknowledged.
+/// A batch whose COMMIT was lost with the connection is sent again by its client and found
+/// applied by its device's last number: counted once.
+final class PostgresBattleStore: BattleStore {
+    let client: PostgresClient
+    let logger: Logger
+    /// The starter catalog's file: played with while no list has been imported into the database.
+    let starterCatalogPath: String?
+
+    static let notificationChannel = "touchschool_board"
+
+    var name: String { "PostgreSQL" }
+
+    init(client: PostgresClient, starterCatalogPath: String?, logger: Logger) {
+        self.client = client
+        self.starterCatalogPath = starterCatalogPath
+        self.logger = logger
+    }
+
+    /// How long one of the store's operations may take: PostgresNIO waits for a connection as
+    /// long as the database is unreachable; the battle must hear of it to say so (`/healthz`).
+    static let operationTimeout: Duration = .seconds(5)
+
+    private func run<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws(BattleStoreError) -> T {
+        do { return try await PostgresSchema.withTimeout(Self.operationTimeout, body) } catch {
+            throw BattleStoreError(message: "PostgreSQL: cannot \(what): \(PostgresSchema.describe(error))")
+        }
+    }
+
+    func board() async throws(BattleStoreError) -> StoredBoard {
+        try await changes(since: 0) ?? StoredBoard(version: 0, scores: [:])
+    }
+
+    func device(_ device: String) async throws(BattleStoreError) -> (DeviceRecord, PlayerRecord)? {
+        let (client, logger) = (self.client, self.logger)
+        return try await run("read a device") {
+            let rows = try await client.query(
+                "SELECT last_seq, last_end_ms, player, school, taps, best FROM touchschool_devices WHERE device = \(device)",
+                logger: logger)
+            for try await (lastSeq, lastEndMs, player, school, taps, best) in rows.decode((Int64, Int64, String, String?, Int64, Int32).self) {
+                return (DeviceRecord(lastSeq: UInt64(max(0, lastSeq)), player: player, lastEndMs: lastEndMs),
+                        PlayerRecord(schoolID: school, taps: UInt64(max(0, taps)), bestTapsPerSecond: Int(best)))
+            }
+            return nil
+        }
+    }
+
+    /// Every total changed after `version`, read with the board's version in one statement (one
+    /// snapshot): the totals are those of that version.
+    func changes(since version: UInt64) async throws(BattleStoreError) -> StoredBoard? {
+        let (client, logger) = (self.client, self.logger)
+        return try await run("read the board") {
+            let since = Int64(clamping: version)
+            let rows = try await client.query("""
+                SELECT b.version, s.school, s.total FROM touchschool_board b
+                LEFT JOIN touchschool_scores s ON s.version > \(since) WHERE b.id = 1
+                """, logger: logger)
+            var board: StoredBoard?
+            for try await (boardVersion, school, total) in rows.decode((Int64, String?, Int64?).self) {
+                if board == nil { board = StoredBoard(version: UInt64(max(0, boardVersion)), scores: [:]) }
+                if let school, let total { board?.scores[school] = UInt64(max(0, total)) }
+            }
+            guard let board, board.version > version else { return nil }
+            return board
+        }
+    }
+
+    func commit(_ batches: [ReceivedBatch], histories: [String: DeviceTapHistory], catalog: Catalog,
+                nowMs: Int64) async throws(BattleStoreError) -> CommittedWindow {
+        let (logger, client) = (self.logger, self.client)
+        return try await run("save the scores") {
+            try await client.withTransaction(logger: logger) { connection in
+                try await Self.commit(batches, histories: histories, catalog: catalog, nowMs: nowMs, on: connection, logger: logger)
+            }
+        }
+    }
+
+    private static func commit(_ batches: [ReceivedBatch], histories: [String: DeviceTapHistory], catalog: Catalog,
+                               nowMs: Int64, on connection: PostgresConnection, logger: Logger) async throws -> CommittedWindow {
+        // 1. The devices, locked in key order (a new device's row is created, and so locked, too).
+        let devices = Set(batches.map(\.device)).sorted()
+        var state = SavedState()
+        let rows = try await connection.query("""
+            INSERT INTO touchschool_devices (device) SELECT d FROM unnest(\(devices)::text[]) AS u(d) ORDER BY d
+            ON CONFLICT (device) DO UPDATE SET device = EXCLUDED.device
+            RETURNING device, last_seq, last_end_ms, player, school, taps, best
+            """, logger: logger)
+        for try await (device, lastSeq, lastEndMs, player, school, taps, best) in rows.decode((String, Int64, Int64, String, String?, Int64, Int32).self) {
+            state.devices[device] = DeviceRecord(lastSeq: UInt64(max(0, lastSeq)), player: player, lastEndMs: lastEndMs)
+            state.players[device] = PlayerRecord(schoolID: school, taps: UInt64(max(0, taps)), bestTapsPerSecond: Int(best))
+        }
+        let before = state
+        // 2. The rules, the same as the embedded store's; the scores start at 0, so they end as
+        // this window's increments.
+        var histories = histories
+        let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs)
+        // 3. The devices that changed.
+        let changedDevices = devices.filter { state.devices[$0] != before.devices[$0] || state.players[$0] != before.players[$0] }
+        if !changedDevices.isEmpty {
+            let records = changedDevices.map { state.devices[$0] ?? DeviceRecord() }
+            let players = changedDevices.map { state.players[$0] ?? PlayerRecord() }
+            try await connection.query("""
+                UPDATE touchschool_devices AS d SET last_seq = u.last_seq, last_end_ms = u.last_end_ms, player = u.player,
+                    school = NULLIF(u.school, ''), taps = u.taps, best = u.best
+                FROM unnest(\(changedDevices)::text[], \(records.map { Int64(clamping: $0.lastSeq) })::bigint[],
+                            \(records.map(\.lastEndMs))::bigint[], \(records.map(\.player))::text[],
+                            \(players.map { $0.schoolID ?? "" })::text[], \(players.map { Int64(clamping: $0.taps) })::bigint[],
+                            \(players.map { Int32(clamping: $0.bestTapsPerSecond) })::int[])
+                    AS u(device, last_seq, last_end_ms, player, school, taps, best)
+                WHERE d.device = u.device
+                """, logger: logger)
+        }
+        // 4. The hot rows, last: the board's version, then the schools in id order (and the
+        // NOTIFY sent at COMMIT).
+        let board = try await PostgresAdministration.addToTotals(state.scores, on: connection, logger: logger)
+        return CommittedWindow(rules: rules, histories: histories, board: board ?? StoredBoard(version: 0, scores: [:]))
+    }
+
+    /// The catalog imported into the database (`touchschool import --postgres`), else the
+    /// starter catalog; read again only when its ETag changed.
+    func newCatalog(current: CatalogResource?) async throws(BattleStoreError) -> CatalogResource? {
+        let (client, logger) = (self.client, self.logger)
+        let etag: String? = try await run("read the catalog") {
+            for try await value in try await client.query("SELECT etag FROM touchschool_catalog WHERE id = 1", logger: logger).decode(String.self) {
+                return value
+            }
+            return nil
+        }
+        guard let etag else {
+            if let current, current.path != PostgresSchema.catalogSource { return nil }
+            guard let starterCatalogPath else { throw BattleStoreError(message: "the starter catalog is missing from the installation") }
+            do { return try CatalogResource(path: starterCatalogPath) } catch {
+                throw BattleStoreError(message: "cannot read the school catalog: \(error)")
+            }
+        }
+        guard etag != current?.etag else { return nil }
+        let bytes: [UInt8]? = try await run("read the catalog") {
+            for try await value in try await client.query("SELECT bytes FROM touchschool_catalog WHERE id = 1", logger: logger).decode(ByteBuffer.self) {
+                return Array(value.readableBytesView)
+            }
+            return nil
+        }
+        guard let bytes else { return nil }
+        let resource: CatalogResource
+        do { resource = try CatalogResource(bytes: bytes, source: PostgresSchema.catalogSource) } catch {
+            throw BattleStoreError(message: "cannot read the catalog imported into PostgreSQL: \(error)")
+        }
+        // Totals this server (or another) added under starter ids before taking up the new
+        // catalog move to their official ids; from now on this server adds to those directly.
+        let aliases = resource.catalog.aliases
+        try await run("move the scores of renamed ids") {
+            try await client.withTransaction(logger: logger) { connection in
+                try await PostgresAdministration.followAliases(aliases, on: connection, logger: logger)
+            }
+        }
+        return resource
+    }
+
+    /// Wakes `battle`'s poll whenever another server commits, for as long as the server runs;
+    /// listens again after losing the connection (notifications sent meanwhile are lost: the
+    /// poll still finds the changes within its interval).
+    func listen(waking battle: Battle) async {
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Self.notificationChannel) { notifications in
+                        for try await notification in notifications { await battle.boardChanged(to: UInt64(notification.payload)) }
+                    }
+                }
+            } catch {
+                logger.debug("Listening for other servers' changes failed; listening again", metadata: ["error": "\(PostgresSchema.describe(error))"])
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The tables the servers share in PostgreSQL, created and changed by numbered migrations at
+/// every server's start. A transaction-scoped advisory lock lets one server at a time migrate:
+/// servers starting together wait for the first, then find the schema current.
+public enum PostgresSchema {
+    /// What the catalog served is called when it was imported into the database.
+    static let catalogSource = "PostgreSQL"
+    /// The advisory lock's key (any constant of ours; "TSCH").
+    static let migrationLock: Int64 = 0x5453_4348
+
+    /// The migrations, in order; never edit one that was released: add the next.
+    static let migrations: [(version: Int32, sql: [String])] = [
+        (1, [
+            // The board's version orders every change of the totals: one row, updated last.
+            "CREATE TABLE touchschool_board (id int PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)",
+            "INSERT INTO touchschool_board (id, version) VALUES (1, 0)",
+            // Each school's total and the board version it last changed at (what a poll reads).
+            """
+            CREATE TABLE touchschool_scores (school text PRIMARY KEY, total bigint NOT NULL CHECK (total >= 0),
+                version bigint NOT NULL)
+            """,
+            "CREATE INDEX touchschool_scores_by_version ON touchschool_scores (version)",
+            // Each device's last applied batch (exactly once), its judge's last time, its player.
+            """
+            CREATE TABLE touchschool_devices (device text PRIMARY KEY, last_seq bigint NOT NULL DEFAULT 0,
+                last_end_ms bigint NOT NULL DEFAULT 0, player text NOT NULL DEFAULT '', school text,
+                taps bigint NOT NULL DEFAULT 0, best int NOT NULL DEFAULT 0)
+            """,
+            // The imported catalog file (`touchschool import --postgres`), served as it is.
+            """
+            CREATE TABLE touchschool_catalog (id int PRIMARY KEY CHECK (id = 1), bytes bytea NOT NULL,
+                etag text NOT NULL, edition text, imported_at timestamptz NOT NULL DEFAULT now())
+            """,
+            // Data directories whose scores were moved in (`serve --from`): once each, and once at all.
+            """
+            CREATE TABLE touchschool_moves (id int PRIMARY KEY CHECK (id = 1), directory text NOT NULL,
+                schools int NOT NULL, devices int NOT NULL, taps numeric NOT NULL,
+                moved_at timestamptz NOT NULL DEFAULT now())
+            """,
+        ]),
+    ]
+
+    /// Brings the database's schema to the newest migration; refuses a database migrated by a
+    /// newer release.
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS touchschool_migrations (version int PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now())
+                """, logger: logger)
+            var current: Int32 = 0
+            for try await version in try await connection.query("SELECT coalesce(max(version), 0) FROM touchschool_migrations",
+                                                                  logger: logger).decode(Int32.self) {
+                current = version
+            }
+            let newest = migrations.last?.version ?? 0
+            guard current <= newest else {
+                throw PostgresSetupError(message: "the database's schema is version \(current), newer than this release knows (\(newest)): update touchschool")
+            }
+            for migration in migrations where migration.version > current {
+                logger.info("Migrating the PostgreSQL schema", metadata: ["version": "\(migration.version)"])
+                for statement in migration.sql {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("INSERT INTO touchschool_migrations (version) VALUES (\(migration.version))", logger: logger)
+            }
+        }
+    }
+
+    /// A client for `url` (`postgres://user:password@host:port/database?sslmode=disable|prefer|require`).
+    public static func configuration(url: String) throws(PostgresSetupError) -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+              let user = components.user, !user.isEmpty else {
+            throw PostgresSetupError(message: "\(redacted(url)) is not a PostgreSQL URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+        let tls: PostgresClient.Configuration.TLS
+        switch mode {
+        case "disable": tls = .disable
+        case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
+        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+        default: throw PostgresSetupError(message: "sslmode=\(mode) is not one of disable, prefer, require")
+        }
+        let host = components.host.map { $0.isEmpty ? "localhost" : $0 } ?? "localhost"
+        var configuration = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
+                                                         password: components.password, database: database.isEmpty ? nil : database, tls: tls)
+        // An unreachable database is noticed in seconds: batches wait, players are told "saving delayed".
+        configuration.options.connectTimeout = .seconds(3)
+        configuration.options.maximumConnections = 8
+        return configuration
+    }
+
+    /// The URL without its password, for messages.
+    public static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "…"
+        return components.string ?? url
+    }
+
+    /// `body`, or an error once `limit` has passed (`body` is cancelled then).
+    static func withTimeout<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw PostgresSetupError(message: "no answer within \(limit)")
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    /// PostgresNIO's errors hide the server's message from `description`: say what it said.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "\(error.code)"
+        }
+        if let error = error as? PostgresTransactionError {
+            if let closure = error.closureError { return describe(closure) }
+            if let commit = error.commitError { return describe(commit) }
+            if let begin = error.beginError { return describe(begin) }
+        }
+        return "\(error)"
+    }
+}
+
+public struct PostgresSetupError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A throwaway PostgreSQL cluster on loopback for one test, through `scripts/pg-cluster` (the same
+/// script `.ci/run` and the load benchmark use): created in a temporary directory on a free
+/// port, stopped and deleted by `stop()` (also at deinit), passing or failing.
+///
+/// Without PostgreSQL installed, `start()` throws: tests that need it fail, never pass silently
+/// (`.ci/run` installs it; a developer: `apt-get install postgresql`).
+public final class PostgresCluster: @unchecked Sendable {
+    public let directory: String
+    public private(set) var url: String
+    private var removed = false
+
+    static let script: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/pg-cluster").path
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public init() throws {
+        var template = Array("/tmp/touchschool-pg-XXXXXX".utf8CString)
+        directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        url = ""
+        do { url = try Self.runScript(["start", directory]) } catch {
+            remove()
+            throw error
+        }
+    }
+
+    /// Starts it again after `stop(removing: false)`, on the same port.
+    public func start() throws { url = try Self.runScript(["start", directory]) }
+
+    /// Stops the server; `immediate` is a crash-like stop (no checkpoint, clients cut at once).
+    public func stop(immediate: Bool = true, removing: Bool = true) {
+        _ = try? Self.runScript(["stop", directory, immediate ? "immediate" : "fast"])
+        if removing { remove() }
+    }
+
+    /// Runs SQL with psql against the cluster; what it printed (unaligned, tuples only).
+    public func psql(_ sql: String) throws -> String {
+        let psql = ["/usr/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "psql"
+        let result = Subprocess.run(psql, ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", url, "-c", sql])
+        guard result.status == 0 else { throw Failure(description: "psql \(sql): \(result.error)") }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func remove() {
+        guard !removed else { return }
+        removed = true
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    deinit { stop() }
+
+    private static func runScript(_ arguments: [String]) throws -> String {
+        let result = Subprocess.run("/bin/bash", [script] + arguments)
+        guard result.status == 0 else {
+            throw Failure(description: "scripts/pg-cluster \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.error)")
+        }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
