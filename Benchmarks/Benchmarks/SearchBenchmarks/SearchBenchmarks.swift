@@ -8,6 +8,9 @@ import TouchSchoolCore
 let benchmarks: @Sendable () -> Void = {
     let catalog = OfficialData.catalog()
     let search = SchoolSearch(catalog: catalog)
+    // The path every command takes since issue 8: the index read in place from the snapshot.
+    let stamp = CatalogSnapshotStamp(device: 0, inode: 0, size: 0, modifiedSeconds: 0, modifiedNanoseconds: 0)
+    let snapshotSearch = SchoolSearch(catalog: Catalog(snapshot: try! CatalogSnapshot(copying: CatalogSnapshot.encode(catalog, stamp: stamp))))
     let names = catalog.schools.map(\.name)
     let queries = realisticQueries
     let configuration = Benchmark.Configuration(
@@ -17,6 +20,11 @@ let benchmarks: @Sendable () -> Void = {
     let ours = Cycle()
     Benchmark("search: ours, one query", configuration: configuration) { _ in
         blackHole(search.search(SearchQuery(text: queries[ours.next(queries.count)], limit: 20)))
+    }
+
+    let overSnapshot = Cycle()
+    Benchmark("search: ours over the snapshot, one query", configuration: configuration) { _ in
+        blackHole(snapshotSearch.search(SearchQuery(text: queries[overSnapshot.next(queries.count)], limit: 20)))
     }
 
     let original = Cycle()
