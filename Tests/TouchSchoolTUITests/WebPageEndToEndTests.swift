@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchSchoolCore
 import TouchSchoolStore
+import TouchSchoolTestSupport
 
 /// The page `touchschool serve` serves at `/`, in a real headless Chromium against the real
 /// server on loopback: search, touch play with several fingers, the board, a terminal player on
@@ -81,7 +82,8 @@ struct WebPageEndToEndTests {
     /// 휘문고등학교 25, 서울고등학교 12, 부산고등학교 8.
     static let otherSchools: [String: UInt64] = ["S0126": 40, "S0003": 25, "S0001": 12, "S0127": 8]
 
-    @Test func aWebPlayerAndATerminalPlayerPlayOneBattle() throws {
+    @Test func aWebPlayerAndATerminalPlayerPlayOneBattle() async throws { try await onOwnThread(Self.aWebPlayerAndATerminalPlayerPlayOneBattle) }
+    static func aWebPlayerAndATerminalPlayerPlayOneBattle() throws {
         let server = try ServerProcess(catalog: nil, scores: Self.otherSchools)
         defer { server.stop() }
         let terminal = try TmuxSession(arguments: ["--lang", "en", "--server", server.url], user: "terminal")
@@ -219,7 +221,8 @@ struct WebPageEndToEndTests {
         #expect(phone.processesUsingFolder().isEmpty && desktop.processesUsingFolder().isEmpty)
     }
 
-    @Test func tapsMadeWhileTheConnectionIsDownCountOnceEvenWhenThePageIsClosed() throws {
+    @Test func tapsMadeWhileTheConnectionIsDownCountOnceEvenWhenThePageIsClosed() async throws { try await onOwnThread(Self.tapsMadeWhileTheConnectionIsDownCountOnceEvenWhenThePageIsClosed) }
+    static func tapsMadeWhileTheConnectionIsDownCountOnceEvenWhenThePageIsClosed() throws {
         let server = try ServerProcess(catalog: nil)
         defer { server.stop() }
         let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", server.url, "--data-dir", "\(server.folder)/reader"])
@@ -269,7 +272,8 @@ struct WebPageEndToEndTests {
     }
 
     /// A school name that is markup stays text: on the results, in the header and on the board.
-    @Test func namesFromTheCatalogAreShownAsTextNeverAsMarkup() throws {
+    @Test func namesFromTheCatalogAreShownAsTextNeverAsMarkup() async throws { try await onOwnThread(Self.namesFromTheCatalogAreShownAsTextNeverAsMarkup) }
+    static func namesFromTheCatalogAreShownAsTextNeverAsMarkup() throws {
         let hostile = "<img src=x onerror=document.title=1>한빛고등학교<b>"
         let catalog = TmuxSession.catalogJSON.replacingOccurrences(of: "\"한빛고등학교\"", with: "\"\(hostile)\"")
         let server = try ServerProcess(catalog: catalog)
