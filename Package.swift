@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "touchschool", targets: ["TouchSchoolTUI"]),
+        .executable(name: "touchschool-network", targets: ["TouchSchoolNetworkTUI"]),
         .library(name: "TouchSchoolCore", targets: ["TouchSchoolCore"]),
         .library(name: "TouchSchoolStore", targets: ["TouchSchoolStore"]),
         .library(name: "TouchSchoolView", targets: ["TouchSchoolView"]),
@@ -64,7 +65,8 @@ let package = Package(
             path: ".",
             exclude: [
                 "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolView",
-                "Sources/TouchSchoolProtocol", "Sources/TouchSchoolServer", "Sources/TouchSchoolClient", "Sources/TouchSchoolTUI", "Sources/CNcurses",
+                "Sources/TouchSchoolProtocol", "Sources/TouchSchoolServer", "Sources/TouchSchoolClient", "Sources/TouchSchoolTUI",
+                "Sources/TouchSchoolCommandLine", "Sources/TouchSchoolNetworkTUI", "Sources/CNcurses",
                 "Tests", "Benchmarks", "docs", "README.md", "BENCHMARKS.md",
             ],
             sources: ["Sources/TouchSchoolStarterCatalog"],
@@ -72,12 +74,28 @@ let package = Package(
         ),
         // ncurses macros and signal plumbing that Swift cannot call directly.
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
+        // The commands, their options and output, and the terminal game: everything `touchschool`
+        // does, with the network passed in (`NetworkCommands`). No network modules, no Foundation.
+        .target(
+            name: "TouchSchoolCommandLine",
+            dependencies: [
+                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView", "CNcurses",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `touchschool`: the game and the local commands, lean (BENCHMARKS.md, "Peak memory"); it
+        // hands `serve`, `--server` and `import --postgres` to `touchschool-network` beside it. Not a
+        // dependency of this target: SwiftPM would link the network modules in with it.
         .executableTarget(
             name: "TouchSchoolTUI",
+            dependencies: ["TouchSchoolCommandLine", "TouchSchoolStore", "TouchSchoolCore"]
+        ),
+        // `touchschool-network`: the same commands with the server, the client and PostgreSQL.
+        .executableTarget(
+            name: "TouchSchoolNetworkTUI",
             dependencies: [
-                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView", "TouchSchoolStarterCatalog", "CNcurses",
-                "TouchSchoolServer", "TouchSchoolClient",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TouchSchoolCommandLine", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolStarterCatalog",
+                "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol",
             ]
         ),
         // The core's tests read the starter catalog and the official list through the store.
@@ -93,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "TouchSchoolServerTests",
             dependencies: [
-                "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTUI",
+                "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolNetworkTUI",
                 "TouchSchoolTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -111,6 +129,6 @@ let package = Package(
             ]
         ),
         // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
-        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
     ]
 )

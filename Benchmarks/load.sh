@@ -18,9 +18,9 @@ RAMP=${LOAD_RAMP:-200}
 RESULTS=${LOAD_RESULTS:-/tmp/touchschool-load-results.jsonl}
 FLOOR_P99_MS=500
 
-# One build tree for all three: the game's `touchschool` is built as a product of the path
-# dependency, in release.
-for product in touchschool LoadGenerator BareWebSocketServer; do
+# One build tree for all three: the server, `touchschool-network` (what `touchschool serve` hands
+# over to), is built as a product of the path dependency, in release.
+for product in touchschool-network LoadGenerator BareWebSocketServer; do
     timeout 3600 swift build -c release --product "$product" >&2
 done
 BIN=$(swift build -c release --show-bin-path)
@@ -40,7 +40,7 @@ for players in $STEPS; do
     run bare "$BIN/BareWebSocketServer" "$players" >&2
     sleep 2
     echo "== $players players: touchschool serve" >&2
-    ours=$(run real "$BIN/touchschool" "$players")
+    ours=$(run real "$BIN/touchschool-network" "$players")
     echo "$ours" >&2
     sleep 2
     if [ "$players" -ge 2000 ] && python3 -c "

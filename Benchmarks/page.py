@@ -6,7 +6,7 @@ board.
 Runs the real server on loopback and a real headless Chromium (Debian's chromium and
 chromium-driver, driven by python3-selenium). Usage, from the repository root:
 
-    swift build --product touchschool          # or -c release, then --bin .build/release/touchschool
+    swift build                                # both programs (`touchschool serve` hands over to touchschool-network)
     /usr/bin/python3 Benchmarks/page.py [--bin PATH] [--runs N] [--official CSV]
 
 Boards: the starter catalog with every school holding taps, and (when the official list is

@@ -1,8 +1,4 @@
-import Foundation
-
-/// Where the starter catalog (`Resources/schools.json`) sits in the built product.
-public enum StarterCatalog {
-    public static var path: String? {
-        Bundle.module.url(forResource: "schools", withExtension: "json")?.path
-    }
-}
+// This target ships `Resources/schools.json`, the starter catalog, as SwiftPM's resource bundle
+// beside the executables; it has no code of its own. Programs find the file with
+// `StarterCatalogFile.path` (TouchSchoolStore): a target's `Bundle.module` would bring Foundation
+// into the game.

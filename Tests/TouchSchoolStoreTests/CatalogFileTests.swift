@@ -1,7 +1,6 @@
 import Testing
 import TouchSchoolCore
 @testable import TouchSchoolStore
-import TouchSchoolStarterCatalog
 
 @Suite struct CatalogFileTests {
     static let sampleSchools = [
@@ -65,7 +64,7 @@ import TouchSchoolStarterCatalog
     }
 
     @Test func shippedStarterCatalogLoads() throws {
-        let path = try #require(StarterCatalog.path)
+        let path = try #require(StarterCatalogFile.path)
         let catalog = try CatalogFile.load(path: path)
         #expect(catalog.source == .starter)
         #expect(catalog.schools.allSatisfy { $0.isListed })

@@ -1,14 +1,13 @@
 import Foundation
 import Testing
 @testable import TouchSchoolCore
-import TouchSchoolStarterCatalog
 @testable import TouchSchoolStore
 
 /// The catalog snapshot against the catalog it was made from: the same schools, the same search
 /// results and the same leaderboard; and real snapshot files that are cut short, foreign, of
 /// another version, damaged or stale, each detected, reported and rebuilt from `catalog.json`.
 @Suite struct CatalogSnapshotTests {
-    static let starter: Catalog = try! CatalogFile.load(path: StarterCatalog.path!)
+    static let starter: Catalog = try! CatalogFile.load(path: StarterCatalogFile.path!)
     static let stamp = CatalogSnapshotStamp(device: 1, inode: 2, size: 3, modifiedSeconds: 4, modifiedNanoseconds: 5)
 
     static func snapshotCatalog(of catalog: Catalog) throws -> Catalog {
@@ -234,6 +233,36 @@ import TouchSchoolStarterCatalog
         #expect(catalog.schools == Self.starter.schools)
     }
 
+    /// Pages of the file at `path` in the page cache (mincore of a mapping that touches none).
+    static func residentPages(_ path: String) throws -> (resident: Int, total: Int) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(path: path, operation: "open", code: errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileError(path: path, operation: "fstat", code: errno) }
+        let size = Int(info.st_size), page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+            throw FileError(path: path, operation: "mmap", code: errno)
+        }
+        defer { munmap(address, size) }
+        var vector = [UInt8](repeating: 0, count: (size + page - 1) / page)
+        guard mincore(address, size, &vector) == 0 else { throw FileError(path: path, operation: "mincore", code: errno) }
+        return (vector.filter { $0 & 1 != 0 }.count, vector.count)
+    }
+
+    /// What a search maps comes from the disk in the pages it touches, not in the large folios a
+    /// freshly written file sits in (BENCHMARKS.md, "Peak memory"); catalog.json, written the same
+    /// way just before, shows that this file system keeps what was written in the cache.
+    @Test func aWrittenSnapshotIsNotLeftInThePageCache() throws {
+        let data = try DataDirectory(Self.starter)
+        defer { data.directory.remove() }
+        let json = try Self.residentPages(data.catalogPath)
+        #expect(json.resident > 0, "catalog.json is not in the page cache: this file system does not show the difference")
+        let snapshot = try Self.residentPages(data.snapshotPath)
+        #expect(snapshot.total > 10)
+        #expect(snapshot.resident == 0, "\(snapshot.resident) of \(snapshot.total) pages of the new snapshot are in the page cache")
+    }
+
     @Test func aMissingSnapshotIsMadeSilently() throws {
         let data = try DataDirectory(Self.starter)
         defer { data.directory.remove() }
@@ -298,7 +327,7 @@ import TouchSchoolStarterCatalog
     @Test func theStarterCatalogsSnapshotIsMadeInAnExistingDataDirectory() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let starterPath = try #require(StarterCatalog.path)
+        let starterPath = try #require(StarterCatalogFile.path)
         let (first, problem) = try CatalogFile.loadCurrentReporting(dataDirectory: directory.path, starterPath: starterPath)
         #expect(problem == nil && first.snapshot == nil)
         let (second, _) = try CatalogFile.loadCurrentReporting(dataDirectory: directory.path, starterPath: starterPath)

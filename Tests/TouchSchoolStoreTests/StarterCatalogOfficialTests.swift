@@ -1,6 +1,5 @@
 import Testing
 import TouchSchoolCore
-import TouchSchoolStarterCatalog
 import TouchSchoolStore
 
 /// The hand-written starter catalog against the official lists in `../shared/data`, read by the
@@ -21,7 +20,7 @@ struct StarterCatalogOfficialTests {
     let edition2025: OfficialSchoolList
 
     init() throws {
-        starter = try CatalogFile.load(path: try #require(StarterCatalog.path))
+        starter = try CatalogFile.load(path: try #require(StarterCatalogFile.path))
         edition2026 = try OfficialSchoolList.load(path: SharedData.path(SharedData.edition2026UTF8))
         edition2025 = try OfficialSchoolList.load(path: SharedData.path(SharedData.edition2025CP949))
     }

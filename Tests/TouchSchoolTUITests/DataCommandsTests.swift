@@ -3,7 +3,7 @@ import TouchSchoolTestSupport
 import Testing
 import TouchSchoolCore
 import TouchSchoolStore
-@testable import TouchSchoolTUI
+@testable import TouchSchoolCommandLine
 
 /// The output and parsing of `rank`, `stats` and `reset`, in process.
 @Suite struct DataCommandsOutputTests {

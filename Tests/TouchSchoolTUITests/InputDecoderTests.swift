@@ -1,6 +1,6 @@
 import Testing
 import TouchSchoolCore
-@testable import TouchSchoolTUI
+@testable import TouchSchoolCommandLine
 
 @Suite struct InputDecoderTests {
     func decode(_ inputs: [TerminalInput]) -> [GameEvent] {

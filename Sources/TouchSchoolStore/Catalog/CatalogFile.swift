@@ -46,7 +46,7 @@ public enum CatalogFile {
     }
 
     /// The catalog a game plays with: the imported official list when the data directory has one,
-    /// else the starter catalog at `starterPath` (the TUI passes `StarterCatalog.path`, which is
+    /// else the starter catalog at `starterPath` (the commands pass `StarterCatalogFile.path`, which is
     /// looked up only when needed: finding the resource bundle costs about a millisecond).
     public static func loadCurrent(dataDirectory: String, starterPath: @autoclosure () -> String?) throws(CatalogFileError) -> Catalog {
         try loadCurrentReporting(dataDirectory: dataDirectory, starterPath: starterPath()).catalog

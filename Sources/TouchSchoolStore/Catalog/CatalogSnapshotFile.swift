@@ -100,10 +100,13 @@ public enum CatalogSnapshotFile {
         return checksum.value
     }
 
-    /// Writes the snapshot of `catalog`, read from the `catalog.json` with this stamp, atomically.
+    /// Writes the snapshot of `catalog`, read from the `catalog.json` with this stamp, atomically,
+    /// and leaves none of it in the page cache: the processes that map it next then read only the
+    /// pages they touch (`FileIO.dropFromPageCache`).
     public static func write(_ catalog: Catalog, madeFrom catalogStamp: FileStamp, to path: String,
                              fileSystem: FileSystem = .live) throws(FileError) {
         try fileSystem.replaceAtomically(path, with: CatalogSnapshot.encode(catalog, stamp: stamp(catalogStamp)))
+        FileIO.dropFromPageCache(path)
     }
 
     static func stamp(_ stamp: FileStamp) -> CatalogSnapshotStamp {

@@ -28,6 +28,13 @@ public struct FileError: Error, Equatable, CustomStringConvertible, Sendable {
 public enum FileIO {
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// The absolute path with every symbolic link, `.` and `..` resolved; nil if it does not exist.
+    public static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// The whole file, at most `limit` bytes: more is `EFBIG`, read no further.
     public static func read(_ path: String, limit: Int = .max) throws(FileError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -88,6 +95,20 @@ public enum FileIO {
             written += result
         }
         guard fsync(fd) == 0 else { throw FileError(path: path, operation: "fsync", code: errno) }
+    }
+
+    /// Asks the kernel to drop the file's pages from the page cache (they are on the disk: call
+    /// after `writeDurably`). A file just written sits in the cache in large folios, and a
+    /// mapping of it then maps whole folios on the first touch of any page in them; read back from
+    /// the disk under `MADV_RANDOM`, only the pages touched come in (BENCHMARKS.md, "Peak memory").
+    /// Only advice: nothing is lost when the kernel ignores it.
+    public static func dropFromPageCache(_ path: String) {
+        #if os(Linux)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
+        #endif
     }
 
     public static func rename(_ from: String, _ to: String) throws(FileError) {

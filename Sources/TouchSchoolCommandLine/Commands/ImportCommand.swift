@@ -1,10 +1,7 @@
 import ArgumentParser
-import Foundation
 import TouchSchoolCore
 import TouchSchoolStore
 import TouchSchoolView
-import TouchSchoolStarterCatalog
-import TouchSchoolServer
 
 /// `touchschool import FILE`: folds the official national school list into the catalog kept in
 /// the data directory. All or nothing: any problem leaves every file as it was.
@@ -43,9 +40,6 @@ struct ImportCommand: ParsableCommand {
     var postgres: String?
 
     @OptionGroup var data: DataDirectoryOptions
-
-    /// How many renamed or no-longer-listed schools to name before summing up the rest.
-    static let listedChangesLimit = 20
 
     func run() throws {
         let report: String
@@ -103,65 +97,16 @@ struct ImportCommand: ParsableCommand {
             throw ImportFailure(message: error.message)
         }
         guard let report else { throw ImportFailure(message: "the import did not run") }
-        return Self.summary(of: report, schoolCount: list.schools.count, encoding: list.encoding, savedTo: catalogPath)
+        return ImportSummary.text(of: report, schoolCount: list.schools.count, encoding: list.encoding, savedTo: catalogPath)
     }
 
-    /// The same import into PostgreSQL's shared catalog, in one transaction.
+    /// The same import into PostgreSQL's shared catalog, in one transaction (on the network side).
     func importIntoPostgres(url: String) throws(ImportFailure) -> String {
-        let list: OfficialSchoolList
-        do { list = try OfficialSchoolList.load(path: file) } catch { throw ImportFailure(message: "\(file): \(error)") }
-        let (force, starter) = (self.force, StarterCatalog.path)
-        let outcome = Result { () throws -> ImportReport in
-            try runAsync { try await PostgresAdministration.importList(list, force: force, url: url, starterCatalogPath: starter) }
-        }
-        switch outcome {
-        case let .success(report):
-            return Self.summary(of: report, schoolCount: list.schools.count, encoding: list.encoding, savedTo: "PostgreSQL (\(PostgresSchema.redacted(url)))")
-        case let .failure(error):
-            throw ImportFailure(message: "\(error)")
-        }
+        do { return try network.importIntoPostgres(file: file, url: url, force: force) } catch { throw ImportFailure(message: "\(error)") }
     }
 
     /// An import waits this long for a game's save to finish before it gives up.
     static let lockTimeoutNanoseconds: Int64 = 10_000_000_000
-
-    static func summary(of report: ImportReport, schoolCount: Int, encoding: TextEncoding, savedTo path: String) -> String {
-        var lines = [
-            "Imported \(NumberText.grouped(schoolCount)) schools of the official list of \(VisibleText.escaping(report.edition)) (\(encoding.rawValue)).",
-            "Source: 공공데이터포털 (data.go.kr) 표준데이터 15021148 전국초중등학교위치표준데이터.",
-            "",
-        ]
-        let counts: [(String, Int)] = [
-            ("added", report.added.count),
-            ("renamed", report.renamed.count),
-            ("no longer listed (kept, with their scores)", report.noLongerListed.count),
-            ("listed again", report.relisted.count),
-            ("details updated", report.updated.count),
-            ("unchanged", report.unchangedCount),
-            ("starter schools matched (scores carried over)", report.matchedStarter.count),
-            ("starter schools not found, kept for their scores", report.keptUnlistedStarter.count),
-            ("starter schools not found, without a score, removed", report.droppedStarter.count),
-        ]
-        let width = counts.map { NumberText.grouped($0.1).count }.max() ?? 0
-        for (label, count) in counts where count > 0 || label == "added" {
-            let number = NumberText.grouped(count)
-            lines.append("  \(String(repeating: " ", count: width - number.count))\(number)  \(label)")
-        }
-        appendList("Renamed:", report.renamed.map { "\($0.oldName) → \($0.newName) (\($0.id))" }, to: &lines)
-        appendList("No longer listed:", report.noLongerListed.map { "\($0.name), \($0.region) (\($0.id))" }, to: &lines)
-        appendList("Starter schools not found, kept:", report.keptUnlistedStarter.map { "\($0.name), \($0.region)" }, to: &lines)
-        lines.append("")
-        lines.append("Saved to \(path).")
-        return lines.joined(separator: "\n")
-    }
-
-    private static func appendList(_ title: String, _ items: [String], to lines: inout [String]) {
-        guard !items.isEmpty else { return }
-        lines.append("")
-        lines.append(title)
-        lines.append(contentsOf: items.prefix(listedChangesLimit).map { "  \(VisibleText.escaping($0))" })
-        if items.count > listedChangesLimit { lines.append("  … and \(items.count - listedChangesLimit) more") }
-    }
 }
 
 /// Why an import was refused: said to the user as is.

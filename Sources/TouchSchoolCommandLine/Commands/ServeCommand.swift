@@ -1,8 +1,5 @@
 import ArgumentParser
-import Foundation
-import TouchSchoolStarterCatalog
 import TouchSchoolStore
-import TouchSchoolServer
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,11 +23,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))
     var port = 8080
 
+    // Per-address limits (default: the server's own), hidden: for tests and load runs.
     @Option(help: .hidden)
-    var connectionsPerAddress = AddressLimitPolicy.standard.connectionsPerAddress
+    var connectionsPerAddress: Int?
 
     @Option(help: .hidden)
-    var devicesPerAddress = AddressLimitPolicy.standard.devicesPerAddressPerHour
+    var devicesPerAddress: Int?
 
     @Option(help: ArgumentHelp("Keep the battle in PostgreSQL, shared by several servers (default: $DATABASE_URL; without either, the data directory).",
                                valueName: "postgres://user:password@host:port/database"))
@@ -49,7 +47,7 @@ struct ServeCommand: ParsableCommand {
 
     /// PostgreSQL's URL, from --postgres or the environment.
     var postgresURL: String? {
-        postgres ?? ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        postgres ?? ProcessEnvironment.current["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func validate() throws {
@@ -58,28 +56,9 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let directory = data.directory
-        do { try DataDirectory.prepare(directory) } catch { throw CommandError("cannot use the data directory \(directory): \(error)") }
-        if let from, let url = postgresURL {
-            do {
-                let moved = try runAsync { try await PostgresAdministration.moveDataDirectory(from, url: url) }
-                try? StandardStreams.write("touchschool serve: \(moved)\n")
-            } catch {
-                throw CommandError("cannot move \(from) into PostgreSQL: \(error)")
-            }
-        }
-        var configuration = ServerConfiguration(
-            host: host, port: port, dataDirectory: directory, postgresURL: postgresURL, starterCatalogPath: StarterCatalog.path,
-            limits: AddressLimitPolicy(connectionsPerAddress: connectionsPerAddress, devicesPerAddressPerHour: devicesPerAddress))
-        configuration.trustedProxies = Set(trustedProxies)
-        do {
-            try TouchSchoolServer.runBlocking(configuration, logLevel: ProcessInfo.processInfo.environment["LOG_LEVEL"]) { host, port in
-                let shown = host.contains(":") ? "[\(host)]" : host
-                let data = postgresURL == nil ? directory : "PostgreSQL"
-                try? StandardStreams.write("touchschool serve: listening on http://\(shown):\(port) (data: \(data))\n")
-            }
-        } catch let error as ServerError {
-            throw CommandError(error.description)
-        }
+        try network.serve(ServeRequest(
+            host: host, port: port, dataDirectory: data.directory, postgresURL: postgresURL, moveFrom: from,
+            trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, devicesPerAddress: devicesPerAddress,
+            logLevel: ProcessEnvironment.current["LOG_LEVEL"]))
     }
 }

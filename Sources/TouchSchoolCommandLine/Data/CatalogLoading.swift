@@ -1,12 +1,11 @@
 import TouchSchoolCore
 import TouchSchoolStore
-import TouchSchoolStarterCatalog
 
 /// The catalog every command and the game use: the imported official list
 /// (`<data dir>/catalog.json`), else the starter catalog shipped with the binary.
 func loadCatalog(dataDirectory: String) throws -> Catalog {
     do {
-        let (catalog, snapshotProblem) = try CatalogFile.loadCurrentReporting(dataDirectory: dataDirectory, starterPath: StarterCatalog.path)
+        let (catalog, snapshotProblem) = try CatalogFile.loadCurrentReporting(dataDirectory: dataDirectory, starterPath: StarterCatalogFile.path)
         if let snapshotProblem {
             let outcome = snapshotProblem.rebuilt ? "rebuilt from the catalog file" : "the catalog file was read instead"
             StandardStreams.writeError("touchschool: the catalog snapshot \(snapshotProblem): not used; \(outcome)\n")

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Foundation
 import TouchSchoolCore
-import TouchSchoolStarterCatalog
 import TouchSchoolStore
 
 /// `touchschool play`: the game itself, and what `touchschool` alone runs.
@@ -33,12 +31,12 @@ struct PlayCommand: ParsableCommand {
     func run() throws {
         // Before anything slow: a script that runs the game without a terminal learns it at once.
         try TerminalScreen.checkIsTerminal()
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         let language = lang ?? Language.fromLocale(environment: environment)
         let directory = data.directory
         let playerName = player ?? DataDirectory.defaultPlayerName(environment: environment)
-        if let address = try server.address(environment: environment) {
-            return try playOnServer(address, alternates: server.alternates, directory: directory, playerName: playerName, language: language, environment: environment)
+        if let servers = server.urls(environment: environment) {
+            return try playOnServer(servers, directory: directory, playerName: playerName, language: language, environment: environment)
         }
         // Taken before the catalog is read, so that an import in between is noticed at once.
         let catalogStamp = FileSystem.live.stamp(CatalogFile.importedCatalogPath(inDataDirectory: directory))
@@ -63,20 +61,44 @@ struct PlayCommand: ParsableCommand {
         // Reading never waits for a lock or writes; the first save repairs what needs it.
         let (saved, problems) = try store.read()
         notices += problems.map(Notice.stateProblem)
+        let battle = LocalBattle(store: store, player: playerName, catalog: catalog, catalogStamp: catalogStamp)
+        try play(catalog: catalog, saved: saved, battle: battle, connection: nil, notices: notices, startingSchool: startingSchool,
+                 playerName: playerName, language: language, environment: environment)
+    }
 
+    /// `touchschool play --server URL`: the same game, on a server's battle. The data directory's
+    /// own scores are not touched: what is kept for the server (its catalog, the last board seen,
+    /// the outbox of taps not yet acknowledged) lives in `servers/<host>_<port>/`.
+    private func playOnServer(_ servers: ServerURLs, directory: String, playerName: String, language: Language,
+                              environment: [String: String]) throws {
+        let game = try network.joinServer(servers, dataDirectory: directory, player: playerName)
+        defer { game.leave() }
+        let startingSchool = try startingPosition(in: game.catalog)
+        let saved = game.connect()
+        try play(catalog: game.catalog, saved: saved, battle: game.battle,
+                 connection: .connecting(waitingTaps: game.waitingTaps()), notices: game.notices, startingSchool: startingSchool,
+                 playerName: playerName, language: language, environment: environment)
+        let waiting = game.waitingTaps()
+        if waiting > 0 { StandardStreams.writeError("touchschool: \(game.waitingTapsNotice(waiting))\n") }
+    }
+
+    /// The game on the terminal until the player quits; an error if taps could not be saved.
+    private func play(catalog: Catalog, saved: SavedState, battle: any BattleConnection, connection: ConnectionStatus?,
+                      notices: [Notice], startingSchool: Int?, playerName: String, language: Language,
+                      environment: [String: String]) throws {
         ExitSignals.install()
         let screen = try TerminalScreen(
             colors: (environment["NO_COLOR"] ?? "").isEmpty, mouse: !noMouse, environment: environment
         )
         defer { screen.restore() }
         let size = screen.size
-        let state = GameState(
+        var state = GameState(
             catalog: catalog, saved: saved, player: playerName,
             language: language, now: MonotonicClock.now(), columns: size.columns, rows: size.rows,
             seed: UInt64(truncatingIfNeeded: MonotonicClock.now().nanoseconds), bellEnabled: !quiet,
             notices: notices, startingSchool: startingSchool
         )
-        let battle = LocalBattle(store: store, player: playerName, catalog: catalog, catalogStamp: catalogStamp)
+        state.connection = connection
         var runner = GameRunner(screen: screen, battle: battle, state: state)
         runner.run()
         screen.restore()

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TouchSchoolCore
 import TouchSchoolStore
 import TouchSchoolView
@@ -36,7 +35,7 @@ struct StatsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let name = player ?? DataDirectory.defaultPlayerName(environment: ProcessInfo.processInfo.environment)
+        let name = player ?? DataDirectory.defaultPlayerName(environment: ProcessEnvironment.current)
         let (catalog, state) = try loadBattle(data: data, server: server, player: name)
         let record = state.players[name] ?? PlayerRecord()
         var stats = Stats(player: name, record: record, school: nil, schoolCount: 0, rank: 0, schools: catalog.count)

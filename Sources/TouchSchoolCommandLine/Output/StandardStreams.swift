@@ -9,17 +9,17 @@ import TouchSchoolStore
 /// The one way the commands print (never `print`, whose failures vanish): every line goes through
 /// `VisibleText`, so no control character from data reaches the terminal raw, and every write is
 /// checked, so that output lost to a full disk is an error and not a silent success.
-enum StandardStreams {
+public enum StandardStreams {
     /// Writes `text` to standard output. A reader that went away (`touchschool rank | head -1`)
     /// ends the command at once and quietly, as SIGPIPE would; any other failure is thrown.
-    static func write(_ text: String) throws(CommandError) {
+    public static func write(_ text: String) throws(CommandError) {
         guard let code = write(visible(text), to: STDOUT_FILENO) else { return }
         if code == EPIPE { endQuietlyForAClosedPipe() }
         throw CommandError("cannot write the output: \(String(cString: strerror(code)))")
     }
 
     /// Writes a message to standard error. Should that fail there is nowhere left to say so.
-    static func writeError(_ text: String) {
+    public static func writeError(_ text: String) {
         _ = write(visible(text), to: STDERR_FILENO)
     }
 

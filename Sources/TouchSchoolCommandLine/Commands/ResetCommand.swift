@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
-import Foundation
 import TouchSchoolCore
 import TouchSchoolStore
 
@@ -47,6 +51,6 @@ struct ResetCommand: ParsableCommand {
     }
 
     static func isYes(_ answer: String) -> Bool {
-        ["y", "yes", "예", "네", "응"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+        ["y", "yes", "예", "네", "응"].contains(answer.trimmingSpaces.lowercased())
     }
 }

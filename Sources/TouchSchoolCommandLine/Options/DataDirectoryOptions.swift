@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TouchSchoolCore
 import TouchSchoolStore
 
@@ -11,5 +10,5 @@ struct DataDirectoryOptions: ParsableArguments {
                                valueName: "dir"))
     var dataDir: String?
 
-    var directory: String { DataDirectory.resolve(explicit: dataDir, environment: ProcessInfo.processInfo.environment) }
+    var directory: String { DataDirectory.resolve(explicit: dataDir, environment: ProcessEnvironment.current) }
 }

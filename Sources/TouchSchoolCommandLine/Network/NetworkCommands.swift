@@ -1,0 +1,83 @@
+import TouchSchoolCore
+import TouchSchoolStore
+
+/// What the commands need the network for: `serve`, `import --postgres`, and a server's battle
+/// (`--server URL` or `$TOUCHSCHOOL_SERVER`) for `play`, `search`, `rank` and `stats`.
+///
+/// Why a seam here: the network modules (NIO, Hummingbird, PostgreSQL, HTTP and WebSocket
+/// clients) and the Foundation they bring would more than double the memory of a search or of a
+/// game on the local battle (BENCHMARKS.md, "Peak memory"). So `touchschool` is built without
+/// them and hands these commands, after parsing and before any other work, to the
+/// `touchschool-network` executable beside it (`NetworkHandOff`), which runs the same commands with
+/// the real implementations (`LiveNetwork`).
+public protocol NetworkCommands {
+    /// `touchschool serve`: runs until SIGTERM or Ctrl-C.
+    func serve(_ request: ServeRequest) throws
+    /// `touchschool import --postgres URL FILE`: what to tell the user.
+    func importIntoPostgres(file: String, url: String, force: Bool) throws -> String
+    /// The catalog and board of a server's battle for `search`, `rank` and `stats`, with
+    /// `player`'s record as the server knows this device's player.
+    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?) throws -> (catalog: Catalog, state: SavedState)
+    /// Joins a server's battle for a game: its catalog, and the server's folder in the data
+    /// directory held (one game per data directory and server) until `ServerGame.leave`.
+    func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame
+}
+
+/// The servers of a battle as the user named them (`--server`, given once or more, else
+/// `$TOUCHSCHOOL_SERVER`): the first is joined first, the others are where a game moves when it fails.
+public struct ServerURLs: Sendable, Equatable {
+    public var first: String
+    public var alternates: [String]
+
+    /// The option is named in errors about a URL, so that the user knows which text to fix.
+    public var source: String
+
+    public init(first: String, alternates: [String], source: String) {
+        self.first = first
+        self.alternates = alternates
+        self.source = source
+    }
+}
+
+/// `touchschool serve`'s options, parsed and checked.
+public struct ServeRequest: Sendable {
+    public var host: String
+    public var port: Int
+    public var dataDirectory: String
+    public var postgresURL: String?
+    /// With `postgresURL`: an embedded server's data directory to move into PostgreSQL first.
+    public var moveFrom: String?
+    public var trustedProxies: [String]
+    /// Per-address limits when given (hidden options, for tests and load runs); else the server's own.
+    public var connectionsPerAddress: Int?
+    public var devicesPerAddress: Int?
+    public var logLevel: String?
+}
+
+/// A game joined to a server's battle.
+public struct ServerGame {
+    public var catalog: Catalog
+    public var battle: any BattleConnection
+    /// Starts the connection and returns the board and the player's record as then known (the
+    /// server's word when it answers at once, else the board last seen).
+    public var connect: () -> SavedState
+    /// Taps handed over and not yet acknowledged by the server.
+    public var waitingTaps: () -> UInt64
+    /// Where taps still waiting at the end are kept, and for which server: said to the player.
+    public var waitingTapsNotice: (UInt64) -> String
+    /// Problems the game shows on its first screen (a data directory that cannot be written).
+    public var notices: [Notice]
+    /// Ends the game's hold on the server's folder in the data directory.
+    public var leave: () -> Void
+
+    public init(catalog: Catalog, battle: any BattleConnection, connect: @escaping () -> SavedState, waitingTaps: @escaping () -> UInt64,
+                waitingTapsNotice: @escaping (UInt64) -> String, notices: [Notice], leave: @escaping () -> Void) {
+        self.catalog = catalog
+        self.battle = battle
+        self.connect = connect
+        self.waitingTaps = waitingTaps
+        self.waitingTapsNotice = waitingTapsNotice
+        self.notices = notices
+        self.leave = leave
+    }
+}

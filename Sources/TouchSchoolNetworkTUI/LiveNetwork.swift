@@ -1,0 +1,20 @@
+import TouchSchoolCommandLine
+import TouchSchoolCore
+import TouchSchoolStore
+
+/// The commands' network for real: the server, the client and PostgreSQL.
+struct LiveNetwork: NetworkCommands {
+    func serve(_ request: ServeRequest) throws { try Serving.serve(request) }
+
+    func importIntoPostgres(file: String, url: String, force: Bool) throws -> String {
+        try PostgresImport.run(file: file, url: url, force: force)
+    }
+
+    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?) throws -> (catalog: Catalog, state: SavedState) {
+        try ServerBattleLoading.load(servers, dataDirectory: dataDirectory, player: player)
+    }
+
+    func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame {
+        try ServerGameJoining.join(servers, dataDirectory: dataDirectory, player: player)
+    }
+}

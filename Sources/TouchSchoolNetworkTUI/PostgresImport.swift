@@ -1,0 +1,16 @@
+import TouchSchoolCommandLine
+import TouchSchoolServer
+import TouchSchoolStore
+
+/// `touchschool import --postgres URL FILE`: the import into PostgreSQL's shared catalog, in one
+/// transaction; running servers take it up within seconds.
+enum PostgresImport {
+    static func run(file: String, url: String, force: Bool) throws -> String {
+        let list: OfficialSchoolList
+        do { list = try OfficialSchoolList.load(path: file) } catch { throw CommandError("\(file): \(error)") }
+        let starter = StarterCatalogFile.path
+        let report = try runAsync { try await PostgresAdministration.importList(list, force: force, url: url, starterCatalogPath: starter) }
+        return ImportSummary.text(of: report, schoolCount: list.schools.count, encoding: list.encoding,
+                                  savedTo: "PostgreSQL (\(PostgresSchema.redacted(url)))")
+    }
+}

@@ -1,0 +1,51 @@
+import TouchSchoolClient
+import TouchSchoolCommandLine
+import TouchSchoolCore
+import TouchSchoolProtocol
+import TouchSchoolStore
+
+/// `search`, `rank` and `stats` with `--server`: what they read from a server's battle.
+enum ServerBattleLoading {
+    /// The server's catalog (the copy kept in the data directory, refreshed when the server has
+    /// another), its board, and with `player` the device's player as the server knows it.
+    static func load(_ servers: ServerURLs, dataDirectory: String, player: String?) throws -> (catalog: Catalog, state: SavedState) {
+        let server = try ServerURLReading.addresses(servers).first
+        let folder = ServerFolder(dataDirectory: dataDirectory, server: server)
+        do {
+            let catalog = try serverCatalog(folder)
+            let board = try ServerHTTP.fetchJSON(Board.self, from: server, ServerPaths.scores)
+            var state = SavedState(scores: board.scores)
+            if let player {
+                let device = try DeviceKey.loadOrCreate(dataDirectory: dataDirectory)
+                // A device the server does not know yet (404) has no record there.
+                if let me = try ServerHTTP.fetchJSON(PlayerState.self, from: server, ServerPaths.me, headers: [(PlayProtocol.deviceHeader, device)],
+                                                     absentWhen: 404) {
+                    state.players[player] = PlayerRecord(schoolID: me.school, taps: me.taps, bestTapsPerSecond: me.best)
+                }
+            }
+            return (catalog, state)
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError("\(error)")
+        }
+    }
+
+    /// The kept copy of the server's catalog when the server says it is current (304), else the
+    /// server's, kept for next time.
+    private static func serverCatalog(_ folder: ServerFolder) throws -> Catalog {
+        let cached = folder.cachedCatalog()
+        var headers: [(String, String)] = []
+        if let etag = cached?.etag { headers.append(("If-None-Match", etag)) }
+        let response = try ServerHTTP.getWaiting(folder.server, ServerPaths.catalog, headers: headers, timeoutSeconds: 30)
+        if response.status == 304, let cached { return cached.catalog }
+        guard response.status == 200 else {
+            throw CommandError("the server at \(folder.server) answered \(ServerPaths.catalog) with HTTP \(response.status)")
+        }
+        do {
+            return try folder.saveCatalog(bytes: response.body, etag: response.etag)
+        } catch {
+            throw CommandError("the catalog of the server at \(folder.server) cannot be used: \(error)")
+        }
+    }
+}

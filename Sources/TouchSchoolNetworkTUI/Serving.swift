@@ -1,0 +1,35 @@
+import TouchSchoolCommandLine
+import TouchSchoolServer
+import TouchSchoolStore
+
+/// `touchschool serve`: one battle for players on many machines, until SIGTERM or Ctrl-C.
+enum Serving {
+    static func serve(_ request: ServeRequest) throws {
+        let directory = request.dataDirectory
+        do { try DataDirectory.prepare(directory) } catch { throw CommandError("cannot use the data directory \(directory): \(error)") }
+        if let from = request.moveFrom, let url = request.postgresURL {
+            do {
+                let moved = try runAsync { try await PostgresAdministration.moveDataDirectory(from, url: url) }
+                try? StandardStreams.write("touchschool serve: \(moved)\n")
+            } catch {
+                throw CommandError("cannot move \(from) into PostgreSQL: \(error)")
+            }
+        }
+        let standard = AddressLimitPolicy.standard
+        var configuration = ServerConfiguration(
+            host: request.host, port: request.port, dataDirectory: directory, postgresURL: request.postgresURL,
+            starterCatalogPath: StarterCatalogFile.path,
+            limits: AddressLimitPolicy(connectionsPerAddress: request.connectionsPerAddress ?? standard.connectionsPerAddress,
+                                       devicesPerAddressPerHour: request.devicesPerAddress ?? standard.devicesPerAddressPerHour))
+        configuration.trustedProxies = Set(request.trustedProxies)
+        do {
+            try TouchSchoolServer.runBlocking(configuration, logLevel: request.logLevel) { host, port in
+                let shown = host.contains(":") ? "[\(host)]" : host
+                let data = request.postgresURL == nil ? directory : "PostgreSQL"
+                try? StandardStreams.write("touchschool serve: listening on http://\(shown):\(port) (data: \(data))\n")
+            }
+        } catch let error as ServerError {
+            throw CommandError(error.description)
+        }
+    }
+}

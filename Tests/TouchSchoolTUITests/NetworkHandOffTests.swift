@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TouchSchoolStore
+import TouchSchoolTestSupport
+
+/// `touchschool` is built without the network modules and without Foundation (BENCHMARKS.md,
+/// "Peak memory") and hands `serve`, `--server` and `import --postgres` to `touchschool-network`
+/// beside it: the same process, the same arguments, the same exit status.
+@Suite struct NetworkHandOffTests {
+    static var networkPath: String { URL(fileURLWithPath: DataCommandsBinary.path).deletingLastPathComponent().appendingPathComponent("touchschool-network").path }
+
+    /// The names of modules whose code would make the game's process as big as a server's.
+    static let networkModules = ["TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "Hummingbird", "NIOCore", "PostgresNIO", "AsyncHTTPClient"]
+
+    @Test func theGameIsBuiltWithoutTheNetworkOrFoundation() throws {
+        let binary = try Data(contentsOf: URL(fileURLWithPath: DataCommandsBinary.path))
+        for module in Self.networkModules {
+            #expect(binary.range(of: Data(module.utf8)) == nil, "touchschool holds code of \(module)")
+        }
+        let libraries = Subprocess.run("/usr/bin/ldd", [DataCommandsBinary.path])
+        #expect(libraries.status == 0, "\(libraries.error)")
+        #expect(libraries.output.contains("libncursesw"), "ldd printed: \(libraries.output)")
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"] {
+            #expect(!libraries.output.contains(library), "touchschool loads \(library)")
+        }
+        // The program it hands over to has them all.
+        let network = try Data(contentsOf: URL(fileURLWithPath: Self.networkPath))
+        #expect(network.range(of: Data("TouchSchoolServer".utf8)) != nil)
+    }
+
+    @Test func serveRunsAsTouchSchoolNetworkInTheSameProcess() throws {
+        let directory = try TemporaryFolder()
+        defer { directory.remove() }
+        let output = "\(directory.path)/out", error = "\(directory.path)/err"
+        let pid = try Subprocess.start(DataCommandsBinary.path, ["serve", "--port", "0", "--data-dir", "\(directory.path)/data"],
+                                       outputPath: output, errorPath: error).get()
+        var reaped = false
+        defer { if !reaped { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) } }
+        let deadline = Date().addingTimeInterval(30)
+        var printed = ""
+        while !printed.contains("listening on"), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        }
+        #expect(printed.contains("touchschool serve: listening on http://127.0.0.1:"),
+                "printed: \(printed) \((try? String(contentsOfFile: error, encoding: .utf8)) ?? "")")
+        // The process started as touchschool is now touchschool-network: same pid, so the
+        // signal a service manager sends reaches the server, and its status comes back.
+        let running = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        #expect(FileIO.resolvedPath(running) == FileIO.resolvedPath(Self.networkPath))
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        reaped = true
+        #expect(status & 0x7f == 0 && (status >> 8) & 0xff == 0, "serve ended with wait status \(status) after SIGTERM")
+    }
+
+    @Test func withoutTouchSchoolNetworkTheNetworkCommandsSaySoAndTheRestWorks() throws {
+        // An installation with touchschool and the starter catalog, but not touchschool-network.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let installed = "\(folder.path)/touchschool"
+        let bundle = "\(URL(fileURLWithPath: DataCommandsBinary.path).deletingLastPathComponent().path)/\(StarterCatalogFile.bundleName)"
+        // Copied by cp, not by this process: a copy open for writing here would be inherited by
+        // the programs other tests start meanwhile, and running it would fail with ETXTBSY.
+        let copy = Subprocess.run("/bin/cp", ["-R", DataCommandsBinary.path, bundle, folder.path])
+        #expect(copy.status == 0, "\(copy.error)")
+        let data = "\(folder.path)/data"
+
+        let search = Subprocess.run(installed, ["search", "--data-dir", data, "민사고"])
+        #expect(search.status == 0, "\(search.error)")
+        #expect(search.output.contains("민족사관고등학교"))
+
+        let expected = "needs touchschool-network, which should be installed beside touchschool: \(folder.path)/touchschool-network: No such file or directory"
+        for (arguments, feature) in [(["serve", "--port", "0"], "serve"), (["search", "--server", "http://127.0.0.1:9", "민사고"], "--server"),
+                                     (["rank", "--server", "http://127.0.0.1:9"], "--server"),
+                                     (["import", "--postgres", "postgres://nobody@127.0.0.1:9/none", "/nonexistent.csv"], "import --postgres")] {
+            let result = Subprocess.run(installed, arguments + ["--data-dir", data])
+            #expect(result.status == 1, "\(arguments): \(result.status) \(result.error)")
+            #expect(result.error.contains("\(feature) \(expected)"), "\(arguments): \(result.error)")
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TOUCHSCHOOL_SERVER"] = "http://127.0.0.1:9"
+        let fromEnvironment = Subprocess.run(installed, ["stats", "--data-dir", data], environment: environment)
+        #expect(fromEnvironment.status == 1)
+        #expect(fromEnvironment.error.contains("TOUCHSCHOOL_SERVER \(expected)"), "\(fromEnvironment.error)")
+        // Bad arguments are refused by the parser before any hand-off, as before.
+        let bad = Subprocess.run(installed, ["serve", "--port", "70000", "--data-dir", data])
+        #expect(bad.status == 64 && bad.error.contains("--port must be between 0 and 65535"), "\(bad.error)")
+    }
+}
