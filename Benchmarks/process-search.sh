@@ -15,8 +15,9 @@ mkdir -p "$out"
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
 
-swift build -c release --product touchschool >/dev/null
-bin=$(swift build -c release --show-bin-path)/touchschool
+# The build to install (scripts/build-release: touchschool fully static), unless $TOUCHSCHOOL_BIN.
+bin=${TOUCHSCHOOL_BIN:-.build/install/touchschool}
+[ -x "$bin" ] || scripts/build-release >/dev/null
 "$bin" import --data-dir "$data" "$csv" >/dev/null
 
 # The same text fzf searches: each school's name and address (which starts with its province and

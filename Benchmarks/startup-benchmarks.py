@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Start-up and memory of the REAL release `touchschool` binary on the full official list.
 
-Needs pyte (pip install pyte), fzf and less, the release build and the official list beside the
-checkout (../shared/data). Run from anywhere:
+Needs pyte (pip install pyte), fzf and less, the build to install (`scripts/build-release`, into
+.build/install: `touchschool` fully static) and the official list beside the checkout
+(../shared/data). Run from anywhere:
 
     python3 Benchmarks/startup-benchmarks.py [--binary PATH] [--baseline-binary PATH] [--runs N]
 
@@ -114,8 +115,9 @@ def main():
                         help="another build to measure in the same rounds, as PATH or LABEL=PATH (repeatable)")
     parser.add_argument("--runs", type=int, default=20)
     arguments = parser.parse_args()
-    binary = arguments.binary or os.path.join(subprocess.run(
-        ["swift", "build", "-c", "release", "--show-bin-path"], cwd=REPO, capture_output=True, text=True).stdout.strip(), "touchschool")
+    binary = arguments.binary or os.path.join(REPO, ".build", "install", "touchschool")
+    if not os.path.exists(binary):
+        raise HarnessError(f"{binary} is missing: build it with scripts/build-release")
     builds = {"touchschool": binary}
     for number, other in enumerate(arguments.baseline_binary, 1):
         label, _, path = other.rpartition("=")

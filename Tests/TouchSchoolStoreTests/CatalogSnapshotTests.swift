@@ -263,6 +263,61 @@ import Testing
         #expect(snapshot.resident == 0, "\(snapshot.resident) of \(snapshot.total) pages of the new snapshot are in the page cache")
     }
 
+    /// Pages of `range` (offsets from `base`) that this process has mapped in (/proc/self/pagemap).
+    static func presentPages(base: UnsafeRawPointer, range: Range<Int>) throws -> Int {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let first = (Int(bitPattern: base) + range.lowerBound) / page, end = (Int(bitPattern: base) + range.upperBound + page - 1) / page
+        let descriptor = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(path: "/proc/self/pagemap", operation: "open", code: errno) }
+        defer { close(descriptor) }
+        var entries = [UInt64](repeating: 0, count: end - first)
+        let got = entries.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(first * 8)) }
+        guard got == (end - first) * 8 else { throw FileError(path: "/proc/self/pagemap", operation: "read", code: errno) }
+        return entries.filter { $0 >> 63 == 1 }.count
+    }
+
+    /// Reading one school maps its record and text, not the pages around them (which the
+    /// kernel's fault-around would map in one mapping of the whole file): BENCHMARKS.md, "Peak memory".
+    @Test func oneSchoolsTextIsMappedWithoutThePagesAroundIt() throws {
+        let data = try DataDirectory(Self.starter)
+        defer { data.directory.remove() }
+        let (catalog, _) = try data.load()
+        let snapshot = try #require(catalog.snapshot)
+        let header = try FileIO.read(data.snapshotPath)
+        let textAndRecords = try #require(header.withUnsafeBytes { CatalogSnapshot.lazyRange(header: $0) })
+        let base = try #require(snapshot.storage.bytes.baseAddress)
+        let pages = textAndRecords.count / Int(sysconf(Int32(_SC_PAGESIZE)))
+        // More than the 16 pages fault-around maps at once, so that the difference shows.
+        #expect(pages >= 16, "the starter catalog's text and records: \(pages) pages")
+        let school = catalog[catalog.count / 2]
+        #expect(school == Self.starter.schools[catalog.count / 2])
+        // Its record, its own text (id, name, address), its district's and its province's.
+        let present = try Self.presentPages(base: base, range: textAndRecords)
+        #expect(present <= 6, "\(present) of \(pages) pages of text and records are mapped after reading one school")
+    }
+
+    /// The pages are mapped as threads first read them: every thread reads every school right.
+    @Test func schoolsReadFromManyThreadsAtOnceAreTheCatalogs() async throws {
+        let data = try DataDirectory(Self.starter)
+        defer { data.directory.remove() }
+        let (catalog, _) = try data.load()
+        #expect(catalog.snapshot != nil)
+        let expected = Self.starter.schools
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            for thread in 0..<8 {
+                group.addTask {
+                    await Self.onOwnThread {
+                        // Each thread in another order, so that they meet on pages not yet mapped.
+                        let order = (0..<catalog.count).map { ($0 * (2 * thread + 1) + thread * 37) % catalog.count }
+                        return order.filter { catalog[$0] != expected[$0] }.count
+                    }
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+    }
+
     @Test func aMissingSnapshotIsMadeSilently() throws {
         let data = try DataDirectory(Self.starter)
         defer { data.directory.remove() }

@@ -13,10 +13,13 @@ public struct CatalogSnapshot: Sendable {
     final class Storage: @unchecked Sendable {
         let bytes: UnsafeRawBufferPointer
         let owner: AnyObject?
+        /// Called with a range of `bytes` in the text and records (`lazyRange`) before it is read.
+        let load: (@Sendable (Range<Int>) -> Void)?
 
-        init(bytes: UnsafeRawBufferPointer, owner: AnyObject?) {
+        init(bytes: UnsafeRawBufferPointer, owner: AnyObject?, load: (@Sendable (Range<Int>) -> Void)?) {
             self.bytes = bytes
             self.owner = owner
+            self.load = load
         }
     }
 
@@ -35,7 +38,10 @@ public struct CatalogSnapshot: Sendable {
     /// `contentChecksum`: the checksum of the bytes after the header when the caller has worked it
     /// out without reading them from `bytes` (the store reads a mapped file's through its file
     /// descriptor, so that the pages it checks never count in the process's memory); nil: from `bytes`.
-    public init(bytes: UnsafeRawBufferPointer, owner: AnyObject?, contentChecksum: UInt64? = nil) throws(CatalogSnapshotError) {
+    /// `load`: when given, the bytes of `lazyRange(header:)` are not all there yet, and `load` is
+    /// called with each range of them before it is read (the store fills them from the file).
+    public init(bytes: UnsafeRawBufferPointer, owner: AnyObject?, contentChecksum: UInt64? = nil,
+                load: (@Sendable (Range<Int>) -> Void)? = nil) throws(CatalogSnapshotError) {
         guard Self.isSupportedOnThisMachine else { throw .unsupportedMachine }
         guard bytes.count >= Layout.headerSize, let base = bytes.baseAddress else { throw .truncated(bytes.count) }
         guard bytes.prefix(Layout.magic.count).elementsEqual(Layout.magic) else { throw .foreign }
@@ -68,7 +74,7 @@ public struct CatalogSnapshot: Sendable {
             sections.append(Int(offset)..<Int(offset + size))
         }
         let stampWords = (0..<5).map { word64(Layout.stampOffset + 8 * $0) }
-        self.storage = Storage(bytes: bytes, owner: owner)
+        self.storage = Storage(bytes: bytes, owner: owner, load: load)
         self.count = count
         self.stamp = CatalogSnapshotStamp(device: stampWords[0], inode: stampWords[1], size: stampWords[2],
                                           modifiedSeconds: stampWords[3], modifiedNanoseconds: stampWords[4])
@@ -80,6 +86,7 @@ public struct CatalogSnapshot: Sendable {
         try checkSchools()
         try checkSearchArrays()
         let meta = sections[Section.meta.rawValue].lowerBound
+        loaded(meta..<meta + 16)
         switch word32(meta) {
         case 0: source = .starter
         case 1: source = .official(edition: text(at: meta + 8) ?? "")
@@ -93,6 +100,25 @@ public struct CatalogSnapshot: Sendable {
         bytes.withUnsafeBytes { copy.copyMemory(from: $0) }
         let owner = Allocation(copy)
         try self.init(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(copy)[..<bytes.count]), owner: owner)
+    }
+
+    /// The bytes of the header: what `lazyRange(header:)` reads.
+    public static var headerSize: Int { Layout.headerSize }
+
+    /// Where the string table, the source and the school records lie (one range: they are the
+    /// first three sections), read from the header alone: the bytes a command reads only for the
+    /// schools it shows, at scattered places. nil when the header is not a snapshot's.
+    public static func lazyRange(header: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard header.count >= Layout.headerSize, header.prefix(Layout.magic.count).elementsEqual(Layout.magic) else { return nil }
+        func word64(_ offset: Int) -> UInt64 { UInt64(littleEndian: header.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        let sections = [Section.strings, .meta, .schools].map { section -> (start: UInt64, end: UInt64) in
+            let entry = Layout.sectionTableOffset + 16 * section.rawValue
+            let start = word64(entry)
+            return (start, start &+ word64(entry + 8))
+        }
+        guard sections[0].start >= UInt64(Layout.headerSize), zip(sections, sections.dropFirst()).allSatisfy({ $0.end <= $1.start && $1.start <= $1.end }),
+              sections[2].end <= UInt64(Int.max) else { return nil }
+        return Int(sections[0].start)..<Int(sections[2].end)
     }
 
     private final class Allocation {
@@ -117,8 +143,12 @@ public struct CatalogSnapshot: Sendable {
     private func word32(_ offset: Int) -> UInt32 { UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
     private func word64(_ offset: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
 
+    /// Makes the bytes in `range` readable (see `load`).
+    @inline(__always) private func loaded(_ range: Range<Int>) { storage.load?(range) }
+
     /// The text a reference at this byte offset points to; nil when it says absent.
     private func text(at offset: Int) -> String? {
+        loaded(offset..<offset + 8)
         guard word32(offset + 4) != Layout.absent else { return nil }
         return String(decoding: textBytes(at: offset), as: UTF8.self)
     }
@@ -129,9 +159,11 @@ public struct CatalogSnapshot: Sendable {
     /// as empty rather than outside the file.
     private func textBytes(at offset: Int) -> UnsafeRawBufferPointer {
         let strings = range(.strings)
+        loaded(offset..<offset + 8)
         let start = UInt64(word32(offset)), length = UInt64(word32(offset + 4))
         guard length != UInt64(Layout.absent), start + length <= UInt64(strings.count) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         let lower = strings.lowerBound + Int(start)
+        loaded(lower..<lower + Int(length))
         return UnsafeRawBufferPointer(rebasing: bytes[lower..<lower + Int(length)])
     }
 
@@ -140,6 +172,7 @@ public struct CatalogSnapshot: Sendable {
     func school(at position: Int) -> School {
         precondition(position >= 0 && position < count, "no school at \(position)")
         let record = recordOffset(position)
+        loaded(record..<record + Layout.schoolRecordSize)
         let flags = bytes[record + Layout.flagsOffset]
         let ownership: Ownership? = switch bytes[record + Layout.ownershipOffset] {
         case 1: .national
@@ -215,7 +248,8 @@ public struct CatalogSnapshot: Sendable {
         let names = range(.provinceNames)
         return RankingKeys(
             tieOrder: Array(array(.tieOrder) as UnsafeBufferPointer<Int32>),
-            levels: (0..<count).map { bytes[recordOffset($0) + Layout.levelOffset] },
+            // From the search entries (32 bytes a school), not the records (80): fewer pages read.
+            levels: (array(.searchEntries) as UnsafeBufferPointer<SearchEntry>).map(\.level),
             provinceNames: stride(from: names.lowerBound, to: names.upperBound, by: 8).map { text(at: $0) ?? "" },
             provinceOfSchool: Array(array(.provinceOfSchool) as UnsafeBufferPointer<UInt16>)
         )

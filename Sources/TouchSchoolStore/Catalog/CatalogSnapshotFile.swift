@@ -43,7 +43,8 @@ public enum CatalogSnapshotFile {
             let code = errno
             return .failure(code == ENOENT ? .missing : .unreadable(String(cString: strerror(code))))
         }
-        defer { close(descriptor) }
+        var keepDescriptor = false
+        defer { if !keepDescriptor { close(descriptor) } }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.unreadable("not a regular file")) }
@@ -55,14 +56,23 @@ public enum CatalogSnapshotFile {
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
             return .failure(.unreadable(String(cString: strerror(errno))))
         }
-        let mapping = Mapping(address: address, size: size)
-        // A search reads a few arrays of the file and a few schools' text: no read-ahead or
-        // fault-around of the pages beside those it touches.
+        // A search reads a few arrays of the file and a few schools' text: no read-ahead of the
+        // pages beside those it touches.
         madvise(address, size, MADV_RANDOM)
+        // The text and records are mapped page by page as they are read (`SnapshotTextPages`);
+        // where they are comes from the header, read without touching the mapping.
+        var textPages: SnapshotTextPages?
+        if let lazyRange = lazyRange(descriptor) {
+            textPages = SnapshotTextPages(address: address, range: lazyRange, descriptor: descriptor)
+            keepDescriptor = textPages != nil
+        }
+        let mapping = Mapping(address: address, size: size, textPages: textPages)
+        var load: (@Sendable (Range<Int>) -> Void)?
+        if let textPages { load = { range in textPages.load(range) } }
         let snapshot: CatalogSnapshot
         do {
             snapshot = try CatalogSnapshot(bytes: UnsafeRawBufferPointer(start: address, count: size), owner: mapping,
-                                           contentChecksum: try contentChecksum(descriptor, size: size))
+                                           contentChecksum: try contentChecksum(descriptor, size: size), load: load)
         } catch let failure as Problem {
             return .failure(failure)
         } catch let error as CatalogSnapshotError {
@@ -115,14 +125,28 @@ public enum CatalogSnapshotFile {
                              modifiedNanoseconds: UInt64(bitPattern: Int64(stamp.modifiedNanoseconds)))
     }
 
+    /// Where the header says the text and records are; nil when it cannot be read or is not a
+    /// snapshot's (the snapshot's own checks then say what is wrong).
+    private static func lazyRange(_ descriptor: Int32) -> Range<Int>? {
+        var header = [UInt8](repeating: 0, count: CatalogSnapshot.headerSize)
+        let got = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard got == header.count else { return nil }
+        return header.withUnsafeBytes { CatalogSnapshot.lazyRange(header: $0) }
+    }
+
     /// Keeps a snapshot mapped as long as a catalog, search or leaderboard reads it.
     private final class Mapping {
         let address: UnsafeMutableRawPointer
         let size: Int
-        init(address: UnsafeMutableRawPointer, size: Int) {
+        let textPages: SnapshotTextPages?
+        init(address: UnsafeMutableRawPointer, size: Int, textPages: SnapshotTextPages?) {
             self.address = address
             self.size = size
+            self.textPages = textPages
         }
-        deinit { munmap(address, size) }
+        deinit {
+            munmap(address, size)
+            textPages?.close()
+        }
     }
 }
