@@ -58,10 +58,14 @@ let package = Package(
         ),
         // The pure view: state -> cell grid, display width, the two languages. No terminal code.
         .target(name: "TouchSchoolView", dependencies: ["TouchSchoolCore"]),
-        // The starter catalog, `Resources/schools.json`, shipped as a bundle resource so that the
-        // binary finds it whether started by `swift run` or from the build folder.
-        .target(
+        // The starter catalog, `Resources/schools.json`, shipped as SwiftPM's resource bundle beside
+        // the programs (found by `StarterCatalogFile`). An executable target, which prints where the
+        // file is, because the programs depend on it only to have the bundle built: SwiftPM links a
+        // library target (and the Foundation its resource accessor imports) into its dependents,
+        // not an executable one.
+        .executableTarget(
             name: "TouchSchoolStarterCatalog",
+            dependencies: ["TouchSchoolStore"],
             path: ".",
             exclude: [
                 "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolView",
@@ -88,7 +92,7 @@ let package = Package(
         // dependency of this target: SwiftPM would link the network modules in with it.
         .executableTarget(
             name: "TouchSchoolTUI",
-            dependencies: ["TouchSchoolCommandLine", "TouchSchoolStore", "TouchSchoolCore"]
+            dependencies: ["TouchSchoolCommandLine", "TouchSchoolStore", "TouchSchoolCore", "TouchSchoolStarterCatalog"]
         ),
         // `touchschool-network`: the same commands with the server, the client and PostgreSQL.
         .executableTarget(
