@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TouchSchoolCore
 import TouchSchoolStore
 
@@ -10,6 +15,24 @@ public enum OfficialData {
         components.removeLast(5)
         return components.joined(separator: "/") + "/shared/data/korea-schools-2026-03-20.cp949.csv"
     }()
+
+    /// The same catalog as the game reads it: saved with its snapshot into a temporary folder,
+    /// then opened through the mapped snapshot (text and records mapped page by page as read).
+    public static func mappedCatalog() -> Catalog {
+        var template = Array("/tmp/touchschool-bench-XXXXXX".utf8CString)
+        let folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        do {
+            try CatalogFile.save(catalog(), to: CatalogFile.importedCatalogPath(inDataDirectory: folder), fileSystem: .live)
+            let catalog = try CatalogFile.loadCurrent(dataDirectory: folder, starterPath: nil)
+            precondition(catalog.snapshot != nil, "the catalog was not read through its snapshot")
+            // The mapping keeps the files' contents for as long as the process needs them.
+            for name in FileSystem.live.list(folder) { FileSystem.live.remove("\(folder)/\(name)") }
+            rmdir(folder)
+            return catalog
+        } catch {
+            fatalError("cannot save and map the official list in \(folder): \(error)")
+        }
+    }
 
     public static func catalog() -> Catalog {
         do {
