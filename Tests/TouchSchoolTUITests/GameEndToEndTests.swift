@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 import TouchSchoolStore
 
@@ -28,7 +29,8 @@ struct GameEndToEndTests {
         return try StateStore(directory: session.dataDirectory).read().state
     }
 
-    @Test func choosesASchoolByTypingItsName() throws {
+    @Test func choosesASchoolByTypingItsName() async throws { try await onOwnThread(Self.choosesASchoolByTypingItsName) }
+    static func choosesASchoolByTypingItsName() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "푸른중", tapsLabel: "My taps")
@@ -41,28 +43,32 @@ struct GameEndToEndTests {
         #expect(try Self.saved(in: session).players["tester"]?.schoolID == "T0002")
     }
 
-    @Test func schoolOptionSkipsTheSearch() throws {
+    @Test func schoolOptionSkipsTheSearch() async throws { try await onOwnThread(Self.schoolOptionSkipsTheSearch) }
+    static func schoolOptionSkipsTheSearch() throws {
         let session = try TmuxSession(arguments: ["--lang", "en", "--school", "T0003"])
         defer { session.close() }
         try session.waitFor("My taps 0")
         try session.waitFor("Maple Elementary")
     }
 
-    @Test func unknownSchoolIDIsAnError() throws {
+    @Test func unknownSchoolIDIsAnError() async throws { try await onOwnThread(Self.unknownSchoolIDIsAnError) }
+    static func unknownSchoolIDIsAnError() throws {
         let session = try TmuxSession(columns: 200, arguments: ["--school", "NOPE"])
         defer { session.close() }
         let screen = try session.waitFor("EXITED:1")
         #expect(screen.contains("no school has the id 'NOPE'"))
     }
 
-    @Test func aLongUnknownSchoolIDIsShownCutAndVisibly() throws {
+    @Test func aLongUnknownSchoolIDIsShownCutAndVisibly() async throws { try await onOwnThread(Self.aLongUnknownSchoolIDIsShownCutAndVisibly) }
+    static func aLongUnknownSchoolIDIsShownCutAndVisibly() throws {
         let session = try TmuxSession(columns: 200, arguments: ["--school", "\u{1B}[2J" + String(repeating: "x", count: 10_000)])
         defer { session.close() }
         let screen = try session.waitFor("EXITED:1")
         #expect(screen.contains(#"no school has the id '\u{1B}[2J"# + String(repeating: "x", count: 30) + "…'"), "\(screen)")
     }
 
-    @Test func hundredHumanTapsAreCountedShownAndSaved() throws {
+    @Test func hundredHumanTapsAreCountedShownAndSaved() async throws { try await onOwnThread(Self.hundredHumanTapsAreCountedShownAndSaved) }
+    static func hundredHumanTapsAreCountedShownAndSaved() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -80,7 +86,8 @@ struct GameEndToEndTests {
         #expect(object["count"]?.uint64Value == 100)
     }
 
-    @Test func aHeldKeyIsRefusedWithTheWarning() throws {
+    @Test func aHeldKeyIsRefusedWithTheWarning() async throws { try await onOwnThread(Self.aHeldKeyIsRefusedWithTheWarning) }
+    static func aHeldKeyIsRefusedWithTheWarning() throws {
         let session = try TmuxSession(arguments: ["--lang", "ko", "--quiet"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "내 터치")
@@ -106,7 +113,8 @@ struct GameEndToEndTests {
         return UInt64(String(digits.reversed()).filter { $0 != "," })
     }
 
-    @Test func pastedTextIsNeverATap() throws {
+    @Test func pastedTextIsNeverATap() async throws { try await onOwnThread(Self.pastedTextIsNeverATap) }
+    static func pastedTextIsNeverATap() throws {
         let session = try TmuxSession(arguments: ["--lang", "en", "--quiet"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -119,7 +127,8 @@ struct GameEndToEndTests {
 
     /// Reproduced on the old main: 20,000 characters into the search froze the game at 100 % CPU
     /// (each key searched the whole query again), and Ctrl-C waited behind them.
-    @Test func twentyThousandCharactersInTheSearchLeaveTheGameResponsive() throws {
+    @Test func twentyThousandCharactersInTheSearchLeaveTheGameResponsive() async throws { try await onOwnThread(Self.twentyThousandCharactersInTheSearchLeaveTheGameResponsive) }
+    static func twentyThousandCharactersInTheSearchLeaveTheGameResponsive() throws {
         let novel = String(repeating: "한빛고등학교서울", count: 2_500)
         for paste in [false, true] {
             let session = try TmuxSession(arguments: ["--lang", "en"])
@@ -134,7 +143,8 @@ struct GameEndToEndTests {
         }
     }
 
-    @Test func tinyTerminalAsksForMoreRoomAndRecovers() throws {
+    @Test func tinyTerminalAsksForMoreRoomAndRecovers() async throws { try await onOwnThread(Self.tinyTerminalAsksForMoreRoomAndRecovers) }
+    static func tinyTerminalAsksForMoreRoomAndRecovers() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -152,7 +162,10 @@ struct GameEndToEndTests {
     }
 
     @Test(arguments: WayOut.allCases)
-    func everyWayOutSavesAndRestoresTheTerminal(_ way: WayOut) throws {
+    func everyWayOutSavesAndRestoresTheTerminal(_ way: WayOut) async throws {
+        try await onOwnThread { try Self.everyWayOutSavesAndRestoresTheTerminal(way) }
+    }
+    static func everyWayOutSavesAndRestoresTheTerminal(_ way: WayOut) throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -176,7 +189,8 @@ struct GameEndToEndTests {
         #expect(saved.players["tester"]?.taps == 5)
     }
 
-    @Test func aClosedSessionLeavesNothingRunning() throws {
+    @Test func aClosedSessionLeavesNothingRunning() async throws { try await onOwnThread(Self.aClosedSessionLeavesNothingRunning) }
+    static func aClosedSessionLeavesNothingRunning() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.waitFor("the game to start") { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
@@ -189,7 +203,8 @@ struct GameEndToEndTests {
 
     /// Ctrl-Z and `fg`, as in any terminal program: the shell gets the terminal back as it was,
     /// lists the game as stopped, and `fg` brings it back whole, still counting.
-    @Test func controlZSuspendsTheGameAndFgResumesIt() throws {
+    @Test func controlZSuspendsTheGameAndFgResumesIt() async throws { try await onOwnThread(Self.controlZSuspendsTheGameAndFgResumesIt) }
+    static func controlZSuspendsTheGameAndFgResumesIt() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"], inShell: true)
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -221,7 +236,8 @@ struct GameEndToEndTests {
         #expect(try Self.saved(in: session).scores["T0001"] == 5)
     }
 
-    @Test func aTerminalThatCannotPlaceTheCursorIsAOneLineError() throws {
+    @Test func aTerminalThatCannotPlaceTheCursorIsAOneLineError() async throws { try await onOwnThread(Self.aTerminalThatCannotPlaceTheCursorIsAOneLineError) }
+    static func aTerminalThatCannotPlaceTheCursorIsAOneLineError() throws {
         let session = try TmuxSession(columns: 200, arguments: [], term: "dumb")
         defer { session.close() }
         let screen = try session.waitFor("EXITED:1")
@@ -231,7 +247,8 @@ struct GameEndToEndTests {
     }
 
     /// A bracketed paste whose end marker never comes: Ctrl-C still saves and quits.
-    @Test func aPasteThatNeverEndsGivesWayToControlC() throws {
+    @Test func aPasteThatNeverEndsGivesWayToControlC() async throws { try await onOwnThread(Self.aPasteThatNeverEndsGivesWayToControlC) }
+    static func aPasteThatNeverEndsGivesWayToControlC() throws {
         let session = try TmuxSession(arguments: ["--lang", "en", "--quiet"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -244,7 +261,8 @@ struct GameEndToEndTests {
         #expect(try Self.saved(in: session).scores["T0001"] == 2)
     }
 
-    @Test func unknownTerminalTypeIsAOneLineError() throws {
+    @Test func unknownTerminalTypeIsAOneLineError() async throws { try await onOwnThread(Self.unknownTerminalTypeIsAOneLineError) }
+    static func unknownTerminalTypeIsAOneLineError() throws {
         let session = try TmuxSession(columns: 200, arguments: [], term: "unknown-terminal-xyz")
         defer { session.close() }
         let screen = try session.waitFor("EXITED:1")

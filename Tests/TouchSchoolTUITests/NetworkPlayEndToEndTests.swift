@@ -130,7 +130,8 @@ struct NetworkPlayEndToEndTests {
         try GameEndToEndTests.tapLikeAPerson(session, count: count, after: after)
     }
 
-    @Test func twoPlayersSeeEachOthersTapsWithinASecondAndTheTotalsAreExact() throws {
+    @Test func twoPlayersSeeEachOthersTapsWithinASecondAndTheTotalsAreExact() async throws { try await onOwnThread(Self.twoPlayersSeeEachOthersTapsWithinASecondAndTheTotalsAreExact) }
+    static func twoPlayersSeeEachOthersTapsWithinASecondAndTheTotalsAreExact() throws {
         let server = try ServerProcess()
         defer { server.stop() }
         let alice = try Self.player("alice", on: server)
@@ -157,7 +158,8 @@ struct NetworkPlayEndToEndTests {
         #expect(me["count"]?.uint64Value == 19)
     }
 
-    @Test func aServerKilledMidPlayAndRestartedEndsWithExactlyTheTapsCounted() throws {
+    @Test func aServerKilledMidPlayAndRestartedEndsWithExactlyTheTapsCounted() async throws { try await onOwnThread(Self.aServerKilledMidPlayAndRestartedEndsWithExactlyTheTapsCounted) }
+    static func aServerKilledMidPlayAndRestartedEndsWithExactlyTheTapsCounted() throws {
         let server = try ServerProcess()
         defer { server.stop() }
         let alice = try Self.player("alice", on: server)
@@ -174,7 +176,8 @@ struct NetworkPlayEndToEndTests {
         #expect(try Self.total(Self.hanbit, on: server) == 35)
     }
 
-    @Test func aGameStartedWhileTheServerIsDownPlaysOfflineAndDeliversWhenItIsUp() throws {
+    @Test func aGameStartedWhileTheServerIsDownPlaysOfflineAndDeliversWhenItIsUp() async throws { try await onOwnThread(Self.aGameStartedWhileTheServerIsDownPlaysOfflineAndDeliversWhenItIsUp) }
+    static func aGameStartedWhileTheServerIsDownPlaysOfflineAndDeliversWhenItIsUp() throws {
         let server = try ServerProcess()
         defer { server.stop() }
         var template = Array("/tmp/touchschool-player-XXXXXX".utf8CString)
@@ -201,7 +204,8 @@ struct NetworkPlayEndToEndTests {
 
     /// Taps kept offline while the server was down for longer than its burst window are judged by
     /// when they were made, and count.
-    @Test func tapsKeptThroughALongOutageAllCount() throws {
+    @Test func tapsKeptThroughALongOutageAllCount() async throws { try await onOwnThread(Self.tapsKeptThroughALongOutageAllCount) }
+    static func tapsKeptThroughALongOutageAllCount() throws {
         let server = try ServerProcess()
         defer { server.stop() }
         let alice = try Self.player("alice", on: server)
@@ -221,7 +225,8 @@ struct NetworkPlayEndToEndTests {
         #expect(total == 25, "the server counted \(total) of 25")
     }
 
-    @Test func aClientKilledLosesAtMostItsLastSecond() throws {
+    @Test func aClientKilledLosesAtMostItsLastSecond() async throws { try await onOwnThread(Self.aClientKilledLosesAtMostItsLastSecond) }
+    static func aClientKilledLosesAtMostItsLastSecond() throws {
         let server = try ServerProcess()
         defer { server.stop() }
         var template = Array("/tmp/touchschool-player-XXXXXX".utf8CString)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 import TouchSchoolStore
 
@@ -58,7 +59,8 @@ struct SharedStateEndToEndTests {
 
     /// Reproduced on the old main: game A (starter catalog) synced after an import and deleted
     /// the official school game B played for, with a backup every half second.
-    @Test func aGameWithTheStarterCatalogNeverDeletesTheSchoolOfAGameWithTheOfficialOne() throws {
+    @Test func aGameWithTheStarterCatalogNeverDeletesTheSchoolOfAGameWithTheOfficialOne() async throws { try await onOwnThread(Self.aGameWithTheStarterCatalogNeverDeletesTheSchoolOfAGameWithTheOfficialOne) }
+    static func aGameWithTheStarterCatalogNeverDeletesTheSchoolOfAGameWithTheOfficialOne() throws {
         let shared = try SharedDirectory()
         let alice = try TmuxSession(arguments: ["--lang", "en"], sharedDataDirectory: shared.path, user: "alice")
         defer { alice.close() }
@@ -98,7 +100,8 @@ struct SharedStateEndToEndTests {
 
     // MARK: - Editions and a missing catalog
 
-    @Test func anOlderEditionNeedsForceAndEveryScoreSurvivesEitherWay() throws {
+    @Test func anOlderEditionNeedsForceAndEveryScoreSurvivesEitherWay() async throws { try await onOwnThread(Self.anOlderEditionNeedsForceAndEveryScoreSurvivesEitherWay) }
+    static func anOlderEditionNeedsForceAndEveryScoreSurvivesEitherWay() throws {
         let shared = try SharedDirectory()
         let newer = shared.file("2026.csv"), older = shared.file("2025.csv")
         try Self.write(Self.officialList(edition: "2026-03-20", [Self.seoulHigh, Self.hwimun]), to: newer)
@@ -130,7 +133,8 @@ struct SharedStateEndToEndTests {
 
     /// Reproduced on the old main: without catalog.json, `stats` rewrote the state with the
     /// starter catalog's schools only, and importing again could not bring the scores back.
-    @Test func withoutTheCatalogFileReadingCommandsChangeNothing() throws {
+    @Test func withoutTheCatalogFileReadingCommandsChangeNothing() async throws { try await onOwnThread(Self.withoutTheCatalogFileReadingCommandsChangeNothing) }
+    static func withoutTheCatalogFileReadingCommandsChangeNothing() throws {
         let shared = try SharedDirectory()
         let list = shared.file("official.csv")
         try Self.write(Self.officialList(edition: "2026-03-20", [Self.seoulHigh, Self.daewon]), to: list)
@@ -155,7 +159,8 @@ struct SharedStateEndToEndTests {
     // MARK: - Live changes reach running games
 
     /// Reproduced on the old main: "My taps 47" stayed on screen after a reset and 7 new taps.
-    @Test func aResetShowsInTheRunningGameWithinASecond() throws {
+    @Test func aResetShowsInTheRunningGameWithinASecond() async throws { try await onOwnThread(Self.aResetShowsInTheRunningGameWithinASecond) }
+    static func aResetShowsInTheRunningGameWithinASecond() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -176,7 +181,8 @@ struct SharedStateEndToEndTests {
         #expect(stats["count"]?.uint64Value == 7)
     }
 
-    @Test func aRunningGameCarriesOnWithAnImportedCatalog() throws {
+    @Test func aRunningGameCarriesOnWithAnImportedCatalog() async throws { try await onOwnThread(Self.aRunningGameCarriesOnWithAnImportedCatalog) }
+    static func aRunningGameCarriesOnWithAnImportedCatalog() throws {
         let shared = try SharedDirectory()
         let session = try TmuxSession(arguments: ["--lang", "en"], sharedDataDirectory: shared.path)
         defer { session.close() }
@@ -202,7 +208,8 @@ struct SharedStateEndToEndTests {
 
     // MARK: - One name, one game
 
-    @Test func aSecondGameUnderTheSameNameIsRefused() throws {
+    @Test func aSecondGameUnderTheSameNameIsRefused() async throws { try await onOwnThread(Self.aSecondGameUnderTheSameNameIsRefused) }
+    static func aSecondGameUnderTheSameNameIsRefused() throws {
         let first = try TmuxSession(arguments: ["--lang", "en"])
         defer { first.close() }
         try first.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -219,7 +226,8 @@ struct SharedStateEndToEndTests {
 
     /// Reproduced on the old main: the save waited for the lock on the frame loop, so a stuck
     /// lock holder froze input and frames.
-    @Test func aStuckLockHolderNeverFreezesTheGameAndNothingIsLost() throws {
+    @Test func aStuckLockHolderNeverFreezesTheGameAndNothingIsLost() async throws { try await onOwnThread(Self.aStuckLockHolderNeverFreezesTheGameAndNothingIsLost) }
+    static func aStuckLockHolderNeverFreezesTheGameAndNothingIsLost() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -239,7 +247,8 @@ struct SharedStateEndToEndTests {
 
     // MARK: - Imports that cannot be trusted
 
-    @Test func importRefusesEndlessAndCutShortFilesAndCleansStaleTemporaries() throws {
+    @Test func importRefusesEndlessAndCutShortFilesAndCleansStaleTemporaries() async throws { try await onOwnThread(Self.importRefusesEndlessAndCutShortFilesAndCleansStaleTemporaries) }
+    static func importRefusesEndlessAndCutShortFilesAndCleansStaleTemporaries() throws {
         let shared = try SharedDirectory()
         let endless = DataCommandsBinary.run(["import", "/dev/zero", "--data-dir", shared.path])
         #expect(endless.status == 1)
@@ -266,7 +275,8 @@ struct SharedStateEndToEndTests {
     // MARK: - A read-only directory
 
     @Test(.enabled("needs root and tmpfs mounts to make a read-only file system") { geteuid() == 0 })
-    func aReadOnlyDirectoryWhoseStateNeedsRepairStillPlays() throws {
+    func aReadOnlyDirectoryWhoseStateNeedsRepairStillPlays() async throws { try await onOwnThread(Self.aReadOnlyDirectoryWhoseStateNeedsRepairStillPlays) }
+    static func aReadOnlyDirectoryWhoseStateNeedsRepairStillPlays() throws {
         let shared = try SharedDirectory()
         guard mount("tmpfs", shared.path, "tmpfs", 0, "size=512k") == 0 else {
             Issue.record("cannot mount a tmpfs: \(String(cString: strerror(errno)))")
