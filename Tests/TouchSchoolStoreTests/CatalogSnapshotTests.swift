@@ -338,6 +338,45 @@ import Testing
         try await data.expectRebuilt(.rejected(.truncated(20)))
     }
 
+    /// Where the text and records are, read from the header alone; a header whose first sections
+    /// overlap or wrap around gives none (the snapshot's own checks then refuse it).
+    @Test func theTextAndRecordsRangeComesFromTheHeaderAndABadOneGivesNone() throws {
+        var bytes = try CatalogSnapshot.encode(Self.starter, stamp: Self.stamp)
+        func word(_ offset: Int) -> UInt64 { bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) } }
+        func setWord(_ offset: Int, _ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 8, with: $0) } }
+        // The section table at 80: strings (0), meta (1), schools (2); offset then length.
+        let stringsStart = word(80), schoolsEnd = word(80 + 32) + word(80 + 40)
+        let range = bytes.withUnsafeBytes { CatalogSnapshot.lazyRange(header: $0) }
+        #expect(range == Int(stringsStart)..<Int(schoolsEnd))
+        #expect(stringsStart == 320 && Int(schoolsEnd) < bytes.count)
+        setWord(80 + 8, UInt64.max - 100)  // the strings' length wraps around
+        #expect(bytes.withUnsafeBytes { CatalogSnapshot.lazyRange(header: $0) } == nil)
+        setWord(80 + 8, word(80 + 32) - stringsStart + 8)  // the strings overlap the records
+        #expect(bytes.withUnsafeBytes { CatalogSnapshot.lazyRange(header: $0) } == nil)
+    }
+
+    /// Cut inside the records: the header's text and records run past the end of the file. The
+    /// snapshot is refused and rebuilt, and what the header says never reaches past the mapping.
+    @Test func aSnapshotCutInsideTheRecordsIsRebuilt() async throws {
+        let data = try DataDirectory(Self.starter)
+        defer { data.directory.remove() }
+        let whole = try FileIO.read(data.snapshotPath)
+        let range = try #require(whole.withUnsafeBytes { CatalogSnapshot.lazyRange(header: $0) })
+        let cut = (range.upperBound - 4096) / 8 * 8
+        try data.overwriteSnapshot { $0.removeLast($0.count - cut) }
+        try await data.expectRebuilt(.rejected(.truncated(cut)))
+
+        // The pages it lays over the mapping stay inside it.
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let descriptor = open(data.snapshotPath, O_RDONLY | O_CLOEXEC)
+        let size = 4 * page
+        let address = try #require(mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0))
+        defer { munmap(address, size) }
+        let pages = try #require(SnapshotTextPages(address: address, size: size, range: 320..<100 * page, descriptor: descriptor))
+        defer { pages.closeFile() }
+        #expect(pages.pages == 1..<4)
+    }
+
     @Test func foreignBytesAreNotASnapshot() async throws {
         let data = try DataDirectory(Self.starter)
         defer { data.directory.remove() }

@@ -116,8 +116,8 @@ public struct CatalogSnapshot: Sendable {
             let start = word64(entry)
             return (start, start &+ word64(entry + 8))
         }
-        guard sections[0].start >= UInt64(Layout.headerSize), zip(sections, sections.dropFirst()).allSatisfy({ $0.end <= $1.start && $1.start <= $1.end }),
-              sections[2].end <= UInt64(Int.max) else { return nil }
+        guard sections[0].start >= UInt64(Layout.headerSize), sections.allSatisfy({ $0.start <= $0.end }),
+              zip(sections, sections.dropFirst()).allSatisfy({ $0.end <= $1.start }), sections[2].end <= UInt64(Int.max) else { return nil }
         return Int(sections[0].start)..<Int(sections[2].end)
     }
 

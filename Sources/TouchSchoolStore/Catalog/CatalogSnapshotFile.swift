@@ -62,12 +62,14 @@ public enum CatalogSnapshotFile {
         // Nor for the checksum's reads below: read ahead, the file would be cached in large
         // folios, and a mapping maps a whole folio at the first touch of any page in it (all of
         // `locationUnits`, 0.9 MiB, for a search that reads none of it).
+        #if os(Linux)
         _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_RANDOM)
+        #endif
         // The text and records are mapped page by page as they are read (`SnapshotTextPages`);
         // where they are comes from the header, read without touching the mapping.
         var textPages: SnapshotTextPages?
         if let lazyRange = lazyRange(descriptor) {
-            textPages = SnapshotTextPages(address: address, range: lazyRange, descriptor: descriptor)
+            textPages = SnapshotTextPages(address: address, size: size, range: lazyRange, descriptor: descriptor)
             keepDescriptor = textPages != nil
         }
         let mapping = Mapping(address: address, size: size, textPages: textPages)
@@ -150,7 +152,7 @@ public enum CatalogSnapshotFile {
         }
         deinit {
             munmap(address, size)
-            textPages?.close()
+            textPages?.closeFile()
         }
     }
 }

@@ -19,17 +19,20 @@ import Synchronization
 final class SnapshotTextPages: Sendable {
     private let base: UInt
     /// The pages of the mapping this covers (whole pages inside the text and records).
-    private let pages: Range<Int>
+    let pages: Range<Int>
     private let pageSize: Int
     private let descriptor: Int32
     /// One bit per page of `pages`: mapped from the file.
     private let mapped: Mutex<[UInt64]>
 
-    /// Reserves the whole pages of `range` in the mapping at `address` of the file open as
-    /// `descriptor` (which this keeps: it closes it when the mapping is gone, see `close()`);
-    /// nil when the range holds no whole page, or the reservation fails (then nothing changed).
-    init?(address: UnsafeMutableRawPointer, range: Range<Int>, descriptor: Int32) {
+    /// Reserves the whole pages of `range` in the mapping of `size` bytes at `address` of the file
+    /// open as `descriptor` (which this keeps: it closes it when the mapping is gone, see
+    /// `closeFile()`); nil when the range holds no whole page, or the reservation fails (then
+    /// nothing changed). The range comes from a header not checked yet: only its part inside the
+    /// mapping is taken, so that a damaged one cannot move anything else in the address space.
+    init?(address: UnsafeMutableRawPointer, size: Int, range: Range<Int>, descriptor: Int32) {
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let range = range.clamped(to: 0..<size)
         let first = (range.lowerBound + pageSize - 1) / pageSize, end = range.upperBound / pageSize
         guard first < end else { return nil }
         let start = address + first * pageSize
@@ -66,7 +69,10 @@ final class SnapshotTextPages: Sendable {
     }
 
     /// Closes the file; called once the whole mapping is unmapped.
-    func close() { _ = Glibc.close(descriptor) }
+    func closeFile() { closeDescriptor(descriptor) }
 
     private static func isSet(_ bits: [UInt64], _ index: Int) -> Bool { bits[index / 64] & (1 << UInt64(index % 64)) != 0 }
 }
+
+/// close(2), out of the class, whose own names would hide it.
+private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
