@@ -17,7 +17,12 @@ DURATION=${LOAD_DURATION:-20}
 RAMP=${LOAD_RAMP:-250}
 RESULTS=${LOAD_RESULTS:-/tmp/touchschool-load-pg.jsonl}
 
-for product in touchschool-network LoadGenerator; do
+# The server as installed (`scripts/build-release`, with the starter catalog beside it):
+# `touchschool-network`, what `touchschool serve` hands over to. The generator
+# are this package's, in release.
+SERVER="$(cd .. && pwd)/.build/install/touchschool-network"
+timeout 3600 ../scripts/build-release >&2  # incremental: quick when nothing changed
+for product in LoadGenerator; do
     timeout 3600 swift build -c release --product "$product" >&2
 done
 BIN=$(swift build -c release --show-bin-path)
@@ -32,7 +37,7 @@ echo "== PostgreSQL at $URL (postmaster $PGPID)" >&2
 run() { # label players [generator options…]
     local label=$1 players=$2 line
     shift 2
-    line=$(timeout $((150 + players / 50 + DURATION)) "$BIN/LoadGenerator" --kind real --server "$BIN/touchschool-network" \
+    line=$(timeout $((150 + players / 50 + DURATION)) "$BIN/LoadGenerator" --kind real --server "$SERVER" \
         --players "$players" --ramp "$RAMP" --duration "$DURATION" "$@" | grep '^RESULT ' | head -1 | cut -c8-) || true
     if [ -z "$line" ]; then line="{\"players\":$players,\"lost\":-1,\"ackP99ms\":-1}"; fi
     line=$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); r["label"]=sys.argv[2]; print(json.dumps(r))' "$line" "$label")

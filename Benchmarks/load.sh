@@ -18,9 +18,12 @@ RAMP=${LOAD_RAMP:-200}
 RESULTS=${LOAD_RESULTS:-/tmp/touchschool-load-results.jsonl}
 FLOOR_P99_MS=500
 
-# One build tree for all three: the server, `touchschool-network` (what `touchschool serve` hands
-# over to), is built as a product of the path dependency, in release.
-for product in touchschool-network LoadGenerator BareWebSocketServer; do
+# The server as installed (`scripts/build-release`, with the starter catalog beside it):
+# `touchschool-network`, what `touchschool serve` hands over to. The generator and the baseline
+# are this package's, in release.
+SERVER="$(cd .. && pwd)/.build/install/touchschool-network"
+timeout 3600 ../scripts/build-release >&2  # incremental: quick when nothing changed
+for product in LoadGenerator BareWebSocketServer; do
     timeout 3600 swift build -c release --product "$product" >&2
 done
 BIN=$(swift build -c release --show-bin-path)
@@ -40,7 +43,7 @@ for players in $STEPS; do
     run bare "$BIN/BareWebSocketServer" "$players" >&2
     sleep 2
     echo "== $players players: touchschool serve" >&2
-    ours=$(run real "$BIN/touchschool-network" "$players")
+    ours=$(run real "$SERVER" "$players")
     echo "$ours" >&2
     sleep 2
     if [ "$players" -ge 2000 ] && python3 -c "
