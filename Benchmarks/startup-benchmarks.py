@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Start-up and memory of the REAL release `touchschool` binary on the full official list.
 
-Needs pyte (pip install pyte), fzf and less, the build to install (`scripts/build-release`, into
-.build/install: `touchschool` fully static) and the official list beside the checkout
-(../shared/data). Run from anywhere:
+Needs pyte (pip install pyte), fzf and less, and the official list beside the checkout
+(../shared/data). Measures the build to install (`scripts/build-release`, run first, into
+.build/install: `touchschool` fully static) unless --binary names another. Run from anywhere:
 
     python3 Benchmarks/startup-benchmarks.py [--binary PATH] [--baseline-binary PATH] [--runs N]
 
@@ -115,9 +115,11 @@ def main():
                         help="another build to measure in the same rounds, as PATH or LABEL=PATH (repeatable)")
     parser.add_argument("--runs", type=int, default=20)
     arguments = parser.parse_args()
-    binary = arguments.binary or os.path.join(REPO, ".build", "install", "touchschool")
-    if not os.path.exists(binary):
-        raise HarnessError(f"{binary} is missing: build it with scripts/build-release")
+    binary = arguments.binary
+    if not binary:
+        # The programs as installed, rebuilt first (incremental: quick when nothing changed).
+        subprocess.run([os.path.join(REPO, "scripts", "build-release")], cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+        binary = os.path.join(REPO, ".build", "install", "touchschool")
     builds = {"touchschool": binary}
     for number, other in enumerate(arguments.baseline_binary, 1):
         label, _, path = other.rpartition("=")
