@@ -35,13 +35,8 @@ struct PageRoutes {
         }
         router.get(RouterPath(SchoolEndpoints.schoolsPath)) { request, _ -> Response in
             let catalog = await battle.catalog
-            let headers: HTTPFields = [.eTag: catalog.etag, .cacheControl: "no-cache"]
-            if WebPage.matches(request.headers[.ifNoneMatch], etag: catalog.etag) {
-                return Response(status: .notModified, headers: headers)
-            }
-            var response = Routes.json(lookup.directory(of: catalog))
-            response.headers.append(contentsOf: headers)
-            return response
+            return lookup.directory(of: catalog).response(
+                to: request, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"])
         }
     }
 }

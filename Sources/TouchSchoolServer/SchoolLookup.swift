@@ -11,8 +11,8 @@ final class SchoolLookup: Sendable {
         let etag: String
         let catalog: Catalog
         let search: SchoolSearch
-        /// `GET /v1/schools`, encoded once.
-        let directory: String
+        /// `GET /v1/schools`, encoded and gzipped once.
+        let directory: ServedBody
     }
 
     private let built = Mutex<Built?>(nil)
@@ -23,7 +23,7 @@ final class SchoolLookup: Sendable {
         return SearchAnswer(query: text, schools: hits.map { Self.row(current.catalog[$0.position]) })
     }
 
-    func directory(of resource: CatalogResource) -> String { current(resource).directory }
+    func directory(of resource: CatalogResource) -> ServedBody { current(resource).directory }
 
     private func current(_ resource: CatalogResource) -> Built {
         built.withLock { built in
@@ -31,7 +31,7 @@ final class SchoolLookup: Sendable {
             let catalog = resource.catalog
             let directory = SchoolDirectory(catalog: resource.etag, rows: catalog.schools.map(Self.row))
             let made = Built(etag: resource.etag, catalog: catalog, search: SchoolSearch(catalog: catalog),
-                             directory: MessageCoding.encodeJSON(directory))
+                             directory: ServedBody(bytes: Array(MessageCoding.encodeJSON(directory).utf8), etag: resource.etag))
             built = made
             return made
         }

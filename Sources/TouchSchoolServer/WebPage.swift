@@ -5,13 +5,13 @@ import NIOCore
 import TouchSchoolStore
 
 /// The browser page's files (`Web/` in this target's resources: plain HTML, CSS and JavaScript,
-/// no build step, nothing from elsewhere), read once at start and served as they are, each with
-/// its content type and an ETag: browsers revalidate (`no-cache`) and get `304` while unchanged.
+/// no build step, nothing from elsewhere), read once at start, each with its content type and an
+/// ETag, as it is and gzipped (`ServedBody`): browsers revalidate (`no-cache`) and get `304`
+/// while unchanged.
 struct WebPage: Sendable {
     struct File: Sendable {
-        let bytes: [UInt8]
+        let body: ServedBody
         let contentType: String
-        let etag: String
     }
 
     static let indexName = "/index.html"
@@ -40,7 +40,7 @@ struct WebPage: Sendable {
             do { bytes = try FileIO.read("\(directory)/\(name)") } catch {
                 throw ServerError(description: "cannot read the web page's file \(name): \(error)")
             }
-            files["/" + name] = File(bytes: bytes, contentType: type, etag: "\"" + CatalogResource.hash(bytes) + "\"")
+            files["/" + name] = File(body: ServedBody(bytes: bytes, etag: "\"" + CatalogResource.hash(bytes) + "\""), contentType: type)
         }
         guard files[Self.indexName] != nil else { throw ServerError(description: "the web page's index.html is missing from \(directory)") }
         self.files = files
@@ -50,27 +50,11 @@ struct WebPage: Sendable {
 
     func response(for name: String, request: Request) -> Response {
         guard let file = files[name] else { return Response(status: .notFound) }
-        var headers: HTTPFields = [
-            .eTag: file.etag, .cacheControl: "no-cache", .contentType: file.contentType,
-            .xContentTypeOptions: "nosniff",
-        ]
+        var headers: HTTPFields = [.cacheControl: "no-cache", .contentType: file.contentType, .xContentTypeOptions: "nosniff"]
         if name.hasSuffix(".html") {
             headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
             headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         }
-        if Self.matches(request.headers[.ifNoneMatch], etag: file.etag) {
-            headers[.contentType] = nil
-            return Response(status: .notModified, headers: headers)
-        }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
-    }
-
-    /// Whether an `If-None-Match` header names this ETag (or `*`).
-    static func matches(_ header: String?, etag: String) -> Bool {
-        guard let header else { return false }
-        return header.split(separator: ",").contains {
-            let tag = $0.trimmingCharacters(in: .whitespaces)
-            return tag == etag || tag == "W/" + etag || tag == "*"
-        }
+        return file.body.response(to: request, headers: headers)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TouchSchoolProtocol
+@testable import TouchSchoolServer
+import TouchSchoolTestSupport
 
 /// What the browser page needs of a real server besides the play socket: its own files with
 /// their content types and cache headers, the school search and the school directory.
@@ -14,6 +16,72 @@ import TouchSchoolProtocol
         components.queryItems = [URLQueryItem(name: "q", value: query)] + (limit.map { [URLQueryItem(name: "limit", value: $0)] } ?? [])
         let response = try await HTTP.get(components.url!.absoluteString)
         return (response.status, try? JSONDecoder().decode(SearchAnswer.self, from: Data(response.body.utf8)))
+    }
+
+    /// A GET by curl, which sends no Accept-Encoding of its own and decodes nothing: the status,
+    /// the headers (names lower-cased) and the body's bytes as the server sent them.
+    static func curl(_ url: String, headers: [String] = [], in folder: TemporaryFolder) throws -> (status: String, headers: [String: String], body: [UInt8]) {
+        let headerFile = "\(folder.path)/headers", bodyFile = "\(folder.path)/body"
+        // curl writes no body file for an empty body: the last request's must not stand in for it.
+        try? FileManager.default.removeItem(atPath: bodyFile)
+        let result = Subprocess.run("/usr/bin/curl", ["-s", "-D", headerFile, "-o", bodyFile, "-w", "%{http_code}"]
+                                    + headers.flatMap { ["-H", $0] } + [url])
+        guard result.status == 0 else { throw CurlFailure(description: "curl \(url): \(result.status) \(result.error)") }
+        var fields: [String: String] = [:]
+        for line in try String(contentsOfFile: headerFile, encoding: .utf8).split(separator: "\r\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let body = (try? Data(contentsOf: URL(fileURLWithPath: bodyFile))).map { [UInt8]($0) } ?? []
+        return (result.output, fields, body)
+    }
+
+    struct CurlFailure: Error, CustomStringConvertible { var description: String }
+
+    /// A browser that accepts gzip gets each file of the page and the school directory gzipped
+    /// (which `gzip -d` gives back byte for byte), under an ETag of its own; one that does not, or
+    /// refuses it, gets them as they are.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl not found: skipped"))
+    func thePageIsGzippedForABrowserThatAcceptsIt() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for path in ["/", "/app.js", "/style.css", SchoolEndpoints.schoolsPath] {
+            let url = server.baseURL + path
+            let plain = try Self.curl(url, in: folder)
+            #expect(plain.status == "200" && plain.headers["content-encoding"] == nil, "\(path): \(plain.status) \(plain.headers)")
+            #expect(plain.headers["vary"] == "Accept-Encoding", "\(path)")
+            let gzipped = try Self.curl(url, headers: ["Accept-Encoding: gzip, deflate, br"], in: folder)
+            #expect(gzipped.status == "200" && gzipped.headers["content-encoding"] == "gzip", "\(path): \(gzipped.status) \(gzipped.headers)")
+            #expect(gzipped.body.count * 2 < plain.body.count, "\(path): \(gzipped.body.count) bytes gzipped of \(plain.body.count)")
+            let file = "\(folder.path)/file.gz"
+            try Data(gzipped.body).write(to: URL(fileURLWithPath: file))
+            let unzipped = Subprocess.run("/bin/gzip", ["-dc", file])
+            #expect(unzipped.status == 0, "\(unzipped.error)")
+            #expect(Array(unzipped.output.utf8) == plain.body, "\(path): gzip -d does not give the file back")
+
+            let plainETag = try #require(plain.headers["etag"]), gzipETag = try #require(gzipped.headers["etag"])
+            #expect(plainETag != gzipETag)
+            let revalidated = try Self.curl(url, headers: ["Accept-Encoding: gzip", "If-None-Match: \(gzipETag)"], in: folder)
+            #expect(revalidated.status == "304" && revalidated.body.isEmpty, "\(path): \(revalidated.status)")
+            let otherVariant = try Self.curl(url, headers: ["Accept-Encoding: gzip", "If-None-Match: \(plainETag)"], in: folder)
+            #expect(otherVariant.status == "200" && otherVariant.body == gzipped.body, "\(path): \(otherVariant.status)")
+            let refused = try Self.curl(url, headers: ["Accept-Encoding: gzip;q=0, identity"], in: folder)
+            #expect(refused.headers["content-encoding"] == nil && refused.body == plain.body, "\(path)")
+        }
+    }
+
+    @Test func acceptEncodingIsReadAsHTTPSaysIt() {
+        #expect(ServedBody.acceptsGzip(["gzip"]))
+        #expect(ServedBody.acceptsGzip(["deflate, gzip;q=0.5"]))
+        #expect(ServedBody.acceptsGzip(["br", "GZip"]))
+        #expect(ServedBody.acceptsGzip(["*"]))
+        #expect(!ServedBody.acceptsGzip([]))
+        #expect(!ServedBody.acceptsGzip(["identity"]))
+        #expect(!ServedBody.acceptsGzip(["gzip;q=0"]))
+        #expect(!ServedBody.acceptsGzip(["gzip; q=0.0, *"]), "gzip refused by name, whatever * says")
+        #expect(!ServedBody.acceptsGzip(["*;q=0"]))
     }
 
     @Test func thePageIsServedWithItsContentTypesAndRevalidated() async throws {
@@ -70,8 +138,11 @@ import TouchSchoolProtocol
         #expect(directory.schools.count == catalogSchools && catalogSchools > 100)
         #expect(Set(directory.schools.map { $0[0] }).count == directory.schools.count)
         #expect(directory.schools.contains(["S0336", "민족사관고등학교", "high", "강원특별자치도", "횡성군"]))
-        let etag = try #require(Self.header("ETag", response))
+        // As it is (not gzipped: see thePageIsGzippedForABrowserThatAcceptsIt), under the catalog's ETag.
+        let plain = try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.schoolsPath)", headers: [("Accept-Encoding", "identity")])
+        let etag = try #require(Self.header("ETag", plain))
         #expect(etag == Self.header("ETag", catalog) && directory.catalog == etag)
-        #expect(try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.schoolsPath)", headers: [("If-None-Match", etag)]).status == 304)
+        #expect(try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.schoolsPath)",
+                                   headers: [("Accept-Encoding", "identity"), ("If-None-Match", etag)]).status == 304)
     }
 }

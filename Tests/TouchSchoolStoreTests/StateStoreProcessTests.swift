@@ -155,7 +155,9 @@ import Testing
 
     /// Writes to `path` until the file system refuses.
     func fillDisk(_ path: String) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Close-on-exec: a program another test starts meanwhile must not keep the filler open
+        // (and its space taken) after this test unlinks it.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
         let chunk = [UInt8](repeating: 0x2A, count: 4096)
