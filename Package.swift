@@ -107,7 +107,7 @@ let package = Package(
         ),
         // The core's tests read the starter catalog and the official list through the store.
         .testTarget(name: "TouchSchoolCoreTests", dependencies: ["TouchSchoolCore", "TouchSchoolStore", "TouchSchoolStarterCatalog"]),
-        .testTarget(name: "TouchSchoolStoreTests", dependencies: ["TouchSchoolStore", "TouchSchoolCore", "TouchSchoolStarterCatalog", "StateStoreWorker"]),
+        .testTarget(name: "TouchSchoolStoreTests", dependencies: ["TouchSchoolStore", "TouchSchoolCore", "TouchSchoolStarterCatalog", "StateStoreWorker", "TouchSchoolTestSupport"]),
         // One game's saving in a process of its own, for the multi-process tests of the state file.
         .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore", "TouchSchoolStore"], path: "Tests/StateStoreWorker"),
         .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore"]),
@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "TouchSchoolClientTests",
             dependencies: [
-                "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore",
+                "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport",
                 // A scripted server, to play what the real one does not (another protocol version).
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -5,13 +5,12 @@ import Foundation
 /// a minute) would otherwise starve the asynchronous network tests that Swift Testing runs beside
 /// it, whose clients then miss the server's deadlines. Expectations recorded on that thread still
 /// fail the run (Swift Testing reports them under «unknown», with their file and line); errors
-/// thrown, `#require` among them, come back to the test.
-public func onOwnThread(_ work: @escaping @Sendable () throws -> Void) async throws {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+/// thrown, `#require` among them, come back to the test; so does what `work` returns.
+public func onOwnThread<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
         Thread {
             do {
-                try work()
-                continuation.resume()
+                continuation.resume(returning: try work())
             } catch {
                 continuation.resume(throwing: error)
             }

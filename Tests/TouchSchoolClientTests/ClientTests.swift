@@ -5,23 +5,13 @@ import Darwin
 #endif
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolClient
 import TouchSchoolCore
 import TouchSchoolProtocol
 import TouchSchoolStore
 
 /// A fresh directory under the system's temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() {
-        var template = Array("\(NSTemporaryDirectory())/touchschool-client-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 @Suite struct OutboxTests {
     func changes(_ taps: UInt64, school: String = "S1", switched: Bool = false) -> PendingChanges {
         PendingChanges(player: "p", scoreDeltas: [school: taps], playerTaps: taps, bestTapsPerSecond: 7,
@@ -72,7 +62,7 @@ struct TemporaryDirectory {
     }
 
     @Test func theOutboxSurvivesAKillAsWritten() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = OutboxFile(path: "\(directory.path)/outbox.json")
         #expect(try file.load() == Outbox())
@@ -94,7 +84,7 @@ struct TemporaryDirectory {
     }
 
     @Test func aDamagedOutboxIsAnErrorNotAnEmptyOne() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = "\(directory.path)/outbox.json"
         try FileSystem.live.replaceAtomically(path, with: Array("{\"outbox\": ".utf8))
@@ -110,7 +100,7 @@ struct TemporaryDirectory {
     }
 
     @Test func aKeyIsMadeOnceWith43Base64URLCharactersAndMode0600() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let data = "\(directory.path)/data"
         let key = try DeviceKey.loadOrCreate(dataDirectory: data)
@@ -120,13 +110,13 @@ struct TemporaryDirectory {
         #expect(mode(path) == 0o600)
         #expect(try DeviceKey.loadOrCreate(dataDirectory: data) == key)
         #expect(FileIO.list(data) == ["device.key"])
-        let other = TemporaryDirectory()
+        let other = try TemporaryDirectory()
         defer { other.remove() }
         #expect(try DeviceKey.loadOrCreate(dataDirectory: other.path) != key)
     }
 
     @Test func aKeyOthersCanReadIsMadePrivate() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let key = try DeviceKey.loadOrCreate(dataDirectory: directory.path)
         let path = DeviceKey.path(inDataDirectory: directory.path)
@@ -136,7 +126,7 @@ struct TemporaryDirectory {
     }
 
     @Test func aFileThatIsNotAKeyIsRefusedNotReplaced() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = DeviceKey.path(inDataDirectory: directory.path)
         try FileSystem.live.replaceAtomically(path, with: Array("not a key\n".utf8))

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolClient
 import TouchSchoolCore
 import TouchSchoolProtocol
@@ -11,20 +12,6 @@ import TouchSchoolStore
 /// The network battle with no server to talk to: every submit is answered at once, in order,
 /// the taps are kept durably, and the game is told it is offline with how many taps wait.
 @Suite struct NetworkBattleOfflineTests {
-    /// A port on loopback where nothing listens (bound, then closed).
-    static func unusedPort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     static let catalog = BoardMirrorTests.catalog
 
     /// Sleeps without holding a thread of the cooperative pool: the connection task needs one.
@@ -39,9 +26,9 @@ import TouchSchoolStore
     }
 
     @Test func offlineEverySubmitIsAnsweredInOrderAndKept() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let server = ServerAddress(secure: false, host: "127.0.0.1", port: Self.unusedPort())
+        let server = ServerAddress(secure: false, host: "127.0.0.1", port: try freePort())
         let folder = ServerFolder(dataDirectory: directory.path, server: server)
         let battle = NetworkBattle(folder: folder, device: String(repeating: "A", count: 43), player: "p", catalog: Self.catalog,
                                    catalogETag: nil, board: BoardMirror(version: 1, scores: ["S2": 9]), outbox: Outbox())

@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import Synchronization
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolClient
 import TouchSchoolCore
 import TouchSchoolProtocol
@@ -107,7 +108,7 @@ enum ScriptedReply: Sendable {
                     .close(CloseCode.unsupportedVersion)]
         }
         defer { server.stop() }
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (battle, folder) = battle(on: server.port, in: directory)
         battle.start()
@@ -138,7 +139,7 @@ enum ScriptedReply: Sendable {
             }
         }
         defer { server.stop() }
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var outbox = Outbox()
         for taps in [1, 2, 3] as [UInt64] {
@@ -172,7 +173,7 @@ enum ScriptedReply: Sendable {
             return [.send(.welcome(Welcome(lastSeq: 0, board: Board(version: 1, scores: ["S3": 9]), player: Self.me, catalog: "\"d\"")))]
         }
         defer { server.stop() }
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (battle, folder) = battle(on: server.port, in: directory)
         battle.start()

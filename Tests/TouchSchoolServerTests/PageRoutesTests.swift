@@ -20,7 +20,7 @@ import TouchSchoolTestSupport
 
     /// A GET by curl, which sends no Accept-Encoding of its own and decodes nothing: the status,
     /// the headers (names lower-cased) and the body's bytes as the server sent them.
-    static func curl(_ url: String, headers: [String] = [], in folder: TemporaryFolder) throws -> (status: String, headers: [String: String], body: [UInt8]) {
+    static func curl(_ url: String, headers: [String] = [], in folder: TemporaryDirectory) throws -> (status: String, headers: [String: String], body: [UInt8]) {
         let headerFile = "\(folder.path)/headers", bodyFile = "\(folder.path)/body"
         // curl writes no body file for an empty body: the last request's must not stand in for it.
         try? FileManager.default.removeItem(atPath: bodyFile)
@@ -45,7 +45,7 @@ import TouchSchoolTestSupport
     func thePageIsGzippedForABrowserThatAcceptsIt() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.remove() }
         for path in ["/", "/app.js", "/style.css", SchoolEndpoints.schoolsPath] {
             let url = server.baseURL + path

@@ -1,4 +1,5 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolStore
 

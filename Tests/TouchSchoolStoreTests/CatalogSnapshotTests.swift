@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolCore
 @testable import TouchSchoolStore
 
@@ -41,16 +42,6 @@ import Testing
         return queries
     }
 
-    /// Runs `work` on a thread of its own and gives back its result: these comparisons compute
-    /// for seconds, and a synchronous test holds one of the test process's two cooperative threads
-    /// all that time, starving the asynchronous network tests that run beside it. Expectations
-    /// stay on the test's task, where Swift Testing attributes them.
-    static func onOwnThread<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
-    }
-
     /// The queries whose results differ between the two catalogs' searches, how many were
     /// compared, and how many hits the in-memory search found.
     static func searchDifferences(_ catalog: Catalog, _ snapshot: Catalog, every step: Int) -> (differences: [String], compared: Int, found: Int) {
@@ -66,8 +57,8 @@ import Testing
     }
 
     static func expectSameSearch(_ catalog: Catalog, _ snapshot: Catalog, every step: Int,
-                                 sourceLocation: SourceLocation = #_sourceLocation) async {
-        let (differences, compared, found) = await onOwnThread { searchDifferences(catalog, snapshot, every: step) }
+                                 sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let (differences, compared, found) = try await onOwnThread { searchDifferences(catalog, snapshot, every: step) }
         #expect(differences.isEmpty, "results differ for \(differences.prefix(5))", sourceLocation: sourceLocation)
         #expect(compared > 100 && found > 1_000, "the queries must find schools: \(compared) queries, \(found) hits",
                 sourceLocation: sourceLocation)
@@ -105,8 +96,8 @@ import Testing
         return differences
     }
 
-    static func expectSameLeaderboard(_ catalog: Catalog, _ snapshot: Catalog, sourceLocation: SourceLocation = #_sourceLocation) async {
-        let differences = await onOwnThread { leaderboardDifferences(catalog, snapshot) }
+    static func expectSameLeaderboard(_ catalog: Catalog, _ snapshot: Catalog, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let differences = try await onOwnThread { leaderboardDifferences(catalog, snapshot) }
         #expect(differences.isEmpty, "\(differences.prefix(5))", sourceLocation: sourceLocation)
     }
 
@@ -159,13 +150,13 @@ import Testing
 
     @Test func searchAndLeaderboardOverTheStarterSnapshotAreTheInMemoryOnes() async throws {
         let snapshot = try Self.snapshotCatalog(of: Self.starter)
-        await Self.expectSameSearch(Self.starter, snapshot, every: 1)
-        await Self.expectSameLeaderboard(Self.starter, snapshot)
+        try await Self.expectSameSearch(Self.starter, snapshot, every: 1)
+        try await Self.expectSameLeaderboard(Self.starter, snapshot)
     }
 
     @Test(.enabled(if: SharedData.isAvailable, "../shared/data not found: skipped"))
     func searchAndLeaderboardOverTheFullListsSnapshotAreTheInMemoryOnes() async throws {
-        let made: Result<(Catalog, Catalog), any Error> = await Self.onOwnThread {
+        let made: Result<(Catalog, Catalog), any Error> = try await onOwnThread {
             Result {
                 let list = try OfficialSchoolList.load(path: SharedData.path(SharedData.edition2026UTF8))
                 let catalog = CatalogImport.merge(current: Catalog(schools: [], source: .starter), official: list) { _ in false }.catalog
@@ -177,8 +168,8 @@ import Testing
         #expect(snapshot.schools == catalog.schools)
         // About 400 queries: enough to cover every kind, few enough that this synchronous test
         // does not hold one of the test process's two cooperative threads for long.
-        await Self.expectSameSearch(catalog, snapshot, every: 150)
-        await Self.expectSameLeaderboard(catalog, snapshot)
+        try await Self.expectSameSearch(catalog, snapshot, every: 150)
+        try await Self.expectSameLeaderboard(catalog, snapshot)
     }
 
     // MARK: - Real files
@@ -213,8 +204,8 @@ import Testing
             #expect(again == nil, "rebuilt: \(String(describing: again))", sourceLocation: sourceLocation)
             #expect(second.snapshot != nil, sourceLocation: sourceLocation)
             #expect(second.schools == expectedCatalog.schools, sourceLocation: sourceLocation)
-            await CatalogSnapshotTests.expectSameSearch(expectedCatalog, second, every: 7, sourceLocation: sourceLocation)
-            await CatalogSnapshotTests.expectSameLeaderboard(expectedCatalog, second, sourceLocation: sourceLocation)
+            try await CatalogSnapshotTests.expectSameSearch(expectedCatalog, second, every: 7, sourceLocation: sourceLocation)
+            try await CatalogSnapshotTests.expectSameLeaderboard(expectedCatalog, second, sourceLocation: sourceLocation)
         }
 
         func overwriteSnapshot(_ change: (inout [UInt8]) -> Void) throws {
@@ -303,17 +294,17 @@ import Testing
         let (catalog, _) = try data.load()
         #expect(catalog.snapshot != nil)
         let expected = Self.starter.schools
-        let wrong = await withTaskGroup(of: Int.self) { group in
+        let wrong = try await withThrowingTaskGroup(of: Int.self) { group in
             for thread in 0..<8 {
                 group.addTask {
-                    await Self.onOwnThread {
+                    try await onOwnThread {
                         // Each thread in another order, so that they meet on pages not yet mapped.
                         let order = (0..<catalog.count).map { ($0 * (2 * thread + 1) + thread * 37) % catalog.count }
                         return order.filter { catalog[$0] != expected[$0] }.count
                     }
                 }
             }
-            return await group.reduce(0, +)
+            return try await group.reduce(0, +)
         }
         #expect(wrong == 0)
     }

@@ -25,15 +25,3 @@ enum SharedData {
 }
 
 /// A fresh directory under the system's temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        let template = FileManager.default.temporaryDirectory.appendingPathComponent("touchschool-test-XXXXXX").path
-        var bytes = Array(template.utf8CString)
-        guard let created = mkdtemp(&bytes) else { throw CocoaError(.fileWriteUnknown) }
-        path = String(cString: created)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}

@@ -29,7 +29,7 @@ import TouchSchoolTestSupport
     }
 
     @Test func serveRunsAsTouchSchoolNetworkInTheSameProcess() throws {
-        let directory = try TemporaryFolder()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let output = "\(directory.path)/out", error = "\(directory.path)/err"
         let pid = try Subprocess.start(DataCommandsBinary.path, ["serve", "--port", "0", "--data-dir", "\(directory.path)/data"],
@@ -57,7 +57,7 @@ import TouchSchoolTestSupport
 
     @Test func withoutTouchSchoolNetworkTheNetworkCommandsSaySoAndTheRestWorks() throws {
         // An installation with touchschool and the starter catalog, but not touchschool-network.
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let installed = "\(folder.path)/touchschool"
         let bundle = "\(URL(fileURLWithPath: DataCommandsBinary.path).deletingLastPathComponent().path)/\(StarterCatalogFile.bundleName)"

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A new folder under /tmp for one test's files, removed by `remove()`.
-public struct TemporaryFolder: Sendable {
+/// A new directory under /tmp for one test's files, removed by `remove()`.
+public struct TemporaryDirectory: Sendable {
     public let path: String
 
     public init() throws {
