@@ -43,15 +43,7 @@ public struct BoardMirror: Codable, Equatable, Sendable {
         var record = player.map { PlayerRecord(schoolID: $0.school, taps: $0.taps, bestTapsPerSecond: $0.best) }
         for batch in outbox.batches {
             for (id, taps) in batch.taps { scores[id] = scores[id, default: 0].addingSaturating(taps) }
-            var mine = record ?? PlayerRecord()
-            if let school = batch.switchedTo {
-                mine.schoolID = school
-                mine.taps = batch.playerTaps
-            } else {
-                mine.taps = mine.taps.addingSaturating(batch.playerTaps)
-            }
-            mine.bestTapsPerSecond = max(mine.bestTapsPerSecond, batch.best)
-            record = mine
+            record = BattleRules.player(record ?? PlayerRecord(), adding: batch.playerTaps, switchedTo: batch.switchedTo, best: batch.best)
         }
         return SavedState(scores: scores, players: record.map { [name: $0] } ?? [:])
     }

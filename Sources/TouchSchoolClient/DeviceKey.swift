@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import TouchSchoolCore
 import TouchSchoolStore
 
 /// The installation's device key: 32 random bytes as 43 base64url characters, in
@@ -53,16 +54,10 @@ public enum DeviceKey {
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path, limit: 1024) } catch { throw DeviceKeyError("cannot read \(path): \(error)") }
         let key = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard isValid(key) else {
-            throw DeviceKeyError("\(path) does not hold a device key (43 base64url characters); move it away to make a new one")
+        guard BattleRules.isValidDeviceKey(key) else {
+            throw DeviceKeyError("\(path) does not hold a device key (22 to 64 base64url characters); move it away to make a new one")
         }
         return key
-    }
-
-    public static func isValid(_ key: String) -> Bool {
-        key.utf8.count == 43 && key.utf8.allSatisfy { byte in
-            (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D || byte == 0x5F
-        }
     }
 
     /// 32 bytes from the system's secure random source, base64url without padding.

@@ -11,7 +11,7 @@ import TouchSchoolStore
 /// reachable. A connection task (`ServerConnection.swift`) sends the outbox, removes what the server
 /// acknowledges and keeps the board up to date.
 public final class NetworkBattle: BattleConnection {
-    let folder: ServerFolder
+    let folder: BattleFolder
     let device: String
     let player: String
     /// Outbox writes and the answers to the game, one at a time, in order.
@@ -22,6 +22,10 @@ public final class NetworkBattle: BattleConnection {
     /// How the socket stands, as the connection task last said.
     enum Link: Equatable, Sendable {
         case connecting, online, offline, unsupportedProtocol
+        /// The renumbered outbox cannot be saved: nothing is sent.
+        case cannotSaveOutbox
+        /// This server serves another battle.
+        case otherBattle
     }
 
     struct Shared: Sendable {
@@ -45,7 +49,7 @@ public final class NetworkBattle: BattleConnection {
     /// - Parameters:
     ///   - catalog: the server's catalog the game starts with (generation 0), and its ETag.
     ///   - board: the last board seen, so that a game started offline shows it.
-    public init(folder: ServerFolder, device: String, player: String, catalog: Catalog, catalogETag: String?,
+    public init(folder: BattleFolder, device: String, player: String, catalog: Catalog, catalogETag: String?,
                 board: BoardMirror, outbox: Outbox) {
         self.folder = folder
         self.device = device
@@ -155,6 +159,8 @@ public final class NetworkBattle: BattleConnection {
         case .connecting: .connecting(waitingTaps: waiting)
         case .offline: .offline(waitingTaps: waiting)
         case .unsupportedProtocol: .unsupportedProtocol(waitingTaps: waiting)
+        case .cannotSaveOutbox: .cannotSaveOutbox(waitingTaps: waiting)
+        case .otherBattle: .otherBattle(waitingTaps: waiting)
         }
         if status != state.reported {
             state.reported = status
@@ -169,14 +175,27 @@ public final class NetworkBattle: BattleConnection {
         }
     }
 
-    /// A welcome: drops what the server has, takes its board; returns the number after which to
-    /// send the outbox.
-    func welcomed(_ welcome: Welcome) -> UInt64 {
+    /// A welcome of this folder's battle: drops what the server has, renumbers what follows
+    /// (`BattleRules.welcome`), takes its board; returns the number after which to send the
+    /// outbox, or nil when nothing may be sent: a renumbered outbox is sent only once it is on
+    /// disk, since a renumbering sent, applied and then lost in a crash would be renumbered again
+    /// at the next start and counted twice.
+    func welcomed(_ welcome: Welcome) -> UInt64? {
         queue.sync {
             var outbox = shared.withLock { $0.outbox }
             let before = outbox
-            outbox.serverApplied(upTo: welcome.lastSeq)
-            if outbox != before { try? folder.outbox.save(outbox) }
+            let renumbered = outbox.serverApplied(upTo: welcome.lastSeq)
+            if outbox != before {
+                do {
+                    try folder.outbox.save(outbox)
+                } catch where renumbered {
+                    setLink(.cannotSaveOutbox)
+                    return nil
+                } catch {
+                    // Only applied batches were dropped: the copy on disk still has them, and the
+                    // next welcome drops them again.
+                }
+            }
             let board = shared.withLock { state in
                 state.outbox = outbox
                 state.mirror.take(welcome)

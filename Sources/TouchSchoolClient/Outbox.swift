@@ -42,16 +42,42 @@ public struct Outbox: Codable, Equatable, Sendable {
         return batch
     }
 
-    /// The server says it applied this device's batches up to `lastSeq` (its welcome): those are
-    /// dropped, the rest are to be sent. When the numbers do not follow on from the server's (the
-    /// server lost its data, or this folder was removed and made again) the waiting batches are
-    /// numbered after `lastSeq`, so that the server neither refuses nor skips them.
-    public mutating func serverApplied(upTo lastSeq: UInt64) {
+    /// The outbox's numbers, as `BattleRules` speaks of them.
+    public var numbering: OutboxNumbering { OutboxNumbering(nextSeq: nextSeq, waiting: batches.map(\.seq)) }
+
+    /// The server's welcome says it applied this device's batches up to `lastSeq`: the outbox
+    /// after `BattleRules.welcome` (applied batches dropped, the rest numbered after `lastSeq`).
+    /// Returns whether a batch got a new number: then the outbox must be saved before any of it
+    /// is sent.
+    @discardableResult
+    public mutating func serverApplied(upTo lastSeq: UInt64) -> Bool {
+        let after = BattleRules.welcome(numbering, lastSeq: lastSeq)
         batches.removeAll { $0.seq <= lastSeq }
-        let followsOn = nextSeq > lastSeq && (batches.first.map { $0.seq == lastSeq + 1 } ?? true)
-        guard !followsOn else { return }
-        for index in batches.indices { batches[index].seq = lastSeq + 1 + UInt64(index) }
-        nextSeq = lastSeq + 1 + UInt64(batches.count)
+        let renumbered = zip(batches, after.waiting).contains { $0.seq != $1 }
+        for index in batches.indices { batches[index].seq = after.waiting[index] }
+        nextSeq = after.nextSeq
+        return renumbered
+    }
+
+    /// Adds batches kept elsewhere for the same battle (an earlier version's outbox of another
+    /// address) after these, with the next numbers.
+    public mutating func appendRenumbered(_ others: [TapBatch]) {
+        for var batch in others {
+            batch.seq = nextSeq
+            nextSeq += 1
+            batches.append(batch)
+        }
+    }
+
+    /// Whether every one of `others` is here already, whatever its number (an earlier merge).
+    public func containsAll(_ others: [TapBatch]) -> Bool {
+        others.allSatisfy { other in
+            batches.contains { mine in
+                var renumbered = other
+                renumbered.seq = mine.seq
+                return renumbered == mine
+            }
+        }
     }
 }
 

@@ -24,6 +24,7 @@ extension NetworkBattle {
 
     func keepConnected() async {
         var failures = 0
+        var otherBattles: Set<ServerAddress> = []
         let servers = folder.servers
         while !Task.isCancelled, !shared.withLock({ $0.isClosing }) {
             let server = servers[shared.withLock { $0.serverIndex } % servers.count]
@@ -34,10 +35,20 @@ extension NetworkBattle {
                 return // the taps stay in the outbox for a game that speaks the server's version
             case .welcomedThenClosed:
                 failures = 0
+                otherBattles.removeAll()
                 setLink(.connecting)
             case .failed:
                 failures += 1
                 setLink(.offline)
+            case .cannotSaveOutbox:
+                // Said by `welcomed`; the save is tried again at the next welcome.
+                failures += 1
+            case .otherBattle:
+                failures += 1
+                otherBattles.insert(server)
+                setLink(.otherBattle)
+                // The taps stay for their own battle: no server of this game serves it any more.
+                if otherBattles.count == servers.count { return }
             }
             // With several servers, the next one is tried: they share the battle, and the outbox
             // (numbered per device) is sent there from the number that server's store has.
@@ -51,7 +62,7 @@ extension NetworkBattle {
     }
 
     enum ConnectionOutcome: Sendable {
-        case failed, welcomedThenClosed, unsupportedProtocol
+        case failed, welcomedThenClosed, unsupportedProtocol, cannotSaveOutbox, otherBattle
     }
 
     /// What a session learned, shared by its reading and writing halves.
@@ -65,6 +76,8 @@ extension NetworkBattle {
         var sentUpTo: UInt64?
         var welcomed = false
         var unsupported = false
+        var otherBattle = false
+        var cannotSaveOutbox = false
         var lastHeard = Date()
     }
 
@@ -90,7 +103,10 @@ extension NetworkBattle {
             // Refused, dropped, timed out: offline for now.
         }
         return session.withLock { session in
-            session.unsupported ? .unsupportedProtocol : session.welcomed ? .welcomedThenClosed : .failed
+            if session.unsupported { return .unsupportedProtocol }
+            if session.otherBattle { return .otherBattle }
+            if session.cannotSaveOutbox { return .cannotSaveOutbox }
+            return session.welcomed ? .welcomedThenClosed : .failed
         }
     }
 
@@ -105,7 +121,19 @@ extension NetworkBattle {
                     session.withLock { $0.unsupported = true }
                     return
                 }
-                let sentUpTo = welcomed(welcome)
+                guard welcome.battle == folder.battle else {
+                    // The address serves another battle now: nothing of this one is sent there,
+                    // and the next game started on the address joins the new one.
+                    if BattleRules.isValidBattleID(welcome.battle) {
+                        try? BattleLocator(dataDirectory: folder.dataDirectory).remember(welcome.battle, at: server)
+                    }
+                    session.withLock { $0.otherBattle = true }
+                    return
+                }
+                guard let sentUpTo = welcomed(welcome) else {
+                    session.withLock { $0.cannotSaveOutbox = true }
+                    return
+                }
                 session.withLock {
                     $0.welcomed = true
                     $0.sentUpTo = sentUpTo

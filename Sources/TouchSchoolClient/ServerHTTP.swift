@@ -61,8 +61,9 @@ public enum ServerHTTP {
 
     /// A GET that answers 200 with JSON of type `Value`, or `absentWhen` for nothing (nil).
     public static func fetchJSON<Value: Decodable>(_ type: Value.Type, from server: ServerAddress, _ path: String,
-                                                   headers: [(String, String)] = [], absentWhen: Int?) throws(ServerRequestError) -> Value? {
-        let response = try getWaiting(server, path, headers: headers)
+                                                   headers: [(String, String)] = [], absentWhen: Int?,
+                                                   timeoutSeconds: Int64 = 10) throws(ServerRequestError) -> Value? {
+        let response = try getWaiting(server, path, headers: headers, timeoutSeconds: timeoutSeconds)
         if let absentWhen, response.status == absentWhen { return nil }
         guard response.status == 200 else {
             let text = String(decoding: response.body.prefix(300), as: UTF8.self)

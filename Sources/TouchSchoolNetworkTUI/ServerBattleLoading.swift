@@ -10,8 +10,8 @@ enum ServerBattleLoading {
     /// another), its board, and with `player` the device's player as the server knows it.
     static func load(_ servers: ServerURLs, dataDirectory: String, player: String?) throws -> (catalog: Catalog, state: SavedState) {
         let server = try ServerURLReading.addresses(servers).first
-        let folder = ServerFolder(dataDirectory: dataDirectory, server: server)
         do {
+            let folder = BattleFolder(dataDirectory: dataDirectory, battle: try BattleLocator.ask(server), servers: [server])
             let catalog = try serverCatalog(folder)
             let board = try ServerHTTP.fetchJSON(Board.self, from: server, ServerPaths.scores)
             var state = SavedState(scores: board.scores)
@@ -33,7 +33,7 @@ enum ServerBattleLoading {
 
     /// The kept copy of the server's catalog when the server says it is current (304), else the
     /// server's, kept for next time.
-    private static func serverCatalog(_ folder: ServerFolder) throws -> Catalog {
+    private static func serverCatalog(_ folder: BattleFolder) throws -> Catalog {
         let cached = folder.cachedCatalog()
         var headers: [(String, String)] = []
         if let etag = cached?.etag { headers.append(("If-None-Match", etag)) }

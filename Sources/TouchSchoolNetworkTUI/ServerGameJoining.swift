@@ -3,9 +3,10 @@ import TouchSchoolCommandLine
 import TouchSchoolCore
 import TouchSchoolStore
 
-/// `touchschool play --server URL`: what is kept for a server (its catalog, the last board seen,
-/// the outbox of taps not yet acknowledged) lives in `servers/<host>_<port>/` of the data
-/// directory; the data directory's own scores are not touched.
+/// `touchschool play --server URL`: what is kept for the battle the server serves (its catalog,
+/// the last board seen, the outbox of taps not yet acknowledged) lives in `battles/<battle id>/`
+/// of the data directory, whatever address reaches it (`BattleFolder`, `BattleLocator`); the data
+/// directory's own scores are not touched.
 enum ServerGameJoining {
     /// How long a first game on a server waits for the server's board before it starts, and a
     /// later one (which has the board last seen).
@@ -22,14 +23,27 @@ enum ServerGameJoining {
         }
         let device: String
         do { device = try DeviceKey.loadOrCreate(dataDirectory: directory) } catch { throw CommandError("\(error)") }
-        let folder = ServerFolder(dataDirectory: directory, server: address, alternates: alternates)
+        let addresses = [address] + alternates
+        let locator = BattleLocator(dataDirectory: directory)
+        let battleID: String
+        switch locator.locate(addresses) {
+        case let .answered(battle, _), let .remembered(battle, _):
+            battleID = battle
+        case let .unknown(why):
+            let waiting = addresses.contains { FileIO.exists("\(locator.addressFolder($0))/outbox.json") }
+            throw CommandError("cannot reach the server: \(why). Is `touchschool serve` running there? "
+                               + (waiting ? "Taps an earlier version kept for it wait in \(locator.addressFolder(address)) and are sent once it answers."
+                                          : "(Once a game has joined a server, it also starts while the server is down.)"))
+        }
+        let folder = BattleFolder(dataDirectory: directory, battle: battleID, servers: addresses)
         do { try folder.create() } catch { throw CommandError("cannot create \(folder.path): \(error)") }
-        // One game per data directory and server: two would number their batches over each other.
+        // One game per data directory and battle, whatever address it was reached by: two would
+        // number their batches over each other under the one device key.
         let lock: HeldLock
         do {
             guard let held = try FileSystem.live.tryLock(folder.lockPath) else {
-                throw CommandError("a game from \(directory) is already playing on \(address); one at a time per data directory "
-                                   + "(another player plays with their own --data-dir)")
+                throw CommandError("a game from \(directory) is already playing this battle (at \(address) or another address of it); "
+                                   + "one at a time per data directory (another player plays with their own --data-dir)")
             }
             lock = held
         } catch let error as CommandError {
@@ -40,6 +54,13 @@ enum ServerGameJoining {
 
         let catalog: Catalog, etag: String?, outbox: Outbox
         do {
+            // What an earlier version kept per address moves in, for every address known to
+            // reach this battle.
+            for server in addresses where locator.rememberedBattle(at: server) == battleID {
+                do { try locator.adoptLegacy(of: server, into: folder) } catch {
+                    throw CommandError("cannot move the taps kept in \(locator.addressFolder(server)) into \(folder.path): \(error)")
+                }
+            }
             do {
                 (catalog, etag) = try folder.catalogForStart()
             } catch {

@@ -19,6 +19,8 @@ public enum PlayProtocol {
     public static let maximumSchoolsPerBatch = 16
     /// A client must say hello within this long after connecting.
     public static let helloTimeoutSeconds = 10
+    /// Where `GET` tells the battle's identity (`BattleIdentity`) without a device.
+    public static let battlePath = "/v1/battle"
     /// Header with which HTTP requests name the device (`GET /v1/me`).
     public static let deviceHeader = "X-TouchSchool-Device"
 }
@@ -90,8 +92,25 @@ public struct TapBatch: Codable, Equatable, Sendable {
     public var totalTaps: UInt64 { taps.values.reduce(0) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 } }
 }
 
+/// `GET /v1/battle`: which battle a server serves, for a client choosing where it keeps its
+/// taps before it connects.
+public struct BattleIdentity: Codable, Equatable, Sendable {
+    public var battle: String
+    public var `protocol`: Int
+
+    public init(battle: String, protocol: Int = PlayProtocol.version) {
+        self.battle = battle
+        self.protocol = `protocol`
+    }
+}
+
 public struct Welcome: Codable, Equatable, Sendable {
     public var `protocol`: Int
+    /// The battle's identity: the same from every address of this server, across its restarts,
+    /// and from every server sharing its PostgreSQL (`GET /v1/battle` says it too). A client keeps
+    /// its outbox and its numbering per battle, so that one device has one numbering per battle
+    /// whatever address it plays from. 16 to 64 characters of `A–Z a–z 0–9 - _`.
+    public var battle: String
     /// The last batch number of this device the server has applied (0: none): the client drops
     /// what it kept up to it and sends the rest.
     public var lastSeq: UInt64
@@ -101,8 +120,10 @@ public struct Welcome: Codable, Equatable, Sendable {
     /// The catalog's version (its ETag at `GET /v1/catalog`).
     public var catalog: String
 
-    public init(protocol: Int = PlayProtocol.version, lastSeq: UInt64, board: Board, player: PlayerState, catalog: String) {
+    public init(protocol: Int = PlayProtocol.version, battle: String, lastSeq: UInt64, board: Board, player: PlayerState,
+                catalog: String) {
         self.protocol = `protocol`
+        self.battle = battle
         self.lastSeq = lastSeq
         self.board = board
         self.player = player

@@ -32,6 +32,8 @@ enum Outgoing: Sendable {
 /// with "going away".
 actor Battle: Service {
     let store: any BattleStore
+    /// The battle's identity (`BattleStore.battleID()`), told in every welcome.
+    nonisolated let battleID: String
     private(set) var catalog: CatalogResource
     let metrics: ServerMetrics
     let logger: Logger
@@ -84,8 +86,10 @@ actor Battle: Service {
         var waiting = 0
     }
 
-    init(store: any BattleStore, catalog: CatalogResource, board: StoredBoard, metrics: ServerMetrics, logger: Logger) {
+    init(store: any BattleStore, battleID: String, catalog: CatalogResource, board: StoredBoard, metrics: ServerMetrics,
+         logger: Logger) {
         self.store = store
+        self.battleID = battleID
         self.catalog = catalog
         self.metrics = metrics
         self.logger = logger
@@ -204,7 +208,7 @@ actor Battle: Service {
         }
         // The welcome as `MessageCoding` would write it (keys sorted), with the board encoded
         // once per version instead of once per player.
-        let rest = MessageCoding.encode(.welcome(Welcome(lastSeq: lastSeq, board: Board(version: 0, scores: [:]),
+        let rest = MessageCoding.encode(.welcome(Welcome(battle: battleID, lastSeq: lastSeq, board: Board(version: 0, scores: [:]),
                                                           player: player, catalog: catalog.etag)))
         let empty = "\"board\":{\"scores\":{},\"version\":0}"
         return rest.replacingOccurrences(of: empty, with: "\"board\":" + boardText!.json)

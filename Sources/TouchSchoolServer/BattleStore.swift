@@ -12,6 +12,10 @@ protocol BattleStore: Sendable {
     /// What the logs and `/healthz` call this store.
     var name: String { get }
 
+    /// The battle's identity, made by the first server on this store and kept with it: the same
+    /// across restarts, restores of a backup, and every server sharing the store.
+    func battleID() async throws(BattleStoreError) -> String
+
     /// The board as saved when the server starts.
     func board() async throws(BattleStoreError) -> StoredBoard
 

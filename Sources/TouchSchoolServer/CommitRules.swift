@@ -89,17 +89,12 @@ enum CommitRules {
                 result.changedSchools.insert(id)
             }
             // The player's own record, as a local save applies it, with only accepted taps.
-            var player = state.players[device] ?? PlayerRecord()
+            let before = state.players[device] ?? PlayerRecord()
             let switchedTo = batch.switchedTo.flatMap { catalog.position(ofID: $0) }.map { catalog[$0].id }
-            let school = switchedTo ?? player.schoolID
+            let school = switchedTo ?? before.schoolID
             let playerAccepted = school.map { min(batch.playerTaps, acceptedBySchool[$0] ?? 0) } ?? 0
-            if let switchedTo {
-                player.schoolID = switchedTo
-                player.taps = playerAccepted
-            } else if player.schoolID != nil {
-                player.taps = player.taps.addingSaturating(playerAccepted)
-            }
-            player.bestTapsPerSecond = max(player.bestTapsPerSecond, min(max(0, batch.best), maximumBestTapsPerSecond))
+            let player = BattleRules.player(before, adding: playerAccepted, switchedTo: switchedTo,
+                                            best: min(max(0, batch.best), maximumBestTapsPerSecond))
             state.players[device] = player
             record.lastSeq = batch.seq
             record.lastEndMs = history.lastEndMs

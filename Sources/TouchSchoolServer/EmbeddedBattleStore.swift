@@ -10,6 +10,8 @@ import TouchSchoolStore
 final class EmbeddedBattleStore: BattleStore {
     let store: StateStore
     let starterCatalogPath: String?
+    /// `battle.id` of the data directory, made at the first start.
+    let identity: String
     /// The state as last read or saved: the devices' records for a hello, the board at start.
     private let saved: Mutex<SavedState>
     /// A catalog file that could not be read, not to be tried again until it changes.
@@ -22,12 +24,15 @@ final class EmbeddedBattleStore: BattleStore {
     init(store: StateStore, starterCatalogPath: String?, warn: (String) -> Void) throws(StoreError) {
         self.store = store
         self.starterCatalogPath = starterCatalogPath
+        identity = try BattleIdentityFile.loadOrCreate(dataDirectory: store.directory)
         let (state, problems) = try store.read()
         for case let .notRepaired(details) in problems {
             warn("The saved scores need repair; the first save repairs them and keeps a copy: \(details)")
         }
         saved = Mutex(state)
     }
+
+    func battleID() async -> String { identity }
 
     func board() async -> StoredBoard {
         saved.withLock { StoredBoard(version: $0.boardVersion, scores: $0.scores.filter { $0.value > 0 }) }

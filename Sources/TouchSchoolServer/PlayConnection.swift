@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdWebSocket
 import Logging
 import Synchronization
+import TouchSchoolCore
 import TouchSchoolProtocol
 
 /// One player's WebSocket at `/v1/play`: hello first (within `PlayProtocol.helloTimeoutSeconds`),
@@ -144,7 +145,7 @@ struct PlayConnection {
                 throw Closing.error(ProtocolError(code: CloseCode.unsupportedVersion,
                                                   message: "protocol \(hello.protocol) is not spoken here: this server speaks \(PlayProtocol.version)"))
             }
-            guard PlayerNames.isValidDeviceKey(hello.device) else {
+            guard BattleRules.isValidDeviceKey(hello.device) else {
                 throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "not a device key: 22 to 64 base64url characters"))
             }
             guard limits.admitDevice(hello.device, from: address, nowSeconds: Self.nowSeconds()) else {

@@ -48,11 +48,4 @@ enum PlayerNames {
         return text.isEmpty ? "player" : text
     }
 
-    /// A device key: 22 to 64 base64url characters (the client makes 43: 32 random bytes).
-    static func isValidDeviceKey(_ key: String) -> Bool {
-        (22...64).contains(key.utf8.count) && key.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
-    }
 }

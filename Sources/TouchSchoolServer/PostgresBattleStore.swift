@@ -43,6 +43,19 @@ final class PostgresBattleStore: BattleStore {
         }
     }
 
+    func battleID() async throws(BattleStoreError) -> String {
+        let (client, logger) = (self.client, self.logger)
+        let id: String? = try await run("read the battle's identity") {
+            for try await battle in try await client.query("SELECT battle FROM touchschool_battle WHERE id = 1", logger: logger)
+                .decode(String.self) { return battle }
+            return nil
+        }
+        guard let id, BattleRules.isValidBattleID(id) else {
+            throw BattleStoreError(message: "PostgreSQL: touchschool_battle holds no battle identity (16 to 64 characters of A–Z a–z 0–9 - _)")
+        }
+        return id
+    }
+
     func board() async throws(BattleStoreError) -> StoredBoard {
         try await changes(since: 0) ?? StoredBoard(version: 0, scores: [:])
     }

@@ -41,6 +41,12 @@ public enum PostgresSchema {
                 moved_at timestamptz NOT NULL DEFAULT now())
             """,
         ]),
+        (2, [
+            // The battle's identity, made once by the first server (clients keep their outbox
+            // under it); pg_dump and a restore keep it, so a restored database is the same battle.
+            "CREATE TABLE touchschool_battle (id int PRIMARY KEY CHECK (id = 1), battle text NOT NULL)",
+            "INSERT INTO touchschool_battle (id, battle) VALUES (1, replace(gen_random_uuid()::text, '-', ''))",
+        ]),
     ]
 
     /// Brings the database's schema to the newest migration; refuses a database migrated by a

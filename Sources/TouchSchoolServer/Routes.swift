@@ -15,6 +15,11 @@ struct Routes {
             let board = await battle.board()
             return Self.json(MessageCoding.encodeJSON(board))
         }
+        router.get(RouterPath(PlayProtocol.battlePath)) { _, _ -> Response in
+            var response = Self.json(MessageCoding.encodeJSON(BattleIdentity(battle: battle.battleID)))
+            response.headers[.cacheControl] = "no-cache"
+            return response
+        }
         router.get("/v1/catalog") { request, _ -> Response in
             let catalog = await battle.catalog
             var headers: HTTPFields = [.eTag: catalog.etag, .cacheControl: "no-cache"]
@@ -26,7 +31,7 @@ struct Routes {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: catalog.bytes)))
         }
         router.get("/v1/me") { request, _ -> Response in
-            guard let device = request.headers[HTTPField.Name(PlayProtocol.deviceHeader)!], PlayerNames.isValidDeviceKey(device) else {
+            guard let device = request.headers[HTTPField.Name(PlayProtocol.deviceHeader)!], BattleRules.isValidDeviceKey(device) else {
                 return Self.json(#"{"error":"name the device with the header \#(PlayProtocol.deviceHeader)"}"#, status: .badRequest)
             }
             let known: (PlayerState, DeviceRecord)?

@@ -92,7 +92,9 @@ public enum TouchSchoolServer {
                       logger: Logger, onListening: @escaping @Sendable (String, Int) -> Void) async throws {
         let catalog: CatalogResource
         let board: StoredBoard
+        let battleID: String
         do {
+            battleID = try await store.battleID()
             guard let loaded = try await store.newCatalog(current: nil) else { throw BattleStoreError(message: "no catalog") }
             catalog = loaded
             board = try await store.board()
@@ -100,7 +102,7 @@ public enum TouchSchoolServer {
             throw ServerError(description: "cannot start from \(store.name): \(error)")
         }
         let metrics = ServerMetrics()
-        let battle = Battle(store: store, catalog: catalog, board: board, metrics: metrics, logger: logger)
+        let battle = Battle(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics, logger: logger)
         let limits = AddressLimits(policy: configuration.limits)
         let page = try WebPage()
 

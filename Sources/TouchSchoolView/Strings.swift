@@ -58,6 +58,14 @@ public struct Strings: Sendable {
             let taps = NumberText.grouped(waiting)
             return ko ? "서버의 프로토콜 버전을 지원하지 않습니다: touchschool을 업데이트하세요. 오프라인으로 계속 (터치 \(taps)번 대기 중)"
                 : "The server speaks a protocol version this game does not: update touchschool. Playing offline (\(taps) taps waiting)"
+        case let .cannotSaveOutbox(waiting):
+            let taps = NumberText.grouped(waiting)
+            return ko ? "대기 중인 터치를 저장할 수 없어 전송을 멈췄습니다 (디스크를 확인하세요). 터치 \(taps)번 대기 중, 계속 치세요"
+                : "The waiting taps cannot be saved, so nothing is sent (check the disk). \(taps) taps waiting; keep tapping"
+        case let .otherBattle(waiting):
+            let taps = NumberText.grouped(waiting)
+            return ko ? "이 주소의 서버는 이제 다른 대항전입니다. 터치 \(taps)번은 원래 대항전에 보관됩니다. 새 대항전은 게임을 다시 시작하세요"
+                : "This address now serves another battle. \(taps) taps are kept for their own battle; restart the game to join the new one"
         }
     }
 

@@ -105,7 +105,7 @@ import TouchSchoolStore
         let data = "\(directory.path)/data"
         let key = try DeviceKey.loadOrCreate(dataDirectory: data)
         #expect(key.count == 43)
-        #expect(DeviceKey.isValid(key))
+        #expect(key.utf8.count == BattleRules.madeDeviceKeyLength && BattleRules.isValidDeviceKey(key))
         let path = DeviceKey.path(inDataDirectory: data)
         #expect(mode(path) == 0o600)
         #expect(try DeviceKey.loadOrCreate(dataDirectory: data) == key)
@@ -184,7 +184,7 @@ import TouchSchoolStore
 
     @Test func theGameSeesTheBoardPlusEveryWaitingTap() {
         var mirror = BoardMirror()
-        mirror.take(Welcome(lastSeq: 0, board: Board(version: 3, scores: ["S1": 100, "S2": 50, "S9": 7]),
+        mirror.take(Welcome(battle: "client-tests-battle", lastSeq: 0, board: Board(version: 3, scores: ["S1": 100, "S2": 50, "S9": 7]),
                             player: PlayerState(school: "S1", taps: 20, best: 5), catalog: "c1"))
         var outbox = Outbox()
         outbox.append(PendingChanges(player: "p", scoreDeltas: ["S1": 4], playerTaps: 4, bestTapsPerSecond: 6), startMs: 0, endMs: 1)

@@ -29,7 +29,7 @@ import TouchSchoolStore
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let server = ServerAddress(secure: false, host: "127.0.0.1", port: try freePort())
-        let folder = ServerFolder(dataDirectory: directory.path, server: server)
+        let folder = BattleFolder(dataDirectory: directory.path, battle: "offline-battle-0001", servers: [server])
         let battle = NetworkBattle(folder: folder, device: String(repeating: "A", count: 43), player: "p", catalog: Self.catalog,
                                    catalogETag: nil, board: BoardMirror(version: 1, scores: ["S2": 9]), outbox: Outbox())
         battle.start()

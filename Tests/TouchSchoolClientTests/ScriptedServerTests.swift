@@ -83,9 +83,10 @@ enum ScriptedReply: Sendable {
 @Suite struct ScriptedServerTests {
     static let catalog = BoardMirrorTests.catalog
     static let me = PlayerState(school: "S1", taps: 0, best: 0)
+    static let battleID = "scripted-battle-0001"
 
-    func battle(on port: Int, in directory: TemporaryDirectory, outbox: Outbox = Outbox()) -> (NetworkBattle, ServerFolder) {
-        let folder = ServerFolder(dataDirectory: directory.path, server: ServerAddress(secure: false, host: "127.0.0.1", port: port))
+    func battle(on port: Int, in directory: TemporaryDirectory, outbox: Outbox = Outbox()) -> (NetworkBattle, BattleFolder) {
+        let folder = BattleFolder(dataDirectory: directory.path, battle: Self.battleID, servers: [ServerAddress(secure: false, host: "127.0.0.1", port: port)])
         let battle = NetworkBattle(folder: folder, device: String(repeating: "B", count: 43), player: "p", catalog: Self.catalog,
                                    catalogETag: "\"c\"", board: BoardMirror(), outbox: outbox)
         return (battle, folder)
@@ -127,7 +128,7 @@ enum ScriptedReply: Sendable {
         let server = try await ScriptedServer { message in
             switch message {
             case .hello:
-                return [.send(.welcome(Welcome(lastSeq: 1, board: Board(version: 5, scores: ["S2": 70]), player: Self.me, catalog: "\"c\"")))]
+                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 1, board: Board(version: 5, scores: ["S2": 70]), player: Self.me, catalog: "\"c\"")))]
             case let .taps(batch):
                 let refused: UInt64 = batch.seq == 3 ? 2 : 0
                 let total = batch.totalTaps
@@ -170,7 +171,7 @@ enum ScriptedReply: Sendable {
         ], source: .official(edition: "2026-03-20"))
         let server = try await ScriptedServer(catalog: (CatalogFile.encode(newer), "\"d\"")) { message in
             guard case .hello = message else { return [] }
-            return [.send(.welcome(Welcome(lastSeq: 0, board: Board(version: 1, scores: ["S3": 9]), player: Self.me, catalog: "\"d\"")))]
+            return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: ["S3": 9]), player: Self.me, catalog: "\"d\"")))]
         }
         defer { server.stop() }
         let directory = try TemporaryDirectory()

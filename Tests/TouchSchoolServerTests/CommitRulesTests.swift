@@ -93,11 +93,4 @@ import TouchSchoolProtocol
         #expect(PlayerNames.clean("  \u{7}\u{1B}  ") == "player")
         #expect(PlayerNames.clean(String(repeating: "가", count: 100)).count == PlayerNames.maximumLength)
     }
-
-    @Test func deviceKeys() {
-        #expect(PlayerNames.isValidDeviceKey(String(repeating: "aZ0-_", count: 8) + "abc"))
-        #expect(!PlayerNames.isValidDeviceKey("short"))
-        #expect(!PlayerNames.isValidDeviceKey(String(repeating: "a", count: 42) + "/"))
-        #expect(!PlayerNames.isValidDeviceKey(String(repeating: "a", count: 65)))
-    }
 }

@@ -337,7 +337,11 @@ final class Game: Sendable {
     init(servers: [ServerAddress], school: String) {
         directory = makeTemporaryDirectory()
         self.school = school
-        let folder = ServerFolder(dataDirectory: directory, server: servers[0], alternates: Array(servers.dropFirst()))
+        // The battle as the game's join finds it: the first server that answers names it.
+        guard case let .answered(battleID, _) = BattleLocator(dataDirectory: directory).locate(servers) else {
+            fatalError("no server of \(servers) says which battle it serves")
+        }
+        let folder = BattleFolder(dataDirectory: directory, battle: battleID, servers: servers)
         let device = try! DeviceKey.loadOrCreate(dataDirectory: directory)
         battle = NetworkBattle(folder: folder, device: device, player: "p", catalog: Catalog(schools: [], source: .starter), catalogETag: nil,
                                board: BoardMirror(), outbox: Outbox())

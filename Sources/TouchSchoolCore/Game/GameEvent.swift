@@ -52,6 +52,13 @@ public enum ConnectionStatus: Equatable, Sendable {
     /// The server speaks a protocol version this game does not: the game plays on offline, and
     /// the taps wait for a game that speaks it.
     case unsupportedProtocol(waitingTaps: UInt64)
+    /// The server's welcome renumbered the waiting taps and the renumbered outbox cannot be
+    /// saved: nothing is sent until it can be (sending it unsaved could count it twice after a
+    /// crash). Tried again at every reconnection.
+    case cannotSaveOutbox(waitingTaps: UInt64)
+    /// The address now serves another battle than the one this game plays: nothing is sent there;
+    /// the taps wait for their own battle.
+    case otherBattle(waitingTaps: UInt64)
 }
 
 /// What `update` asks the outside world to do.

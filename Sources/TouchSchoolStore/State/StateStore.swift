@@ -165,14 +165,8 @@ public final class StateStore: Sendable {
         }
         let before = state.players[pending.player]
         guard !pending.isEmpty || pending.bestTapsPerSecond > (before?.bestTapsPerSecond ?? 0) else { return changed }
-        var record = before ?? PlayerRecord()
-        if let school = pending.switchedToSchool {
-            record.schoolID = school
-            record.taps = pending.playerTaps
-        } else if record.schoolID != nil {
-            record.taps = record.taps.addingSaturating(pending.playerTaps)
-        }
-        record.bestTapsPerSecond = max(record.bestTapsPerSecond, pending.bestTapsPerSecond)
+        let record = BattleRules.player(before ?? PlayerRecord(), adding: pending.playerTaps,
+                                        switchedTo: pending.switchedToSchool, best: pending.bestTapsPerSecond)
         state.players[pending.player] = record
         return changed || record != before
     }

@@ -3,27 +3,36 @@ import TouchSchoolCore
 import TouchSchoolProtocol
 import TouchSchoolStore
 
-/// What a data directory keeps for one server, apart from the local battle's scores:
-/// `<data dir>/servers/<host>_<port>/` with the server's catalog (`catalog.json`, `catalog.etag`),
-/// the last board seen (`board.json`), the outbox (`outbox.json`) and the lock of the game that
-/// plays on it (`play.lock`).
+/// What a data directory keeps for one battle: `<data dir>/battles/<battle id>/` with the
+/// battle's catalog (`catalog.json`, `catalog.etag`), the last board seen (`board.json`), the
+/// outbox (`outbox.json`) and the lock of the game that plays it (`play.lock`).
 ///
-/// Several servers sharing one battle (`--server` given more than once, servers on one
-/// PostgreSQL) are one battle to the game: the folder is named after the first, and the game
-/// moves to the next one in turn when a server fails.
-public struct ServerFolder: Sendable {
-    public let server: ServerAddress
-    /// Every server of the battle, `server` first.
+/// Kept by the battle's identity (the server's `welcome.battle`, `GET /v1/battle`), not by the
+/// address typed: `http://127.0.0.1:8080` and `http://localhost:8080`, the teacher's address and
+/// hostname, or several servers on one PostgreSQL are one battle, one outbox and one numbering
+/// of this device's batches. `servers` are the addresses to reach it, tried in turn when one fails.
+public struct BattleFolder: Sendable {
+    public let battle: String
+    public let dataDirectory: String
+    /// Every address of the battle given, the preferred one first.
     public let servers: [ServerAddress]
     public let path: String
     public let fileSystem: FileSystem
 
-    public init(dataDirectory: String, server: ServerAddress, alternates: [ServerAddress] = [], fileSystem: FileSystem = .live) {
-        self.server = server
-        servers = [server] + alternates.filter { $0 != server }
-        self.path = "\(dataDirectory)/servers/\(server.directoryName)"
+    /// - Precondition: `battle` passed `BattleRules.isValidBattleID` (it names a folder).
+    public init(dataDirectory: String, battle: String, servers: [ServerAddress], fileSystem: FileSystem = .live) {
+        precondition(BattleRules.isValidBattleID(battle) && !servers.isEmpty)
+        self.battle = battle
+        self.dataDirectory = dataDirectory
+        var unique: [ServerAddress] = []
+        for server in servers where !unique.contains(server) { unique.append(server) }
+        self.servers = unique
+        self.path = "\(dataDirectory)/battles/\(battle)"
         self.fileSystem = fileSystem
     }
+
+    /// The address tried first.
+    public var server: ServerAddress { servers[0] }
 
     public var catalogPath: String { "\(path)/catalog.json" }
     public var etagPath: String { "\(path)/catalog.etag" }
