@@ -46,6 +46,27 @@ public final class PostgresCluster: @unchecked Sendable {
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// `pg_dump` of the database, in its custom format, to `file`: a backup as an operator makes one.
+    public func dump(to file: String) throws {
+        let result = Subprocess.run(Self.tool("pg_dump"), ["-Fc", "-f", file, url])
+        guard result.status == 0 else { throw Failure(description: "pg_dump: \(result.error)") }
+    }
+
+    /// The database restored from a `dump`, as an operator restores one: everything in it dropped,
+    /// then `pg_restore`.
+    public func restore(from file: String) throws {
+        _ = try psql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+        let result = Subprocess.run(Self.tool("pg_restore"), ["--no-owner", "-d", url, file])
+        guard result.status == 0 else { throw Failure(description: "pg_restore: \(result.error)") }
+    }
+
+    /// A PostgreSQL client program: Debian's wrapper on the PATH, else the newest version's own.
+    static func tool(_ name: String) -> String {
+        let candidates = ["/usr/bin/\(name)"] + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
+            .sorted { $0.compare($1, options: .numeric) == .orderedDescending }.map { "/usr/lib/postgresql/\($0)/bin/\(name)" }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? name
+    }
+
     private func remove() {
         guard !removed else { return }
         removed = true

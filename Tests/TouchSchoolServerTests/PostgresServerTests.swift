@@ -29,7 +29,11 @@ import TouchSchoolTestSupport
                 throw error
             }
         }
-        #expect(try cluster.psql("SELECT count(*) FROM touchschool_migrations") == "1")
+        #expect(try cluster.psql("SELECT count(*) FROM touchschool_migrations") == "2")
+        // One battle, named alike by every server of the database.
+        var battles: Set<String> = []
+        for server in servers { battles.insert(try await HTTP.battle(server)) }
+        #expect(battles == [try cluster.psql("SELECT battle FROM touchschool_battle")])
         let (one, two) = (servers[0], servers[1])
 
         let alice = TestDevice(name: "alice"), bob = TestDevice(name: "bob")
@@ -314,16 +318,6 @@ import TouchSchoolTestSupport
         }
         #expect(try await HTTP.scores(server).scores == [schoolA: 15, schoolB: 7])
         #expect(try cluster.psql("SELECT sum(total) FROM touchschool_scores") == "22")
-    }
-
-    /// Polls `condition` every 50 ms until it holds or `timeout` seconds pass; whether it held.
-    func eventually(_ what: String, timeout: TimeInterval = 30, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if (try? await condition()) == true { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
     }
 }
 

@@ -130,6 +130,16 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Polls `condition` every 50 ms until it holds or `timeout` seconds pass; whether it held.
+func eventually(_ what: String, timeout: TimeInterval = 30, _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if (try? await condition()) == true { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return false
+}
+
 func makeTemporaryDirectory() -> String {
     var template = Array("/tmp/touchschool-server-XXXXXX".utf8CString)
     return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
@@ -332,5 +342,12 @@ enum HTTP {
     static func scores(_ server: ServerProcess) async throws -> Board {
         let response = try await get("\(server.baseURL)/v1/scores")
         return try JSONDecoder().decode(Board.self, from: Data(response.body.utf8))
+    }
+
+    /// `GET /v1/battle`: the battle the server serves.
+    static func battle(_ server: ServerProcess) async throws -> String {
+        let response = try await get("\(server.baseURL)\(PlayProtocol.battlePath)")
+        guard response.status == 200 else { throw HarnessError("GET \(PlayProtocol.battlePath): HTTP \(response.status)") }
+        return try JSONDecoder().decode(BattleIdentity.self, from: Data(response.body.utf8)).battle
     }
 }

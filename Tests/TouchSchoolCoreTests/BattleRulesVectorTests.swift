@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TouchSchoolCore
+
+/// The battle's rules against the hand-written cases of `Tests/Vectors/battle-rules.json`, which
+/// the page's copy of the rules (`Web/rules.js`) runs in Chromium too: both sides give the same
+/// answer for every case, and the answer is the one written there, not one this code computed.
+@Suite struct BattleRulesVectorTests {
+    nonisolated(unsafe) static let vectors: [String: Any] = {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Vectors/battle-rules.json")
+        let data = try! Data(contentsOf: file)
+        return try! JSONSerialization.jsonObject(with: data) as! [String: Any]
+    }()
+
+    static func cases(_ name: String) -> [[String: Any]] { vectors[name] as! [[String: Any]] }
+
+    static func record(_ value: Any) -> PlayerRecord {
+        let object = value as! [String: Any]
+        return PlayerRecord(schoolID: object["school"] as? String, taps: (object["taps"] as! NSNumber).uint64Value,
+                            bestTapsPerSecond: (object["best"] as! NSNumber).intValue)
+    }
+
+    static func numbering(_ value: Any) -> OutboxNumbering {
+        let object = value as! [String: Any]
+        return OutboxNumbering(nextSeq: (object["nextSeq"] as! NSNumber).uint64Value,
+                               waiting: (object["waiting"] as! [NSNumber]).map(\.uint64Value))
+    }
+
+    @Test func everyCaseIsThere() {
+        #expect(Self.cases("player").count >= 7)
+        #expect(Self.cases("welcome").count >= 10)
+        #expect(Self.cases("deviceKey").count >= 10)
+        #expect(Self.cases("battleID").count >= 6)
+    }
+
+    @Test func aBatchChangesAPlayerAsWritten() {
+        for example in Self.cases("player") {
+            let batch = example["batch"] as! [String: Any]
+            let after = BattleRules.player(Self.record(example["before"]!), adding: (batch["playerTaps"] as! NSNumber).uint64Value,
+                                           switchedTo: batch["switchedTo"] as? String, best: (batch["best"] as! NSNumber).intValue)
+            #expect(after == Self.record(example["after"]!), "\(example["case"]!)")
+        }
+    }
+
+    @Test func aWelcomeNumbersTheOutboxAsWritten() {
+        for example in Self.cases("welcome") {
+            let after = BattleRules.welcome(Self.numbering(example["outbox"]!), lastSeq: (example["lastSeq"] as! NSNumber).uint64Value)
+            #expect(after == Self.numbering(example["after"]!), "\(example["case"]!)")
+        }
+    }
+
+    @Test func deviceKeysAndBattleIDsAreValidAsWritten() {
+        for example in Self.cases("deviceKey") {
+            #expect(BattleRules.isValidDeviceKey(example["key"] as! String) == (example["valid"] as! Bool), "\(example["case"]!)")
+        }
+        for example in Self.cases("battleID") {
+            #expect(BattleRules.isValidBattleID(example["id"] as! String) == (example["valid"] as! Bool), "\(example["case"]!)")
+        }
+    }
+}
