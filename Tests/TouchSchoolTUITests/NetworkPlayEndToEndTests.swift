@@ -253,4 +253,75 @@ struct NetworkPlayEndToEndTests {
         let total = try Self.total(Self.hanbit, on: server)
         #expect(total >= UInt64(surelyKept) && total <= 30, "total \(total), taps older than a second at the kill \(surelyKept)")
     }
+
+    /// A game on the server reached by another name of the same machine (`localhost`), as a
+    /// player who typed the teacher's hostname instead of the address would.
+    static func player(_ name: String, at url: String, dataDirectory: String) throws -> TmuxSession {
+        try TmuxSession(arguments: ["--lang", "en", "--server", url], sharedDataDirectory: dataDirectory, user: name)
+    }
+
+    static func makeDataDirectory() -> String {
+        var template = Array("/tmp/touchschool-player-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }
+
+    /// Two games of one installation on one server through two of its names: one battle, one
+    /// numbering. The second is refused while the first plays; afterwards each name plays the
+    /// same battle and every tap counts once.
+    @Test func twoNamesOfOneServerAreOneBattleForOneInstallation() async throws { try await onOwnThread(Self.twoNamesOfOneServerAreOneBattleForOneInstallation) }
+    static func twoNamesOfOneServerAreOneBattleForOneInstallation() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let data = makeDataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let byAddress = try Self.player("alice", at: server.url, dataDirectory: data)
+        defer { byAddress.close() }
+        try byAddress.chooseSchool(named: "한빛고", tapsLabel: "My taps")
+        try Self.tap(byAddress, 10)
+
+        let byName = try Self.player("alice", at: "http://localhost:\(server.port)", dataDirectory: data)
+        defer { byName.close() }
+        try byName.waitFor("is already playing this battle")
+        try byName.waitFor("EXITED:1")
+
+        try Self.tap(byAddress, 5, after: 10)
+        try Self.quit(byAddress)
+        let again = try Self.player("alice", at: "http://localhost:\(server.port)", dataDirectory: data)
+        defer { again.close() }
+        try again.waitFor("My taps 15")
+        try Self.tap(again, 8, after: 15)
+        try again.waitFor("the taps to be delivered", timeout: 10) { !$0.contains("Offline") && !$0.contains("Connecting") && !$0.contains("waiting") }
+        try Self.quit(again)
+        #expect(try Self.total(Self.hanbit, on: server) == 23)
+        // One battle folder, reached by both names.
+        #expect(FileIO.list("\(data)/battles").count == 1)
+        #expect(Set(FileIO.list("\(data)/servers")) == ["127.0.0.1_\(server.port)", "localhost_\(server.port)"])
+    }
+
+    /// Taps made offline through one name of the server are delivered through another.
+    @Test func tapsWaitingUnderOneAddressAreSentThroughAnother() async throws { try await onOwnThread(Self.tapsWaitingUnderOneAddressAreSentThroughAnother) }
+    static func tapsWaitingUnderOneAddressAreSentThroughAnother() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let data = makeDataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let first = try Self.player("alice", at: server.url, dataDirectory: data)
+        defer { first.close() }
+        try first.chooseSchool(named: "한빛고", tapsLabel: "My taps")
+        try Self.tap(first, 5)
+        let deadline = Date().addingTimeInterval(10)
+        while try Self.total(Self.hanbit, on: server) < 5, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        server.stop()
+        try Self.tap(first, 20, after: 5)
+        try first.waitFor("20 taps waiting")
+        try Self.quit(first)
+
+        try server.start()
+        let second = try Self.player("alice", at: "http://localhost:\(server.port)", dataDirectory: data)
+        defer { second.close() }
+        try second.waitFor("My taps 25")
+        try second.waitFor("the taps to be delivered", timeout: 10) { !$0.contains("Offline") && !$0.contains("Connecting") && !$0.contains("waiting") }
+        try Self.quit(second)
+        #expect(try Self.total(Self.hanbit, on: server) == 25)
+    }
 }
