@@ -3,6 +3,7 @@ import Testing
 import TouchSchoolTestSupport
 import TouchSchoolCore
 import TouchSchoolStore
+@testable import TouchSchoolCommandLine
 
 /// The real `touchschool` game in a real terminal (tmux), driven by keys like a player. Serialized:
 /// the tests measure human-paced typing, which parallel tmux servers on two cores would disturb.
@@ -259,6 +260,29 @@ struct GameEndToEndTests {
         let screen = try session.waitFor("EXITED:0")
         #expect(!screen.contains("My taps"))
         #expect(try Self.saved(in: session).scores["T0001"] == 2)
+    }
+
+    /// A bracketed paste whose end marker never comes ends once no input has come for the quiet
+    /// gap: its text is refused as a paste, and keys typed after it count as taps again (before,
+    /// every later key was swallowed into the paste until Ctrl-C).
+    @Test func aPasteThatNeverEndsEndsAfterAQuietGap() async throws { try await onOwnThread(Self.aPasteThatNeverEndsEndsAfterAQuietGap) }
+    static func aPasteThatNeverEndsEndsAfterAQuietGap() throws {
+        let session = try TmuxSession(arguments: ["--lang", "ko", "--quiet"])
+        defer { session.close() }
+        try session.chooseSchool(named: "한빛", tapsLabel: "내 터치")
+        try Self.tapLikeAPerson(session, count: 2, label: "내 터치")
+        let sent = Date()
+        session.type("\u{1B}[200~붙여넣은 글, 끝 표시 없음")
+        let refused = try session.waitFor("the paste refused after the gap") {
+            $0.contains("비정상적인 터치 수가 감지되었습니다.") && $0.contains("붙여넣기")
+        }
+        let ended = Date().timeIntervalSince(sent)
+        #expect(ended >= Double(InputDecoder.pasteQuietNanoseconds) / 1e9, "the paste ended \(ended) s after it was sent")
+        #expect(TmuxSession.number(after: "내 터치", in: refused) == 2)
+        try Self.tapLikeAPerson(session, count: 3, after: 2, label: "내 터치")
+        session.press("C-c")
+        try session.waitFor("EXITED:0")
+        #expect(try Self.saved(in: session).scores["T0001"] == 5)
     }
 
     @Test func unknownTerminalTypeIsAOneLineError() async throws { try await onOwnThread(Self.unknownTerminalTypeIsAOneLineError) }

@@ -47,6 +47,7 @@ struct GameRunner {
             if !isFinished, ExitSignals.takeArrived() { feed(.terminate, at: MonotonicClock.now()) }
             if isFinished { break }
             let now = MonotonicClock.now()
+            if let pasteEnded = decoder.tick(now: now) { feed(pasteEnded, at: now) }
             for event in battle.takeEvents() { feed(event, at: now) }
             feed(.tick, at: now)
             if isFinished { break }
@@ -59,11 +60,22 @@ struct GameRunner {
         }
     }
 
-    /// Until the next frame while something moves or waits to be drawn; else until the next tick.
+    /// Until the next frame while something moves or waits to be drawn, else until the next tick;
+    /// sooner if an open paste's quiet gap ends first, so that it ends on time.
     private func nextWait(now: Instant) -> Int {
-        guard hasUndrawnInput || state.isAnimating(at: now), let lastFrame else { return Self.idleWaitMilliseconds }
-        let remaining = Self.frameNanoseconds - now.nanoseconds(since: lastFrame)
-        return max(1, Int((remaining + 999_999) / 1_000_000))
+        var wait = Self.idleWaitMilliseconds
+        if hasUndrawnInput || state.isAnimating(at: now), let lastFrame {
+            wait = Self.milliseconds(from: now, until: Instant(nanoseconds: lastFrame.nanoseconds + Self.frameNanoseconds))
+        }
+        if let pasteDeadline = decoder.pasteDeadline {
+            wait = min(wait, Self.milliseconds(from: now, until: pasteDeadline))
+        }
+        return wait
+    }
+
+    /// Rounded up, and at least 1: a wait of 0 would not wait at all.
+    private static func milliseconds(from now: Instant, until deadline: Instant) -> Int {
+        max(1, Int((deadline.nanoseconds(since: now) + 999_999) / 1_000_000))
     }
 
     /// Waits for the first input, then takes whatever else is pending without waiting.
@@ -74,7 +86,9 @@ struct GameRunner {
         let deadline = MonotonicClock.now().nanoseconds + Self.drainNanoseconds
         while true {
             hasUndrawnInput = true
-            if let event = decoder.decode(input) { feed(event, at: MonotonicClock.now()) }
+            let now = MonotonicClock.now()
+            if let pasteEnded = decoder.tick(now: now) { feed(pasteEnded, at: now) }
+            if let event = decoder.decode(input, now: now) { feed(event, at: now) }
             if isFinished || MonotonicClock.now().nanoseconds >= deadline { return }
             guard let next = screen.read() else { return }
             input = next

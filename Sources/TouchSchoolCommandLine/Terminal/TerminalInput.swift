@@ -21,19 +21,47 @@ enum TerminalInput: Equatable, Sendable {
 
 /// Turns terminal input into game events. It remembers one thing across reads: whether it is
 /// inside a bracketed paste, whose text becomes a single `.paste` event (never taps). A paste
-/// whose end marker never comes is bounded: Ctrl-C ends it (and interrupts), and so does the start
-/// of another paste.
+/// whose end marker never comes is bounded: it ends after `pasteQuietNanoseconds` without input
+/// (`tick`), at Ctrl-C (which also interrupts), and at the start of another paste. It reads no
+/// clock: the game loop passes the time in.
 struct InputDecoder {
     /// Longer pastes are cut: the text only tells the game that a paste happened.
     static let maximumPasteLength = 4096
 
+    /// A paste with no input for this long has lost its end marker, and ends. A terminal writes a
+    /// paste in one burst (tmux in one write, a terminal emulator in chunks microseconds apart,
+    /// ssh in packets at most a network round trip apart), and the game reads on after each frame
+    /// (16 ms): gaps far under half a second. Yet half a second is short enough that the player's
+    /// next keys count as taps again almost at once.
+    static let pasteQuietNanoseconds: Int64 = 500_000_000
+
     private var pastedText: String?
     /// Scalars in `pastedText`, counted as they come: counting the string would cost its length per key.
     private var pastedLength = 0
+    /// When the last input came: in a paste, the start of its quiet gap.
+    private var lastInput = Instant(nanoseconds: 0)
 
     init() {}
 
-    mutating func decode(_ input: TerminalInput) -> GameEvent? {
+    /// When `tick` ends the open paste unless input comes first; nil outside a paste. The game
+    /// loop's wait for input ends by then.
+    var pasteDeadline: Instant? {
+        pastedText == nil ? nil : Instant(nanoseconds: lastInput.nanoseconds &+ Self.pasteQuietNanoseconds)
+    }
+
+    /// Ends a paste that has had no input for `pasteQuietNanoseconds`: its text as a `.paste`.
+    /// Called when a wait for input ends without any, and before each input is decoded, so that a
+    /// key after the gap is a tap even when the loop did not wake in between (a busy machine,
+    /// Ctrl-Z and `fg`).
+    mutating func tick(now: Instant) -> GameEvent? {
+        guard let text = pastedText, now.nanoseconds(since: lastInput) >= Self.pasteQuietNanoseconds else { return nil }
+        pastedText = nil
+        return .paste(text)
+    }
+
+    /// `input`, read at `now`, as a game event; `tick(now:)` first.
+    mutating func decode(_ input: TerminalInput, now: Instant) -> GameEvent? {
+        lastInput = now
         if pastedText != nil { return continuePaste(with: input) }
         switch input {
         case let .character(value):
