@@ -1,11 +1,11 @@
 import Foundation
 
-/// A throwaway PostgreSQL cluster on loopback for one test, through `scripts/pg-cluster` (the same
-/// script `.ci/run` and the load benchmark use): created in a temporary directory on a free
+/// A throwaway PostgreSQL cluster on loopback for one test, through `scripts/pg-cluster` (the
+/// script the load benchmark uses too): created in a temporary directory on a free
 /// port, stopped and deleted by `stop()` (also at deinit), passing or failing.
 ///
 /// Without PostgreSQL installed, `start()` throws: tests that need it fail, never pass silently
-/// (`.ci/run` installs it; a developer: `apt-get install postgresql`).
+/// (`scripts/test` installs it; a developer: `apt-get install postgresql`).
 public final class PostgresCluster: @unchecked Sendable {
     public let directory: String
     public private(set) var url: String

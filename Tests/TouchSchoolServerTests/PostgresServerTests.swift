@@ -11,7 +11,7 @@ import TouchSchoolTestSupport
 /// throwaway one per test, through `scripts/pg-cluster`), with real clients: the protocol's
 /// `TestPlayer` and the game's own `NetworkBattle`. Every server and cluster is stopped when a
 /// test ends, passing or failing. Without PostgreSQL installed these tests fail (they never pass
-/// silently): `.ci/run` installs it.
+/// silently): `scripts/test` installs it.
 @Suite(.serialized) struct PostgresServerTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
@@ -366,7 +366,7 @@ final class Nginx: @unchecked Sendable {
     init(upstreams: [Int]) throws {
         let binary = "/usr/sbin/nginx"
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw HarnessError("nginx is not installed (Debian: apt-get install nginx; .ci/run installs it)")
+            throw HarnessError("nginx is not installed (Debian: apt-get install nginx; scripts/test installs it)")
         }
         directory = makeTemporaryDirectory()
         port = try freePort()

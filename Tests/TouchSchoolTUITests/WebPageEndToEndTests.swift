@@ -10,7 +10,7 @@ import TouchSchoolTestSupport
 /// again by the page or by the page opened again. The README's screenshots are taken here (see `screenshots`).
 /// Every browser, driver, game and server a test starts is gone when it ends.
 @Suite(.serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
-                             "chromium, chromedriver, curl or tmux not found (.ci/run installs them): skipped"))
+                             "chromium, chromedriver, curl or tmux not found (scripts/test installs them): skipped"))
 struct WebPageEndToEndTests {
     typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
 
