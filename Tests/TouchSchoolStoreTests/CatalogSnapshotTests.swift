@@ -396,6 +396,23 @@ import TouchSchoolTestSupport
         try await data.expectRebuilt(.rejected(.damaged("\(length) bytes where the header says \(length - 8)")))
     }
 
+    /// A crafted snapshot (its checksum made to match) whose id table has no empty slot: a
+    /// lookup of an id it lacks would probe forever. Refused at opening, and rebuilt.
+    @Test func aFullIdTableWithAValidChecksumIsRefused() async throws {
+        let data = try DataDirectory(Self.starter)
+        defer { data.directory.remove() }
+        try data.overwriteSnapshot { bytes in
+            let entry = CatalogSnapshotLayout.sectionTableOffset + 16 * CatalogSnapshotLayout.Section.idTable.rawValue
+            func word64(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+            let table = word64(entry)..<word64(entry) + word64(entry + 8)
+            for slot in stride(from: table.lowerBound, to: table.upperBound, by: 4) { bytes[slot..<slot + 4] = [0, 0, 0, 0] }
+            var checksum = CatalogSnapshotChecksum()
+            bytes.withUnsafeBytes { checksum.add(UnsafeRawBufferPointer(rebasing: $0[CatalogSnapshotLayout.headerSize...])) }
+            for index in 0..<8 { bytes[CatalogSnapshotLayout.checksumOffset + index] = UInt8(truncatingIfNeeded: checksum.value >> (8 * UInt64(index))) }
+        }
+        try await data.expectRebuilt(.rejected(.damaged("id table")))
+    }
+
     @Test func aSnapshotOfAnOlderCatalogIsStale() async throws {
         let data = try DataDirectory(Self.starter)
         defer { data.directory.remove() }

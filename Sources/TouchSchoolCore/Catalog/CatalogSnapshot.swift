@@ -206,7 +206,10 @@ public struct CatalogSnapshot: Sendable {
             guard !table.isEmpty else { return nil }
             let mask = table.count - 1
             var slot = Int(truncatingIfNeeded: Layout.hash(idBytes)) & mask
-            while table[slot] >= 0 {
+            // At most every slot once: the table was checked to have empty slots when it was
+            // opened, and a lookup is bounded even so.
+            for _ in 0..<table.count {
+                guard table[slot] >= 0 else { return nil }
                 let position = Int(table[slot])
                 guard position < count else { return nil }
                 if textBytes(at: recordOffset(position)).elementsEqual(UnsafeRawBufferPointer(idBytes)) { return position }
@@ -299,6 +302,17 @@ public struct CatalogSnapshot: Sendable {
             guard place >= 0, Int(place) < count, !seen[Int(place)] else { throw .damaged("tie order") }
             seen[Int(place)] = true
         }
+        // The id table holds every position once and nothing else (the empty slots are -1):
+        // a table with no empty slot would make a lookup of an absent id probe forever, and a
+        // checksum is easy to make match whatever a file holds.
+        var indexed = [Bool](repeating: false, count: count)
+        var occupied = 0
+        for slot in array(.idTable) as UnsafeBufferPointer<Int32> where slot != -1 {
+            guard slot >= 0, Int(slot) < count, !indexed[Int(slot)] else { throw .damaged("id table") }
+            indexed[Int(slot)] = true
+            occupied += 1
+        }
+        guard occupied == count else { throw .damaged("id table") }
         let provinces = range(.provinceNames).count / 8
         guard (array(.provinceOfSchool) as UnsafeBufferPointer<UInt16>).allSatisfy({ Int($0) < provinces }) else {
             throw .damaged("province of a school")
