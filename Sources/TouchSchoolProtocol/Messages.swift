@@ -10,6 +10,8 @@ public enum PlayProtocol {
     public static let version = 1
     /// Where the WebSocket lives.
     public static let playPath = "/v1/play"
+    /// Where the board is streamed (Server-Sent Events) to a page that shows it without playing.
+    public static let boardPath = "/v1/board"
     /// The largest text frame either side sends or accepts: a batch names a few schools, the
     /// welcome carries the whole board (12,011 schools take about 250 KB).
     public static let maximumClientMessageBytes = 16 << 10

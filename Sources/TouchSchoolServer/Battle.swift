@@ -83,6 +83,8 @@ actor Battle: Service {
     private struct Peer {
         var outbox: AsyncStream<Outgoing>.Continuation
         var device: String?
+        /// A board stream (`GET /v1/board`): no device, no hello; every broadcast, as an event.
+        var watchesBoard = false
         var waiting = 0
     }
 
@@ -129,6 +131,17 @@ actor Battle: Service {
         nextConnection += 1
         peers[id] = Peer(outbox: outbox)
         return id
+    }
+
+    /// A new board stream, or nil when the server is shutting down: the whole board now, as the
+    /// stream's first event, then every broadcast's event into `outbox`, in order (one actor
+    /// call, so no change falls between the two).
+    func watchBoard(outbox: AsyncStream<Outgoing>.Continuation) -> (id: ConnectionID, board: String)? {
+        guard !closing else { return nil }
+        let id = nextConnection
+        nextConnection += 1
+        peers[id] = Peer(outbox: outbox, watchesBoard: true)
+        return (id, BoardStream.event("board", json: boardJSON()))
     }
 
     func disconnect(_ id: ConnectionID) {
@@ -199,19 +212,22 @@ actor Battle: Service {
         disconnect(id)
     }
 
+    /// The whole board as JSON, keys sorted: encoded once per version for every welcome and
+    /// every board stream's first event.
+    private func boardJSON() -> String {
+        if let boardText, boardText.version == boardVersion { return boardText.json }
+        let json = MessageCoding.encodeJSON(board())
+        boardText = (boardVersion, json)
+        return json
+    }
+
     private func welcomeText(lastSeq: UInt64, player: PlayerState) -> String {
-        if boardText?.version != boardVersion || boardText == nil {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let json = String(decoding: try! encoder.encode(board()), as: UTF8.self)
-            boardText = (boardVersion, json)
-        }
         // The welcome as `MessageCoding` would write it (keys sorted), with the board encoded
         // once per version instead of once per player.
         let rest = MessageCoding.encode(.welcome(Welcome(battle: battleID, lastSeq: lastSeq, board: Board(version: 0, scores: [:]),
                                                           player: player, catalog: catalog.etag)))
         let empty = "\"board\":{\"scores\":{},\"version\":0}"
-        return rest.replacingOccurrences(of: empty, with: "\"board\":" + boardText!.json)
+        return rest.replacingOccurrences(of: empty, with: "\"board\":" + boardJSON())
     }
 
     static let goingAway = ProtocolError(code: CloseCode.goingAway, message: "the server is shutting down; connect again later")
@@ -248,8 +264,8 @@ actor Battle: Service {
                     if await !commit() { tries += 1; try? await Task.sleep(for: .milliseconds(200)) }
                 }
                 broadcast()
-                for id in peers.keys {
-                    send(.text(MessageCoding.encode(.error(Self.goingAway))), to: id)
+                for (id, peer) in peers {
+                    if !peer.watchesBoard { send(.text(MessageCoding.encode(.error(Self.goingAway))), to: id) }
                     send(.close(code: CloseCode.goingAway, reason: "going away"), to: id)
                 }
                 for waiter in commitWaiters { waiter.resume() }
@@ -418,15 +434,20 @@ actor Battle: Service {
         metrics.storeAvailable.set(Double(1))
     }
 
-    /// The changed schools' totals, one message encoded once, to every player who said hello.
+    /// The changed schools' totals, one message encoded once, to every player who said hello, and
+    /// as one event encoded once to every board stream.
     private func broadcast() {
         guard !changedSinceBroadcast.isEmpty else { return }
         var scores: [String: UInt64] = [:]
         for id in changedSinceBroadcast { scores[id] = self.scores[id] ?? 0 }
         changedSinceBroadcast = []
         lastBroadcast = ContinuousClock.now
-        let text = MessageCoding.encode(.board(BoardChanges(version: boardVersion, scores: scores)))
+        let changes = BoardChanges(version: boardVersion, scores: scores)
+        let text = MessageCoding.encode(.board(changes))
+        let event = peers.values.contains(where: \.watchesBoard) ? BoardStream.event("changes", json: MessageCoding.encodeJSON(changes)) : ""
         metrics.broadcasts.increment()
-        for (id, peer) in peers where peer.device != nil { send(.text(text), to: id) }
+        for (id, peer) in peers {
+            if peer.watchesBoard { send(.text(event), to: id) } else if peer.device != nil { send(.text(text), to: id) }
+        }
     }
 }

@@ -11,7 +11,7 @@ struct PageRoutes {
     let page: WebPage
     let lookup: SchoolLookup
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<HTTPRequestContext>) {
         router.get("/") { request, _ in page.response(for: WebPage.indexName, request: request) }
         for name in page.names where name != WebPage.indexName {
             router.get(RouterPath(name)) { request, _ in page.response(for: name, request: request) }

@@ -10,7 +10,7 @@ struct Routes {
     let battle: Battle
     let metrics: ServerMetrics
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<HTTPRequestContext>) {
         router.get("/v1/scores") { _, _ -> Response in
             let board = await battle.board()
             return Self.json(MessageCoding.encodeJSON(board))

@@ -41,6 +41,20 @@ public struct ServerError: Error, CustomStringConvertible {
     public var description: String
 }
 
+/// The request context of plain HTTP requests: the remote address, for the per-address limits,
+/// and the connection, so that a board stream whose reader stopped reading can be closed.
+struct HTTPRequestContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: SocketAddress?
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+        channel = source.channel
+    }
+}
+
 /// The request context of the play socket: the remote address, for the per-address limits.
 struct PlayRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
@@ -106,8 +120,9 @@ public enum TouchSchoolServer {
         let limits = AddressLimits(policy: configuration.limits)
         let page = try WebPage()
 
-        let router = Router()
+        let router = Router(context: HTTPRequestContext.self)
         Routes(battle: battle, metrics: metrics).add(to: router)
+        BoardStream(battle: battle, limits: limits, metrics: metrics, trustedProxies: configuration.trustedProxies).add(to: router)
         PageRoutes(battle: battle, page: page, lookup: SchoolLookup()).add(to: router)
 
         let playRouter = Router(context: PlayRequestContext.self)

@@ -5,6 +5,7 @@ import Prometheus
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     let connections: Gauge
+    let boardStreams: Gauge
     let connectionsRefused: Counter
     let protocolErrors: Counter
     let batches: Counter
@@ -20,6 +21,7 @@ public final class ServerMetrics: Sendable {
 
     init() {
         connections = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "open", unitName: "connections", helpText: "Open play connections."))
+        boardStreams = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "open", unitName: "board_streams", helpText: "Open board streams (GET /v1/board)."))
         connectionsRefused = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "connections_refused", unitName: "total", helpText: "Connections or devices refused by the per-address limits."))
         protocolErrors = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "protocol_errors", unitName: "total", helpText: "Connections closed for a malformed, oversized or out-of-order message."))
         batches = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "batches", unitName: "total", helpText: "Batches applied."))

@@ -1,0 +1,167 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Synchronization
+import TouchSchoolProtocol
+
+/// `GET /v1/board`: the live board as Server-Sent Events, for a page that shows the board without
+/// playing (the projector's `/?board`, a tab waiting for the device): no device, no hello, so it
+/// never takes a player's place. The first event, `board`, is the whole board as the welcome
+/// carries it; then each broadcast's changed totals, `changes`, the same `BoardChanges` the play
+/// sockets get; a comment every `keepAliveInterval` keeps a quiet board's stream open through
+/// proxies.
+///
+/// Bounded like a play connection: counted against its address's connection limit (shared with
+/// the play sockets); a reader more than `outboxLimit` events behind is dropped by the battle, as
+/// a slow player is; a reader that stops reading altogether (a write still unfinished a whole
+/// keep-alive interval later) has its connection closed; every stream ends on a graceful shutdown.
+struct BoardStream {
+    let battle: Battle
+    let limits: AddressLimits
+    let metrics: ServerMetrics
+    let trustedProxies: Set<String>
+
+    static let keepAliveInterval: Duration = .seconds(15)
+    /// Events waiting for one reader: sixteen seconds of boards at four a second. Fewer than a play
+    /// connection keeps: a board that far behind is of no use to a screen, and the reader comes
+    /// back with the whole board.
+    static let outboxLimit = 64
+    static let keepAlive = ": keep-alive\n\n"
+
+    func add(to router: Router<HTTPRequestContext>) {
+        router.get(RouterPath(PlayProtocol.boardPath)) { request, context -> Response in
+            let address = ClientAddress.of(peer: context.remoteAddress?.ipAddress,
+                                           forwardedFor: request.headers[ClientAddress.forwardedFor],
+                                           trustedProxies: trustedProxies)
+            return response(from: address, channel: context.channel)
+        }
+    }
+
+    /// One event: its name, and its JSON on one `data` line (JSON text has no line breaks).
+    static func event(_ name: String, json: String) -> String {
+        "event: \(name)\ndata: \(json)\n\n"
+    }
+
+    private func response(from address: String, channel: any Channel) -> Response {
+        guard let slot = AddressSlot(limits: limits, address: address) else {
+            metrics.connectionsRefused.increment()
+            return Routes.json(#"{"error":"too many connections from \#(address)"}"#, status: .tooManyRequests)
+        }
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache", .xContentTypeOptions: "nosniff",
+            // nginx (docs/nginx-touchschool.conf) passes each event on at once instead of buffering it.
+            HTTPField.Name("X-Accel-Buffering")!: "no",
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { slot.release() }
+            try await stream(to: &writer, channel: channel)
+        })
+    }
+
+    private func stream(to writer: inout any ResponseBodyWriter, channel: any Channel) async throws {
+        let (events, outbox) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Self.outboxLimit))
+        // A server shutting down ends the stream at once: the page reads it again elsewhere.
+        guard let (id, board) = await battle.watchBoard(outbox: outbox) else {
+            try await writer.finish(nil)
+            return
+        }
+        metrics.boardStreams.increment()
+        defer { metrics.boardStreams.decrement() }
+        let progress = WriteProgress()
+        // A reader that closed its connection ends the stream now, not at the next write, which
+        // may be a keep-alive interval away: its place is given back at once.
+        let readerGone = ReaderGone { outbox.finish() }
+        try? await channel.pipeline.addHandler(readerGone, position: .first).get()
+        channel.closeFuture.whenComplete { _ in outbox.finish() }
+        let outcome: Result<Void, any Error>
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await keepAlive(outbox, watching: progress, closing: channel) }
+                try await progress.write(board, to: &writer)
+                reading: for await message in events {
+                    switch message {
+                    case let .text(text): try await progress.write(text, to: &writer)
+                    case .close: break reading
+                    }
+                }
+                group.cancelAll()
+            }
+            try await writer.finish(nil)
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        await battle.disconnect(id)
+        // The connection may serve further requests.
+        try? await channel.pipeline.removeHandler(readerGone).get()
+        try outcome.get()
+    }
+
+    /// Every `keepAliveInterval`, until cancelled: a comment into the stream, and a look at the
+    /// writer. A write unfinished since the previous look, or a stream too full to take the
+    /// comment, is a reader that stopped reading: its connection is closed (which ends the
+    /// write), as nothing else would end it.
+    private func keepAlive(_ outbox: AsyncStream<Outgoing>.Continuation, watching progress: WriteProgress,
+                           closing channel: any Channel) async {
+        var seen = progress.now
+        while true {
+            do { try await Task.sleep(for: Self.keepAliveInterval) } catch { return }
+            let now = progress.now
+            let stalled = now.writing && now.completed == seen.completed
+            seen = now
+            guard !stalled, case .enqueued = outbox.yield(.text(Self.keepAlive)) else {
+                channel.close(promise: nil)
+                return
+            }
+        }
+    }
+
+    /// Whether a write is under way, and how many finished: read by the keep-alive.
+    final class WriteProgress: Sendable {
+        private let state = Mutex((writing: false, completed: 0))
+
+        var now: (writing: Bool, completed: Int) { state.withLock { $0 } }
+
+        func write(_ text: String, to writer: inout any ResponseBodyWriter) async throws {
+            state.withLock { $0.writing = true }
+            try await writer.write(ByteBuffer(string: text))
+            state.withLock { $0 = (false, $0.completed + 1) }
+        }
+    }
+}
+
+/// Tells that the reader closed its side of the connection. The server keeps half-closed
+/// connections open (a request may still be answered), so nothing else tells it before a write
+/// fails.
+final class ReaderGone: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    private let gone: @Sendable () -> Void
+
+    init(_ gone: @escaping @Sendable () -> Void) { self.gone = gone }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .inputClosed? = event as? ChannelEvent { gone() }
+        context.fireUserInboundEventTriggered(event)
+    }
+}
+
+/// One connection counted against its address's limit, given back once: when its response ends,
+/// or when a response that never ran its body is dropped.
+final class AddressSlot: Sendable {
+    private let limits: AddressLimits
+    private let address: String
+    private let held = Mutex(true)
+
+    init?(limits: AddressLimits, address: String) {
+        guard limits.openConnection(from: address) else { return nil }
+        self.limits = limits
+        self.address = address
+    }
+
+    func release() {
+        guard held.withLock({ held in defer { held = false }; return held }) else { return }
+        limits.closeConnection(from: address)
+    }
+
+    deinit { release() }
+}

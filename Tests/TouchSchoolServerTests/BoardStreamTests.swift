@@ -1,0 +1,239 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Synchronization
+import Testing
+import TouchSchoolProtocol
+
+/// `GET /v1/board`, the board as Server-Sent Events for a page that only shows it (a projector),
+/// read by a real HTTP client from a real server on loopback: the whole board first, then each
+/// save's changed totals, a keep-alive comment on a quiet board, the per-address connection
+/// limit shared with the play sockets, and the end of every stream on a graceful shutdown.
+@Suite(.serialized) struct BoardStreamTests {
+    let schoolA = "S0001"
+    let schoolB = "S0002"
+
+    /// A value of the server's `/metrics` (Prometheus text: `name value`).
+    static func metric(_ name: String, on server: ServerProcess) async throws -> Double? {
+        let text = try await HTTP.get("\(server.baseURL)/metrics").body
+        return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.dropFirst(name.count + 1)) }
+    }
+
+    @Test func theBoardStreamSendsTheWholeBoardThenEachChangeWithinTheAddressLimit() async throws {
+        let server = try ServerProcess.start(arguments: ["--connections-per-address", "3"])
+        defer { server.stop() }
+        let device = TestDevice(name: "projected")
+        let (player, _) = try await TestPlayer.join(server, device: device)
+        try await player.send(.taps(device.batch(schoolA, taps: 10, switchTo: true)))
+        _ = try await player.ack(1)
+        // Broadcast (a save's totals go out up to a quarter of a second after its ack): the
+        // stream's next event is then the next save's.
+        _ = try await player.next("the board with the first batch") { if case let .board(board) = $0, board.scores[schoolA] == 10 { board } else { nil } }
+        let saved = try await HTTP.scores(server)
+
+        let stream = try await BoardStreamReader.open(server)
+        #expect(stream.status == 200)
+        #expect(stream.header("Content-Type") == "text/event-stream; charset=utf-8")
+        #expect(stream.header("Cache-Control") == "no-cache")
+        // Tells nginx (and proxies that honour it) not to hold the events back in a buffer.
+        #expect(stream.header("X-Accel-Buffering") == "no")
+        let first = try await stream.event(0)
+        #expect(first.name == "board")
+        #expect(try JSONDecoder().decode(Board.self, from: Data(first.data.utf8)) == saved)
+
+        // A save arrives as the totals it changed, nothing else.
+        try await player.send(.taps(device.batch(schoolB, taps: 4, switchTo: true)))
+        _ = try await player.ack(2)
+        let second = try await stream.event(1)
+        #expect(second.name == "changes")
+        let changes = try JSONDecoder().decode(BoardChanges.self, from: Data(second.data.utf8))
+        #expect(changes.scores == [schoolB: 4])
+        #expect(changes.version > saved.version)
+        #expect(changes.version == (try await HTTP.scores(server)).version)
+
+        // The play socket and the stream: two of the address's three connections. A board
+        // stream is no play connection (the gauge of those stays at one).
+        #expect(try await Self.metric("touchschool_open_connections", on: server) == 1)
+        #expect(try await Self.metric("touchschool_open_board_streams", on: server) == 1)
+        let third = try await BoardStreamReader.open(server)
+        #expect(third.status == 200)
+        _ = try await third.event(0)
+        let refused = try await BoardStreamReader.open(server)
+        #expect(refused.status == 429)
+        #expect(try await refused.ended())
+        let refusedPlayer = try await TestPlayer.connect(to: server)
+        try await refusedPlayer.send(.hello(Hello(device: TestDevice(name: "fourth").key, player: "fourth")))
+        #expect(try await refusedPlayer.closed() == CloseCode.tooManyConnections)
+        // A stream closed by its reader gives its place back at once.
+        await third.close()
+        let replacing = try await BoardStreamReader.waitForAdmission(server, timeout: 5)
+        _ = try await replacing.event(0)
+        #expect(try await Self.metric("touchschool_open_board_streams", on: server) == 2)
+
+        // A quiet board: a comment keeps the stream open through proxies.
+        #expect(try await stream.keepAlive(timeout: 20))
+
+        // Shut down gracefully: every stream ends, the server exits 0.
+        server.signal(SIGTERM)
+        #expect(try await stream.ended(timeout: 10))
+        #expect(try await replacing.ended(timeout: 10))
+        #expect(server.waitForExit(timeout: 10) == 0, "\(server.errors)")
+        for reader in [stream, replacing, refused] { await reader.close() }
+        await player.close()
+        await refusedPlayer.close()
+    }
+
+    /// Through nginx with `docs/nginx-touchschool.conf`: each event reaches the reader as it
+    /// happens, not when a proxy buffer fills.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "nginx not found: skipped"))
+    func theBoardStreamPassesThroughNginxAsItHappens() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let nginx = try Nginx(upstreams: [server.port, server.port])
+        defer { nginx.stop() }
+        let stream = try await BoardStreamReader.open(url: "http://127.0.0.1:\(nginx.port)\(PlayProtocol.boardPath)")
+        #expect(stream.status == 200)
+        #expect(try await stream.event(0).name == "board")
+        let device = TestDevice(name: "behind nginx")
+        let (player, _) = try await TestPlayer.join(server, device: device)
+        for seq in 1...3 {
+            try await player.send(.taps(device.batch(schoolA, taps: 2, switchTo: seq == 1)))
+            _ = try await player.ack(UInt64(seq))
+            let change = try await stream.event(seq, timeout: 5)
+            #expect(try JSONDecoder().decode(BoardChanges.self, from: Data(change.data.utf8)).scores == [schoolA: UInt64(2 * seq)])
+        }
+        await stream.close()
+        await player.close()
+    }
+}
+
+/// An `EventSource` as a test sees it: one `GET /v1/board` read as it arrives, its events and
+/// comments kept in order.
+final class BoardStreamReader: Sendable {
+    struct Event: Equatable {
+        var name: String
+        var data: String
+    }
+
+    private struct State {
+        var status: UInt?
+        var headers: [(String, String)] = []
+        var events: [Event] = []
+        var comments = 0
+        var ended = false
+        var failure: String?
+        /// What arrived after the last complete line.
+        var partial = ""
+        var eventName = "message"
+        var data: [String] = []
+
+        /// Reads the event stream format: `event:` and `data:` lines, an empty line ends an event,
+        /// a line starting with `:` is a comment.
+        mutating func take(_ text: String) {
+            partial += text
+            while let newline = partial.firstIndex(of: "\n") {
+                let line = String(partial[..<newline])
+                partial = String(partial[partial.index(after: newline)...])
+                if line.isEmpty {
+                    if !data.isEmpty { events.append(.init(name: eventName, data: data.joined(separator: "\n"))) }
+                    eventName = "message"
+                    data = []
+                } else if line.hasPrefix(":") {
+                    comments += 1
+                } else if line.hasPrefix("event: ") {
+                    eventName = String(line.dropFirst(7))
+                } else if line.hasPrefix("data: ") {
+                    data.append(String(line.dropFirst(6)))
+                }
+            }
+        }
+    }
+
+    private let state = Mutex(State())
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// Opens the server's stream and waits for the answer's head.
+    static func open(_ server: ServerProcess) async throws -> BoardStreamReader {
+        try await open(url: "\(server.baseURL)\(PlayProtocol.boardPath)")
+    }
+
+    static func open(url: String) async throws -> BoardStreamReader {
+        let reader = BoardStreamReader()
+        let task = Task {
+            do {
+                let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+                reader.state.withLock { state in
+                    state.status = response.status.code
+                    state.headers = response.headers.map { ($0.name, $0.value) }
+                }
+                for try await buffer in response.body {
+                    reader.state.withLock { $0.take(String(buffer: buffer)) }
+                }
+                reader.state.withLock { $0.ended = true }
+            } catch {
+                reader.state.withLock { state in
+                    state.failure = "\(error)"
+                    state.ended = true
+                }
+            }
+        }
+        reader.task.withLock { $0 = task }
+        try await reader.waitUntil("the answer's head", timeout: 20) { $0.status != nil || $0.ended }
+        if let failure = reader.state.withLock({ $0.status == nil ? $0.failure : nil }) { throw HarnessError("no answer: \(failure)") }
+        return reader
+    }
+
+    /// Opens streams until one is admitted (a place given back reaches the limits a moment after
+    /// the reader closed its connection).
+    static func waitForAdmission(_ server: ServerProcess, timeout: TimeInterval) async throws -> BoardStreamReader {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let reader = try await open(server)
+            if reader.status == 200 { return reader }
+            await reader.close()
+            guard Date() < deadline else { throw HarnessError("no board stream admitted within \(timeout) s") }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+    }
+
+    var status: UInt? { state.withLock { $0.status } }
+
+    func header(_ name: String) -> String? {
+        state.withLock { $0.headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+    }
+
+    /// The event at `index` (from 0), waiting for it.
+    func event(_ index: Int, timeout: TimeInterval = 20) async throws -> Event {
+        try await waitUntil("event \(index)", timeout: timeout) { $0.events.count > index }
+        return state.withLock { $0.events[index] }
+    }
+
+    /// Whether a comment line arrives within `timeout` seconds.
+    func keepAlive(timeout: TimeInterval) async throws -> Bool {
+        let before = state.withLock { $0.comments }
+        try await waitUntil("a keep-alive comment", timeout: timeout) { $0.comments > before }
+        return true
+    }
+
+    /// Whether the server ended the stream within `timeout` seconds.
+    func ended(timeout: TimeInterval = 20) async throws -> Bool {
+        try await waitUntil("the end of the stream", timeout: timeout) { $0.ended }
+        return true
+    }
+
+    func close() async {
+        task.withLock { $0 }?.cancel()
+        _ = try? await waitUntil("the end after closing", timeout: 10) { $0.ended }
+    }
+
+    private func waitUntil(_ what: String, timeout: TimeInterval, _ condition: (State) -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !state.withLock({ condition($0) }) {
+            guard Date() < deadline else {
+                let (events, ended, failure) = state.withLock { ($0.events, $0.ended, $0.failure) }
+                throw HarnessError("no \(what) within \(timeout) s (events: \(events.map { "\($0.name) \($0.data.prefix(200))" }); ended: \(ended); \(failure ?? ""))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
