@@ -161,6 +161,28 @@ final class Browser {
         _ = try command("DELETE", "/actions", nil)
     }
 
+    /// Opens a new window of this browser (the same profile: the same storage and the same Web
+    /// Locks, as a second tab of a player's browser) and returns its handle. Commands still go to
+    /// the current window until `switchTo(window:)`.
+    func newWindow() throws -> String {
+        guard let value = try command("POST", "/window/new", ["type": "window"]) as? [String: Any],
+              let handle = value["handle"] as? String else {
+            throw Failure(description: "no new window")
+        }
+        return handle
+    }
+
+    /// The handle of the window commands go to.
+    func currentWindow() throws -> String {
+        guard let handle = try command("GET", "/window", nil) as? String else { throw Failure(description: "no current window") }
+        return handle
+    }
+
+    /// Sends the next commands to the window `handle`.
+    func switchTo(window handle: String) throws {
+        _ = try command("POST", "/window", ["handle": handle])
+    }
+
     func resize(width: Int, height: Int) throws {
         _ = try command("POST", "/window/rect", ["width": width, "height": height])
     }

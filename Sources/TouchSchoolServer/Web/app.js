@@ -2,6 +2,11 @@
 // protocol of docs/protocol.md over the WebSocket /v1/play, as the terminal game does: taps are
 // gathered into numbered batches kept in localStorage until the server acknowledges them, so a
 // reload, a closed tab or a dropped connection sends them again and the server counts each once.
+// The batches, the batch being filled and the player are kept per battle (the server's identity
+// in the welcome): one battle's are never sent to another. Of the tabs of one browser only the
+// one holding the device's lock plays; a tab that does not play (the projector's `?board`, a tab
+// waiting for the device) reads the board from `GET /v1/board`, which needs no device.
+// The battle's rules are rules.js's (`TouchSchoolRules`), loaded before this file.
 // Text from the data (school and player names) is only ever set with textContent.
 'use strict';
 (() => {
@@ -14,6 +19,11 @@
   const BOARD_ROWS = 100;
   const MINI_ROWS = 5;
   const KEY = 'touchschool.';
+  /** The Web Lock of the device: the tab holding it plays. */
+  const DEVICE_LOCK = 'touchschool-device';
+  /** After the board stream was refused, the wait before asking again (the browser does not). */
+  const BOARD_RETRY_MS = 10000;
+  const rules = TouchSchoolRules;
 
   // ---------------------------------------------------------------- text
   const TEXT = {
@@ -30,6 +40,8 @@
       connecting: '연결 중…', online: '연결됨',
       offline: (n) => n > 0 ? `오프라인 · ${n}번 대기 중` : '오프라인',
       takenOver: '다른 창에서 플레이 중입니다. 여기서 하려면 새로 고침하세요.',
+      elsewhere: '다른 탭에서 플레이 중입니다.', playHere: '여기서 플레이',
+      deviceLost: '다른 탭이 플레이를 가져갔습니다. 여기서 하려면 새로 고침하세요.',
       versionMismatch: '이 페이지는 서버와 맞지 않습니다. 새로 고침하세요.',
       unknownSchool: (id) => `'${id}' 학교가 없습니다. 검색해서 골라 주세요.`,
       defaultPlayer: '웹 플레이어', noSchool: '학교를 고르세요',
@@ -47,12 +59,16 @@
       connecting: 'Connecting…', online: 'Online',
       offline: (n) => n > 0 ? `Offline · ${n} taps waiting` : 'Offline',
       takenOver: 'Playing in another window. Reload to play here.',
+      elsewhere: 'Playing in another tab.', playHere: 'Play here',
+      deviceLost: 'Another tab took over the game. Reload to play here.',
       versionMismatch: 'This page does not match the server. Reload it.',
       unknownSchool: (id) => `No school has the id '${id}'. Search for it instead.`,
       defaultPlayer: 'web player', noSchool: 'Choose a school',
     },
   };
   const params = new URLSearchParams(location.search);
+  /** The projector's page: the board only, never the device. */
+  const boardOnly = params.has('board');
   const lang = (params.get('lang') || navigator.language || 'en').toLowerCase().startsWith('ko') ? 'ko' : 'en';
   const t = TEXT[lang];
   const number = new Intl.NumberFormat(lang === 'ko' ? 'ko-KR' : 'en-US');
@@ -64,23 +80,52 @@
     results: $('results'), playerName: $('player-name'), schoolName: $('school-name'), schoolRegion: $('school-region'),
     schoolRank: $('school-rank'), myTaps: $('my-taps'), schoolTotal: $('school-total'), gap: $('gap'), warning: $('warning'),
     play: $('play'), miniList: $('mini-list'), level: $('league-level'), province: $('league-province'),
-    boardRows: $('board-rows'), boardEmpty: $('board-empty'),
+    boardRows: $('board-rows'), boardEmpty: $('board-empty'), elsewhere: $('elsewhere'),
   };
 
   // ---------------------------------------------------------------- storage
+  // Any tab reads; only the tab that plays writes (`owner`): a tab that lost the device, or never
+  // had it, cannot put its stale outbox over the live one.
   const store = {
     get(name, fallback) {
       try { const text = localStorage.getItem(KEY + name); return text === null ? fallback : JSON.parse(text); } catch { return fallback; }
     },
+    /** False when the value could not be stored (full or disabled: play on). */
     set(name, value) {
-      try { localStorage.setItem(KEY + name, JSON.stringify(value)); } catch { /* full or disabled: play on */ }
+      if (!owner) return false;
+      try { localStorage.setItem(KEY + name, JSON.stringify(value)); return true; } catch { return false; }
+    },
+    remove(name) {
+      if (owner) localStorage.removeItem(KEY + name);
     },
   };
+
+  /**
+   * The storage name of the battle's own record (outbox, open batch, player). Before any welcome
+   * (a first game, or a page from before battles had an identity) the record has no battle: the
+   * first welcome's battle takes it.
+   */
+  function battleKey(name) { return battle === null ? name : `${name}:${battle}`; }
+
+  function loadBattle() {
+    box = store.get(battleKey('outbox'), { nextSeq: 1, batches: [] });
+    open = store.get(battleKey('open'), null);
+    serverPlayer = store.get(battleKey('player'), { school: null, taps: 0, best: 0 });
+  }
+
+  /**
+   * Stores the outbox; one that cannot be stored is removed rather than left stale: a stale
+   * numbering kept over a crash would be renumbered at the next welcome and counted twice,
+   * where a lost outbox only loses its taps.
+   */
+  function saveBox() {
+    if (!store.set(battleKey('outbox'), box)) store.remove(battleKey('outbox'));
+  }
 
   /** 32 random bytes, base64url without padding: the device key of the protocol. */
   function deviceKey() {
     let key = store.get('device', null);
-    if (typeof key === 'string' && /^[A-Za-z0-9_-]{22,64}$/.test(key)) return key;
+    if (rules.isValidDeviceKey(key)) return key;
     const bytes = crypto.getRandomValues(new Uint8Array(32));
     key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
     store.set('device', key);
@@ -88,23 +133,28 @@
   }
 
   // ---------------------------------------------------------------- state
-  const device = deviceKey();
+  /** Whether this tab holds the device's lock: only then does it play, connect and write the storage. */
+  let owner = false;
+  /** Read when this tab starts to play. */
+  let device = null;
+  /** The battle played: the identity its server's welcome gave, remembered; null before any. */
+  let battle = null;
   /** Sealed batches not yet acknowledged, in order, and the next number to give. */
-  let box = store.get('outbox', { nextSeq: 1, batches: [] });
+  let box = { nextSeq: 1, batches: [] };
   /** The batch taps go into now: kept in storage at every tap, sealed every SEAL_*_MS. */
-  let open = store.get('open', null);
+  let open = null;
   /** The player as the server last said (welcome, ack). */
-  let serverPlayer = store.get('player', { school: null, taps: 0, best: 0 });
-  let school = store.get('school', null);
-  /** Chosen but not yet told: the next batch says `switchedTo`. */
-  let switchTo = store.get('switchTo', null);
-  let best = store.get('best', 0);
+  let serverPlayer = { school: null, taps: 0, best: 0 };
+  /** A school asked for (`?school=`, or chosen in a tab that does not play yet): chosen once it plays. */
+  let asked = params.get('school');
+  let school = asked || store.get('school', null);
+  let best = 0;
   let board = { version: 0, scores: new Map() };
   /** Taps per school still in the outbox or the open batch: shown on the board at once. */
   let pending = new Map();
   let waitingTaps = 0;
-  /** My count for my school before the open batch: server's + outbox's. */
-  let baseMine = { school: null, taps: 0 };
+  /** The player after the server's record and the outbox, before the open batch. */
+  let played = serverPlayer;
   const schools = new Map();     // id → {id, name, level, province, district}
   let directoryTag = null;
   let view = 'picker';
@@ -115,33 +165,35 @@
   function recount() {
     pending = new Map();
     waitingTaps = 0;
-    let mine = { school: serverPlayer.school, taps: serverPlayer.taps };
+    played = serverPlayer;
     for (const batch of box.batches) {
       for (const [id, n] of Object.entries(batch.taps)) { pending.set(id, (pending.get(id) || 0) + n); waitingTaps += n; }
-      mine = batch.switchedTo ? { school: batch.switchedTo, taps: batch.playerTaps } : { school: mine.school, taps: mine.taps + batch.playerTaps };
+      played = rules.player(played, batch);
     }
     if (open) {
       for (const [id, n] of Object.entries(open.taps)) { pending.set(id, (pending.get(id) || 0) + n); waitingTaps += n; }
-      if (open.switchedTo) mine = { school: open.switchedTo, taps: 0 };
     }
-    baseMine = mine;
   }
 
+  /** The player as the server will have them once everything waiting is applied. */
+  function me() { return open ? rules.player(played, open) : played; }
+
   function myTaps() {
-    if (switchTo) return 0;
-    const openTaps = open ? open.playerTaps : 0;
-    return baseMine.school === school ? baseMine.taps + openTaps : openTaps;
+    const mine = me();
+    return school && mine.school === school ? mine.taps : 0;
   }
 
   function total(id) { return (board.scores.get(id) || 0) + (pending.get(id) || 0); }
 
   // ---------------------------------------------------------------- taps
   function tap(x, y) {
-    if (!school || stopped) return;
+    if (!owner || !school) return;
     const now = Date.now();
     if (!open) {
       open = { taps: {}, playerTaps: 0, best, startMs: now, endMs: now };
-      if (switchTo) { open.switchedTo = switchTo; switchTo = null; store.set('switchTo', null); recount(); }
+      // A school other than the one the server (and the outbox) has for me: the batch says so,
+      // and my count restarts.
+      if (played.school !== school) open.switchedTo = school;
     }
     open.taps[school] = (open.taps[school] || 0) + 1;
     open.playerTaps += 1;
@@ -150,7 +202,7 @@
     while (recent[0] <= now - 1000) recent.shift();
     if (recent.length > best) best = recent.length;
     open.best = best;
-    store.set('open', open);
+    store.set(battleKey('open'), open);
     pending.set(school, (pending.get(school) || 0) + 1);
     waitingTaps += 1;
     puff(x, y);
@@ -158,16 +210,16 @@
   }
 
   function seal(force) {
-    if (!open) return;
+    if (!open || !owner) return;
     const age = Date.now() - open.startMs;
     if (!force && age < (welcomed ? SEAL_ONLINE_MS : SEAL_OFFLINE_MS)) return;
     const batch = { seq: box.nextSeq, taps: open.taps, playerTaps: open.playerTaps, best: open.best,
                     startMs: open.startMs, endMs: open.endMs };
     if (open.switchedTo) batch.switchedTo = open.switchedTo;
     box = { nextSeq: box.nextSeq + 1, batches: box.batches.concat([batch]) };
-    store.set('outbox', box);
+    saveBox();
     open = null;
-    store.set('open', null);
+    store.set(battleKey('open'), null);
     recount();
     sendWaiting();
   }
@@ -251,34 +303,41 @@
     };
   }
 
+  /**
+   * This tab plays no more (another tab or window has the device, or the page does not match the
+   * server): it closes its socket, writes nothing more and says why; the lock, if it still has
+   * it, goes to a tab waiting for it.
+   */
   function stop(message) {
+    if (stopped) return;
     stopped = true;
+    owner = false;
+    clearTimeout(retryTimer);
     if (socket) socket.close();
+    if (releaseDevice) releaseDevice();
     ui.status.textContent = message;
     ui.status.className = 'offline';
+    ui.status.dataset.state = 'stopped';
   }
 
   function receive(message) {
     switch (message.type) {
       case 'welcome': {
+        if (!rules.isValidBattleID(message.battle)) { stop(t.versionMismatch); break; }
+        if (message.battle !== battle) enterBattle(message.battle);
         if (!welcomed && performance.getEntriesByName('touchschool-online').length === 0) performance.mark('touchschool-online');
         welcomed = true;
         retryMs = 500;
         lastPong = Date.now();
+        // As the terminal's outbox: what the server applied is dropped, the rest numbered on
+        // from the server's last, and stored before any of it is sent.
         const lastSeq = message.lastSeq;
-        // As the terminal's outbox: what the server applied is dropped; numbers that do not
-        // follow on from the server's (its data was lost) are given again after lastSeq.
-        const batches = box.batches.filter((b) => b.seq > lastSeq);
-        let nextSeq = box.nextSeq;
-        const followsOn = nextSeq > lastSeq && (batches.length === 0 || batches[0].seq === lastSeq + 1);
-        if (!followsOn) {
-          batches.forEach((b, i) => { b.seq = lastSeq + 1 + i; });
-          nextSeq = lastSeq + 1 + batches.length;
-        }
-        box = { nextSeq, batches };
-        store.set('outbox', box);
+        const numbers = rules.welcome({ nextSeq: box.nextSeq, waiting: box.batches.map((b) => b.seq) }, lastSeq);
+        const kept = box.batches.filter((b) => b.seq > lastSeq);
+        box = { nextSeq: numbers.nextSeq, batches: kept.map((b, i) => Object.assign({}, b, { seq: numbers.waiting[i] })) };
+        saveBox();
         serverPlayer = message.player;
-        store.set('player', serverPlayer);
+        store.set(battleKey('player'), serverPlayer);
         board = { version: message.board.version, scores: new Map(Object.entries(message.board.scores)) };
         if (!school && serverPlayer.school) { school = serverPlayer.school; store.set('school', school); if (view === 'picker') show('game'); }
         recount();
@@ -291,9 +350,9 @@
       case 'ack': {
         const done = box.batches.find((b) => b.seq === message.seq);
         box = { nextSeq: box.nextSeq, batches: box.batches.filter((b) => b.seq > message.seq) };
-        store.set('outbox', box);
+        saveBox();
         serverPlayer = message.player;
-        store.set('player', serverPlayer);
+        store.set(battleKey('player'), serverPlayer);
         // Its taps leave the outbox now, so they go on the board now, until the next board.
         if (done && message.refused === 0) {
           for (const [id, n] of Object.entries(done.taps)) board.scores.set(id, (board.scores.get(id) || 0) + n);
@@ -304,10 +363,7 @@
         break;
       }
       case 'board':
-        if (message.version < board.version) break;
-        board.version = message.version;
-        for (const [id, score] of Object.entries(message.scores)) board.scores.set(id, score);
-        scheduleRender(true);
+        takeBoardChanges(message);
         break;
       case 'pong':
         lastPong = Date.now();
@@ -315,6 +371,133 @@
       default:
         break;
     }
+  }
+
+  /** New totals of the schools that changed ({version, scores}), unless older than the board held. */
+  function takeBoardChanges(changes) {
+    if (changes.version < board.version) return;
+    board.version = changes.version;
+    for (const [id, score] of Object.entries(changes.scores)) board.scores.set(id, score);
+    scheduleRender(true);
+  }
+
+  /**
+   * The welcome names a battle other than the one played. The record kept before any battle was
+   * known becomes this battle's; otherwise this battle's own outbox, open batch and player are
+   * taken up, and the other battle's stay stored, for when its server is met again.
+   */
+  function enterBattle(id) {
+    if (battle === null) {
+      battle = id;
+      saveBox();
+      store.set(battleKey('open'), open);
+      store.set(battleKey('player'), serverPlayer);
+      // (`switchTo`: an earlier version's school chosen but not yet told, now worked out from the player.)
+      for (const name of ['outbox', 'open', 'player', 'switchTo']) store.remove(name);
+    } else {
+      battle = id;
+      loadBattle();
+      // Its batch left open when the page last played it (not sent: the socket is not welcomed yet).
+      if (open) seal(true);
+    }
+    store.set('battle', battle);
+  }
+
+  // ---------------------------------------------------------------- one tab plays
+  // The tabs of one browser share the device and its storage. Only the tab holding the device's
+  // Web Lock plays; another says so and offers to play here, which takes the lock from the
+  // first: that one stops at once (`stop`) and writes nothing more. The lock is held for the
+  // tab's life; a tab waiting for it plays as soon as the playing tab is closed or reloaded.
+  // A page without Web Locks (served over plain http to another machine: no secure context)
+  // plays at once; the server's newest connection of a device then wins, as before.
+  let waitingForDevice = null, releaseDevice = null;
+
+  function claimDevice(steal) {
+    if (!navigator.locks) { play(); return; }
+    if (waitingForDevice) { waitingForDevice.abort(); waitingForDevice = null; }
+    navigator.locks.request(DEVICE_LOCK, steal ? { steal: true } : { ifAvailable: true }, (lock) => {
+      if (lock) return play();
+      waitForDevice();
+      return undefined;
+    }).catch(lostDevice);
+  }
+
+  function waitForDevice() {
+    ui.elsewhere.hidden = false;
+    watchBoard();
+    const waiting = new AbortController();
+    waitingForDevice = waiting;
+    // Given up (`abort`) when this tab takes the lock itself: that ends nothing that played.
+    navigator.locks.request(DEVICE_LOCK, { signal: waiting.signal }, play).catch(() => { if (!waiting.signal.aborted) lostDevice(); });
+  }
+
+  /** A lock request ended in an error: taken by another tab (stolen) if this tab was playing. */
+  function lostDevice() {
+    if (owner) stop(t.deviceLost);
+  }
+
+  /** Plays, holding the lock until the tab ends or another takes it. */
+  function play() {
+    waitingForDevice = null;
+    owner = true;
+    ui.elsewhere.hidden = true;
+    unwatchBoard();
+    // Read now, not at the page's start: the tab that played until now wrote its last.
+    device = deviceKey();
+    const remembered = store.get('battle', null);
+    battle = rules.isValidBattleID(remembered) ? remembered : null;
+    loadBattle();
+    school = store.get('school', null);
+    // A batch left open by the page's last life (a reload, a crash) goes out first.
+    if (open) seal(true);
+    recount();
+    if (asked) chooseID(asked);
+    showSchool();
+    if (view === 'picker' && school) show('game'); else scheduleRender(true);
+    connect();
+    return new Promise((resolve) => { releaseDevice = resolve; });
+  }
+  $('play-here').addEventListener('click', () => claimDevice(true));
+
+  // ---------------------------------------------------------------- the board without the device
+  // A tab that does not play reads the board from GET /v1/board (Server-Sent Events): the whole
+  // board, then the changes as they are saved. It needs no device, so it never takes the
+  // playing tab's place. The browser reconnects a dropped stream by itself.
+  let boardSource = null, boardRetryTimer = 0, boardLive = false;
+
+  function watchBoard() {
+    if (boardSource) return;
+    const source = new EventSource('/v1/board');
+    boardSource = source;
+    const read = (event) => { try { return JSON.parse(event.data); } catch { return null; } };
+    source.addEventListener('board', (event) => {
+      const whole = read(event);
+      if (!whole) return;
+      board = { version: whole.version, scores: new Map(Object.entries(whole.scores)) };
+      boardLive = true;
+      scheduleRender(true);
+    });
+    source.addEventListener('changes', (event) => {
+      const changes = read(event);
+      if (changes) takeBoardChanges(changes);
+    });
+    source.onerror = () => {
+      boardLive = false;
+      setStatus();
+      // Refused (too many connections from this address) or answered with an error (a proxy with
+      // no server behind it), the stream is not tried again by the browser: later, then.
+      if (source.readyState === EventSource.CLOSED && boardSource === source) {
+        boardSource = null;
+        boardRetryTimer = setTimeout(watchBoard, BOARD_RETRY_MS);
+      }
+    };
+  }
+
+  function unwatchBoard() {
+    clearTimeout(boardRetryTimer);
+    if (boardSource) boardSource.close();
+    boardSource = null;
+    boardLive = false;
   }
 
   // Pings keep the connection open through proxies and notice a connection that died silently.
@@ -341,9 +524,9 @@
     if (stopped) return;
     let text, state;
     // Online, taps in flight are not news (they are acknowledged within a moment); offline, the
-    // count says what waits to be sent.
-    if (welcomed) { state = 'online'; text = t.online; }
-    else if (socket) { state = 'connecting'; text = t.connecting; }
+    // count says what waits to be sent. A tab that does not play is online with its board stream.
+    if (owner ? welcomed : boardLive) { state = 'online'; text = t.online; }
+    else if (owner ? socket : boardSource) { state = 'connecting'; text = t.connecting; }
     else { state = 'offline'; text = t.offline(number.format(waitingTaps)); }
     if (ui.status.textContent !== text) ui.status.textContent = text;
     ui.status.className = state === 'offline' ? 'offline' : '';
@@ -447,24 +630,21 @@
     show('game');
   }
 
+  /** Chooses the school taps go to; a tab that does not play yet chooses it when it plays. */
   function chooseID(id) {
-    if (id === school && !switchTo) return;
+    if (!owner) asked = id;
+    if (id === school) return;
+    // The open batch keeps the school its taps were for; the next one says the switch.
     seal(true);
     school = id;
     store.set('school', id);
-    // A school other than the one the server (and the outbox) has for me: my count restarts.
-    recount();
-    switchTo = baseMine.school === id ? null : id;
-    store.set('switchTo', switchTo);
     showSchool();
     scheduleRender(true);
   }
 
   function forgetSchool() {
     school = null;
-    switchTo = null;
     store.set('school', null);
-    store.set('switchTo', null);
     show('picker');
   }
 
@@ -481,7 +661,8 @@
     for (const [button, section] of [['to-picker', 'picker'], ['to-game', 'game'], ['to-board', 'board']]) {
       if (section === name) $(button).setAttribute('aria-current', 'page'); else $(button).removeAttribute('aria-current');
     }
-    $('to-game').hidden = !school;
+    $('to-game').hidden = boardOnly || !school;
+    $('to-picker').hidden = boardOnly;
     if (name === 'picker') ui.query.focus();
     if (name === 'game') { playRect = null; ui.play.focus({ preventScroll: true }); }
     scheduleRender(true);
@@ -622,14 +803,16 @@
   ui.playerName.value = store.get('name', '') || '';
   ui.playerName.placeholder = t.defaultPlayer;
 
-  // A batch left open by the page's last life (a reload, a crash) goes out first.
-  if (open) seal(true);
-  recount();
-  const asked = params.get('school');
-  if (asked) chooseID(asked);
+  // Until this tab plays (if it ever does), its school is the one asked for or the stored one,
+  // and its board the stream's.
   showSchool();
-  show(params.has('board') ? 'board' : school ? 'game' : 'picker');
-  connect();
+  if (boardOnly) {
+    show('board');
+    watchBoard();
+  } else {
+    show(school ? 'game' : 'picker');
+    claimDevice(false);
+  }
   loadDirectory();
   performance.mark('touchschool-interactive');
   document.body.dataset.ready = 'true';
