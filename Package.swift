@@ -47,7 +47,7 @@ let package = Package(
             ],
             // The browser page (plain HTML, CSS, JavaScript), served at `/` as a bundle resource so
             // that `swift run` and the built binary both find it.
-            resources: [.copy("Web")]
+            resources: [.copy("Page/Web")]
         ),
         // A game's connection to a server: the durable outbox, the socket, the catalog's cache.
         .target(

@@ -270,6 +270,16 @@ public enum MessageCoding {
     public static func encode(_ message: ServerMessage) -> String { text(message) }
     public static func encode(_ message: ClientMessage) -> String { text(message) }
 
+    /// The welcome exactly as `encode(.welcome(…))` writes it, with the board given already
+    /// encoded (keys sorted): a server encodes its whole board once per version for every player
+    /// it welcomes, instead of once per player.
+    public static func encodeWelcome(battle: String, lastSeq: UInt64, player: PlayerState, catalog: String,
+                                     encodedBoard: String) -> String {
+        // JSONEncoder's sorted keys: battle, board, catalog, lastSeq, player, protocol, type.
+        "{\"battle\":\(text(battle)),\"board\":\(encodedBoard),\"catalog\":\(text(catalog)),\"lastSeq\":\(lastSeq),"
+            + "\"player\":\(text(player)),\"protocol\":\(PlayProtocol.version),\"type\":\"welcome\"}"
+    }
+
     public static func decodeClient(_ text: String) throws(MessageError) -> ClientMessage {
         try decode(text, limit: PlayProtocol.maximumClientMessageBytes)
     }

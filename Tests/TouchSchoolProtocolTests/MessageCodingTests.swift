@@ -21,6 +21,21 @@ import TouchSchoolProtocol
             == #"{"accepted":10,"player":{"best":4,"school":"S1","taps":10},"refused":1,"seq":2,"type":"ack"}"#)
     }
 
+    /// The server writes its welcome with the board encoded once per version: the same bytes as
+    /// the welcome encoded whole, as written here.
+    @Test func aWelcomeWithItsBoardEncodedApartIsTheWelcome() throws {
+        let player = PlayerState(school: nil, taps: 0, best: 0)
+        let expected = #"{"battle":"3f2a9c0d8e7b4a1f","board":{"scores":{"S1":3,"S2":5},"version":7},"catalog":"\"c1\"","#
+            + #""lastSeq":4,"player":{"best":0,"taps":0},"protocol":1,"type":"welcome"}"#
+        let whole = MessageCoding.encode(.welcome(Welcome(battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, board: Board(version: 7, scores: ["S2": 5, "S1": 3]),
+                                                          player: player, catalog: "\"c1\"")))
+        #expect(whole == expected)
+        let apart = MessageCoding.encodeWelcome(battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, player: player, catalog: "\"c1\"",
+                                                encodedBoard: #"{"scores":{"S1":3,"S2":5},"version":7}"#)
+        #expect(apart == expected)
+        #expect(try MessageCoding.decodeServer(apart) == MessageCoding.decodeServer(whole))
+    }
+
     @Test func badMessagesSayWhyWithTheCloseCode() {
         let cases: [(String, UInt16)] = [
             ("not json", CloseCode.policyViolation),

@@ -117,35 +117,7 @@ public enum TouchSchoolServer {
         }
         let metrics = ServerMetrics()
         let battle = Battle(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics, logger: logger)
-        let limits = AddressLimits(policy: configuration.limits)
-        let page = try WebPage()
-
-        let router = Router(context: HTTPRequestContext.self)
-        Routes(battle: battle, metrics: metrics).add(to: router)
-        BoardStream(battle: battle, limits: limits, metrics: metrics, trustedProxies: configuration.trustedProxies).add(to: router)
-        PageRoutes(battle: battle, page: page, lookup: SchoolLookup()).add(to: router)
-
-        let playRouter = Router(context: PlayRequestContext.self)
-        playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, context in
-            let address = ClientAddress.of(peer: context.requestContext.remoteAddress?.ipAddress,
-                                           forwardedFor: context.request.headers[ClientAddress.forwardedFor],
-                                           trustedProxies: configuration.trustedProxies)
-            try await PlayConnection(battle: battle, limits: limits, metrics: metrics, address: address, logger: logger)
-                .run(inbound: inbound, outbound: outbound)
-        }
-
-        let app = Application(
-            router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: playRouter,
-                configuration: .init(ws: .init(maxFrameSize: PlayConnection.maximumFrameBytes,
-                                               autoPing: .enabled(timePeriod: .seconds(30))))),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-            onServerRunning: { channel in
-                onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
-            },
-            logger: logger
-        )
+        let app = try buildApplication(configuration, battle: battle, metrics: metrics, logger: logger, onListening: onListening)
         // Shut down in reverse order: the battle first (save, acknowledge, close the sockets
         // with "going away"), then the HTTP server.
         let group = ServiceGroup(configuration: .init(services: [app, battle] + services.map { $0.service(for: battle) },
