@@ -51,10 +51,10 @@ struct WebPageEndToEndTests {
     /// `count` touches spread over the play area: single fingers, and every fifth touch two
     /// fingers at once (multi-touch), each shown before the next.
     static func touch(_ browser: Browser, _ count: Int, after: Int, pointerType: String = "touch") throws {
-        let area = try playArea(browser)
         var done = 0
         var step = 0
         while done < count {
+            let area = try playArea(browser)
             let fingers = (step % 5 == 4 && count - done >= 2) ? 2 : 1
             let points = (0..<fingers).map { finger in
                 (x: area.x + area.width * (1 + (step * 3 + finger * 5) % 9) / 10, y: area.y + area.height * (1 + (step * 7 + finger * 3) % 8) / 9)
