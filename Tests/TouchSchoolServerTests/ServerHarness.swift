@@ -227,6 +227,17 @@ final class TestPlayer: Sendable {
         try await writer.write(.text(text))
     }
 
+    /// One text message sent as frames of `fragmentBytes` each.
+    func sendFragmented(_ text: String, fragmentBytes: Int) async throws {
+        guard let writer = state.withLock({ $0.writer }) else { throw HarnessError("not connected") }
+        let bytes = Array(text.utf8)
+        try await writer.withTextMessageWriter { write in
+            for start in stride(from: 0, to: bytes.count, by: fragmentBytes) {
+                try await write(String(decoding: bytes[start..<min(start + fragmentBytes, bytes.count)], as: UTF8.self))
+            }
+        }
+    }
+
     func sendBinary(_ bytes: [UInt8]) async throws {
         guard let writer = state.withLock({ $0.writer }) else { throw HarnessError("not connected") }
         try await writer.write(.binary(ByteBuffer(bytes: bytes)))

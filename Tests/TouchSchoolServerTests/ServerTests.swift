@@ -126,6 +126,12 @@ import TouchSchoolProtocol
         #expect(oversized.errorMessages.first?.code == CloseCode.messageTooBig)
         try await playOnce()
 
+        // Over the limit of a whole message, in 1 KiB fragments: the same close code.
+        let (fragmented, _) = try await TestPlayer.join(server, device: TestDevice(name: "f"))
+        try await fragmented.sendFragmented("{\"type\":\"ping\",\"pad\":\"" + String(repeating: "x", count: 70 << 10) + "\"}", fragmentBytes: 1 << 10)
+        #expect(try await fragmented.closed() == CloseCode.messageTooBig)
+        try await playOnce()
+
         // A gap in the numbers: nothing of it counted.
         let skipper = TestDevice(name: "s")
         let (outOfOrder, _) = try await TestPlayer.join(server, device: skipper)
@@ -179,6 +185,30 @@ import TouchSchoolProtocol
         #expect((scores[schoolB] ?? 0) <= 108)
         #expect(!good.ended)
         await good.close()
+    }
+
+    /// A gap closes the connection, and the batch it sent right behind the gap is never applied:
+    /// not in the save that finds the gap, nor when it arrives while that save runs (it waits for
+    /// the next one), nor after. The delays sweep across the save, which starts a commit window
+    /// (50 ms) after the gap arrived.
+    @Test func aBatchSentRightAfterAGapIsNeverApplied() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        for delay in stride(from: 40, through: 70, by: 1) {
+            let device = TestDevice(name: "gap\(delay)")
+            let (player, _) = try await TestPlayer.join(server, device: device)
+            let now = TestDevice.nowMs()
+            try await player.send(.taps(TapBatch(seq: 3, taps: [schoolB: 2], playerTaps: 2, switchedTo: schoolB, best: 1,
+                                                 startMs: now - 900, endMs: now - 800)))
+            try await Task.sleep(for: .milliseconds(delay))
+            // The next batch the server expects; sending fails once the close arrived, as it may.
+            try? await player.send(.taps(TapBatch(seq: 1, taps: [schoolB: 1], playerTaps: 1, switchedTo: schoolB, best: 1,
+                                                  startMs: now - 700, endMs: now - 600)))
+            #expect(try await player.closed() == CloseCode.policyViolation)
+            #expect(player.acks.isEmpty, "sent \(delay) ms after the gap: \(player.acks)")
+            await player.close()
+        }
+        #expect(try await HTTP.scores(server).scores[schoolB] == nil)
     }
 
     @Test func aFloodOfConnectionsFromOneAddressHitsTheLimitAndOthersArePlaying() async throws {

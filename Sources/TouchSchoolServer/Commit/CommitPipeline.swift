@@ -108,6 +108,9 @@ extension Battle {
                     send(.text(MessageCoding.encode(.error(ProtocolError(code: CloseCode.policyViolation, message: message)))), to: received.connection)
                     send(.close(code: CloseCode.policyViolation, reason: "batch out of order"), to: received.connection)
                     peers[received.connection]?.device = nil
+                    // What the connection sent after the gap and is waiting for the next save is
+                    // not applied either: the connection was told it is closed.
+                    pending.removeAll { $0.connection == received.connection }
                 }
             }
             metrics.batches.increment(by: Int64(acknowledged))

@@ -54,6 +54,7 @@ struct PlayConnection {
         metrics.connections.increment()
         defer { metrics.connections.decrement() }
         let greeted = Flag()
+        let layerError = CaughtError()
         enum Part { case writer, reader, timer, grace }
         await withTaskGroup(of: Part.self) { group in
             // The writer: everything for this connection, in order, until a close.
@@ -78,7 +79,10 @@ struct PlayConnection {
                 } catch let Closing.error(error) {
                     failure = error
                 } catch {
-                    // The WebSocket layer's own errors (a frame too large, the peer gone).
+                    // The WebSocket layer's own errors (a message too large across its fragments,
+                    // the peer gone): handed back to it when the connection ends, so that it
+                    // closes with the code it chose (1009 for a message over the limit).
+                    layerError.keep(error)
                     failure = nil
                 }
                 if let failure { fail(failure, outbox: outbox) }
@@ -124,6 +128,7 @@ struct PlayConnection {
             }
         }
         await battle.disconnect(id)
+        if let error = layerError.error { throw error }
     }
 
     private func fail(_ failure: ProtocolError, outbox: AsyncStream<Outgoing>.Continuation) {
@@ -216,6 +221,13 @@ struct PlayConnection {
         case CloseCode.tooManyConnections: "too many connections"
         default: "protocol violation"
         }
+    }
+
+    /// An error kept by one task for another.
+    final class CaughtError: Sendable {
+        private let value = Mutex<(any Error)?>(nil)
+        var error: (any Error)? { value.withLock { $0 } }
+        func keep(_ error: any Error) { value.withLock { $0 = error } }
     }
 
     /// Set once, read from another task.
