@@ -24,11 +24,12 @@ final class Browser {
     private var closed = false
 
     /// A browser whose page is `width` × `height` CSS pixels, as a phone with touch
-    /// (`touch`) or a desktop, in `language` (what `navigator.language` says).
-    init(width: Int, height: Int, touch: Bool, language: String = "ko-KR") throws {
+    /// (`touch`) or a desktop, in `language` (what `navigator.language` says), started with
+    /// Chromium's command-line `flags` besides this class's own.
+    init(width: Int, height: Int, touch: Bool, language: String = "ko-KR", flags: [String] = []) throws {
         var template = Array("/tmp/touchschool-browser-XXXXXX".utf8CString)
         folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        do { try start(width: width, height: height, touch: touch, language: language) } catch {
+        do { try start(width: width, height: height, touch: touch, language: language, flags: flags) } catch {
             close()
             throw error
         }
@@ -36,7 +37,7 @@ final class Browser {
 
     deinit { close() }
 
-    private func start(width: Int, height: Int, touch: Bool, language: String) throws {
+    private func start(width: Int, height: Int, touch: Bool, language: String, flags: [String]) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["LANGUAGE"] = language.replacingOccurrences(of: "-", with: "_")
         switch Subprocess.start(Self.driver, ["--port=0", "--log-path=\(folder)/driver.log"], environment: environment,
@@ -59,7 +60,7 @@ final class Browser {
             "binary": Self.chromium,
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                      "--user-data-dir=\(folder)/profile", "--lang=\(language)", "--window-size=\(width),\(height)",
-                     "--hide-scrollbars", "--force-device-scale-factor=1"],
+                     "--hide-scrollbars", "--force-device-scale-factor=1"] + flags,
             "prefs": ["intl": ["accept_languages": language]],
         ]
         if touch {
@@ -181,6 +182,24 @@ final class Browser {
     /// Sends the next commands to the window `handle`.
     func switchTo(window handle: String) throws {
         _ = try command("POST", "/window", ["handle": handle])
+    }
+
+    /// The handles of the windows open, those a page opened included.
+    func windows() throws -> [String] {
+        guard let handles = try command("GET", "/window/handles", nil) as? [String] else { throw Failure(description: "no window handles") }
+        return handles
+    }
+
+    /// Closes the current window as a player closes a tab (its page's `pagehide` runs); the next
+    /// commands need `switchTo(window:)`.
+    func closeWindow() throws {
+        _ = try command("DELETE", "/window", nil)
+    }
+
+    /// Crashes the renderer of the current window's page (DevTools' `Page.crash`): the page ends
+    /// with no `pagehide`, as when its process dies. The driver answers "tab crashed".
+    func crashPage() {
+        _ = try? command("POST", "/goog/cdp/execute", ["cmd": "Page.crash", "params": [String: Any]()])
     }
 
     func resize(width: Int, height: Int) throws {
