@@ -4,7 +4,8 @@
 // reload, a closed tab or a dropped connection sends them again and the server counts each once.
 // The batches, the batch being filled and the player are kept per battle (the server's identity
 // in the welcome): one battle's are never sent to another. Of the tabs of one browser only the
-// one holding the device's lock plays; a tab that does not play (the projector's `?board`, a tab
+// one holding the device (its Web Lock, or where there are none, by agreement of the tabs over a
+// BroadcastChannel) plays; a tab that does not play (the projector's `?board`, a tab
 // waiting for the device) reads the board from `GET /v1/board`, which needs no device.
 // The battle's rules are rules.js's (`TouchSchoolRules`), loaded before this file.
 // Text from the data (school and player names) is only ever set with textContent.
@@ -122,12 +123,17 @@
     if (!store.set(battleKey('outbox'), box)) store.remove(battleKey('outbox'));
   }
 
-  /** 32 random bytes, base64url without padding: the device key of the protocol. */
+  /** `count` random bytes, base64url without padding. */
+  function randomText(count) {
+    const bytes = crypto.getRandomValues(new Uint8Array(count));
+    return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }
+
+  /** 32 random bytes: the device key of the protocol. */
   function deviceKey() {
     let key = store.get('device', null);
     if (rules.isValidDeviceKey(key)) return key;
-    const bytes = crypto.getRandomValues(new Uint8Array(32));
-    key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    key = randomText(32);
     store.set('device', key);
     return key;
   }
@@ -305,16 +311,16 @@
 
   /**
    * This tab plays no more (another tab or window has the device, or the page does not match the
-   * server): it closes its socket, writes nothing more and says why; the lock, if it still has
-   * it, goes to a tab waiting for it.
+   * server): it closes its socket, writes nothing more and says why; the device, if it still has
+   * it, goes to the tab `to` that takes it, or else to a tab waiting for it.
    */
-  function stop(message) {
+  function stop(message, to) {
     if (stopped) return;
     stopped = true;
     owner = false;
     clearTimeout(retryTimer);
     if (socket) socket.close();
-    if (releaseDevice) releaseDevice();
+    if (releaseDevice) releaseDevice(to);
     ui.status.textContent = message;
     ui.status.className = 'offline';
     ui.status.dataset.state = 'stopped';
@@ -409,26 +415,25 @@
   // first: that one stops at once (`stop`) and writes nothing more. The lock is held for the
   // tab's life; a tab waiting for it plays as soon as the playing tab is closed or reloaded.
   // A page without Web Locks (served over plain http to another machine: no secure context)
-  // plays at once; the server's newest connection of a device then wins, as before.
+  // does the same over a BroadcastChannel (below).
   let waitingForDevice = null, releaseDevice = null;
 
   function claimDevice(steal) {
-    if (!navigator.locks) { play(); return; }
+    if (!navigator.locks) { claimByChannel(steal); return; }
     if (waitingForDevice) { waitingForDevice.abort(); waitingForDevice = null; }
     navigator.locks.request(DEVICE_LOCK, steal ? { steal: true } : { ifAvailable: true }, (lock) => {
-      if (lock) return play();
+      if (lock) return playHolding();
       waitForDevice();
       return undefined;
     }).catch(lostDevice);
   }
 
   function waitForDevice() {
-    ui.elsewhere.hidden = false;
-    watchBoard();
+    showWaiting();
     const waiting = new AbortController();
     waitingForDevice = waiting;
     // Given up (`abort`) when this tab takes the lock itself: that ends nothing that played.
-    navigator.locks.request(DEVICE_LOCK, { signal: waiting.signal }, play).catch(() => { if (!waiting.signal.aborted) lostDevice(); });
+    navigator.locks.request(DEVICE_LOCK, { signal: waiting.signal }, playHolding).catch(() => { if (!waiting.signal.aborted) lostDevice(); });
   }
 
   /** A lock request ended in an error: taken by another tab (stolen) if this tab was playing. */
@@ -436,7 +441,17 @@
     if (owner) stop(t.deviceLost);
   }
 
-  /** Plays, holding the lock until the tab ends or another takes it. */
+  /** Plays, holding the lock until the tab ends or another takes it (`stop`). */
+  function playHolding() {
+    return new Promise((resolve) => { releaseDevice = resolve; play(); });
+  }
+
+  /** Another tab plays: this one says so, with the button to play here, and shows the board. */
+  function showWaiting() {
+    ui.elsewhere.hidden = false;
+    watchBoard();
+  }
+
   function play() {
     waitingForDevice = null;
     owner = true;
@@ -455,7 +470,125 @@
     showSchool();
     if (view === 'picker' && school) show('game'); else scheduleRender(true);
     connect();
-    return new Promise((resolve) => { releaseDevice = resolve; });
+  }
+
+  // ---------------------------------------------------------------- one tab plays, without Web Locks
+  // Without a secure context there are no Web Locks, so the tabs agree among themselves over the
+  // BroadcastChannel `touchschool-device`, which needs none. Each tab has a random `id` and its
+  // start time `since`; a tab that asks for the device takes an `epoch` one above any it has
+  // heard. Ranks order the tabs: the higher epoch, then the earlier start, then the smaller id.
+  // Every message is {type, id, since, epoch} (and `to` on a release):
+  //  - claim: "who plays? if no one, I will". The owner answers `owner` at once. A claimant that
+  //    hears `owner` or `take`, or a claim that outranks its own, waits; one that hears none of
+  //    them within TAB_ANSWER_MS plays. Two tabs opened at the same instant both claim, and the
+  //    lower gives way before either has played, read the storage or connected.
+  //  - owner: the playing tab, in answer to a claim and every TAB_HEARTBEAT_MS. An owner hearing
+  //    another owner that outranks it stops: with a newer epoch, that one took the device while
+  //    this one was taken for dead (frozen, or too busy to answer), and only it still plays.
+  //  - take: "play here". The owner stops at once (socket closed, storage never written again)
+  //    and answers `release` to the taker, which then reads the storage and plays; with no owner
+  //    left to answer (closed, crashed) it plays after TAB_ANSWER_MS. A claimant gives way.
+  //  - release: the owner gave the device up, to a taker (`to`) or to anyone (its page was
+  //    closed or left, or it stopped): then the waiting tabs claim at once.
+  // A waiting tab that has heard no owner for TAB_SILENT_MS claims: an owner still there answers
+  // at once (a background tab's timers, so its heartbeat, may be throttled to one a minute, its
+  // message events are not); a crashed one does not, and the claimant plays TAB_ANSWER_MS later.
+  const TAB_HEARTBEAT_MS = 1000;
+  const TAB_SILENT_MS = 3000;
+  const TAB_ANSWER_MS = 500;
+  const tab = { id: randomText(16), since: performance.timeOrigin, epoch: 0 };
+  /** 'claiming', 'taking' (play here), 'owner', 'waiting', or 'stopped' (for good). */
+  let role = 'waiting';
+  let channel = null, topEpoch = 0, ownerHeard = 0, answerTimer = 0, beatTimer = 0;
+
+  function claimByChannel(steal) {
+    if (!channel) {
+      channel = new BroadcastChannel(DEVICE_LOCK);
+      channel.onmessage = (event) => hear(event.data);
+      beatTimer = setInterval(beat, TAB_HEARTBEAT_MS);
+      // Closed or left, the device goes to a waiting tab now rather than after TAB_SILENT_MS.
+      // A page shown again from the back-forward cache gave it up: it starts again.
+      addEventListener('pagehide', () => { if (role === 'owner') stop(t.deviceLost); });
+      addEventListener('pageshow', (event) => { if (event.persisted && stopped) location.reload(); });
+    }
+    ask(steal ? 'take' : 'claim');
+  }
+
+  function ask(type) {
+    role = type === 'take' ? 'taking' : 'claiming';
+    topEpoch += 1;
+    tab.epoch = topEpoch;
+    say(type);
+    clearTimeout(answerTimer);
+    answerTimer = setTimeout(own, TAB_ANSWER_MS);
+    setStatus();
+  }
+
+  function own() {
+    clearTimeout(answerTimer);
+    role = 'owner';
+    say('owner');
+    releaseDevice = (to) => {
+      role = 'stopped';
+      clearInterval(beatTimer);
+      say('release', to ? { to } : {});
+    };
+    play();
+  }
+
+  function giveWay() {
+    clearTimeout(answerTimer);
+    role = 'waiting';
+    ownerHeard = performance.now();
+    showWaiting();
+  }
+
+  function say(type, extra) {
+    channel.postMessage(Object.assign({ type, id: tab.id, since: tab.since, epoch: tab.epoch }, extra));
+  }
+
+  /** Whether the tab that sent `message` outranks this one. */
+  function outranks(message) {
+    if (message.epoch !== tab.epoch) return message.epoch > tab.epoch;
+    if (message.since !== tab.since) return message.since < tab.since;
+    return message.id < tab.id;
+  }
+
+  function hear(message) {
+    if (role === 'stopped' || !message || message.id === tab.id || typeof message.epoch !== 'number') return;
+    topEpoch = Math.max(topEpoch, message.epoch);
+    switch (message.type) {
+      case 'claim':
+        // A waiting tab lets that claim run its course rather than outbid it with a newer epoch.
+        if (role === 'waiting') ownerHeard = performance.now();
+        else if (role === 'owner') say('owner');
+        else if (role === 'taking') say('take');
+        // The claim it outranks learns of this one (it may have started before that tab listened).
+        else if (role === 'claiming') { if (outranks(message)) giveWay(); else say('claim'); }
+        break;
+      case 'owner':
+        ownerHeard = performance.now();
+        if (role === 'claiming') giveWay();
+        else if (role === 'owner') { if (outranks(message)) stop(t.deviceLost, message.id); else say('owner'); }
+        break;
+      case 'take':
+        ownerHeard = performance.now();
+        if (role === 'owner') stop(t.deviceLost, message.id);
+        else if (role === 'claiming' || (role === 'taking' && outranks(message))) giveWay();
+        break;
+      case 'release':
+        if (message.to === tab.id && role === 'taking') own();
+        else if (message.to) ownerHeard = performance.now();
+        else if (role === 'waiting') ask('claim');
+        break;
+      default:
+        break;
+    }
+  }
+
+  function beat() {
+    if (role === 'owner') say('owner');
+    else if (role === 'waiting' && performance.now() - ownerHeard > TAB_SILENT_MS) ask('claim');
   }
   $('play-here').addEventListener('click', () => claimDevice(true));
 
@@ -524,9 +657,10 @@
     if (stopped) return;
     let text, state;
     // Online, taps in flight are not news (they are acknowledged within a moment); offline, the
-    // count says what waits to be sent. A tab that does not play is online with its board stream.
+    // count says what waits to be sent. A tab that does not play is online with its board stream;
+    // one asking the other tabs for the device (without Web Locks) is connecting until they answer.
     if (owner ? welcomed : boardLive) { state = 'online'; text = t.online; }
-    else if (owner ? socket : boardSource) { state = 'connecting'; text = t.connecting; }
+    else if (owner ? socket : boardSource || role === 'claiming' || role === 'taking') { state = 'connecting'; text = t.connecting; }
     else { state = 'offline'; text = t.offline(number.format(waitingTaps)); }
     if (ui.status.textContent !== text) ui.status.textContent = text;
     ui.status.className = state === 'offline' ? 'offline' : '';
