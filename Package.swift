@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The pure core: catalog, search and the rules of the game. No files, locks, clock or terminal.
@@ -44,6 +45,9 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // The page's files gzipped once at start, for the phones that load them.
                 .product(name: "CompressNIO", package: "compress-nio"),
+                // The server's services and their graceful shutdown; a second signal ends it at once.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             // The browser page (plain HTML, CSS, JavaScript), served at `/` as a bundle resource so
             // that `swift run` and the built binary both find it.

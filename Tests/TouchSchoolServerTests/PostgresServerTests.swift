@@ -116,6 +116,38 @@ import TouchSchoolTestSupport
         #expect(try cluster.psql("SELECT sum(total) FROM touchschool_scores") == "\(submitted.values.reduce(0, +))")
     }
 
+    /// A shutdown that waits on an unreachable database to save what arrived ends at a second
+    /// SIGTERM at once, and by itself within its bound (`maximumShutdown` + `maximumCancellation`).
+    @Test func aShutdownWaitingOnTheDatabaseEndsAtASecondSignalAndWithinItsBound() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        for secondSignal in [true, false] {
+            let server = try ServerProcess.start(arguments: ["--postgres", cluster.url])
+            defer { server.stop() }
+            let alice = TestDevice(name: "alice\(secondSignal)")
+            let (a, _) = try await TestPlayer.join(server, device: alice)
+            try await a.send(.taps(alice.batch(schoolA, taps: 5, switchTo: true)))
+            _ = try await a.ack(1)
+            cluster.stop(immediate: true, removing: false)
+            try await a.send(.taps(alice.batch(schoolA, taps: 5)))
+            #expect(try await eventually("/healthz says 503") { try await HTTP.get("\(server.baseURL)/healthz").status == 503 })
+            server.signal(SIGTERM)
+            #expect(server.waitForExit(timeout: 2) == nil, "the shutdown waits to save batch 2")
+            let signalled = Date()
+            if secondSignal {
+                server.signal(SIGTERM)
+                #expect(server.waitForExit(timeout: 3) == 128 + SIGTERM, "\(server.errors.suffix(500))")
+                #expect(Date().timeIntervalSince(signalled) < 3)
+            } else {
+                let status = server.waitForExit(timeout: 40)
+                #expect(status != nil, "still running 40 s after SIGTERM")
+                #expect(Date().timeIntervalSince(signalled) < 28)
+            }
+            await a.close()
+            try cluster.start()
+        }
+    }
+
     @Test func postgresStoppedForFiveSecondsMidPlayDelaysAcknowledgementsAndLosesNothing() async throws {
         let cluster = try PostgresCluster()
         defer { cluster.stop() }

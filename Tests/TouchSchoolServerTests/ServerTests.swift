@@ -307,6 +307,24 @@ import TouchSchoolProtocol
         #expect(try await HTTP.scores(restarted).scores == expected)
     }
 
+    /// A second `serve` on a port another one holds says so and ends at once with status 1,
+    /// whatever it was asked to do next (it used to print nothing, spin a core and ignore SIGTERM).
+    @Test func aBusyPortEndsServeAtOnceWithTheReason() async throws {
+        let first = try ServerProcess.start()
+        defer { first.stop() }
+        let started = Date()
+        let second = try ServerProcess.launch(arguments: ["--port", "\(first.port)"])
+        var status: Int32 = 0
+        let ended = waitpid(second.pid, &status, 0) == second.pid
+        #expect(ended && (status >> 8) & 0xFF == 1)
+        #expect(Date().timeIntervalSince(started) < 10)
+        let errors = (try? String(contentsOfFile: second.errorPath, encoding: .utf8)) ?? ""
+        #expect(errors.contains("cannot listen on 127.0.0.1:\(first.port): the port is in use"), "\(errors)")
+        #expect(errors.contains("--port"))
+        // The first plays on.
+        #expect(try await HTTP.get("\(first.baseURL)/healthz").status == 200)
+    }
+
     @Test func sigtermSavesAndAcknowledgesWhatArrivedThenExitsZero() async throws {
         let directory = makeTemporaryDirectory()
         let server = try ServerProcess.start(dataDirectory: directory)

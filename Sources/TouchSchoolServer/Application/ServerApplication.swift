@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import PostgresNIO
 import ServiceLifecycle
+import UnixSignals
 import TouchSchoolCore
 import TouchSchoolProtocol
 import TouchSchoolStore
@@ -117,12 +118,58 @@ public enum TouchSchoolServer {
         }
         let metrics = ServerMetrics()
         let battle = Battle(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics, logger: logger)
-        let app = try buildApplication(configuration, battle: battle, metrics: metrics, logger: logger, onListening: onListening)
+        let listening = ListeningFlag()
+        let app = try buildApplication(configuration, battle: battle, metrics: metrics, logger: logger) { host, port in
+            listening.set()
+            onListening(host, port)
+        }
         // Shut down in reverse order: the battle first (save, acknowledge, close the sockets
-        // with "going away"), then the HTTP server.
-        let group = ServiceGroup(configuration: .init(services: [app, battle] + services.map { $0.service(for: battle) },
-                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        // with "going away"), then the HTTP server. A shutdown that takes too long is cancelled,
+        // and a cancellation that takes too long ends the process; a second SIGTERM or Ctrl-C ends
+        // it at once (what was acknowledged is saved; what was not, its clients send again).
+        var group = ServiceGroupConfiguration(services: [app, battle] + services.map { $0.service(for: battle) },
+                                              gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = Self.maximumShutdown
+        group.maximumCancellationDuration = Self.maximumCancellation
+        let secondSignal = Task {
+            var signals = await UnixSignalsSequence(trapping: .sigterm, .sigint).makeAsyncIterator()
+            guard await signals.next() != nil, await signals.next() != nil else { return }
+            logger.notice("A second signal: exiting now")
+            exit(Self.secondSignalStatus)
+        }
+        defer { secondSignal.cancel() }
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch where !listening.isSet {
+            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port): \(Self.describeListening(error))")
+        }
+    }
+
+    /// How long a graceful shutdown (save, acknowledge, close) may take before it is cancelled,
+    /// and a cancellation before the process is ended.
+    static let maximumShutdown: Duration = .seconds(20)
+    static let maximumCancellation: Duration = .seconds(5)
+    /// The exit status after a second signal: as a shell reports a process ended by SIGTERM.
+    static let secondSignalStatus: Int32 = 128 + SIGTERM
+
+    /// Why a port could not be listened on, in the words a teacher acts on.
+    static func describeListening(_ error: any Error) -> String {
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case EADDRINUSE: return "the port is in use (another server still running?); stop it, or choose another with --port (0: any free port)"
+            case EACCES: return "permission denied (ports below 1024 need privileges); choose another with --port"
+            case EADDRNOTAVAIL: return "this machine has no such address; use --host 0.0.0.0 for every interface"
+            default: break
+            }
+        }
+        return "\(error)"
+    }
+
+    /// Set once the HTTP server listens: a failure before is a failure to start.
+    final class ListeningFlag: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
     }
 }
 

@@ -104,14 +104,22 @@ actor Battle: Service {
 
     // MARK: - Service
 
+    /// Runs the loops until a graceful shutdown or a cancellation (the service group cancels
+    /// when another service fails, e.g. the HTTP server cannot bind its port, or at a second
+    /// SIGTERM): either closes the battle, so that every loop ends and the server exits instead of
+    /// spinning on sleeps that cancellation cuts short.
     func run() async throws {
-        await withGracefulShutdownHandler {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.commitLoop() }
-                group.addTask { await self.broadcastLoop() }
-                group.addTask { await self.pollLoop() }
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await self.commitLoop() }
+                    group.addTask { await self.broadcastLoop() }
+                    group.addTask { await self.pollLoop() }
+                }
+            } onGracefulShutdown: {
+                Task { await self.beginClosing() }
             }
-        } onGracefulShutdown: {
+        } onCancel: {
             Task { await self.beginClosing() }
         }
     }

@@ -18,7 +18,7 @@ extension Battle {
 
     func broadcastLoop() async {
         var ticks = 0
-        while !closing {
+        while !closing, !Task.isCancelled {
             try? await Task.sleep(for: Self.broadcastInterval / 2)
             if ContinuousClock.now - lastBroadcast >= Self.broadcastInterval { broadcast() }
             ticks += 1
