@@ -91,6 +91,18 @@ import TouchSchoolProtocol
         #expect(PlayerNames.clean("\u{1B}]2;x\u{1B}\\after") == "after")
         #expect(PlayerNames.clean("a\u{9B}2Jb\u{202E}c\td\n") == "ab c d")
         #expect(PlayerNames.clean("  \u{7}\u{1B}  ") == "player")
-        #expect(PlayerNames.clean(String(repeating: "가", count: 100)).count == PlayerNames.maximumLength)
+        #expect(PlayerNames.clean(String(repeating: "가", count: 100)) == String(repeating: "가", count: 32))
+        // One character with 8,143 combining marks is not a name's worth of storage.
+        let heavy = "e" + String(repeating: "\u{301}", count: 8_143)
+        #expect(heavy.count == 1)
+        #expect(PlayerNames.clean(heavy) == "player")
+        #expect(PlayerNames.clean("kim " + heavy + " lee") == "kim")
+        // Within every limit: 32 characters of two scalars each are 64 scalars and 96 bytes.
+        let accented = String(repeating: "e\u{301}", count: 40)
+        let kept = PlayerNames.clean(accented)
+        #expect(kept.count == 32 && kept.unicodeScalars.count == 64 && kept.utf8.count == 96)
+        // Four-byte characters: 32 of them would be 128 bytes, the most.
+        #expect(PlayerNames.clean(String(repeating: "😀", count: 40)).utf8.count == 128)
+        #expect(PlayerNames.clean(String(repeating: "😀", count: 40)).count == 32)
     }
 }

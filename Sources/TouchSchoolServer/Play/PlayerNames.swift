@@ -2,8 +2,14 @@ import TouchSchoolCore
 
 /// Names and keys as players send them, made safe to keep and to show.
 enum PlayerNames {
-    /// Longest display name kept, in characters.
+    /// Longest display name kept, in characters (grapheme clusters), as a player counts them.
     static let maximumLength = 32
+    /// …and in Unicode scalars and UTF-8 bytes, since one character may carry thousands of
+    /// combining marks: what is kept per device grows with what players do, never with what one
+    /// message carries. 32 Hangul syllables are 32 scalars and 96 bytes; a name of 32 characters
+    /// with an accent or two each still fits.
+    static let maximumScalars = 64
+    static let maximumBytes = 128
 
     /// Escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL/ST`, two-character escapes) and
     /// every other control removed (`VisibleText`), white space collapsed, at most
@@ -41,9 +47,17 @@ enum PlayerNames {
             scalars.append(scalar)
             lastWasSpace = false
         }
-        var text = String(scalars)
-        while text.last == " " { text.removeLast() }
-        if text.count > maximumLength { text = String(text.prefix(maximumLength)) }
+        var text = ""
+        var (characters, scalarCount, bytes) = (0, 0, 0)
+        // Whole characters only, while all three limits hold: a character too heavy to fit
+        // ends the name there.
+        for character in String(scalars) {
+            let (characterScalars, characterBytes) = (character.unicodeScalars.count, character.utf8.count)
+            guard characters < maximumLength, scalarCount + characterScalars <= maximumScalars,
+                  bytes + characterBytes <= maximumBytes else { break }
+            text.append(character)
+            (characters, scalarCount, bytes) = (characters + 1, scalarCount + characterScalars, bytes + characterBytes)
+        }
         while text.last == " " { text.removeLast() }
         return text.isEmpty ? "player" : text
     }
