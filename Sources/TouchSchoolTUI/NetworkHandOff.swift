@@ -32,11 +32,56 @@ struct NetworkHandOff: NetworkCommands {
     /// Replaces this process with `touchschool-network`; returns only by throwing, when it cannot.
     private func handOff(for feature: String) throws -> Never {
         let path = "\(ExecutableLocation.directory)/\(Self.siblingName)"
-        // The arguments as the kernel gave them (not re-encoded: a query need not be UTF-8).
-        execv(path, CommandLine.unsafeArgv)
+        // The arguments as the kernel gave them (not re-encoded: a query need not be UTF-8), but
+        // for a `--postgres URL`, which moves into the environment: the URL holds the database's
+        // password, and a server's command line is there for every user to read while it runs.
+        var (arguments, url) = Self.withoutPostgresURL(CommandLine.unsafeArgv, count: Int(CommandLine.argc))
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var index = 0
+        while let entry = environ[index] {
+            index += 1
+            if url != nil, strncmp(entry, Self.postgresEntryPrefix, strlen(Self.postgresEntryPrefix)) == 0 { continue }
+            environment.append(entry)
+        }
+        if let url {
+            let entry = Array(Self.postgresEntryPrefix.utf8CString.dropLast()) + url + [0]
+            environment.append(entry.withUnsafeBufferPointer { strdup($0.baseAddress!) })
+        }
+        arguments.append(nil)
+        environment.append(nil)
+        execve(path, arguments, environment)
         let reason = String(cString: strerror(errno))
         throw CommandError("\(feature) needs \(Self.siblingName), which should be installed beside touchschool: "
                            + "\(path): \(reason). Build both with `swift build` (or `swift build -c release`), "
                            + "or copy \(Self.siblingName) from the same build next to touchschool.")
+    }
+
+    static let postgresEntryPrefix = "\(PostgresURLEnvironment.name)="
+
+    /// `argv` without `--postgres URL` or `--postgres=URL` (before a `--`), and that URL's bytes.
+    static func withoutPostgresURL(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                                   count: Int) -> (arguments: [UnsafeMutablePointer<CChar>?], url: [CChar]?) {
+        var kept: [UnsafeMutablePointer<CChar>?] = []
+        var url: [CChar]?
+        var index = 0, optionsEnded = false
+        func bytes(_ text: UnsafeMutablePointer<CChar>) -> [CChar] { Array(UnsafeBufferPointer(start: text, count: strlen(text))) }
+        while index < count, let argument = argv[index] {
+            if index > 0, !optionsEnded {
+                if strcmp(argument, "--") == 0 {
+                    optionsEnded = true
+                } else if strcmp(argument, "--postgres") == 0, index + 1 < count, let value = argv[index + 1] {
+                    url = bytes(value)
+                    index += 2
+                    continue
+                } else if strncmp(argument, "--postgres=", 11) == 0 {
+                    url = bytes(argument + 11)
+                    index += 1
+                    continue
+                }
+            }
+            kept.append(argument)
+            index += 1
+        }
+        return (kept, url)
     }
 }

@@ -88,4 +88,51 @@ import TouchSchoolTestSupport
         let bad = Subprocess.run(installed, ["serve", "--port", "70000", "--data-dir", data])
         #expect(bad.status == 64 && bad.error.contains("--port must be between 0 and 65535"), "\(bad.error)")
     }
+
+    /// A server started until it listens, its pid and what it printed; killed by the caller.
+    static func startServer(_ arguments: [String], environment: [String: String]? = nil, in directory: TemporaryDirectory) throws -> (pid: pid_t, printed: String) {
+        let output = "\(directory.path)/out-\(UUID().uuidString)", error = "\(directory.path)/err-\(UUID().uuidString)"
+        let pid = try Subprocess.start(DataCommandsBinary.path, ["serve", "--port", "0", "--data-dir", "\(directory.path)/data"] + arguments,
+                                       environment: environment ?? ProcessInfo.processInfo.environment,
+                                       outputPath: output, errorPath: error).get()
+        let deadline = Date().addingTimeInterval(30)
+        var printed = ""
+        while !printed.contains("listening on"), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            if printed.isEmpty, kill(pid, 0) != 0 { break }
+        }
+        return (pid, printed + ((try? String(contentsOfFile: error, encoding: .utf8)) ?? ""))
+    }
+
+    static func stop(_ pid: pid_t) {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    /// The database's password never shows in a running server's command line: `--postgres URL`
+    /// moves into the environment at the hand-off, and `--postgres-file` keeps it off the command
+    /// line altogether.
+    @Test func aPostgresPasswordIsNotInTheServersCommandLine() throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // The throwaway cluster trusts loopback, so any password connects; the point is where it shows.
+        let url = cluster.url.replacingOccurrences(of: "touchschool@", with: "touchschool:s3cret-pw@")
+        let file = "\(directory.path)/postgres-url"
+        try FileSystem.live.replaceAtomically(file, with: Array((url + "\n").utf8))
+        for arguments in [["--postgres", url], ["--postgres=\(url)"], ["--postgres-file", file]] {
+            let (pid, printed) = try Self.startServer(arguments, in: directory)
+            defer { Self.stop(pid) }
+            #expect(printed.contains("listening on http://127.0.0.1:") && printed.contains("(data: PostgreSQL)"), "\(arguments[0]): \(printed)")
+            let commandLine = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
+            #expect(commandLine.range(of: Data("s3cret-pw".utf8)) == nil, "\(arguments[0]): the password is in /proc/\(pid)/cmdline")
+            #expect(commandLine.range(of: Data("--data-dir".utf8)) != nil, "the other arguments are kept")
+        }
+        // `import` reads the same options: the URL from a file.
+        let imported = Subprocess.run(DataCommandsBinary.path, ["import", "/nonexistent.csv", "--postgres-file", "\(directory.path)/missing"])
+        #expect(imported.status != 0 && imported.error.contains("cannot read --postgres-file"), "\(imported.error)")
+    }
 }

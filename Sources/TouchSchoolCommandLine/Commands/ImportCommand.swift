@@ -35,16 +35,22 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Import even an edition older than the one imported already.")
     var force = false
 
-    @Option(help: ArgumentHelp("Import into the catalog shared by the servers on this PostgreSQL database (`serve --postgres`) instead of the data directory; running servers take it up within seconds.",
-                               valueName: "postgres://user:password@host:port/database"))
-    var postgres: String?
+    /// With a PostgreSQL URL (--postgres-file, --postgres or $TOUCHSCHOOL_POSTGRES_URL): import
+    /// into the catalog shared by the servers on that database (`serve --postgres`) instead of the
+    /// data directory; running servers take it up within seconds.
+    @OptionGroup var postgres: PostgresOptions
 
     @OptionGroup var data: DataDirectoryOptions
 
     func run() throws {
+        let postgresURL = try postgres.url(environment: ProcessEnvironment.current)
         let report: String
         do {
-            if let postgres { report = try importIntoPostgres(url: postgres) } else { report = try importList() }
+            if let url = postgresURL {
+                report = try importIntoPostgres(url: url)
+            } else {
+                report = try importList()
+            }
         } catch {
             throw CommandError("\(error.message)\nNothing was changed.")
         }

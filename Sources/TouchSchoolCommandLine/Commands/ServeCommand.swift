@@ -12,7 +12,7 @@ struct ServeCommand: ParsableCommand {
             SIGTERM or Ctrl-C: saves and acknowledges what arrived, closes every connection, exits 0. \
             The protocol: docs/protocol.md. Logs go to standard error ($LOG_LEVEL: trace … critical).
 
-            With --postgres (or $DATABASE_URL), the scores, devices and catalog live in PostgreSQL \
+            With --postgres-file (or --postgres, $TOUCHSCHOOL_POSTGRES_URL, $DATABASE_URL), the scores, devices and catalog live in PostgreSQL \
             instead, shared by every server started with the same URL (run as many as needed behind \
             a load balancer: docs/operations.md). The schema is created or updated at start.
             """)
@@ -30,9 +30,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: .hidden)
     var devicesPerAddress: Int?
 
-    @Option(help: ArgumentHelp("Keep the battle in PostgreSQL, shared by several servers (default: $DATABASE_URL; without either, the data directory).",
-                               valueName: "postgres://user:password@host:port/database"))
-    var postgres: String?
+    /// Where PostgreSQL is: --postgres, --postgres-file, $TOUCHSCHOOL_POSTGRES_URL or $DATABASE_URL;
+    /// with none, the battle lives in the data directory.
+    @OptionGroup var postgres: PostgresOptions
 
     @Option(help: ArgumentHelp("With --postgres: first move the scores, devices and catalog of an embedded server's data directory into PostgreSQL, once (a second move is refused).",
                                valueName: "dir"))
@@ -45,17 +45,20 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOptions
 
-    /// PostgreSQL's URL, from --postgres or the environment.
-    var postgresURL: String? {
-        postgres ?? ProcessEnvironment.current["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    /// PostgreSQL's URL, from the options or the environment.
+    func postgresURL() throws -> String? {
+        try postgres.url(environment: ProcessEnvironment.current, alsoFrom: ["DATABASE_URL"])
     }
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        if from != nil, postgresURL == nil { throw ValidationError("--from moves a data directory into PostgreSQL: give --postgres URL too") }
+        if from != nil, try postgresURL() == nil {
+            throw ValidationError("--from moves a data directory into PostgreSQL: give --postgres-file, --postgres or $DATABASE_URL too")
+        }
     }
 
     func run() throws {
+        let postgresURL = try postgresURL()
         try network.serve(ServeRequest(
             host: host, port: port, dataDirectory: data.directory, postgresURL: postgresURL, moveFrom: from,
             trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, devicesPerAddress: devicesPerAddress,
