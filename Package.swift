@@ -31,13 +31,19 @@ let package = Package(
         // The store: the state file, the catalog file and the import, with the file system and the
         // clock passed in as values; the game's connection to the battle (`BattleConnection`).
         .target(name: "TouchSchoolStore", dependencies: ["TouchSchoolCore"]),
+        // The system's SQLite (Debian: libsqlite3-dev), for the battle database.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // A server's battle in its data directory's `battle.sqlite`: the schema and every query,
+        // in one place for the server's store and the commands that read it (rank, stats,
+        // search). Foundation-free, like the game that links it.
+        .target(name: "TouchSchoolBattleDatabase", dependencies: ["CSQLite", "TouchSchoolCore", "TouchSchoolStore"]),
         // The play protocol's messages, in one place for the client and the server (docs/protocol.md).
         .target(name: "TouchSchoolProtocol"),
         // `touchschool serve`: one battle for players on many machines (Hummingbird, WebSocket).
         .target(
             name: "TouchSchoolServer",
             dependencies: [
-                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol",
+                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolBattleDatabase",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -78,6 +84,7 @@ let package = Package(
                 "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolView",
                 "Sources/TouchSchoolProtocol", "Sources/TouchSchoolServer", "Sources/TouchSchoolClient", "Sources/TouchSchoolTUI",
                 "Sources/TouchSchoolCommandLine", "Sources/TouchSchoolNetworkTUI", "Sources/CNcurses",
+                "Sources/CSQLite", "Sources/TouchSchoolBattleDatabase",
                 "Tests", "Benchmarks", "docs", "README.md", "BENCHMARKS.md",
             ],
             sources: ["Sources/TouchSchoolStarterCatalog"],
@@ -90,7 +97,7 @@ let package = Package(
         .target(
             name: "TouchSchoolCommandLine",
             dependencies: [
-                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView", "CNcurses",
+                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView", "CNcurses", "TouchSchoolBattleDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -11,7 +11,8 @@ import TouchSchoolTestSupport
 /// own client, `NetworkBattle`, playing through it: the waiting taps are numbered after the
 /// restored numbers and counted once, the game is never shut out, and a renumbering that cannot
 /// be saved is not sent, so that a crash after it does not count it twice. For the embedded store
-/// (`state.json` copied back) and for PostgreSQL (`pg_dump`, then a restore into a new database).
+/// (`battle.sqlite` backed up while serving and restored with the `sqlite3` shell, as
+/// docs/operations.md says) and for PostgreSQL (`pg_dump`, then a restore into a new database).
 @Suite(.serialized) struct RestoreTests {
     static let school = "S0001"
 
@@ -80,8 +81,9 @@ import TouchSchoolTestSupport
 
         try await client.tap(5, first: true)
         #expect(try await client.delivered())
-        // The backup: the device's batch 1 applied, 5 taps.
-        let backup = try Data(contentsOf: URL(fileURLWithPath: "\(data)/state.json"))
+        // The backup, taken while the server runs: the device's batch 1 applied, 5 taps.
+        let backup = "\(makeTemporaryDirectory())/battle-backup.sqlite"
+        try sqlite3("\(data)/battle.sqlite", ".backup \(backup)")
         try await client.tap(7)
         #expect(try await client.delivered())
         #expect(try await HTTP.scores(server).scores == [Self.school: 12])
@@ -92,7 +94,7 @@ import TouchSchoolTestSupport
         try await client.tap(11)
         try await client.tap(13)
         #expect(try await eventually("24 taps waiting") { client.battle.waitingTaps == 24 })
-        try backup.write(to: URL(fileURLWithPath: "\(data)/state.json"))
+        try sqlite3("\(data)/battle.sqlite", ".restore \(backup)")
 
         // Back up, with the client's disk full: the welcome (last number 1) renumbers 3 and 4 as
         // 2 and 3, which cannot be saved, so nothing is sent and the game says why.
@@ -155,4 +157,10 @@ import TouchSchoolTestSupport
         #expect(try await HTTP.scores(server).scores == [Self.school: 19])
         #expect(client.battle.finish(timeoutNanoseconds: 2_000_000_000))
     }
+}
+
+/// Runs the `sqlite3` shell (Debian's sqlite3) on `database` with one command, as an operator does.
+func sqlite3(_ database: String, _ command: String) throws {
+    let result = Subprocess.run("/usr/bin/sqlite3", [database, command])
+    guard result.status == 0 else { throw HarnessError("sqlite3 \(database) \(command): \(result.error)") }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchSchoolBattleDatabase
 import TouchSchoolCore
 import TouchSchoolStore
 import TouchSchoolView
@@ -85,9 +86,11 @@ struct ImportCommand: ParsableCommand {
                                      + "(\(edition)): importing it would mark the newer schools as no longer listed. "
                                      + "Import it anyway with --force.")
                 }
-                let chosen = Set(state.players.values.compactMap(\.schoolID))
+                // A server's battle database counts too: a starter school with taps only there is kept.
+                let server = try BattleDatabase.openForReading(dataDirectory: directory)?.savedState() ?? SavedState()
+                let chosen = Set((Array(state.players.values) + server.players.values).compactMap(\.schoolID))
                 let merged = CatalogImport.merge(current: current, official: list) { id in
-                    (state.scores[id] ?? 0) > 0 || chosen.contains(id)
+                    (state.scores[id] ?? 0) > 0 || (server.scores[id] ?? 0) > 0 || chosen.contains(id)
                 }
                 do {
                     try CatalogFile.save(merged.catalog, to: catalogPath, fileSystem: fileSystem)

@@ -15,8 +15,8 @@ import TouchSchoolStore
 public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: Int
-    /// The data directory: `state.json` (the scores, with the devices) lives here, unless
-    /// `postgresURL` is given.
+    /// The data directory: `battle.sqlite` (the scores, devices and players) and `battle.id`
+    /// live here, unless `postgresURL` is given.
     public var dataDirectory: String
     /// PostgreSQL, shared by any number of servers: the scores, devices and catalog live there.
     public var postgresURL: String?
@@ -76,12 +76,15 @@ public enum TouchSchoolServer {
     public static func run(_ configuration: ServerConfiguration, logger: Logger,
                            onListening: @escaping @Sendable (String, Int) -> Void) async throws {
         guard let url = configuration.postgresURL else {
-            let store: EmbeddedBattleStore
+            let store: SQLiteBattleStore
             do {
-                store = try EmbeddedBattleStore(store: StateStore(directory: configuration.dataDirectory),
-                                                starterCatalogPath: configuration.starterCatalogPath) { logger.warning("\($0)") }
+                store = try SQLiteBattleStore(dataDirectory: configuration.dataDirectory, starterCatalogPath: configuration.starterCatalogPath)
             } catch {
-                throw ServerError(description: "cannot read the saved scores: \(error)")
+                throw ServerError(description: error.message)
+            }
+            if let moved = store.moved {
+                logger.notice("Moved state.json into the battle database once (state.json is left as it was)", metadata: [
+                    "schools": "\(moved.schools)", "taps": "\(moved.taps)", "devices": "\(moved.devices)", "database": "\(store.name)"])
             }
             try await serve(configuration, store: store, services: [], logger: logger, onListening: onListening)
             return

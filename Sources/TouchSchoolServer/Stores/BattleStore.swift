@@ -1,8 +1,8 @@
 import TouchSchoolCore
 import TouchSchoolStore
 
-/// Where a server keeps its battle: the embedded data directory (`EmbeddedBattleStore`, one
-/// server) or PostgreSQL (`PostgresBattleStore`, any number of servers sharing one board).
+/// Where a server keeps its battle: the data directory's SQLite database (`SQLiteBattleStore`,
+/// one server) or PostgreSQL (`PostgresBattleStore`, any number of servers sharing one board).
 ///
 /// Both apply `CommitRules` to the batches of one commit window in one durable write (one
 /// transaction) together with the devices' last batch numbers, and return only once it is
@@ -28,7 +28,7 @@ protocol BattleStore: Sendable {
                 nowMs: Int64) async throws(BattleStoreError) -> CommittedWindow
 
     /// The totals other writers changed after board version `version` (nil: nothing new).
-    /// The embedded store has no other writer; PostgreSQL's is polled.
+    /// SQLite's has no other writer; PostgreSQL's is polled.
     func changes(since version: UInt64) async throws(BattleStoreError) -> StoredBoard?
 
     /// The catalog to play with when it differs from `current` (an import was made), else nil.

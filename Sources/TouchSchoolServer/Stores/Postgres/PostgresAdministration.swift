@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import TouchSchoolBattleDatabase
 import TouchSchoolCore
 import TouchSchoolStore
 
@@ -40,12 +41,12 @@ public enum PostgresAdministration {
         }
     }
 
-    /// Moves the scores, devices and players of an embedded server's data directory (and its
-    /// imported catalog, when PostgreSQL has none) into PostgreSQL, once: a second move, from
-    /// any directory, is refused and changes nothing. Totals are added to what PostgreSQL holds.
+    /// Moves the scores, devices and players of an embedded server's data directory (its
+    /// `battle.sqlite`, else its `state.json`) and its imported catalog, when PostgreSQL has none,
+    /// into PostgreSQL, once: a second move, from any directory, is refused and changes nothing. Totals are added to what PostgreSQL holds.
     public static func moveDataDirectory(_ directory: String, url: String,
                                          logger: Logger = Logger(label: "touchschool.postgres")) async throws -> String {
-        let (state, problems) = try StateStore(directory: directory).read()
+        let (state, problems) = try DataDirectoryBattle.read(directory: directory)
         for case let .notRepaired(details) in problems {
             throw PostgresSetupError(message: "the scores in \(directory) need repair first (\(details.joined(separator: "; "))): "
                                      + "run `touchschool stats --data-dir \(directory)` or a server on it once")

@@ -1,0 +1,132 @@
+import Dispatch
+import Synchronization
+import TouchSchoolBattleDatabase
+import TouchSchoolCore
+import TouchSchoolStore
+
+/// The battle of one server in its data directory's `battle.sqlite` (`BattleDatabase`), the
+/// catalog from the directory (`DataDirectoryCatalog`), the identity in `battle.id`.
+///
+/// A commit window is one SQLite transaction that reads the rows of the devices in it, applies
+/// `CommitRules` to them (the totals start empty, so what the rules add are this window's
+/// increments, as in PostgreSQL), and writes the changed devices and schools and the board's
+/// version: nothing else. It returns once the transaction is durable (WAL, `synchronous=FULL`).
+/// The database is used on one serial queue, off the cooperative threads: a commit waits for
+/// its fsync there.
+final class SQLiteBattleStore: BattleStore {
+    let directory: String
+    let catalogs: DataDirectoryCatalog
+    let identity: String
+    /// What the first start moved in from `state.json`, for the log.
+    let moved: BattleDatabase.Move?
+    private let database: Mutex<BattleDatabase>
+    private let queue = DispatchQueue(label: "touchschool.sqlite")
+    /// Totals this store changed outside a commit (scores under starter ids moved to their
+    /// official ids when an import is taken up), told at the next commit or `changes(since:)`,
+    /// whichever comes first.
+    private let untold = Mutex<StoredBoard?>(nil)
+
+    var name: String { "the battle database \(BattleDatabase.path(inDataDirectory: directory))" }
+
+    /// Opens the directory's database, made at the first start with `state.json` moved in.
+    init(dataDirectory: String, starterCatalogPath: String?) throws(StoreError) {
+        directory = dataDirectory
+        catalogs = DataDirectoryCatalog(directory: dataDirectory, starterCatalogPath: starterCatalogPath)
+        identity = try BattleIdentityFile.loadOrCreate(dataDirectory: dataDirectory)
+        let (database, moved) = try BattleDatabase.openForServer(dataDirectory: dataDirectory)
+        self.database = Mutex(database)
+        self.moved = moved
+    }
+
+    /// Runs `body` on the store's queue with the database.
+    private func run<T: Sendable>(_ body: @escaping @Sendable (BattleDatabase) throws(StoreError) -> T) async throws(BattleStoreError) -> T {
+        let outcome: Result<T, StoreError> = await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(returning: self.database.withLock { database in
+                    do throws(StoreError) { return .success(try body(database)) } catch { return .failure(error) }
+                })
+            }
+        }
+        switch outcome {
+        case let .success(value): return value
+        case let .failure(error): throw BattleStoreError(message: error.message)
+        }
+    }
+
+    func battleID() async -> String { identity }
+
+    func board() async throws(BattleStoreError) -> StoredBoard {
+        try await run { database throws(StoreError) in
+            let board = try database.board()
+            return StoredBoard(version: board.version, scores: board.scores)
+        }
+    }
+
+    func device(_ device: String) async throws(BattleStoreError) -> (DeviceRecord, PlayerRecord)? {
+        try await run { database throws(StoreError) in try database.device(device) }
+    }
+
+    func commit(_ batches: [ReceivedBatch], histories: [String: DeviceTapHistory], catalog: Catalog,
+                nowMs: Int64) async throws(BattleStoreError) -> CommittedWindow {
+        var window = try await run { database throws(StoreError) in
+            try database.write { write throws(StoreError) in
+                do throws(SQLiteError) {
+                    var state = SavedState()
+                    for device in Set(batches.map(\.device)) {
+                        guard let (record, player) = try write.device(device) else { continue }
+                        state.devices[device] = record
+                        state.players[device] = player
+                    }
+                    let before = state
+                    var histories = histories
+                    let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs)
+                    for (device, record) in state.devices where record != before.devices[device] || state.players[device] != before.players[device] {
+                        try write.save(device: device, record: record, player: state.players[device] ?? PlayerRecord())
+                    }
+                    let board = try write.addToTotals(state.scores)
+                    return CommittedWindow(rules: rules, histories: histories,
+                                           board: StoredBoard(version: board?.version ?? 0, scores: board?.scores ?? [:]))
+                } catch {
+                    throw StoreError(message: error.message)
+                }
+            }
+        }
+        // Totals moved outside the window are told with it; where both have a school, the later wins.
+        if let moved = takeUntold(after: 0) {
+            let movedIsLater = moved.version > window.board.version
+            window.board.scores.merge(moved.scores) { own, other in movedIsLater ? other : own }
+            window.board.version = max(window.board.version, moved.version)
+        }
+        return window
+    }
+
+    /// One server owns the database: nothing changes the board behind its back but this
+    /// store's own move of scores under starter ids (`newCatalog`).
+    func changes(since version: UInt64) async -> StoredBoard? { takeUntold(after: version) }
+
+    private func takeUntold(after version: UInt64) -> StoredBoard? {
+        untold.withLock { untold in
+            defer { untold = nil }
+            return untold.flatMap { $0.version > version ? $0 : nil }
+        }
+    }
+
+    /// The directory's catalog when it changed; scores kept under the starter ids it renames
+    /// move to their official ids at once (a local import into the directory does not touch
+    /// the database).
+    func newCatalog(current: CatalogResource?) async throws(BattleStoreError) -> CatalogResource? {
+        guard let resource = try await catalogs.newCatalog(current: current) else { return nil }
+        let aliases = resource.catalog.aliases
+        if !aliases.isEmpty {
+            let moved = try await run { database throws(StoreError) in
+                try database.write { write throws(StoreError) in
+                    do throws(SQLiteError) { return try write.followAliases(aliases) } catch { throw StoreError(message: error.message) }
+                }
+            }
+            if let moved {
+                untold.withLock { $0 = StoredBoard(version: moved.version, scores: moved.scores) }
+            }
+        }
+        return resource
+    }
+}
