@@ -130,7 +130,9 @@ let package = Package(
             name: "TouchSchoolServerTests",
             dependencies: [
                 "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolNetworkTUI",
-                "TouchSchoolTestSupport",
+                "TouchSchoolTestSupport", "TouchSchoolBattleDatabase",
+                // The battle's routes in process, against the in-memory store.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

@@ -1,0 +1,127 @@
+import Testing
+import TouchSchoolCore
+import TouchSchoolProtocol
+import TouchSchoolStore
+@testable import TouchSchoolServer
+
+/// What every `BattleStore` promises, run against each: SQLite in a data directory, PostgreSQL,
+/// and the in-memory store the battle's own tests use. Serialized: a PostgreSQL cluster per test
+/// is enough for a two-core machine.
+@Suite(.serialized) struct BattleStoreTests {
+    static let now: Int64 = 1_800_000_000_000
+
+    /// Batch `seq` of `device`, a tenth of a second long, the batches a tenth of a second apart.
+    static func received(_ seq: UInt64, _ taps: [String: UInt64], device: String = "device-1-aaaaaaaaaaaaaaa", connection: UInt64 = 1,
+                         player: String = "민지", switchedTo: String? = nil, best: Int = 5) -> ReceivedBatch {
+        ReceivedBatch(connection: connection, device: device, player: player,
+                      batch: TapBatch(seq: seq, taps: taps, playerTaps: taps.values.reduce(0, +), switchedTo: switchedTo, best: best,
+                                      startMs: now - 10_000 + Int64(seq) * 100, endMs: now - 9_900 + Int64(seq) * 100))
+    }
+
+    static func commit(_ store: any BattleStore, _ batches: [ReceivedBatch]) async throws -> CommittedWindow {
+        try await store.commit(batches, histories: [:], catalog: storeTestCatalog, nowMs: now)
+    }
+
+    static func accepted(_ window: CommittedWindow) -> [UInt64?] {
+        window.rules.outcomes.map { if case let .acknowledged(ack) = $0 { ack.accepted } else { nil } }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aBatchIsAppliedOnceAndARepeatIsAcknowledgedWithNothing(_ kind: StoreKind) async throws {
+        try await withStore(kind) { fixture in
+            let store = fixture.store
+            let first = try await Self.commit(store, [Self.received(1, ["A": 3], switchedTo: "A"), Self.received(2, ["A": 2]),
+                                                      Self.received(2, ["A": 2])])
+            #expect(Self.accepted(first) == [3, 2, 0], "the repeat in the same window counts nothing")
+            #expect(first.board.scores == ["A": 5])
+
+            let again = try await Self.commit(store, [Self.received(2, ["A": 2]), Self.received(1, ["A": 3], switchedTo: "A")])
+            #expect(again.rules.outcomes == [.acknowledged(Acknowledgement(seq: 2, accepted: 0, refused: 0, player: PlayerState(school: "A", taps: 5, best: 5))),
+                                             .acknowledged(Acknowledgement(seq: 1, accepted: 0, refused: 0, player: PlayerState(school: "A", taps: 5, best: 5)))])
+            #expect(try await store.board().scores == ["A": 5])
+            let (record, player) = try #require(try await store.device("device-1-aaaaaaaaaaaaaaa"))
+            #expect(record.lastSeq == 2 && record.player == "민지")
+            #expect(player == PlayerRecord(schoolID: "A", taps: 5, bestTapsPerSecond: 5))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func batchesOutOfOrderAreRefusedAndChangeNothing(_ kind: StoreKind) async throws {
+        try await withStore(kind) { fixture in
+            let store = fixture.store
+            _ = try await Self.commit(store, [Self.received(1, ["B": 4], switchedTo: "B")])
+            let gap = try await Self.commit(store, [Self.received(3, ["B": 1], connection: 7), Self.received(2, ["B": 1], connection: 7)])
+            #expect(gap.rules.outcomes == [.outOfOrder(expected: 2), .outOfOrder(expected: 2)], "a connection out of order is stopped")
+            #expect(try await store.board().scores == ["B": 4])
+            #expect(try await store.device("device-1-aaaaaaaaaaaaaaa")?.0.lastSeq == 1)
+            // The next number, on a new connection, is applied.
+            #expect(Self.accepted(try await Self.commit(store, [Self.received(2, ["B": 1], connection: 8)])) == [1])
+            #expect(try await store.board().scores == ["B": 5])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aFailedCommitChangesNothingAndTheSameWindowCountsOnceAfter(_ kind: StoreKind) async throws {
+        try await withStore(kind) { fixture in
+            let store = fixture.store
+            _ = try await Self.commit(store, [Self.received(1, ["A": 3], switchedTo: "A")])
+            let before = try await store.board()
+            let window = [Self.received(2, ["A": 2]), Self.received(1, ["B": 4], device: "device-2-bbbbbbbbbbbbbbb", switchedTo: "B")]
+
+            try await fixture.failCommits(true)
+            await #expect(throws: BattleStoreError.self) { try await Self.commit(store, window) }
+            try await fixture.failCommits(false)
+            #expect(try await store.board() == before)
+            #expect(try await store.device("device-1-aaaaaaaaaaaaaaa")?.0.lastSeq == 1)
+            #expect(try await store.device("device-2-bbbbbbbbbbbbbbb") == nil)
+
+            // The battle commits the same window again: each batch counted once.
+            #expect(Self.accepted(try await Self.commit(store, window)) == [2, 4])
+            #expect(try await store.board().scores == ["A": 5, "B": 4])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRestartedStoreSeesEverythingCommitted(_ kind: StoreKind) async throws {
+        try await withStore(kind) { fixture in
+            let store = fixture.store
+            _ = try await Self.commit(store, [Self.received(1, ["A": 3], switchedTo: "A"),
+                                              Self.received(1, ["C": 2], device: "device-2-bbbbbbbbbbbbbbb", player: "bob", switchedTo: "C")])
+            _ = try await Self.commit(store, [Self.received(2, ["A": 1], best: 7)])
+            let board = try await store.board()
+            let battle = try await store.battleID()
+
+            let restarted = try await fixture.restarted()
+            #expect(try await restarted.battleID() == battle)
+            #expect(try await restarted.board() == board)
+            #expect(board.scores == ["A": 4, "C": 2])
+            let (first, firstPlayer) = try #require(try await restarted.device("device-1-aaaaaaaaaaaaaaa"))
+            #expect(first == DeviceRecord(lastSeq: 2, player: "민지", lastEndMs: Self.now - 9_700), "the end of batch 2, for the judge")
+            #expect(firstPlayer == PlayerRecord(schoolID: "A", taps: 4, bestTapsPerSecond: 7))
+            #expect(try await restarted.device("device-2-bbbbbbbbbbbbbbb")?.1 == PlayerRecord(schoolID: "C", taps: 2, bestTapsPerSecond: 5))
+            // And it goes on from there: batch 2 again is a repeat, 3 is new.
+            #expect(Self.accepted(try await Self.commit(restarted, [Self.received(2, ["A": 1]), Self.received(3, ["A": 1])])) == [0, 1])
+        }
+    }
+
+    /// The largest window the battle commits (`Battle.commitBatchLimit`), from as many devices
+    /// with the longest keys and names, and a best speed beyond belief.
+    @Test(arguments: StoreKind.allCases)
+    func theLargestWindowTheLongestKeysAndNamesAndAnUnbelievableBest(_ kind: StoreKind) async throws {
+        try await withStore(kind) { fixture in
+            let store = fixture.store
+            let name = String(repeating: "학", count: 32)
+            let keys = (0..<2_000).map { index in String(String(index).padding(toLength: 64, withPad: "-_aZ09", startingAt: 0).prefix(64)) }
+            let window = keys.map { Self.received(1, ["B": 1], device: $0, player: name, switchedTo: "B", best: 10_000) }
+            let committed = try await Self.commit(store, window)
+            #expect(committed.rules.outcomes.count == 2_000 && Self.accepted(committed).allSatisfy { $0 == 1 })
+            #expect(committed.board.scores == ["B": 2_000])
+
+            let restarted = try await fixture.restarted()
+            #expect(try await restarted.board().scores == ["B": 2_000])
+            let (record, player) = try #require(try await restarted.device(keys[1_999]))
+            #expect(record.lastSeq == 1 && record.player == name && keys[1_999].count == 64)
+            #expect(player == PlayerRecord(schoolID: "B", taps: 1, bestTapsPerSecond: 230), "no more than the guard lets through in a burst window")
+        }
+    }
+}
