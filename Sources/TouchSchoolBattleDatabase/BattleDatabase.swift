@@ -55,6 +55,9 @@ public final class BattleDatabase {
         do throws(SQLiteError) {
             // Another process (a command reading) waits at most this long for the write lock.
             try database.connection.execute("PRAGMA busy_timeout = 10000")
+            // Before anything is written (the log's mode is kept in the file): another
+            // program's file stays as it was.
+            _ = try database.checkOwnership()
             try database.connection.execute("PRAGMA journal_mode = WAL")
             try database.connection.execute("PRAGMA synchronous = FULL")
             moved = try database.connection.transaction(immediate: true) { () throws(SQLiteError) -> Move? in

@@ -159,8 +159,3 @@ import TouchSchoolTestSupport
     }
 }
 
-/// Runs the `sqlite3` shell (Debian's sqlite3) on `database` with one command, as an operator does.
-func sqlite3(_ database: String, _ command: String) throws {
-    let result = Subprocess.run("/usr/bin/sqlite3", [database, command])
-    guard result.status == 0 else { throw HarnessError("sqlite3 \(database) \(command): \(result.error)") }
-}

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+import TouchSchoolCore
 import TouchSchoolProtocol
+import TouchSchoolStore
+import TouchSchoolTestSupport
 
 /// A real `touchschool serve` on loopback and real WebSocket and HTTP clients. Serialized: each
 /// test runs its own server, and their timings (a second to see another's taps) must not suffer
@@ -305,6 +308,103 @@ import TouchSchoolProtocol
             await player.close()
         }
         #expect(try await HTTP.scores(restarted).scores == expected)
+        // The battle was in the data directory's database, not in state.json.
+        #expect(FileManager.default.fileExists(atPath: "\(directory)/battle.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/state.json"))
+    }
+
+    /// A directory an earlier release served from `state.json`: the first start moves it into
+    /// `battle.sqlite` (the device's numbers with it), a kill -9 mid-play and a restart lose and
+    /// double nothing, and `state.json` is left as it was.
+    @Test func aServerOnAStateJSONMovesItInThenAKillMinusNineMidPlayLosesAndDoublesNothing() async throws {
+        let directory = makeTemporaryDirectory()
+        let earlier = TestDevice(name: "earlier"), newcomer = TestDevice(name: "new")
+        _ = try StateStore(directory: directory).change { state in
+            state.scores = [schoolA: 7]
+            state.devices[earlier.key] = DeviceRecord(lastSeq: 2, player: "earlier", lastEndMs: TestDevice.nowMs() - 60_000)
+            state.players[earlier.key] = PlayerRecord(schoolID: schoolA, taps: 7, bestTapsPerSecond: 8)
+            state.boardVersion = 3
+            return true
+        }
+        let stateJSON = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/state.json"))
+        // Its batches 1 and 2 were applied before, by the earlier release.
+        _ = (earlier.batch(schoolA, taps: 3), earlier.batch(schoolA, taps: 4))
+
+        let server = try ServerProcess.start(dataDirectory: directory)
+        defer { server.stop() }
+        #expect(server.errors.contains("Moved state.json into the battle database once"), "\(server.errors)")
+        #expect(try await HTTP.scores(server).scores == [schoolA: 7])
+        let devices = [earlier, newcomer]
+        var sent: [[TapBatch]] = [[], []]
+        var players: [TestPlayer] = []
+        for device in devices {
+            let (player, welcome) = try await TestPlayer.join(server, device: device)
+            #expect(welcome.lastSeq == (device === earlier ? 2 : 0))
+            players.append(player)
+        }
+        for round in 0..<12 {
+            for index in 0..<2 {
+                let batch = devices[index].batch(index == 0 ? schoolA : schoolB, taps: UInt64(3 + round % 4), switchTo: index == 1 && round == 0)
+                sent[index].append(batch)
+                try await players[index].send(.taps(batch))
+            }
+            if round == 6 { _ = try await players[1].ack(7) }
+            try await Task.sleep(for: .milliseconds(15))
+        }
+        server.signal(SIGKILL)
+        #expect(server.waitForExit(timeout: 5) == 128 + SIGKILL)
+        let acknowledged = players.map { Set($0.acks.map(\.seq)) }
+        for player in players { await player.close() }
+
+        let restarted = try ServerProcess.start(dataDirectory: directory)
+        defer { restarted.stop() }
+        #expect(!restarted.errors.contains("Moved state.json"), "moved once only")
+        var expected: [String: UInt64] = [schoolA: 7]
+        for index in 0..<2 {
+            let (player, welcome) = try await TestPlayer.join(restarted, device: devices[index])
+            #expect(welcome.lastSeq >= acknowledged[index].max() ?? 0)
+            for batch in sent[index] where batch.seq > welcome.lastSeq { try await player.send(.taps(batch)) }
+            for batch in sent[index] where batch.seq > welcome.lastSeq { #expect(try await player.ack(batch.seq).refused == 0) }
+            for batch in sent[index] { expected[batch.taps.keys.first!, default: 0] += batch.totalTaps }
+            await player.close()
+        }
+        #expect(try await HTTP.scores(restarted).scores == expected)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/state.json")) == stateJSON)
+    }
+
+    /// `rank`, `stats` and `search` of the game's own program read a server's directory from its
+    /// database, while the server writes it.
+    @Test func rankStatsAndSearchReadTheServersDatabaseWhileItServes() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let device = TestDevice(name: "kim")
+        let (player, _) = try await TestPlayer.join(server, device: device)
+        try await player.send(.taps(device.batch(schoolA, taps: 9, switchTo: true)))
+        _ = try await player.ack(1)
+
+        let directory = server.dataDirectory
+        let rank = Subprocess.run(ServerProcess.binary, ["rank", "--json", "--top", "1", "--data-dir", directory])
+        #expect(rank.status == 0, "\(rank.error)")
+        #expect(rank.output.contains("\"id\": \"\(schoolA)\"") && rank.output.contains("\"count\": 9"), "\(rank.output)")
+        let stats = Subprocess.run(ServerProcess.binary, ["stats", "--json", "--player", device.key, "--data-dir", directory])
+        #expect(stats.status == 0, "\(stats.error)")
+        #expect(stats.output.contains("\"myTaps\": 9") && stats.output.contains("\"count\": 9"), "\(stats.output)")
+        let search = Subprocess.run(ServerProcess.binary, ["search", "--json", "--limit", "1", "서울고등학교", "--data-dir", directory])
+        #expect(search.status == 0, "\(search.error)")
+        #expect(search.output.contains("\"id\": \"\(schoolA)\"") && search.output.contains("\"score\": 9"), "\(search.output)")
+        await player.close()
+    }
+
+    /// A database the server cannot read: it does not start, says why, and leaves the file.
+    @Test func aDatabaseThatCannotBeReadIsAClearErrorAtStartAndIsLeftAsItIs() throws {
+        let directory = makeTemporaryDirectory()
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try garbage.write(to: URL(fileURLWithPath: "\(directory)/battle.sqlite"))
+        let launched = try ServerProcess.launch(dataDirectory: directory)
+        #expect { _ = try launched.listening() } throws: { error in
+            "\(error)".contains("battle.sqlite: file is not a database") && "\(error)".contains("left as it is")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/battle.sqlite")) == garbage)
     }
 
     /// A second `serve` on a port another one holds says so and ends at once with status 1,
