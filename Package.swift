@@ -131,8 +131,9 @@ let package = Package(
             dependencies: [
                 "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolNetworkTUI",
                 "TouchSchoolTestSupport", "TouchSchoolBattleDatabase",
-                // The battle's routes in process, against the in-memory store.
+                // The battle and its routes in process, against the in-memory store.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

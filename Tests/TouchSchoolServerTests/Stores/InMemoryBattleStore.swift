@@ -15,12 +15,14 @@ final class InMemoryBattleStore: BattleStore {
         let identity = BattleIdentityFile.randomID()
         fileprivate let state = Mutex(SavedState())
         fileprivate let behaviour = Mutex(Behaviour())
-        /// Commits that finished (saved or failed), for tests that wait for a retry.
+        /// Commits begun, and finished (saved or failed), for tests that wait for one.
+        fileprivate let commitsBegun = Mutex(0)
         fileprivate let commitsTried = Mutex(0)
 
         init() {}
 
         var saved: SavedState { state.withLock { $0 } }
+        var commitsStarted: Int { commitsBegun.withLock { $0 } }
         var commitsAttempted: Int { commitsTried.withLock { $0 } }
 
         /// Commits (and reads) fail with `message` until set back to nil.
@@ -57,6 +59,7 @@ final class InMemoryBattleStore: BattleStore {
     func commit(_ batches: [ReceivedBatch], histories: [String: DeviceTapHistory], catalog: Catalog,
                 nowMs: Int64) async throws(BattleStoreError) -> CommittedWindow {
         let behaviour = storage.behaviour.withLock { $0 }
+        storage.commitsBegun.withLock { $0 += 1 }
         defer { storage.commitsTried.withLock { $0 += 1 } }
         if behaviour.commitDelay > .zero { try? await Task.sleep(for: behaviour.commitDelay) }
         if let failure = behaviour.commitFailure { throw BattleStoreError(message: failure) }

@@ -1,0 +1,135 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import ServiceLifecycle
+import Synchronization
+import Testing
+import TouchSchoolCore
+import TouchSchoolProtocol
+import TouchSchoolStore
+@testable import TouchSchoolServer
+
+/// The battle actor in this process, on the in-memory store with failures and delays injected:
+/// what it acknowledges, when, and what it does on shutdown; `/healthz` through Hummingbird's
+/// test client.
+@Suite struct BattleInProcessTests {
+    static let device = "in-process-device-key-0001"
+
+    /// A battle running as the server runs it (a service group, SIGTERM-like shutdown by
+    /// `triggerGracefulShutdown`) on `storage`, with a player's connection whose messages are kept.
+    final class RunningBattle: Sendable {
+        let storage: InMemoryBattleStore.Storage
+        let battle: Battle
+        let connection: ConnectionID
+        private let group: ServiceGroup
+        private let running: Task<Void, any Error>
+        private let inbox = Inbox()
+        private let reader: Task<Void, Never>
+
+        init(storage: InMemoryBattleStore.Storage = .init()) async throws {
+            self.storage = storage
+            let catalog = try CatalogResource(bytes: CatalogFile.encode(storeTestCatalog), source: "test")
+            let store = InMemoryBattleStore(storage: storage, catalog: catalog)
+            let logger = Logger(label: "battle-test")
+            battle = Battle(store: store, battleID: await store.battleID(), catalog: catalog, board: await store.board(),
+                            metrics: ServerMetrics(), logger: logger)
+            group = ServiceGroup(configuration: .init(services: [battle], logger: logger))
+            running = Task { [group] in try await group.run() }
+            let (stream, outbox) = AsyncStream<Outgoing>.makeStream()
+            connection = try #require(await battle.connect(outbox: outbox))
+            reader = Task { [inbox] in
+                for await message in stream {
+                    guard case let .text(text) = message, let decoded = try? MessageCoding.decodeServer(text) else { continue }
+                    inbox.messages.withLock { $0.append(decoded) }
+                }
+            }
+            guard case .welcome = await battle.hello(connection, device: Self.device, player: "p") else {
+                throw HarnessError("no welcome")
+            }
+        }
+
+        static let device = BattleInProcessTests.device
+
+        /// Batch `seq` with `taps` for school A, played in the last seconds.
+        func submit(_ seq: UInt64, taps: UInt64) async {
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            await battle.submit(ReceivedBatch(connection: connection, device: Self.device, player: "p", batch: TapBatch(
+                seq: seq, taps: ["A": taps], playerTaps: taps, switchedTo: seq == 1 ? "A" : nil, best: 5,
+                startMs: now - 3_000 + Int64(seq) * 200, endMs: now - 2_900 + Int64(seq) * 200)))
+        }
+
+        var messages: [ServerMessage] { inbox.messages.withLock { $0 } }
+        var acks: [Acknowledgement] { messages.compactMap { if case let .ack(ack) = $0 { ack } else { nil } } }
+
+        func shutDown() async throws {
+            await group.triggerGracefulShutdown()
+            try await running.value
+            // The player's side of the connection ends, as a socket's writer ends it.
+            await battle.disconnect(connection)
+            await reader.value
+        }
+
+        /// `/healthz` as a client sees it.
+        func health() async throws -> HTTPResponse.Status {
+            let router = Router(context: HTTPRequestContext.self)
+            Routes(battle: battle, metrics: ServerMetrics()).add(to: router)
+            return try await Application(router: router).test(.router) { client in
+                try await client.execute(uri: "/healthz", method: .get) { $0.status }
+            }
+        }
+    }
+
+    /// What the battle sent the player, in order.
+    final class Inbox: Sendable {
+        let messages = Mutex<[ServerMessage]>([])
+    }
+
+    @Test func aFailedCommitAcknowledgesNothingAndIsRetriedUntilItIsSavedOnce() async throws {
+        let storage = InMemoryBattleStore.Storage()
+        storage.failCommits("the disk is full")
+        let running = try await RunningBattle(storage: storage)
+        await running.submit(1, taps: 3)
+        #expect(try await eventually("a commit tried") { storage.commitsAttempted >= 1 })
+        #expect(try await eventually("/healthz says so") { try await running.health() == .serviceUnavailable })
+        #expect(await running.battle.lastSaveError == "the disk is full")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(running.acks.isEmpty, "acknowledged without being saved")
+
+        storage.failCommits(nil)
+        #expect(try await eventually("the ack") { running.acks.map(\.seq) == [1] })
+        #expect(running.acks.first?.accepted == 3)
+        #expect(storage.saved.scores == ["A": 3])
+        #expect(try await running.health() == .ok)
+        try await running.shutDown()
+    }
+
+    @Test func aSlowCommitHoldsItsAcksAndWhatArrivesMeanwhileIsSavedInTheNextWindow() async throws {
+        let storage = InMemoryBattleStore.Storage()
+        storage.delayCommits(.milliseconds(600))
+        let running = try await RunningBattle(storage: storage)
+        await running.submit(1, taps: 3)
+        #expect(try await eventually("the first commit begun") { storage.commitsStarted == 1 })
+        await running.submit(2, taps: 4)
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(running.acks.isEmpty, "the first commit is not durable yet")
+        #expect(try await eventually("both acks") { running.acks.count == 2 })
+        #expect(running.acks.map(\.seq) == [1, 2] && running.acks.map(\.accepted) == [3, 4])
+        #expect(storage.commitsAttempted == 2, "batch 2 waited for the commit under way, then went in the next")
+        #expect(storage.saved.scores == ["A": 7])
+        try await running.shutDown()
+    }
+
+    @Test func shutdownSavesAndAcknowledgesWhatArrivedThenSaysGoingAway() async throws {
+        let storage = InMemoryBattleStore.Storage()
+        storage.delayCommits(.milliseconds(200))
+        let running = try await RunningBattle(storage: storage)
+        await running.submit(1, taps: 3)
+        await running.submit(2, taps: 2)
+        try await running.shutDown()
+        #expect(running.acks.map(\.seq) == [1, 2])
+        #expect(storage.saved.scores == ["A": 5])
+        #expect(storage.saved.devices[Self.device]?.lastSeq == 2)
+        #expect(running.messages.last == .error(Battle.goingAway))
+    }
+}
