@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "touchschool-network", targets: ["TouchSchoolNetworkTUI"]),
         .library(name: "TouchSchoolCore", targets: ["TouchSchoolCore"]),
         .library(name: "TouchSchoolStore", targets: ["TouchSchoolStore"]),
+        .library(name: "TouchSchoolBattleDatabase", targets: ["TouchSchoolBattleDatabase"]),
         .library(name: "TouchSchoolView", targets: ["TouchSchoolView"]),
         .library(name: "TouchSchoolProtocol", targets: ["TouchSchoolProtocol"]),
         .library(name: "TouchSchoolServer", targets: ["TouchSchoolServer"]),

@@ -213,17 +213,11 @@ public final class BattleDatabase {
     // MARK: - Writing
 
     /// `body` in one transaction, durable when this returns; nothing of it is kept when it throws.
-    public func write<T>(_ body: (Writing) throws(StoreError) -> T) throws(StoreError) -> T {
-        var thrown: StoreError?
-        do throws(SQLiteError) {
-            return try connection.transaction(immediate: true) { () throws(SQLiteError) -> T in
-                do throws(StoreError) { return try body(Writing(connection: connection)) } catch {
-                    thrown = error
-                    throw SQLiteError(code: 0, message: error.message)
-                }
-            }
+    public func write<T>(_ body: (Writing) throws(SQLiteError) -> T) throws(StoreError) -> T {
+        do {
+            return try connection.transaction(immediate: true) { () throws(SQLiteError) -> T in try body(Writing(connection: connection)) }
         } catch {
-            throw thrown ?? failure("cannot save to", error)
+            throw failure("cannot save to", error)
         }
     }
 

@@ -6,8 +6,9 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Run a battle server for players on other machines (`touchschool play --server URL`).",
         discussion: """
-            Needs no setup: the scores live in the data directory, in the same saved state as local \
-            play, and the catalog served is the directory's imported list, else the starter catalog. \
+            Needs no setup: the battle lives in the data directory's battle.sqlite (the first start \
+            moves in a state.json of an earlier release, once, and leaves it as it was), and the \
+            catalog served is the directory's imported list, else the starter catalog. \
             Prints one line with the address it listens on (with --port 0, the port chosen). \
             SIGTERM or Ctrl-C: saves and acknowledges what arrived, closes every connection, exits 0. \
             The protocol: docs/protocol.md. Logs go to standard error ($LOG_LEVEL: trace … critical).

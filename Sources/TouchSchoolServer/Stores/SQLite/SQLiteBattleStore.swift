@@ -69,26 +69,22 @@ final class SQLiteBattleStore: BattleStore {
     func commit(_ batches: [ReceivedBatch], histories: [String: DeviceTapHistory], catalog: Catalog,
                 nowMs: Int64) async throws(BattleStoreError) -> CommittedWindow {
         var window = try await run { database throws(StoreError) in
-            try database.write { write throws(StoreError) in
-                do throws(SQLiteError) {
-                    var state = SavedState()
-                    for device in Set(batches.map(\.device)) {
-                        guard let (record, player) = try write.device(device) else { continue }
-                        state.devices[device] = record
-                        state.players[device] = player
-                    }
-                    let before = state
-                    var histories = histories
-                    let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs)
-                    for (device, record) in state.devices where record != before.devices[device] || state.players[device] != before.players[device] {
-                        try write.save(device: device, record: record, player: state.players[device] ?? PlayerRecord())
-                    }
-                    let board = try write.addToTotals(state.scores)
-                    return CommittedWindow(rules: rules, histories: histories,
-                                           board: StoredBoard(version: board?.version ?? 0, scores: board?.scores ?? [:]))
-                } catch {
-                    throw StoreError(message: error.message)
+            try database.write { write throws(SQLiteError) in
+                var state = SavedState()
+                for device in Set(batches.map(\.device)) {
+                    guard let (record, player) = try write.device(device) else { continue }
+                    state.devices[device] = record
+                    state.players[device] = player
                 }
+                let before = state
+                var histories = histories
+                let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs)
+                for (device, record) in state.devices where record != before.devices[device] || state.players[device] != before.players[device] {
+                    try write.save(device: device, record: record, player: state.players[device] ?? PlayerRecord())
+                }
+                let board = try write.addToTotals(state.scores)
+                return CommittedWindow(rules: rules, histories: histories,
+                                       board: StoredBoard(version: board?.version ?? 0, scores: board?.scores ?? [:]))
             }
         }
         // Totals moved outside the window are told with it; where both have a school, the later wins.
@@ -119,9 +115,7 @@ final class SQLiteBattleStore: BattleStore {
         let aliases = resource.catalog.aliases
         if !aliases.isEmpty {
             let moved = try await run { database throws(StoreError) in
-                try database.write { write throws(StoreError) in
-                    do throws(SQLiteError) { return try write.followAliases(aliases) } catch { throw StoreError(message: error.message) }
-                }
+                try database.write { write throws(SQLiteError) in try write.followAliases(aliases) }
             }
             if let moved {
                 untold.withLock { $0 = StoredBoard(version: moved.version, scores: moved.scores) }
