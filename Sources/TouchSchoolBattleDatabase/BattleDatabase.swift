@@ -21,8 +21,6 @@ public final class BattleDatabase {
 
     public static func path(inDataDirectory directory: String) -> String { "\(directory)/\(fileName)" }
 
-    public static func exists(inDataDirectory directory: String) -> Bool { FileIO.exists(path(inDataDirectory: directory)) }
-
     public let path: String
     let connection: SQLiteConnection
 
@@ -58,6 +56,8 @@ public final class BattleDatabase {
             // Before anything is written (the log's mode is kept in the file): another
             // program's file stays as it was.
             _ = try database.checkOwnership()
+            // Takes effect only on a database being made.
+            try database.connection.execute("PRAGMA page_size = \(BattleDatabaseSchema.pageSize)")
             try database.connection.execute("PRAGMA journal_mode = WAL")
             try database.connection.execute("PRAGMA synchronous = FULL")
             moved = try database.connection.transaction(immediate: true) { () throws(SQLiteError) -> Move? in
