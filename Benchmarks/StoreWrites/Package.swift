@@ -1,0 +1,39 @@
+// swift-tools-version:6.1
+// What a server's commits write, and which SQLite library to write them with (BENCHMARKS.md,
+// "The embedded database"): the same commit windows into state.json as the server wrote it before
+// (the baseline), and into SQLite through the system libsqlite3 as the project calls it
+// (TouchSchoolBattleDatabase), through GRDB.swift and through sqlite-nio. A package of its own, so
+// that neither the game's build nor the other benchmarks pay for GRDB or sqlite-nio.
+//
+//   swift build -c release
+//   for p in StateFileCommits SystemSQLiteCommits GRDBCommits SQLiteNIOCommits StartTimes; do .build/release/$p; done
+import PackageDescription
+
+let package = Package(
+    name: "StoreWrites",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "TouchSchool", path: "../.."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio", exact: "1.13.2"),
+    ],
+    targets: [
+        // The workload and its report, shared by the three programs.
+        .target(name: "Workload", path: "Workload"),
+        .executableTarget(name: "StateFileCommits", dependencies: [
+            "Workload", .product(name: "TouchSchoolStore", package: "TouchSchool"), .product(name: "TouchSchoolCore", package: "TouchSchool"),
+        ], path: "StateFileCommits"),
+        .executableTarget(name: "SystemSQLiteCommits", dependencies: [
+            "Workload", .product(name: "TouchSchoolBattleDatabase", package: "TouchSchool"),
+            .product(name: "TouchSchoolCore", package: "TouchSchool"),
+        ], path: "SystemSQLiteCommits"),
+        // What a server's store does at start on 100,000 devices, before and now.
+        .executableTarget(name: "StartTimes", dependencies: [
+            "Workload", .product(name: "TouchSchoolBattleDatabase", package: "TouchSchool"),
+            .product(name: "TouchSchoolStore", package: "TouchSchool"), .product(name: "TouchSchoolCore", package: "TouchSchool"),
+        ], path: "StartTimes"),
+        .executableTarget(name: "GRDBCommits", dependencies: ["Workload", .product(name: "GRDB", package: "GRDB.swift")], path: "GRDBCommits"),
+        .executableTarget(name: "SQLiteNIOCommits", dependencies: ["Workload", .product(name: "SQLiteNIO", package: "sqlite-nio")],
+                          path: "SQLiteNIOCommits"),
+    ]
+)
