@@ -46,6 +46,8 @@ actor Battle: Service {
     static let commitBatchLimit = 2_000
     /// The least time between two board broadcasts (at most four a second).
     static let broadcastInterval: Duration = .milliseconds(250)
+    /// How often the catalog is looked at for an import made while the server runs.
+    static let catalogCheckInterval: Duration = .seconds(2)
     /// How long to wait before trying a failed save again.
     static let retryDelay: Duration = .seconds(1)
     /// A connection whose writer has this many messages waiting is too slow to keep.

@@ -16,13 +16,20 @@ extension Battle {
         return json
     }
 
+    /// Sends what changed as soon as `broadcastInterval` has passed since the last broadcast (a
+    /// commit sends it itself when it ends later than that): a tap waits at most one interval for
+    /// its board after its save, not an interval and a polling step.
     func broadcastLoop() async {
-        var ticks = 0
+        var lastCatalogCheck = ContinuousClock.now
         while !closing, !Task.isCancelled {
-            try? await Task.sleep(for: Self.broadcastInterval / 2)
+            let now = ContinuousClock.now
+            let due = lastBroadcast + Self.broadcastInterval
+            try? await Task.sleep(until: due > now ? due : now + Self.broadcastInterval, clock: .continuous)
             if ContinuousClock.now - lastBroadcast >= Self.broadcastInterval { broadcast() }
-            ticks += 1
-            if ticks % 16 == 0 { await reloadCatalogIfChanged() }
+            if ContinuousClock.now - lastCatalogCheck >= Self.catalogCheckInterval {
+                lastCatalogCheck = ContinuousClock.now
+                await reloadCatalogIfChanged()
+            }
         }
     }
 
