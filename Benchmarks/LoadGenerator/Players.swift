@@ -246,7 +246,8 @@ enum Scan {
     static func kind(_ bytes: UnsafeBufferPointer<UInt8>) -> Kind {
         if starts(bytes, #"{"accepted":"#) { return .ack }
         if starts(bytes, #"{"scores":"#) { return .board }
-        if starts(bytes, #"{"board":"#) { return .welcome }
+        // Keys sorted: a welcome starts with its battle's identity.
+        if starts(bytes, #"{"battle":"#) { return .welcome }
         return .other
     }
 
