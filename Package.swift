@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // SHA-256 (already in the build through postgres-nio): a device's public id in the admin API.
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0" ..< "5.0.0"),
     ],
     targets: [
         // The pure core: catalog, search and the rules of the game. No files, locks, clock or terminal.
@@ -55,6 +57,7 @@ let package = Package(
                 // The server's services and their graceful shutdown; a second signal ends it at once.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The browser page (plain HTML, CSS, JavaScript), served at `/` as a bundle resource so
             // that `swift run` and the built binary both find it.

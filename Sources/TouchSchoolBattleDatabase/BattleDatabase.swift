@@ -288,7 +288,7 @@ public final class BattleDatabase {
             return board
         }
 
-        private func nextBoardVersion() throws(SQLiteError) -> UInt64 {
+        func nextBoardVersion() throws(SQLiteError) -> UInt64 {
             guard let version = try connection.statement("UPDATE board SET version = version + 1 WHERE id = 1 RETURNING version")
                 .row({ $0.int64(0) }) else { throw SQLiteError(code: 0, message: "the board's row is missing") }
             return UInt64(max(0, version))

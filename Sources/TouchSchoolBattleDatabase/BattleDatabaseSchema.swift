@@ -28,6 +28,23 @@ enum BattleDatabaseSchema {
             CREATE TABLE moves (source TEXT NOT NULL, schools INTEGER NOT NULL, devices INTEGER NOT NULL,
                 taps INTEGER NOT NULL, moved_at TEXT NOT NULL);
             """),
+        (2, """
+            -- The taps each device had accepted for each school (what the totals got from it), and
+            -- how many of them an operator took off again (a ban with removeTaps): taps - removed
+            -- is what the device still counts for.
+            CREATE TABLE device_school_taps (device TEXT NOT NULL, school TEXT NOT NULL,
+                taps INTEGER NOT NULL CHECK (taps >= 0), removed INTEGER NOT NULL DEFAULT 0 CHECK (removed >= 0),
+                PRIMARY KEY (device, school)) WITHOUT ROWID;
+            -- Each device's tally for the operator (DeviceActivity): the public id (a hash of the
+            -- key) the admin API names it by, taps accepted and refused in all and in one clock
+            -- hour, the last addresses (newline-separated), and whether it is banned.
+            CREATE TABLE device_activity (device TEXT PRIMARY KEY, public_id TEXT NOT NULL UNIQUE,
+                accepted INTEGER NOT NULL, refused INTEGER NOT NULL, hour INTEGER NOT NULL,
+                hour_accepted INTEGER NOT NULL, hour_refused INTEGER NOT NULL, addresses TEXT NOT NULL,
+                banned INTEGER NOT NULL DEFAULT 0);
+            -- Addresses whose new connections are refused.
+            CREATE TABLE banned_addresses (address TEXT PRIMARY KEY) WITHOUT ROWID;
+            """),
     ]
 
     static var newest: Int64 { migrations.last!.version }

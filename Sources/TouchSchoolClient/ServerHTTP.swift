@@ -20,7 +20,14 @@ public enum ServerHTTP {
 
     public static func get(_ server: ServerAddress, _ path: String, headers: [(String, String)] = [],
                            timeoutSeconds: Int64 = 10) async throws(ServerRequestError) -> ServerResponse {
+        try await send(server, "GET", path, headers: headers, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// A request with `method` and no body (the admin API's POSTs carry their options in the query).
+    public static func send(_ server: ServerAddress, _ method: String, _ path: String, headers: [(String, String)] = [],
+                            timeoutSeconds: Int64 = 10) async throws(ServerRequestError) -> ServerResponse {
         var request = HTTPClientRequest(url: server.httpBase + path)
+        request.method = .init(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         do {
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(timeoutSeconds))

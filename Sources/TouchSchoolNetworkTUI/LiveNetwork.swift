@@ -17,4 +17,6 @@ struct LiveNetwork: NetworkCommands {
     func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame {
         try ServerGameJoining.join(servers, dataDirectory: dataDirectory, player: player)
     }
+
+    func admin(_ request: AdminRequest) throws -> String { try AdminRequests.run(request) }
 }

@@ -22,6 +22,8 @@ enum Serving {
             limits: AddressLimitPolicy(connectionsPerAddress: request.connectionsPerAddress ?? standard.connectionsPerAddress,
                                        devicesPerAddressPerHour: request.devicesPerAddress ?? standard.devicesPerAddressPerHour))
         configuration.trustedProxies = Set(request.trustedProxies)
+        configuration.adminTokenFile = request.adminTokenFile
+        configuration.adminToken = request.adminToken
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: request.logLevel) { host, port in
                 let shown = host.contains(":") ? "[\(host)]" : host

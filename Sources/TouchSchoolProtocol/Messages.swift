@@ -205,6 +205,8 @@ public enum CloseCode {
     public static let policyViolation: UInt16 = 1008
     public static let messageTooBig: UInt16 = 1009
     public static let unsupportedVersion: UInt16 = 4000
+    /// The operator banned the connection's address: new connections from it are refused.
+    public static let banned: UInt16 = 4003
     /// Too many connections or devices from one address.
     public static let tooManyConnections: UInt16 = 4029
 }

@@ -29,6 +29,8 @@ struct NetworkHandOff: NetworkCommands {
         try handOff(for: servers.source)
     }
 
+    func admin(_ request: AdminRequest) throws -> String { try handOff(for: "admin") }
+
     /// Replaces this process with `touchschool-network`; returns only by throwing, when it cannot.
     private func handOff(for feature: String) throws -> Never {
         let path = "\(ExecutableLocation.directory)/\(Self.siblingName)"

@@ -342,7 +342,16 @@ final class TestDevice: @unchecked Sendable {
 
 enum HTTP {
     static func get(_ url: String, headers: [(String, String)] = []) async throws -> (status: UInt, headers: [(String, String)], body: String) {
+        try await send("GET", url, headers: headers)
+    }
+
+    static func post(_ url: String, headers: [(String, String)] = []) async throws -> (status: UInt, headers: [(String, String)], body: String) {
+        try await send("POST", url, headers: headers)
+    }
+
+    static func send(_ method: String, _ url: String, headers: [(String, String)]) async throws -> (status: UInt, headers: [(String, String)], body: String) {
         var request = HTTPClientRequest(url: url)
+        request.method = .init(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         var body = try await response.body.collect(upTo: 8 << 20)

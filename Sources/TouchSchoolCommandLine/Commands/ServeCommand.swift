@@ -44,6 +44,12 @@ struct ServeCommand: ParsableCommand {
                                valueName: "ip"))
     var trustedProxies: [String] = []
 
+    @Option(name: .customLong("admin-token-file"),
+            help: ArgumentHelp("A file holding the operator's token for the admin API (/v1/admin/), e.g. one shared by every server on one PostgreSQL (default: $TOUCHSCHOOL_ADMIN_TOKEN, else the data directory's admin.token, made at the first start).",
+                               valueName: "file"),
+            completion: .file())
+    var adminTokenFile: String?
+
     @OptionGroup var data: DataDirectoryOptions
 
     /// PostgreSQL's URL, from the options or the environment.
@@ -63,6 +69,7 @@ struct ServeCommand: ParsableCommand {
         try network.serve(ServeRequest(
             host: host, port: port, dataDirectory: data.directory, postgresURL: postgresURL, moveFrom: from,
             trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, devicesPerAddress: devicesPerAddress,
-            logLevel: ProcessEnvironment.current["LOG_LEVEL"]))
+            logLevel: ProcessEnvironment.current["LOG_LEVEL"], adminTokenFile: adminTokenFile,
+            adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name]))
     }
 }

@@ -21,6 +21,8 @@ public protocol NetworkCommands {
     /// Joins a server's battle for a game: its catalog, and the server's folder in the data
     /// directory held (one game per data directory and server) until `ServerGame.leave`.
     func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame
+    /// `touchschool admin …`: what to print.
+    func admin(_ request: AdminRequest) throws -> String
 }
 
 /// The servers of a battle as the user named them (`--server`, given once or more, else
@@ -52,6 +54,10 @@ public struct ServeRequest: Sendable {
     public var connectionsPerAddress: Int?
     public var devicesPerAddress: Int?
     public var logLevel: String?
+    /// The operator's token: from this file, else `adminToken` ($TOUCHSCHOOL_ADMIN_TOKEN), else the
+    /// data directory's admin.token. Never an argument: the process list would show it.
+    public var adminTokenFile: String?
+    public var adminToken: String?
 }
 
 /// A game joined to a server's battle.

@@ -5,10 +5,10 @@ import TouchSchoolProtocol
 
 extension TouchSchoolServer {
     /// The server's application, as the hummingbird-examples build theirs: the HTTP routes
-    /// (`HTTP/`), the board stream (`Board/`), the page (`Page/`) and the play socket (`Play/`),
+    /// (`HTTP/`), the admin API (`Admin/`), the board stream (`Board/`), the page (`Page/`) and the play socket (`Play/`),
     /// all in front of one `battle`. Running it is the caller's (a `ServiceGroup` beside the
     /// battle, which shuts down first).
-    static func buildApplication(_ configuration: ServerConfiguration, battle: Battle, metrics: ServerMetrics, logger: Logger,
+    static func buildApplication(_ configuration: ServerConfiguration, battle: Battle, adminToken: AdminToken, metrics: ServerMetrics, logger: Logger,
                                  onListening: @escaping @Sendable (String, Int) -> Void) throws -> some ApplicationProtocol {
         let limits = AddressLimits(policy: configuration.limits)
         let page = try WebPage()
@@ -17,6 +17,7 @@ extension TouchSchoolServer {
         Routes(battle: battle, metrics: metrics).add(to: router)
         BoardStream(battle: battle, limits: limits, metrics: metrics, trustedProxies: configuration.trustedProxies).add(to: router)
         PageRoutes(battle: battle, page: page, lookup: SchoolLookup()).add(to: router)
+        AdminRoutes(battle: battle, token: adminToken, trustedProxies: configuration.trustedProxies, logger: logger).add(to: router)
 
         let playRouter = Router(context: PlayRequestContext.self)
         playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, context in

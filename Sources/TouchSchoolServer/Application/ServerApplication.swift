@@ -26,6 +26,10 @@ public struct ServerConfiguration: Sendable {
     public var limits: AddressLimitPolicy
     /// Load balancers whose `X-Forwarded-For` names the player's address for the limits.
     public var trustedProxies: Set<String> = []
+    /// The operator's token (`AdminToken`): from this file, else this value (the environment's
+    /// `TOUCHSCHOOL_ADMIN_TOKEN`), else the data directory's `admin.token`, made at first start.
+    public var adminTokenFile: String?
+    public var adminToken: String?
 
     public init(host: String, port: Int, dataDirectory: String, postgresURL: String? = nil, starterCatalogPath: String?,
                 limits: AddressLimitPolicy = .standard) {
@@ -119,10 +123,17 @@ public enum TouchSchoolServer {
         } catch {
             throw ServerError(description: "cannot start from \(store.name): \(error)")
         }
+        let adminToken: AdminToken
+        do {
+            adminToken = try AdminToken.load(file: configuration.adminTokenFile, environment: configuration.adminToken,
+                                             dataDirectory: configuration.dataDirectory)
+        } catch {
+            throw ServerError(description: error.message)
+        }
         let metrics = ServerMetrics()
         let battle = Battle(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics, logger: logger)
         let listening = ListeningFlag()
-        let app = try buildApplication(configuration, battle: battle, metrics: metrics, logger: logger) { host, port in
+        let app = try buildApplication(configuration, battle: battle, adminToken: adminToken, metrics: metrics, logger: logger) { host, port in
             listening.set()
             onListening(host, port)
         }

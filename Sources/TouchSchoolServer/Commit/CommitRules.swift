@@ -8,6 +8,8 @@ struct ReceivedBatch: Sendable {
     /// The cleaned display name from the connection's hello.
     var player: String
     var batch: TapBatch
+    /// The address the connection is counted under (`ClientAddress`), kept with the device's tally.
+    var address: String = "unknown"
 }
 
 /// What a save did with one received batch.
@@ -34,13 +36,31 @@ enum CommitRules {
         var changedSchools: Set<String>
         var accepted: UInt64 = 0
         var refused: UInt64 = 0
+        /// What each device's batches did, for the tally the stores keep beside the scores.
+        var devices: [String: DeviceWindow] = [:]
+    }
+
+    /// One device's batches in one save: the taps accepted for each school (exactly what the
+    /// totals got from it), the taps refused, and the addresses they came from, in order.
+    struct DeviceWindow: Sendable, Equatable {
+        var acceptedBySchool: [String: UInt64] = [:]
+        var refused: UInt64 = 0
+        var addresses: [String] = []
+
+        var accepted: UInt64 { acceptedBySchool.values.reduce(0) { $0.addingSaturating($1) } }
+
+        mutating func noteAddress(_ address: String) {
+            if addresses.last != address { addresses.removeAll { $0 == address }; addresses.append(address) }
+        }
     }
 
     /// Applies `batches` to `state` in order; `histories` is the devices' judges (updated).
     /// Returns whether anything changed; a batch out of order stops the later batches of its
-    /// connection (they are reported out of order too and counted nowhere).
+    /// connection (they are reported out of order too and counted nowhere). The next batch of a
+    /// device in `banned` is acknowledged with every tap refused: numbered as applied (its
+    /// client moves on), judged by nothing, counted nowhere but in the device's refused taps.
     static func apply(_ batches: [ReceivedBatch], to state: inout SavedState, histories: inout [String: DeviceTapHistory],
-                      catalog: Catalog, nowMs: Int64) -> Result {
+                      catalog: Catalog, nowMs: Int64, banned: Set<String> = []) -> Result {
         var result = Result(outcomes: [], changedSchools: [])
         var broken: Set<ConnectionID> = []
         for received in batches {
@@ -59,6 +79,19 @@ enum CommitRules {
             guard batch.seq == record.lastSeq + 1 else {
                 broken.insert(received.connection)
                 result.outcomes.append(.outOfOrder(expected: record.lastSeq + 1))
+                continue
+            }
+            if banned.contains(device) {
+                record.lastSeq = batch.seq
+                state.devices[device] = record
+                let refused = batch.totalTaps
+                result.refused = result.refused.addingSaturating(refused)
+                var tally = result.devices[device] ?? DeviceWindow()
+                tally.refused = tally.refused.addingSaturating(refused)
+                tally.noteAddress(received.address)
+                result.devices[device] = tally
+                result.outcomes.append(.acknowledged(Acknowledgement(seq: batch.seq, accepted: 0, refused: refused,
+                                                                     player: playerState(state.players[device]))))
                 continue
             }
             // A history older than the saved record is from before another server (sharing the
@@ -103,6 +136,11 @@ enum CommitRules {
             let refused = verdict.refused.addingSaturating(unknownTaps)
             result.accepted = result.accepted.addingSaturating(verdict.accepted)
             result.refused = result.refused.addingSaturating(refused)
+            var tally = result.devices[device] ?? DeviceWindow()
+            tally.acceptedBySchool.merge(acceptedBySchool) { $0.addingSaturating($1) }
+            tally.refused = tally.refused.addingSaturating(refused)
+            tally.noteAddress(received.address)
+            result.devices[device] = tally
             result.outcomes.append(.acknowledged(Acknowledgement(seq: batch.seq, accepted: verdict.accepted, refused: refused,
                                                                  player: playerState(player))))
         }

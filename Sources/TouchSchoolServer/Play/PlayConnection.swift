@@ -153,6 +153,11 @@ struct PlayConnection {
             guard BattleRules.isValidDeviceKey(hello.device) else {
                 throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "not a device key: 22 to 64 base64url characters"))
             }
+            // A store that cannot be read now lets the player in: a ban is the operator's tool
+            // against a few cheaters, not worth refusing every player while the store is down.
+            if (try? await battle.store.isBanned(address: address)) == true {
+                throw Closing.error(ProtocolError(code: CloseCode.banned, message: "this address is banned from the battle"))
+            }
             guard limits.admitDevice(hello.device, from: address, nowSeconds: Self.nowSeconds()) else {
                 metrics.connectionsRefused.increment()
                 throw Closing.error(ProtocolError(code: CloseCode.tooManyConnections, message: "too many devices from \(address) this hour"))
@@ -177,7 +182,7 @@ struct PlayConnection {
                 try Self.validate(batch)
                 // The save checks the number against the device's last applied one: a repeat
                 // is acknowledged again, a gap closes the connection.
-                await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch))
+                await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch, address: address))
             }
         }
     }
@@ -219,6 +224,7 @@ struct PlayConnection {
         case CloseCode.messageTooBig: "message too big"
         case CloseCode.unsupportedVersion: "unsupported protocol version"
         case CloseCode.tooManyConnections: "too many connections"
+        case CloseCode.banned: "banned"
         default: "protocol violation"
         }
     }

@@ -1,3 +1,4 @@
+import TouchSchoolBattleDatabase
 import TouchSchoolCore
 import TouchSchoolStore
 
@@ -5,8 +6,10 @@ import TouchSchoolStore
 /// one server) or PostgreSQL (`PostgresBattleStore`, any number of servers sharing one board).
 ///
 /// Both apply `CommitRules` to the batches of one commit window in one durable write (one
-/// transaction) together with the devices' last batch numbers, and return only once it is
-/// durable: the battle acknowledges nothing before. The battle itself keeps the board in memory
+/// transaction) together with the devices' last batch numbers and their tallies
+/// (`DeviceActivity`, the taps each device had accepted per school), and return only once it is
+/// durable: the battle acknowledges nothing before. A device banned by the operator is refused
+/// inside that transaction, so that a ban made through any server holds on every server. The battle itself keeps the board in memory
 /// and asks the store for what other servers changed (`changes(since:)`).
 protocol BattleStore: Sendable {
     /// What the logs and `/healthz` call this store.
@@ -33,6 +36,28 @@ protocol BattleStore: Sendable {
 
     /// The catalog to play with when it differs from `current` (an import was made), else nil.
     func newCatalog(current: CatalogResource?) async throws(BattleStoreError) -> CatalogResource?
+
+    // The operator's (`Admin/`).
+
+    /// At most `top` devices by taps accepted in the clock hour of `nowMs`, then in all.
+    func devices(top: Int, nowMs: Int64) async throws(BattleStoreError) -> [ListedDevice]
+
+    /// Bans the device with this public id (nil: none is known); with `removeTaps`, the taps it
+    /// had accepted and still counted for come off the schools' totals in the same transaction.
+    func ban(device publicID: String, removeTaps: Bool) async throws(BattleStoreError) -> BanOutcome?
+
+    /// Lifts a device's ban; false when no device has this public id. Taps removed stay removed.
+    func unban(device publicID: String) async throws(BattleStoreError) -> Bool
+
+    func isBanned(address: String) async throws(BattleStoreError) -> Bool
+
+    func setBanned(address: String, _ banned: Bool) async throws(BattleStoreError)
+}
+
+/// What a ban did: the taps taken off each school, and the new totals (nil: none taken).
+struct BanOutcome: Sendable, Equatable {
+    var removed: [String: UInt64]
+    var board: StoredBoard?
 }
 
 /// Totals by school id at a board version: the whole board, or the schools that changed.

@@ -1,4 +1,5 @@
 import Synchronization
+import TouchSchoolBattleDatabase
 import TouchSchoolCore
 import TouchSchoolStore
 @testable import TouchSchoolServer
@@ -14,6 +15,8 @@ final class InMemoryBattleStore: BattleStore {
     final class Storage: Sendable {
         let identity = BattleIdentityFile.randomID()
         fileprivate let state = Mutex(SavedState())
+        /// The operator's side, changed only while `state` is held (so with the scores).
+        fileprivate let tallies = Mutex(Tallies())
         fileprivate let behaviour = Mutex(Behaviour())
         /// Commits begun, and finished (saved or failed), for tests that wait for one.
         fileprivate let commitsBegun = Mutex(0)
@@ -29,6 +32,16 @@ final class InMemoryBattleStore: BattleStore {
         func failCommits(_ message: String?) { behaviour.withLock { $0.commitFailure = message } }
         /// Each commit takes this long before it is saved.
         func delayCommits(_ delay: Duration) { behaviour.withLock { $0.commitDelay = delay } }
+    }
+
+    fileprivate struct Tallies {
+        var activities: [String: DeviceActivity] = [:]
+        /// Per device and school: taps accepted, and taps removed by a ban.
+        var schoolTaps: [String: [String: (taps: UInt64, removed: UInt64)]] = [:]
+        var banned: Set<String> = []
+        var bannedAddresses: Set<String> = []
+
+        func device(publicID: String) -> String? { activities.keys.first { DevicePublicID.of($0) == publicID } }
     }
 
     fileprivate struct Behaviour {
@@ -67,7 +80,19 @@ final class InMemoryBattleStore: BattleStore {
             var state = saved
             var histories = histories
             let before = state.scores
-            let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs)
+            let rules = storage.tallies.withLock { tallies in
+                let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs,
+                                              banned: tallies.banned)
+                for (device, window) in rules.devices {
+                    tallies.activities[device] = (tallies.activities[device] ?? DeviceActivity())
+                        .adding(accepted: window.accepted, refused: window.refused, addresses: window.addresses,
+                                hour: DeviceActivity.hour(ofMs: nowMs))
+                    for (school, taps) in window.acceptedBySchool {
+                        tallies.schoolTaps[device, default: [:]][school, default: (0, 0)].taps += taps
+                    }
+                }
+                return rules
+            }
             saved = state
             let changed = state.scores.filter { before[$0.key] != $0.value }
             return CommittedWindow(rules: rules, histories: histories, board: StoredBoard(version: state.boardVersion, scores: changed))
@@ -78,4 +103,58 @@ final class InMemoryBattleStore: BattleStore {
     func changes(since version: UInt64) async -> StoredBoard? { nil }
 
     func newCatalog(current: CatalogResource?) async -> CatalogResource? { current == nil ? catalog : nil }
+
+    func devices(top: Int, nowMs: Int64) async -> [ListedDevice] {
+        let hour = DeviceActivity.hour(ofMs: nowMs)
+        return storage.state.withLock { state in
+            storage.tallies.withLock { tallies in
+                tallies.activities.map { device, activity in
+                    ListedDevice(publicID: DevicePublicID.of(device), player: state.devices[device]?.player ?? "",
+                                 school: state.players[device]?.schoolID, activity: activity, banned: tallies.banned.contains(device))
+                }
+                .sorted { ($0.activity.inHour(hour).accepted, $0.activity.accepted, $1.publicID) > ($1.activity.inHour(hour).accepted, $1.activity.accepted, $0.publicID) }
+                .prefix(top).map { $0 }
+            }
+        }
+    }
+
+    func ban(device publicID: String, removeTaps: Bool) async -> BanOutcome? {
+        storage.state.withLock { state in
+            storage.tallies.withLock { tallies -> BanOutcome? in
+                guard let device = tallies.device(publicID: publicID) else { return nil }
+                tallies.banned.insert(device)
+                guard removeTaps else { return BanOutcome(removed: [:], board: nil) }
+                var removed: [String: UInt64] = [:]
+                for (school, counts) in tallies.schoolTaps[device] ?? [:] where counts.taps > counts.removed {
+                    removed[school] = counts.taps - counts.removed
+                    tallies.schoolTaps[device]?[school] = (counts.taps, counts.taps)
+                }
+                guard !removed.isEmpty else { return BanOutcome(removed: [:], board: nil) }
+                state.boardVersion += 1
+                var board = StoredBoard(version: state.boardVersion, scores: [:])
+                for (school, taps) in removed {
+                    let total = (state.scores[school] ?? 0) - min(taps, state.scores[school] ?? 0)
+                    state.scores[school] = total
+                    board.scores[school] = total
+                }
+                return BanOutcome(removed: removed, board: board)
+            }
+        }
+    }
+
+    func unban(device publicID: String) async -> Bool {
+        storage.tallies.withLock { tallies in
+            guard let device = tallies.device(publicID: publicID) else { return false }
+            tallies.banned.remove(device)
+            return true
+        }
+    }
+
+    func isBanned(address: String) async -> Bool { storage.tallies.withLock { $0.bannedAddresses.contains(address) } }
+
+    func setBanned(address: String, _ banned: Bool) async {
+        storage.tallies.withLock { tallies in
+            if banned { tallies.bannedAddresses.insert(address) } else { tallies.bannedAddresses.remove(address) }
+        }
+    }
 }

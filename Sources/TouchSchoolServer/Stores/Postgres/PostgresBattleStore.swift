@@ -37,7 +37,7 @@ final class PostgresBattleStore: BattleStore {
     /// long as the database is unreachable; the battle must hear of it to say so (`/healthz`).
     static let operationTimeout: Duration = .seconds(5)
 
-    private func run<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws(BattleStoreError) -> T {
+    func run<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws(BattleStoreError) -> T {
         do { return try await PostgresSchema.withTimeout(Self.operationTimeout, body) } catch {
             throw BattleStoreError(message: "PostgreSQL: cannot \(what): \(PostgresSchema.describe(error))")
         }
@@ -56,8 +56,12 @@ final class PostgresBattleStore: BattleStore {
         return id
     }
 
+    /// The schools with a total above 0, as the other stores give them (a school whose taps an
+    /// operator removed keeps its row at 0, for the polls of other servers).
     func board() async throws(BattleStoreError) -> StoredBoard {
-        try await changes(since: 0) ?? StoredBoard(version: 0, scores: [:])
+        var board = try await changes(since: 0) ?? StoredBoard(version: 0, scores: [:])
+        board.scores = board.scores.filter { $0.value > 0 }
+        return board
     }
 
     func device(_ device: String) async throws(BattleStoreError) -> (DeviceRecord, PlayerRecord)? {
@@ -119,10 +123,11 @@ final class PostgresBattleStore: BattleStore {
             state.players[device] = PlayerRecord(schoolID: school, taps: UInt64(max(0, taps)), bestTapsPerSecond: Int(best))
         }
         let before = state
+        let (activities, banned) = try await PostgresOperator.activities(of: devices, on: connection, logger: logger)
         // 2. The rules, the same as the embedded store's; the scores start at 0, so they end as
         // this window's increments.
         var histories = histories
-        let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs)
+        let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs, banned: banned)
         // 3. The devices that changed.
         let changedDevices = devices.filter { state.devices[$0] != before.devices[$0] || state.players[$0] != before.players[$0] }
         if !changedDevices.isEmpty {
@@ -139,6 +144,7 @@ final class PostgresBattleStore: BattleStore {
                 WHERE d.device = u.device
                 """, logger: logger)
         }
+        try await PostgresOperator.saveActivities(rules.devices, before: activities, nowMs: nowMs, on: connection, logger: logger)
         // 4. The hot rows, last: the board's version, then the schools in id order (and the
         // NOTIFY sent at COMMIT).
         let board = try await PostgresAdministration.addToTotals(state.scores, on: connection, logger: logger)

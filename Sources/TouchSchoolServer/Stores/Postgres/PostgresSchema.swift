@@ -47,6 +47,23 @@ public enum PostgresSchema {
             "CREATE TABLE touchschool_battle (id int PRIMARY KEY CHECK (id = 1), battle text NOT NULL)",
             "INSERT INTO touchschool_battle (id, battle) VALUES (1, replace(gen_random_uuid()::text, '-', ''))",
         ]),
+        (3, [
+            // The taps each device had accepted for each school (what the totals got from it),
+            // and how many an operator took off again (a ban with removeTaps).
+            """
+            CREATE TABLE touchschool_device_school_taps (device text NOT NULL, school text NOT NULL,
+                taps bigint NOT NULL CHECK (taps >= 0), removed bigint NOT NULL DEFAULT 0 CHECK (removed >= 0),
+                PRIMARY KEY (device, school))
+            """,
+            // Each device's tally for the operator (DeviceActivity), its public id (a hash of the
+            // key) and its ban; written under the lock of the device's row, as its batches are.
+            """
+            CREATE TABLE touchschool_device_activity (device text PRIMARY KEY, public_id text NOT NULL UNIQUE,
+                accepted bigint NOT NULL, refused bigint NOT NULL, hour bigint NOT NULL, hour_accepted bigint NOT NULL,
+                hour_refused bigint NOT NULL, addresses text[] NOT NULL, banned boolean NOT NULL DEFAULT false)
+            """,
+            "CREATE TABLE touchschool_banned_addresses (address text PRIMARY KEY)",
+        ]),
     ]
 
     /// Brings the database's schema to the newest migration; refuses a database migrated by a

@@ -71,16 +71,29 @@ final class SQLiteBattleStore: BattleStore {
         var window = try await run { database throws(StoreError) in
             try database.write { write throws(SQLiteError) in
                 var state = SavedState()
+                var activities: [String: DeviceActivity] = [:]
+                var banned: Set<String> = []
                 for device in Set(batches.map(\.device)) {
+                    if let (activity, isBanned) = try write.activity(device: device) {
+                        activities[device] = activity
+                        if isBanned { banned.insert(device) }
+                    }
                     guard let (record, player) = try write.device(device) else { continue }
                     state.devices[device] = record
                     state.players[device] = player
                 }
                 let before = state
                 var histories = histories
-                let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs)
+                let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs, banned: banned)
                 for (device, record) in state.devices where record != before.devices[device] || state.players[device] != before.players[device] {
                     try write.save(device: device, record: record, player: state.players[device] ?? PlayerRecord())
+                }
+                let hour = DeviceActivity.hour(ofMs: nowMs)
+                for (device, window) in rules.devices {
+                    let activity = (activities[device] ?? DeviceActivity())
+                        .adding(accepted: window.accepted, refused: window.refused, addresses: window.addresses, hour: hour)
+                    try write.saveActivity(device: device, publicID: DevicePublicID.of(device), activity: activity,
+                                           adding: window.acceptedBySchool)
                 }
                 let board = try write.addToTotals(state.scores)
                 return CommittedWindow(rules: rules, histories: histories,
@@ -104,6 +117,48 @@ final class SQLiteBattleStore: BattleStore {
         untold.withLock { untold in
             defer { untold = nil }
             return untold.flatMap { $0.version > version ? $0 : nil }
+        }
+    }
+
+    // MARK: - The operator's
+
+    func devices(top: Int, nowMs: Int64) async throws(BattleStoreError) -> [ListedDevice] {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) in try write.listDevices(hour: DeviceActivity.hour(ofMs: nowMs), top: top) }
+        }
+    }
+
+    func ban(device publicID: String, removeTaps: Bool) async throws(BattleStoreError) -> BanOutcome? {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) -> BanOutcome? in
+                guard let device = try write.device(publicID: publicID) else { return nil }
+                try write.setBanned(device: device, true)
+                guard removeTaps else { return BanOutcome(removed: [:], board: nil) }
+                let (removed, board) = try write.removeTaps(device: device)
+                return BanOutcome(removed: removed, board: board.map { StoredBoard(version: $0.version, scores: $0.scores) })
+            }
+        }
+    }
+
+    func unban(device publicID: String) async throws(BattleStoreError) -> Bool {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) -> Bool in
+                guard let device = try write.device(publicID: publicID) else { return false }
+                try write.setBanned(device: device, false)
+                return true
+            }
+        }
+    }
+
+    func isBanned(address: String) async throws(BattleStoreError) -> Bool {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) in try write.isAddressBanned(address) }
+        }
+    }
+
+    func setBanned(address: String, _ banned: Bool) async throws(BattleStoreError) {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) in try write.setAddressBanned(address, banned) }
         }
     }
 

@@ -1,0 +1,108 @@
+import TouchSchoolCore
+
+/// A device as the operator sees it: named by its public id, never by its key.
+public struct ListedDevice: Equatable, Sendable {
+    public var publicID: String
+    public var player: String
+    public var school: String?
+    public var activity: DeviceActivity
+    public var banned: Bool
+
+    public init(publicID: String, player: String, school: String?, activity: DeviceActivity, banned: Bool) {
+        self.publicID = publicID
+        self.player = player
+        self.school = school
+        self.activity = activity
+        self.banned = banned
+    }
+}
+
+/// The operator's queries (the tally kept with each commit, bans, the removal of a cheater's
+/// taps), inside a `write` transaction like the commit's own.
+extension BattleDatabase.Writing {
+    /// A device's tally, nil before its first save with one.
+    public func activity(device key: String) throws(SQLiteError) -> (activity: DeviceActivity, banned: Bool)? {
+        try connection.statement("""
+            SELECT accepted, refused, hour, hour_accepted, hour_refused, addresses, banned FROM device_activity WHERE device = ?1
+            """).bind(.text(key)).row { row in
+            (DeviceActivity(accepted: UInt64(max(0, row.int64(0))), refused: UInt64(max(0, row.int64(1))), hour: row.int64(2),
+                            hourAccepted: UInt64(max(0, row.int64(3))), hourRefused: UInt64(max(0, row.int64(4))),
+                            addresses: (row.text(5) ?? "").split(separator: "\n").map(String.init)),
+             row.int64(6) != 0)
+        }
+    }
+
+    /// Saves a device's tally (made or replaced; its ban is kept) and adds `acceptedBySchool` to
+    /// its taps per school.
+    public func saveActivity(device key: String, publicID: String, activity: DeviceActivity,
+                             adding acceptedBySchool: [String: UInt64]) throws(SQLiteError) {
+        try connection.statement("""
+            INSERT INTO device_activity (device, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            ON CONFLICT (device) DO UPDATE SET accepted = excluded.accepted, refused = excluded.refused, hour = excluded.hour,
+                hour_accepted = excluded.hour_accepted, hour_refused = excluded.hour_refused, addresses = excluded.addresses
+            """).bind(.text(key), .text(publicID), .integer(Int64(clamping: activity.accepted)), .integer(Int64(clamping: activity.refused)),
+                      .integer(activity.hour), .integer(Int64(clamping: activity.hourAccepted)),
+                      .integer(Int64(clamping: activity.hourRefused)), .text(activity.addresses.joined(separator: "\n"))).run()
+        for (school, taps) in acceptedBySchool where taps > 0 {
+            try connection.statement("""
+                INSERT INTO device_school_taps (device, school, taps) VALUES (?1, ?2, ?3)
+                ON CONFLICT (device, school) DO UPDATE SET taps = taps + excluded.taps
+                """).bind(.text(key), .text(school), .integer(Int64(clamping: taps))).run()
+        }
+    }
+
+    /// The devices by taps accepted in the hour `hour` (then in all), at most `top`.
+    public func listDevices(hour: Int64, top: Int) throws(SQLiteError) -> [ListedDevice] {
+        try connection.statement("""
+            SELECT a.public_id, d.player, d.school, a.accepted, a.refused, a.hour, a.hour_accepted, a.hour_refused, a.addresses, a.banned
+            FROM device_activity AS a JOIN devices AS d ON d.device = a.device
+            ORDER BY CASE WHEN a.hour = ?1 THEN a.hour_accepted ELSE 0 END DESC, a.accepted DESC, a.public_id
+            LIMIT ?2
+            """).bind(.integer(hour), .integer(Int64(top))).rows { row in
+            ListedDevice(publicID: row.text(0) ?? "", player: row.text(1) ?? "", school: row.text(2),
+                         activity: DeviceActivity(accepted: UInt64(max(0, row.int64(3))), refused: UInt64(max(0, row.int64(4))),
+                                                  hour: row.int64(5), hourAccepted: UInt64(max(0, row.int64(6))),
+                                                  hourRefused: UInt64(max(0, row.int64(7))),
+                                                  addresses: (row.text(8) ?? "").split(separator: "\n").map(String.init)),
+                         banned: row.int64(9) != 0)
+        }
+    }
+
+    /// The key of the device with this public id, nil for none.
+    public func device(publicID: String) throws(SQLiteError) -> String? {
+        try connection.statement("SELECT device FROM device_activity WHERE public_id = ?1").bind(.text(publicID)).row { $0.text(0) ?? "" }
+    }
+
+    public func setBanned(device key: String, _ banned: Bool) throws(SQLiteError) {
+        try connection.statement("UPDATE device_activity SET banned = ?2 WHERE device = ?1").bind(.text(key), .integer(banned ? 1 : 0)).run()
+    }
+
+    /// Takes the taps a device had accepted and not yet had taken off the schools' totals
+    /// (saturating at 0), once: a second call takes nothing. The taps taken per school, and the
+    /// new totals at a new board version (nil when nothing was taken).
+    public func removeTaps(device key: String) throws(SQLiteError) -> (removed: [String: UInt64], board: (version: UInt64, scores: [String: UInt64])?) {
+        let owed = try connection.statement("SELECT school, taps - removed FROM device_school_taps WHERE device = ?1 AND taps > removed")
+            .bind(.text(key)).rows { ($0.text(0) ?? "", UInt64(max(0, $0.int64(1)))) }
+        guard !owed.isEmpty else { return ([:], nil) }
+        try connection.statement("UPDATE device_school_taps SET removed = taps WHERE device = ?1").bind(.text(key)).run()
+        let version = try nextBoardVersion()
+        var removed: [String: UInt64] = [:]
+        var totals: [String: UInt64] = [:]
+        for (school, taps) in owed {
+            removed[school] = taps
+            totals[school] = try connection.statement("UPDATE scores SET total = max(0, total - ?2) WHERE school = ?1 RETURNING total")
+                .bind(.text(school), .integer(Int64(clamping: taps))).row { UInt64(max(0, $0.int64(0))) } ?? 0
+        }
+        return (removed, (version, totals))
+    }
+
+    public func isAddressBanned(_ address: String) throws(SQLiteError) -> Bool {
+        try connection.statement("SELECT 1 FROM banned_addresses WHERE address = ?1").bind(.text(address)).row { _ in true } ?? false
+    }
+
+    public func setAddressBanned(_ address: String, _ banned: Bool) throws(SQLiteError) {
+        try connection.statement(banned ? "INSERT OR IGNORE INTO banned_addresses (address) VALUES (?1)"
+                                        : "DELETE FROM banned_addresses WHERE address = ?1").bind(.text(address)).run()
+    }
+}

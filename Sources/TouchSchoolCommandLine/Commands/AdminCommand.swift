@@ -1,0 +1,124 @@
+import ArgumentParser
+import TouchSchoolStore
+
+/// `touchschool admin`: the operator's tools over a server's admin API (docs/operations.md,
+/// "Cheaters"): see the devices by their taps, ban one (and take its taps off), lift a ban.
+struct AdminCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin",
+        abstract: "The operator's tools on a running server: list devices, ban and unban (관리자 도구).",
+        discussion: """
+            Each needs --server URL and the server's admin token: --token-file FILE, else \
+            $TOUCHSCHOOL_ADMIN_TOKEN, else the admin.token in --data-dir (the server's data directory, \
+            where it makes one at its first start). The token is never given on the command line.
+            """,
+        subcommands: [AdminDevicesCommand.self, AdminBanCommand.self, AdminUnbanCommand.self,
+                      AdminBanAddressCommand.self, AdminUnbanAddressCommand.self])
+}
+
+/// The server and the token, which every admin command needs.
+struct AdminConnectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The server: http://host:port or https://… (default: $TOUCHSCHOOL_SERVER).", valueName: "url"))
+    var server: String?
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("A file holding the server's admin token.", valueName: "file"),
+            completion: .file())
+    var tokenFile: String?
+
+    @OptionGroup var data: DataDirectoryOptions
+
+    func request(_ action: AdminAction) throws -> AdminRequest {
+        let environment = ProcessEnvironment.current
+        guard let server = server ?? environment["TOUCHSCHOOL_SERVER"].flatMap({ $0.trimmingSpaces.isEmpty ? nil : String($0.trimmingSpaces) }) else {
+            throw ValidationError("name the server with --server URL (or $TOUCHSCHOOL_SERVER)")
+        }
+        return AdminRequest(server: server, token: try token(environment: environment), action: action)
+    }
+
+    private func token(environment: [String: String]) throws -> String {
+        if let tokenFile { return try Self.read(tokenFile, what: "--token-file") }
+        if let value = environment[AdminTokenEnvironment.name], !value.trimmingSpaces.isEmpty { return String(value.trimmingSpaces) }
+        let path = "\(data.directory)/\(AdminTokenEnvironment.fileName)"
+        guard FileIO.exists(path) else {
+            throw ValidationError("no admin token: give --token-file FILE, set $\(AdminTokenEnvironment.name), "
+                                  + "or point --data-dir at the server's data directory (it holds \(AdminTokenEnvironment.fileName))")
+        }
+        return try Self.read(path, what: "the data directory's token")
+    }
+
+    private static func read(_ path: String, what: String) throws -> String {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path, limit: 4096) } catch { throw ValidationError("cannot read \(what) \(path): \(error)") }
+        let token = String(String(decoding: bytes.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self).trimmingSpaces)
+        guard !token.isEmpty else { throw ValidationError("\(what) \(path) is empty") }
+        return token
+    }
+}
+
+struct AdminDevicesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "The devices by taps accepted in the last hour (this clock hour), with their totals and addresses.")
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many devices to show (1 to 1000).", valueName: "n"))
+    var top = PositiveCount(20)
+
+    @Flag(help: "Print a JSON array of {id, player, school, accepted, refused, acceptedLastHour, refusedLastHour, addresses, banned}.")
+    var json = false
+
+    @OptionGroup var connection: AdminConnectionOptions
+
+    func run() throws {
+        try StandardStreams.write(try network.admin(try connection.request(.devices(top: top.value, json: json))))
+    }
+}
+
+struct AdminBanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ban", abstract: "Ban a device: its batches are refused from now on, on every server of the battle.")
+
+    @Argument(help: ArgumentHelp("The device's id, as `admin devices` lists it.", valueName: "id"))
+    var id: String
+
+    @Flag(name: .customLong("remove-taps"), help: "Also take every tap the device had accepted off its schools (once).")
+    var removeTaps = false
+
+    @OptionGroup var connection: AdminConnectionOptions
+
+    func run() throws { try StandardStreams.write(try network.admin(try connection.request(.ban(id: id, removeTaps: removeTaps)))) }
+}
+
+struct AdminUnbanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unban", abstract: "Lift a device's ban (taps removed stay removed).")
+
+    @Argument(help: ArgumentHelp("The device's id.", valueName: "id"))
+    var id: String
+
+    @OptionGroup var connection: AdminConnectionOptions
+
+    func run() throws { try StandardStreams.write(try network.admin(try connection.request(.unban(id: id)))) }
+}
+
+struct AdminBanAddressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ban-address", abstract: "Refuse new connections from an address (careful: a school may share one).")
+
+    @Argument(help: ArgumentHelp("The IP address, as `admin devices` lists it.", valueName: "address"))
+    var address: String
+
+    @OptionGroup var connection: AdminConnectionOptions
+
+    func run() throws { try StandardStreams.write(try network.admin(try connection.request(.banAddress(address)))) }
+}
+
+struct AdminUnbanAddressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unban-address", abstract: "Accept connections from an address again.")
+
+    @Argument(help: ArgumentHelp("The IP address.", valueName: "address"))
+    var address: String
+
+    @OptionGroup var connection: AdminConnectionOptions
+
+    func run() throws { try StandardStreams.write(try network.admin(try connection.request(.unbanAddress(address)))) }
+}

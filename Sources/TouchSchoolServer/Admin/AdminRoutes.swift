@@ -1,0 +1,161 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import TouchSchoolBattleDatabase
+import TouchSchoolProtocol
+
+/// The admin API under `/v1/admin/` (docs/protocol.md): the devices by their taps, bans of
+/// devices (optionally with their taps taken off) and of addresses. Every request needs
+/// `Authorization: Bearer TOKEN` (`AdminToken`); every one is logged with who asked (the
+/// address) and what, never with the token.
+struct AdminRoutes {
+    let battle: Battle
+    let token: AdminToken
+    let trustedProxies: Set<String>
+    let logger: Logger
+
+    static let maximumTop = 1_000
+
+    func add(to router: Router<HTTPRequestContext>) {
+        let admin = router.group("/v1/admin").add(middleware: Authentication(token: token, trustedProxies: trustedProxies, logger: logger))
+        admin.get("devices") { request, context -> Response in
+            let top: Int
+            if let text = request.uri.queryParameters.get("top") {
+                guard let value = Int(text), (1...Self.maximumTop).contains(value) else {
+                    return Self.error("top must be a whole number from 1 to \(Self.maximumTop)", status: .badRequest)
+                }
+                top = value
+            } else {
+                top = 20
+            }
+            log(request, context, "list the devices", ["top": "\(top)"])
+            return try await answer {
+                let devices = try await battle.listDevices(top: top, nowMs: Int64(Date().timeIntervalSince1970 * 1000))
+                let hour = DeviceActivity.hour(ofMs: Int64(Date().timeIntervalSince1970 * 1000))
+                return Routes.json(MessageCoding.encodeJSON(devices.map { AdminDevice($0, hour: hour) }))
+            }
+        }
+        admin.post("devices/:id/ban") { request, context -> Response in
+            guard let id = context.parameters.get("id"), DevicePublicID.isValid(id) else { return Self.badDevice }
+            let removeTaps = request.uri.queryParameters.get("removeTaps") == "true"
+            log(request, context, "ban a device", ["device": "\(id)", "removeTaps": "\(removeTaps)"])
+            return try await answer {
+                guard let outcome = try await battle.ban(device: id, removeTaps: removeTaps) else { return Self.unknown(id) }
+                logger.notice("Banned a device", metadata: ["device": "\(id)", "removed": "\(outcome.removed)"])
+                return Routes.json(MessageCoding.encodeJSON(BanAnswer(id: id, banned: true, removed: outcome.removed)))
+            }
+        }
+        admin.post("devices/:id/unban") { request, context -> Response in
+            guard let id = context.parameters.get("id"), DevicePublicID.isValid(id) else { return Self.badDevice }
+            log(request, context, "unban a device", ["device": "\(id)"])
+            return try await answer {
+                guard try await battle.unban(device: id) else { return Self.unknown(id) }
+                return Routes.json(MessageCoding.encodeJSON(BanAnswer(id: id, banned: false, removed: [:])))
+            }
+        }
+        for (action, banned) in [("ban", true), ("unban", false)] {
+            admin.post("addresses/:address/\(action)") { request, context -> Response in
+                guard let address = context.parameters.get("address"), Self.isAddress(address) else {
+                    return Self.error("not an IP address: give one as the server logs and lists them (e.g. 203.0.113.7 or 2001:db8::1)",
+                                      status: .badRequest)
+                }
+                log(request, context, "\(action) an address", ["address": "\(address)"])
+                return try await answer {
+                    try await battle.setBanned(address: address, banned)
+                    return Routes.json(MessageCoding.encodeJSON(AddressAnswer(address: address, banned: banned)))
+                }
+            }
+        }
+    }
+
+    /// One line per action: who (the address), what, on what.
+    private func log(_ request: Request, _ context: HTTPRequestContext, _ action: String, _ details: Logger.Metadata) {
+        var metadata = details
+        metadata["from"] = "\(Authentication.address(request, context, trustedProxies: trustedProxies))"
+        metadata["action"] = "\(action)"
+        logger.notice("Admin request", metadata: metadata)
+    }
+
+    /// The store's failure as 503, with what it said.
+    private func answer(_ body: () async throws -> Response) async throws -> Response {
+        do { return try await body() } catch let error as BattleStoreError {
+            return Self.error("the battle cannot be read or changed now: \(error)", status: .serviceUnavailable)
+        }
+    }
+
+    static func isAddress(_ text: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    }
+
+    static let badDevice = error("not a device id: 24 hex digits, as GET /v1/admin/devices lists them", status: .badRequest)
+
+    static func unknown(_ id: String) -> Response { error("no device has the id \(id)", status: .notFound) }
+
+    static func error(_ message: String, status: HTTPResponse.Status) -> Response {
+        Routes.json(MessageCoding.encodeJSON(["error": message]), status: status)
+    }
+
+    /// Lets a request through only with the token; 401 otherwise.
+    struct Authentication: RouterMiddleware {
+        let token: AdminToken
+        let trustedProxies: Set<String>
+        let logger: Logger
+
+        func handle(_ request: Request, context: HTTPRequestContext,
+                    next: (Request, HTTPRequestContext) async throws -> Response) async throws -> Response {
+            let header = request.headers[.authorization] ?? ""
+            guard header.hasPrefix("Bearer "), token.matches(String(header.dropFirst("Bearer ".count))) else {
+                logger.warning("Admin request refused: no token, or a wrong one", metadata: [
+                    "from": "\(Self.address(request, context, trustedProxies: trustedProxies))", "path": "\(request.uri.path)"])
+                var response = AdminRoutes.error("this needs the server's admin token: Authorization: Bearer TOKEN", status: .unauthorized)
+                response.headers[.wwwAuthenticate] = "Bearer"
+                return response
+            }
+            return try await next(request, context)
+        }
+
+        static func address(_ request: Request, _ context: HTTPRequestContext, trustedProxies: Set<String>) -> String {
+            ClientAddress.of(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[ClientAddress.forwardedFor],
+                             trustedProxies: trustedProxies)
+        }
+    }
+
+    /// A device as the admin API lists it.
+    struct AdminDevice: Codable {
+        var id: String
+        var player: String
+        var school: String?
+        var accepted: UInt64
+        var refused: UInt64
+        var acceptedLastHour: UInt64
+        var refusedLastHour: UInt64
+        var addresses: [String]
+        var banned: Bool
+
+        init(_ device: ListedDevice, hour: Int64) {
+            id = device.publicID
+            player = device.player
+            school = device.school
+            accepted = device.activity.accepted
+            refused = device.activity.refused
+            (acceptedLastHour, refusedLastHour) = device.activity.inHour(hour)
+            addresses = device.activity.addresses
+            banned = device.banned
+        }
+    }
+
+    struct BanAnswer: Codable {
+        var id: String
+        var banned: Bool
+        /// Taps taken off each school by this request.
+        var removed: [String: UInt64]
+    }
+
+    struct AddressAnswer: Codable {
+        var address: String
+        var banned: Bool
+    }
+}

@@ -1,0 +1,23 @@
+import TouchSchoolBattleDatabase
+
+/// What the operator does to the battle through the admin API; the store keeps it, and the
+/// totals a ban changed go out on the board feed like a commit's (within `broadcastInterval`).
+extension Battle {
+    func listDevices(top: Int, nowMs: Int64) async throws(BattleStoreError) -> [ListedDevice] {
+        try await store.devices(top: top, nowMs: nowMs)
+    }
+
+    func ban(device publicID: String, removeTaps: Bool) async throws(BattleStoreError) -> BanOutcome? {
+        let outcome = try await store.ban(device: publicID, removeTaps: removeTaps)
+        if let board = outcome?.board { take(board) }
+        return outcome
+    }
+
+    func unban(device publicID: String) async throws(BattleStoreError) -> Bool {
+        try await store.unban(device: publicID)
+    }
+
+    func setBanned(address: String, _ banned: Bool) async throws(BattleStoreError) {
+        try await store.setBanned(address: address, banned)
+    }
+}

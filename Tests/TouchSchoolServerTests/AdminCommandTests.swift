@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import TouchSchoolProtocol
+import TouchSchoolTestSupport
+
+/// `touchschool admin` end to end: the real binary against a real server, the token read from
+/// the server's data directory, a file, or the environment, never from the command line.
+@Suite(.serialized) struct AdminCommandTests {
+    static func admin(_ arguments: [String], environment extra: [String: String] = [:]) -> (status: Int32, output: String, error: String) {
+        var environment = ProcessInfo.processInfo.environment
+        environment["TOUCHSCHOOL_ADMIN_TOKEN"] = nil
+        environment.merge(extra) { $1 }
+        return Subprocess.run(ServerProcess.binary, ["admin"] + arguments, environment: environment)
+    }
+
+    @Test func devicesAsJSONThenABanThatTakesTheTapsOff() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cheater = TestDevice(name: "bot")
+        let (player, _) = try await TestPlayer.join(server, device: cheater)
+        try await player.send(.taps(cheater.batch("S0001", taps: 300, durationMs: 100, switchTo: true)))
+        let ack = try await player.ack(1)
+
+        let listed = Self.admin(["devices", "--json", "--server", server.baseURL, "--data-dir", server.dataDirectory])
+        #expect(listed.status == 0, "\(listed.error)")
+        let devices = try JSONDecoder().decode([AdminAPI.Device].self, from: Data(listed.output.utf8))
+        let bot = try #require(devices.first)
+        #expect(devices.count == 1 && bot.player == "bot" && bot.school == "S0001" && !bot.banned)
+        #expect(bot.accepted == ack.accepted && bot.refused == ack.refused && bot.addresses == ["127.0.0.1"])
+
+        let table = Self.admin(["devices", "--server", server.baseURL, "--data-dir", server.dataDirectory])
+        #expect(table.status == 0 && table.output.contains(bot.id) && table.output.contains("\(ack.accepted)/\(ack.refused)"))
+
+        // The token from a file and from the environment; a wrong one is refused clearly.
+        let token = try AdminAPI.token(of: server)
+        let banned = Self.admin(["ban", bot.id, "--remove-taps", "--server", server.baseURL], environment: ["TOUCHSCHOOL_ADMIN_TOKEN": token])
+        #expect(banned.status == 0 && banned.output.contains("\(ack.accepted) taps taken off 1 schools"), "\(banned.error)")
+        #expect(try await HTTP.scores(server).scores["S0001"] == nil, "the cheater's taps are off the board")
+
+        let wrongFile = makeTemporaryDirectory() + "/token"
+        try Data("not-the-token-not-the-token-not-the-token\n".utf8).write(to: URL(fileURLWithPath: wrongFile))
+        let wrong = Self.admin(["unban", bot.id, "--server", server.baseURL, "--token-file", wrongFile])
+        #expect(wrong.status != 0 && wrong.error.contains("the token is not this server's"))
+        #expect(try await AdminAPI.devices(server, token: token).first?.banned == true, "a refused request changes nothing")
+
+        let missing = Self.admin(["devices", "--server", server.baseURL, "--data-dir", makeTemporaryDirectory()])
+        #expect(missing.status != 0 && missing.error.contains("no admin token"))
+        await player.close()
+    }
+}
