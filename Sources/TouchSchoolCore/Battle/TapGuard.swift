@@ -44,12 +44,32 @@ public struct TapGuardPolicy: Equatable, Sendable {
     /// between two deliberate presses, yet more than a terminal needs to deliver a chord.
     public var simultaneityWindowNanoseconds: Int64
 
+    /// The server's judge of backlogs (`DeviceTapHistory`) adds two longer windows: the burst
+    /// rule alone would let a script claim its 46 taps a second for every second of any time it
+    /// says it played. This one is over claimed time, like the burst rule.
+    public var minuteWindowNanoseconds: Int64
+    /// 1,500 in any minute: 25 taps a second kept up for a whole minute. The burst rule's 46 a
+    /// second is a sprint of a few seconds; the fastest tappers' one-minute records are about
+    /// 15–20 a second, so 25 leaves them a margin while a backlog claiming sprints for minutes
+    /// on end is a script's.
+    public var minuteLimit: Int
+    /// The hour rule's window, on the server's clock (when taps are judged), not the claimed
+    /// one: a device can claim any past it likes, but it cannot make the hours it is judged in.
+    public var hourWindowNanoseconds: Int64
+    /// 36,000 in any hour: 10 taps a second for an hour without a rest, more than any person
+    /// keeps up (and what the benchmark's honest players make). A key idle for a day, or a
+    /// year, thus claims at most an hour of play when it comes back, while an honest offline
+    /// session counts in full up to it.
+    public var hourLimit: Int
+
     public init(
         burstWindowNanoseconds: Int64, burstLimit: Int,
         singleKeyIntervalNanoseconds: Int64, jitterAllowanceNanoseconds: Int64, heldKeyIntervalSpans: ClosedRange<Int>,
-        simultaneousPressLimit: Int, simultaneityWindowNanoseconds: Int64
+        simultaneousPressLimit: Int, simultaneityWindowNanoseconds: Int64,
+        minuteWindowNanoseconds: Int64, minuteLimit: Int, hourWindowNanoseconds: Int64, hourLimit: Int
     ) {
         precondition(burstLimit >= 1 && simultaneousPressLimit >= 1 && heldKeyIntervalSpans.lowerBound >= 1)
+        precondition(minuteLimit >= 1 && hourLimit >= 1)
         self.burstWindowNanoseconds = burstWindowNanoseconds
         self.burstLimit = burstLimit
         self.singleKeyIntervalNanoseconds = singleKeyIntervalNanoseconds
@@ -57,12 +77,17 @@ public struct TapGuardPolicy: Equatable, Sendable {
         self.heldKeyIntervalSpans = heldKeyIntervalSpans
         self.simultaneousPressLimit = simultaneousPressLimit
         self.simultaneityWindowNanoseconds = simultaneityWindowNanoseconds
+        self.minuteWindowNanoseconds = minuteWindowNanoseconds
+        self.minuteLimit = minuteLimit
+        self.hourWindowNanoseconds = hourWindowNanoseconds
+        self.hourLimit = hourLimit
     }
 
     public static let standard = TapGuardPolicy(
         burstWindowNanoseconds: 5_000_000_000, burstLimit: 230,
         singleKeyIntervalNanoseconds: 62_500_000, jitterAllowanceNanoseconds: 40_000_000, heldKeyIntervalSpans: 2...8,
-        simultaneousPressLimit: 6, simultaneityWindowNanoseconds: 20_000_000
+        simultaneousPressLimit: 6, simultaneityWindowNanoseconds: 20_000_000,
+        minuteWindowNanoseconds: 60_000_000_000, minuteLimit: 1_500, hourWindowNanoseconds: 3_600_000_000_000, hourLimit: 36_000
     )
 }
 
