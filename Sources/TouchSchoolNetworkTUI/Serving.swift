@@ -20,7 +20,9 @@ enum Serving {
             host: request.host, port: request.port, dataDirectory: directory, postgresURL: request.postgresURL,
             starterCatalogPath: StarterCatalogFile.path,
             limits: AddressLimitPolicy(connectionsPerAddress: request.connectionsPerAddress ?? standard.connectionsPerAddress,
-                                       devicesPerAddressPerHour: request.devicesPerAddress ?? standard.devicesPerAddressPerHour))
+                                       devicesPerAddressPerHour: request.devicesPerAddress ?? standard.devicesPerAddressPerHour,
+                                       tapsPerSecond: request.addressTapsPerSecond ?? standard.tapsPerSecond,
+                                       tapBurst: request.addressBurst ?? standard.tapBurst))
         configuration.trustedProxies = Set(request.trustedProxies)
         configuration.adminTokenFile = request.adminTokenFile
         configuration.adminToken = request.adminToken

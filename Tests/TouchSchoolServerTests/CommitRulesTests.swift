@@ -15,12 +15,13 @@ import TouchSchoolProtocol
         let player = taps.values.reduce(0, +)
         return ReceivedBatch(connection: connection, device: device, player: "p",
                              batch: TapBatch(seq: seq, taps: taps, playerTaps: player, switchedTo: switchedTo, best: 5,
-                                             startMs: startMs ?? now - 1_000 + Int64(seq) * 100, endMs: endMs ?? now - 900 + Int64(seq) * 100))
+                                             startMs: startMs ?? now - 1_000 + Int64(seq) * 100, endMs: endMs ?? now - 900 + Int64(seq) * 100),
+                             address: "127.0.0.1")
     }
 
     @Test func batchesApplyOnceInOrder() {
         var state = SavedState()
-        var histories: [String: DeviceTapHistory] = [:]
+        var histories = TapJudges(addresses: .standard)
         let first = CommitRules.apply([received(1, ["A": 3], switchedTo: "A"), received(2, ["A": 2]), received(1, ["A": 3], switchedTo: "A")],
                                       to: &state, histories: &histories, catalog: catalog, nowMs: now)
         #expect(first.outcomes.map { if case let .acknowledged(ack) = $0 { ack.accepted } else { UInt64(99) } } == [UInt64(3), 2, 0])
@@ -39,7 +40,7 @@ import TouchSchoolProtocol
 
     @Test func unknownSchoolsAreRefusedAndAliasesFollowed() {
         var state = SavedState()
-        var histories: [String: DeviceTapHistory] = [:]
+        var histories = TapJudges(addresses: .standard)
         let result = CommitRules.apply([received(1, ["OLD-A": 2, "NOPE": 4, "B": 1])], to: &state, histories: &histories,
                                        catalog: catalog, nowMs: now)
         guard case let .acknowledged(ack) = result.outcomes[0] else { Issue.record("not acknowledged"); return }
@@ -49,7 +50,7 @@ import TouchSchoolProtocol
 
     @Test func tenThousandTapsInOneSecondAreMostlyRefused() {
         var state = SavedState()
-        var histories: [String: DeviceTapHistory] = [:]
+        var histories = TapJudges(addresses: .standard)
         let result = CommitRules.apply([received(1, ["B": 10_000, "A": 10_000], startMs: now - 1_000, endMs: now)],
                                        to: &state, histories: &histories, catalog: catalog, nowMs: now)
         guard case let .acknowledged(ack) = result.outcomes[0] else { Issue.record("not acknowledged"); return }
@@ -63,11 +64,11 @@ import TouchSchoolProtocol
     /// the scores, lets a backlog played offline during a long outage count in full.
     @Test func afterARestartABacklogPlayedOfflineCountsInFull() {
         var state = SavedState()
-        var histories: [String: DeviceTapHistory] = [:]
+        var histories = TapJudges(addresses: .standard)
         _ = CommitRules.apply([received(1, ["A": 5], switchedTo: "A", startMs: now - 60_000, endMs: now - 59_000)],
                               to: &state, histories: &histories, catalog: catalog, nowMs: now - 59_000)
         #expect(state.devices["d1"]?.lastEndMs == now - 59_000)
-        var restarted: [String: DeviceTapHistory] = [:]
+        var restarted = TapJudges(addresses: .standard)
         // Twenty batches of 10 taps, one a second, played while the server was down.
         let backlog = (0..<20).map { second in
             received(UInt64(second + 2), ["A": 10], startMs: now - 50_000 + Int64(second) * 1_000, endMs: now - 49_100 + Int64(second) * 1_000)
@@ -76,7 +77,7 @@ import TouchSchoolProtocol
         #expect(result.refused == 0)
         #expect(state.scores["A"] == 205)
         // A device never seen may claim no more than two minutes before its first batch.
-        var fresh: [String: DeviceTapHistory] = [:]
+        var fresh = TapJudges(addresses: .standard)
         let old = CommitRules.apply([received(1, ["B": 40], device: "d2", startMs: now - 600_000, endMs: now - 599_000)],
                                     to: &state, histories: &fresh, catalog: catalog, nowMs: now)
         #expect(old.accepted <= 6, "a claim of ten minutes ago is judged as made two minutes ago, in an instant")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchSchoolCore
 import TouchSchoolStore
 
 struct ServeCommand: ParsableCommand {
@@ -31,6 +32,14 @@ struct ServeCommand: ParsableCommand {
     @Option(help: .hidden)
     var devicesPerAddress: Int?
 
+    @Option(help: ArgumentHelp("The taps a second all players from one address (an IPv6 /64) may have counted together, sustained (default 2000: a school lab of 40 behind one NAT at full speed).",
+                               valueName: "taps"))
+    var addressTapsPerSecond: Int?
+
+    @Option(help: ArgumentHelp("The taps all players from one address may have counted at once (default 10000: a lab coming back from a short outage).",
+                               valueName: "taps"))
+    var addressBurst: Int?
+
     /// Where PostgreSQL is: --postgres, --postgres-file, $TOUCHSCHOOL_POSTGRES_URL or $DATABASE_URL;
     /// with none, the battle lives in the data directory.
     @OptionGroup var postgres: PostgresOptions
@@ -59,6 +68,13 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        let budget = 1...Int(TapBudget.maximum)
+        if let addressTapsPerSecond, !budget.contains(addressTapsPerSecond) {
+            throw ValidationError("--address-taps-per-second must be between 1 and \(budget.upperBound)")
+        }
+        if let addressBurst, !budget.contains(addressBurst) {
+            throw ValidationError("--address-burst must be between 1 and \(budget.upperBound)")
+        }
         if from != nil, try postgresURL() == nil {
             throw ValidationError("--from moves a data directory into PostgreSQL: give --postgres-file, --postgres or $DATABASE_URL too")
         }
@@ -69,6 +85,7 @@ struct ServeCommand: ParsableCommand {
         try network.serve(ServeRequest(
             host: host, port: port, dataDirectory: data.directory, postgresURL: postgresURL, moveFrom: from,
             trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, devicesPerAddress: devicesPerAddress,
+            addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst,
             logLevel: ProcessEnvironment.current["LOG_LEVEL"], adminTokenFile: adminTokenFile,
             adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name]))
     }

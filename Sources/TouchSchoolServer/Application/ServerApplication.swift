@@ -131,7 +131,8 @@ public enum TouchSchoolServer {
             throw ServerError(description: error.message)
         }
         let metrics = ServerMetrics()
-        let battle = Battle(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics, logger: logger)
+        let battle = Battle(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics,
+                            limits: configuration.limits, logger: logger)
         let listening = ListeningFlag()
         let app = try buildApplication(configuration, battle: battle, adminToken: adminToken, metrics: metrics, logger: logger) { host, port in
             listening.set()

@@ -61,7 +61,7 @@ actor Battle: Service {
     var boardVersion: UInt64
     /// Every change up to this version has been read from the store.
     var polledVersion: UInt64
-    var histories: [String: DeviceTapHistory] = [:]
+    var histories: TapJudges
     var pending: [ReceivedBatch] = []
     /// When the oldest waiting batch arrived: the commit window runs from then.
     var pendingSince: ContinuousClock.Instant?
@@ -93,7 +93,8 @@ actor Battle: Service {
     }
 
     init(store: any BattleStore, battleID: String, catalog: CatalogResource, board: StoredBoard, metrics: ServerMetrics,
-         logger: Logger) {
+         limits: AddressLimitPolicy = .standard, logger: Logger) {
+        histories = TapJudges(addresses: limits)
         self.store = store
         self.battleID = battleID
         self.catalog = catalog

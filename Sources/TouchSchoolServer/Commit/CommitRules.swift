@@ -10,6 +10,8 @@ struct ReceivedBatch: Sendable {
     var batch: TapBatch
     /// The address the connection is counted under (`ClientAddress`), kept with the device's tally.
     var address: String = "unknown"
+    /// The network of that address (`ClientAddress.network`): its devices share one tap budget.
+    var network: String = "unknown"
 }
 
 /// What a save did with one received batch.
@@ -26,7 +28,7 @@ enum CommitRules {
     /// How far before the server first saw a device its taps may be judged as made: a player
     /// who starts a game while the server is down delivers up to two minutes of offline play,
     /// while a new device key (1,000 an hour per address at most) buys no more than two
-    /// minutes of the guard's rate. A known device is judged from its last judged time, which
+    /// minutes of the guard's rate, out of its address's tap budget. A known device is judged from its last judged time, which
     /// is kept with the scores, so a restart or an outage of any length loses none of its taps.
     static let newDeviceBacklogMs: Int64 = 120_000
 
@@ -54,12 +56,13 @@ enum CommitRules {
         }
     }
 
-    /// Applies `batches` to `state` in order; `histories` is the devices' judges (updated).
+    /// Applies `batches` to `state` in order; `histories` is the devices' judges and the
+    /// addresses' budgets (updated).
     /// Returns whether anything changed; a batch out of order stops the later batches of its
     /// connection (they are reported out of order too and counted nowhere). The next batch of a
     /// device in `banned` is acknowledged with every tap refused: numbered as applied (its
     /// client moves on), judged by nothing, counted nowhere but in the device's refused taps.
-    static func apply(_ batches: [ReceivedBatch], to state: inout SavedState, histories: inout [String: DeviceTapHistory],
+    static func apply(_ batches: [ReceivedBatch], to state: inout SavedState, histories: inout TapJudges,
                       catalog: Catalog, nowMs: Int64, banned: Set<String> = []) -> Result {
         var result = Result(outcomes: [], changedSchools: [])
         var broken: Set<ConnectionID> = []
@@ -96,7 +99,7 @@ enum CommitRules {
             }
             // A history older than the saved record is from before another server (sharing the
             // store) judged this device: the record's time is the truth.
-            var history = histories[device].flatMap { $0.lastEndMs >= record.lastEndMs ? $0 : nil }
+            var history = histories.devices[device].flatMap { $0.lastEndMs >= record.lastEndMs ? $0 : nil }
                 ?? DeviceTapHistory(firstSeenMs: record.lastEndMs > 0 ? record.lastEndMs : nowMs - newDeviceBacklogMs)
             // Taps for schools this server does not know count nowhere: refused without judging.
             var known: [(id: String, taps: UInt64)] = []
@@ -109,8 +112,10 @@ enum CommitRules {
                 }
             }
             let claimed = known.reduce(UInt64(0)) { $0.addingSaturating($1.taps) }
-            let verdict = history.judge(taps: claimed, startMs: batch.startMs, endMs: batch.endMs, nowMs: nowMs)
-            histories[device] = history
+            let verdict = history.judge(taps: claimed, startMs: batch.startMs, endMs: batch.endMs, nowMs: nowMs,
+                                        atMost: histories.addresses.available(to: received.network, atMs: nowMs))
+            histories.devices[device] = history
+            histories.addresses.spend(verdict.accepted, by: received.network, atMs: nowMs)
             // The accepted taps are taken from the schools in id order.
             var remaining = verdict.accepted
             var acceptedBySchool: [String: UInt64] = [:]

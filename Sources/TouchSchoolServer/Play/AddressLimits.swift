@@ -9,12 +9,24 @@ public struct AddressLimitPolicy: Sendable {
     /// Distinct devices one address may play with in an hour: a school's labs in a day of
     /// classes, while a bot minting a key per connection is stopped within the hour.
     public var devicesPerAddressPerHour: Int
+    /// Taps a second all devices of one address (an IPv6 /64) may have accepted together,
+    /// sustained: a school lab of 40 behind one NAT, every player at the guard's 46 a second,
+    /// makes 1,840, so a whole lab may sprint; 300 keys of one script share the same 2,000.
+    public var tapsPerSecond: Int
+    /// Taps one address may have accepted at once: a lab's 40 players coming back together from
+    /// an outage of a few seconds deliver a full burst window (230) each, 9,200. A new device's
+    /// allowance of two minutes before it was first seen comes out of it too, so keys minted in
+    /// a burst buy no more than this.
+    public var tapBurst: Int
 
-    public static let standard = AddressLimitPolicy(connectionsPerAddress: 1_000, devicesPerAddressPerHour: 1_000)
+    public static let standard = AddressLimitPolicy(connectionsPerAddress: 1_000, devicesPerAddressPerHour: 1_000,
+                                                    tapsPerSecond: 2_000, tapBurst: 10_000)
 
-    public init(connectionsPerAddress: Int, devicesPerAddressPerHour: Int) {
+    public init(connectionsPerAddress: Int, devicesPerAddressPerHour: Int, tapsPerSecond: Int, tapBurst: Int) {
         self.connectionsPerAddress = connectionsPerAddress
         self.devicesPerAddressPerHour = devicesPerAddressPerHour
+        self.tapsPerSecond = tapsPerSecond
+        self.tapBurst = tapBurst
     }
 }
 

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPTypes
 
 /// The address a connection is counted under by the per-address limits. Behind a load balancer
@@ -12,5 +17,18 @@ enum ClientAddress {
         guard trustedProxies.contains(peer), let header else { return peer }
         let hops = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return hops.reversed().first { !trustedProxies.contains($0) } ?? peer
+    }
+
+    /// The network `address` shares a tap budget with: an IPv6 address's /64 (one household or
+    /// lab is given a /64, and a host picks any of its 2^64 addresses at will), an IPv4 address
+    /// (also one mapped into IPv6) itself.
+    static func network(of address: String) -> String {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+            return bytes[12...].map(String.init).joined(separator: ".")
+        }
+        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+        return groups.joined(separator: ":") + "::/64"
     }
 }

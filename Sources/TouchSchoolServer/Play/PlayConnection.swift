@@ -172,6 +172,7 @@ struct PlayConnection {
         default:
             throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "the first message must be hello"))
         }
+        let network = ClientAddress.network(of: address)
         while let message = try await messages.next() {
             switch try decode(message) {
             case .hello:
@@ -182,7 +183,8 @@ struct PlayConnection {
                 try Self.validate(batch)
                 // The save checks the number against the device's last applied one: a repeat
                 // is acknowledged again, a gap closes the connection.
-                await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch, address: address))
+                await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch, address: address,
+                                                  network: network))
             }
         }
     }

@@ -26,8 +26,8 @@ protocol BattleStore: Sendable {
     func device(_ device: String) async throws(BattleStoreError) -> (DeviceRecord, PlayerRecord)?
 
     /// Applies `batches` (in arrival order) by `CommitRules` and saves them durably in one write.
-    /// `histories` are the devices' judges as this server knows them; the updated ones come back.
-    func commit(_ batches: [ReceivedBatch], histories: [String: DeviceTapHistory], catalog: Catalog,
+    /// `histories` are the devices' judges and the addresses' budgets as this server knows them; the updated ones come back.
+    func commit(_ batches: [ReceivedBatch], histories: TapJudges, catalog: Catalog,
                 nowMs: Int64) async throws(BattleStoreError) -> CommittedWindow
 
     /// The totals other writers changed after board version `version` (nil: nothing new).
@@ -69,7 +69,7 @@ struct StoredBoard: Sendable, Equatable {
 /// What one commit window did once durable.
 struct CommittedWindow: Sendable {
     var rules: CommitRules.Result
-    var histories: [String: DeviceTapHistory]
+    var histories: TapJudges
     /// The new totals of the schools that changed, at `board.version`.
     var board: StoredBoard
     /// Problems the store repaired while saving, for the log.

@@ -56,7 +56,7 @@ import TouchSchoolStore
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             await battle.submit(ReceivedBatch(connection: connection, device: Self.device, player: "p", batch: TapBatch(
                 seq: seq, taps: ["A": taps], playerTaps: taps, switchedTo: seq == 1 ? "A" : nil, best: 5,
-                startMs: now - 3_000 + Int64(seq) * 200, endMs: now - 2_900 + Int64(seq) * 200)))
+                startMs: now - 3_000 + Int64(seq) * 200, endMs: now - 2_900 + Int64(seq) * 200), address: "127.0.0.1"))
         }
 
         var messages: [ServerMessage] { inbox.messages.withLock { $0 } }

@@ -16,11 +16,11 @@ import TouchSchoolStore
         ReceivedBatch(connection: connection, device: device, player: player,
                       batch: TapBatch(seq: seq, taps: taps, playerTaps: taps.values.reduce(0, +), switchedTo: switchedTo, best: best,
                                       startMs: now - 10_000 + Int64(seq) * 100, endMs: now - 9_900 + Int64(seq) * 100),
-                      address: address)
+                      address: address, network: address)
     }
 
     static func commit(_ store: any BattleStore, _ batches: [ReceivedBatch]) async throws -> CommittedWindow {
-        try await store.commit(batches, histories: [:], catalog: storeTestCatalog, nowMs: now)
+        try await store.commit(batches, histories: TapJudges(addresses: .standard), catalog: storeTestCatalog, nowMs: now)
     }
 
     static func accepted(_ window: CommittedWindow) -> [UInt64?] {

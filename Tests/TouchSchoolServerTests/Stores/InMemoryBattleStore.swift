@@ -69,7 +69,7 @@ final class InMemoryBattleStore: BattleStore {
         storage.state.withLock { state in state.devices[device].map { ($0, state.players[device] ?? PlayerRecord()) } }
     }
 
-    func commit(_ batches: [ReceivedBatch], histories: [String: DeviceTapHistory], catalog: Catalog,
+    func commit(_ batches: [ReceivedBatch], histories: TapJudges, catalog: Catalog,
                 nowMs: Int64) async throws(BattleStoreError) -> CommittedWindow {
         let behaviour = storage.behaviour.withLock { $0 }
         storage.commitsBegun.withLock { $0 += 1 }

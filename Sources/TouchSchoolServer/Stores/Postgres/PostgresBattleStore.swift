@@ -98,7 +98,7 @@ final class PostgresBattleStore: BattleStore {
         }
     }
 
-    func commit(_ batches: [ReceivedBatch], histories: [String: DeviceTapHistory], catalog: Catalog,
+    func commit(_ batches: [ReceivedBatch], histories: TapJudges, catalog: Catalog,
                 nowMs: Int64) async throws(BattleStoreError) -> CommittedWindow {
         let (logger, client) = (self.logger, self.client)
         return try await run("save the scores") {
@@ -108,7 +108,7 @@ final class PostgresBattleStore: BattleStore {
         }
     }
 
-    private static func commit(_ batches: [ReceivedBatch], histories: [String: DeviceTapHistory], catalog: Catalog,
+    private static func commit(_ batches: [ReceivedBatch], histories: TapJudges, catalog: Catalog,
                                nowMs: Int64, on connection: PostgresConnection, logger: Logger) async throws -> CommittedWindow {
         // 1. The devices, locked in key order (a new device's row is created, and so locked, too).
         let devices = Set(batches.map(\.device)).sorted()

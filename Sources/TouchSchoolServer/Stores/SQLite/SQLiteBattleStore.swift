@@ -66,7 +66,7 @@ final class SQLiteBattleStore: BattleStore {
         try await run { database throws(StoreError) in try database.device(device) }
     }
 
-    func commit(_ batches: [ReceivedBatch], histories: [String: DeviceTapHistory], catalog: Catalog,
+    func commit(_ batches: [ReceivedBatch], histories: TapJudges, catalog: Catalog,
                 nowMs: Int64) async throws(BattleStoreError) -> CommittedWindow {
         var window = try await run { database throws(StoreError) in
             try database.write { write throws(SQLiteError) in

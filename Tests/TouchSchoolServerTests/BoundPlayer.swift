@@ -1,0 +1,117 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import Synchronization
+import TouchSchoolProtocol
+
+/// A player's connection from a chosen loopback address (127.0.0.2, 127.0.0.3, …: Linux routes
+/// all of 127/8 to the loopback interface), for the per-address limits. HummingbirdWSClient
+/// cannot bind a local address, so this is NIO's own WebSocket client, bound with
+/// `ClientBootstrap.bind(to:)`: text messages only, what the server sent kept in order.
+final class BoundPlayer: Sendable {
+    private enum Upgrade {
+        case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
+        case refused
+    }
+
+    private struct State {
+        var messages: [ServerMessage] = []
+        var outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>?
+        var ended = false
+    }
+    private let state = Mutex(State())
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// Connects from `local` to the server's play socket, says hello and waits for the welcome.
+    static func join(_ server: ServerProcess, from local: String, device: TestDevice) async throws -> (BoundPlayer, Welcome) {
+        let player = BoundPlayer()
+        let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: .singletonMultiThreadedEventLoopGroup)
+            .bind(to: try SocketAddress(ipAddress: local, port: 0))
+            .connect(host: "127.0.0.1", port: server.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: 1 << 22) { channel, _ in
+                        channel.eventLoop.makeCompletedFuture {
+                            .websocket(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
+                        }
+                    }
+                    var headers = HTTPHeaders()
+                    headers.add(name: "Host", value: "127.0.0.1:\(server.port)")
+                    headers.add(name: "Content-Length", value: "0")
+                    let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: PlayProtocol.playPath, headers: headers)
+                    let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
+                        upgradeRequestHead: head, upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { .refused } })
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                        configuration: .init(upgradeConfiguration: configuration))
+                }
+            }
+        guard case let .websocket(channel) = try await upgrade.get() else { throw HarnessError("no WebSocket from \(local)") }
+        let task = Task {
+            try? await channel.executeThenClose { inbound, outbound in
+                player.state.withLock { $0.outbound = outbound }
+                var text = ByteBuffer()
+                for try await frame in inbound {
+                    switch frame.opcode {
+                    case .text, .continuation:
+                        var data = frame.unmaskedData
+                        text.writeBuffer(&data)
+                        guard frame.fin else { continue }
+                        let decoded = try? MessageCoding.decodeServer(String(buffer: text))
+                        text.clear()
+                        if let decoded { player.state.withLock { $0.messages.append(decoded) } }
+                    case .connectionClose:
+                        return
+                    default:
+                        continue
+                    }
+                }
+            }
+            player.state.withLock { $0.ended = true }
+        }
+        player.task.withLock { $0 = task }
+        try await player.send(.hello(Hello(device: device.key, player: device.name)))
+        let welcome = try await player.next("welcome") { if case let .welcome(welcome) = $0 { welcome } else { nil } }
+        return (player, welcome)
+    }
+
+    func send(_ message: ClientMessage) async throws {
+        let deadline = Date().addingTimeInterval(20)
+        while state.withLock({ $0.outbound == nil && !$0.ended }), Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        guard let outbound = state.withLock({ $0.outbound }) else { throw HarnessError("not connected") }
+        // A client masks every frame it sends (RFC 6455, 5.3).
+        try await outbound.write(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(),
+                                                data: ByteBuffer(string: MessageCoding.encode(message))))
+    }
+
+    var acks: [Acknowledgement] { state.withLock { $0.messages.compactMap { if case let .ack(ack) = $0 { ack } else { nil } } } }
+
+    func ack(_ seq: UInt64, timeout: TimeInterval = 30) async throws -> Acknowledgement {
+        try await next("ack \(seq)", timeout: timeout) { if case let .ack(ack) = $0, ack.seq == seq { ack } else { nil } }
+    }
+
+    func next<T>(_ what: String, timeout: TimeInterval = 30, _ match: (ServerMessage) -> T?) async throws -> T {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let (messages, ended) = state.withLock { ($0.messages, $0.ended) }
+            if let found = messages.lazy.compactMap(match).first { return found }
+            guard Date() < deadline, !ended else { throw HarnessError("no \(what) (ended: \(ended); received: \(messages.map { "\($0)".prefix(200) }))") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Sends a close frame and ends the connection.
+    func close() async {
+        if let outbound = state.withLock({ $0.outbound }) {
+            var code = ByteBuffer()
+            code.write(webSocketErrorCode: .normalClosure)
+            try? await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: code))
+        }
+        let task = self.task.withLock { $0 }
+        let deadline = Date().addingTimeInterval(5)
+        while !state.withLock({ $0.ended }), Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        task?.cancel()
+        await task?.value
+    }
+}
