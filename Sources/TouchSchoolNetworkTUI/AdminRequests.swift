@@ -2,6 +2,7 @@ import Foundation
 import TouchSchoolClient
 import TouchSchoolCommandLine
 import TouchSchoolCore
+import TouchSchoolProtocol
 
 /// `touchschool admin …` over the server's admin API (docs/protocol.md, "The admin API"): the
 /// request with the token in its `Authorization` header, the answer as a table or JSON.
@@ -26,39 +27,21 @@ enum AdminRequests {
         }
         switch request.action {
         case let .devices(_, json):
-            let devices = try decode([Device].self, response.body)
+            let devices = try decode([AdminAnswer.Device].self, response.body)
             return json ? Self.json(devices) : table(devices)
         case let .ban(id, removeTaps):
-            let answer = try decode(BanAnswer.self, response.body)
+            let answer = try decode(AdminAnswer.Ban.self, response.body)
             let removed = answer.removed.values.reduce(0, +)
             return "Banned \(id)" + (removeTaps ? ": \(removed) taps taken off \(answer.removed.count) schools\n" : "\n")
         case let .unban(id):
-            _ = try decode(BanAnswer.self, response.body)
+            _ = try decode(AdminAnswer.Ban.self, response.body)
             return "Lifted the ban of \(id)\n"
         case let .banAddress(address): return "Banned the address \(address): new connections from it are refused\n"
         case let .unbanAddress(address): return "Lifted the ban of the address \(address)\n"
         }
     }
 
-    struct Device: Codable {
-        var id: String
-        var player: String
-        var school: String?
-        var accepted: UInt64
-        var refused: UInt64
-        var acceptedLastHour: UInt64
-        var refusedLastHour: UInt64
-        var addresses: [String]
-        var banned: Bool
-    }
-
-    struct BanAnswer: Codable {
-        var id: String
-        var banned: Bool
-        var removed: [String: UInt64]
-    }
-
-    static func table(_ devices: [Device]) -> String {
+    static func table(_ devices: [AdminAnswer.Device]) -> String {
         var text = "ID                        LAST HOUR (ACCEPTED/REFUSED)  IN ALL (ACCEPTED/REFUSED)  BANNED  PLAYER  SCHOOL  ADDRESSES\n"
         for device in devices {
             let hour = "\(device.acceptedLastHour)/\(device.refusedLastHour)"
@@ -73,7 +56,7 @@ enum AdminRequests {
         return text
     }
 
-    static func json(_ devices: [Device]) -> String {
+    static func json(_ devices: [AdminAnswer.Device]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(devices)) ?? Data("[]".utf8), as: UTF8.self) + "\n"

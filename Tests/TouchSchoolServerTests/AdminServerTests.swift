@@ -133,17 +133,7 @@ enum AdminScenario {
 
 /// The admin API over HTTP, with the token in the header.
 enum AdminAPI {
-    struct Device: Codable {
-        var id: String
-        var player: String
-        var school: String?
-        var accepted: UInt64
-        var refused: UInt64
-        var acceptedLastHour: UInt64
-        var refusedLastHour: UInt64
-        var addresses: [String]
-        var banned: Bool
-    }
+    typealias Device = AdminAnswer.Device
 
     static func token(of server: ServerProcess) throws -> String {
         try String(contentsOfFile: "\(server.dataDirectory)/admin.token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -34,7 +34,7 @@ struct AdminRoutes {
             return try await answer {
                 let devices = try await battle.listDevices(top: top, nowMs: Int64(Date().timeIntervalSince1970 * 1000))
                 let hour = DeviceActivity.hour(ofMs: Int64(Date().timeIntervalSince1970 * 1000))
-                return Routes.json(MessageCoding.encodeJSON(devices.map { AdminDevice($0, hour: hour) }))
+                return Routes.json(MessageCoding.encodeJSON(devices.map { Self.answer($0, hour: hour) }))
             }
         }
         admin.post("devices/:id/ban") { request, context -> Response in
@@ -44,7 +44,7 @@ struct AdminRoutes {
             return try await answer {
                 guard let outcome = try await battle.ban(device: id, removeTaps: removeTaps) else { return Self.unknown(id) }
                 logger.notice("Banned a device", metadata: ["device": "\(id)", "removed": "\(outcome.removed)"])
-                return Routes.json(MessageCoding.encodeJSON(BanAnswer(id: id, banned: true, removed: outcome.removed)))
+                return Routes.json(MessageCoding.encodeJSON(AdminAnswer.Ban(id: id, banned: true, removed: outcome.removed)))
             }
         }
         admin.post("devices/:id/unban") { request, context -> Response in
@@ -52,7 +52,7 @@ struct AdminRoutes {
             log(request, context, "unban a device", ["device": "\(id)"])
             return try await answer {
                 guard try await battle.unban(device: id) else { return Self.unknown(id) }
-                return Routes.json(MessageCoding.encodeJSON(BanAnswer(id: id, banned: false, removed: [:])))
+                return Routes.json(MessageCoding.encodeJSON(AdminAnswer.Ban(id: id, banned: false, removed: [:])))
             }
         }
         for (action, banned) in [("ban", true), ("unban", false)] {
@@ -64,7 +64,7 @@ struct AdminRoutes {
                 log(request, context, "\(action) an address", ["address": "\(address)"])
                 return try await answer {
                     try await battle.setBanned(address: address, banned)
-                    return Routes.json(MessageCoding.encodeJSON(AddressAnswer(address: address, banned: banned)))
+                    return Routes.json(MessageCoding.encodeJSON(AdminAnswer.Address(address: address, banned: banned)))
                 }
             }
         }
@@ -123,39 +123,11 @@ struct AdminRoutes {
         }
     }
 
-    /// A device as the admin API lists it.
-    struct AdminDevice: Codable {
-        var id: String
-        var player: String
-        var school: String?
-        var accepted: UInt64
-        var refused: UInt64
-        var acceptedLastHour: UInt64
-        var refusedLastHour: UInt64
-        var addresses: [String]
-        var banned: Bool
-
-        init(_ device: ListedDevice, hour: Int64) {
-            id = device.publicID
-            player = device.player
-            school = device.school
-            accepted = device.activity.accepted
-            refused = device.activity.refused
-            (acceptedLastHour, refusedLastHour) = device.activity.inHour(hour)
-            addresses = device.activity.addresses
-            banned = device.banned
-        }
-    }
-
-    struct BanAnswer: Codable {
-        var id: String
-        var banned: Bool
-        /// Taps taken off each school by this request.
-        var removed: [String: UInt64]
-    }
-
-    struct AddressAnswer: Codable {
-        var address: String
-        var banned: Bool
+    /// A device as the admin API lists it, from the store's listing.
+    static func answer(_ device: ListedDevice, hour: Int64) -> AdminAnswer.Device {
+        let (acceptedLastHour, refusedLastHour) = device.activity.inHour(hour)
+        return AdminAnswer.Device(id: device.publicID, player: device.player, school: device.school, accepted: device.activity.accepted,
+                                  refused: device.activity.refused, acceptedLastHour: acceptedLastHour, refusedLastHour: refusedLastHour,
+                                  addresses: device.activity.addresses, banned: device.banned)
     }
 }
