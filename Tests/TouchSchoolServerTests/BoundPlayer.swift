@@ -20,8 +20,21 @@ final class BoundPlayer: Sendable {
         var messages: [ServerMessage] = []
         var outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>?
         var ended = false
+        /// The close frame's payload (code and reason) when the server closed the connection.
+        var closeFrame: ByteBuffer?
     }
     private let state = Mutex(State())
+
+    /// Why the server closed the connection, for a failure's message: its code and reason, and
+    /// the error it sent before.
+    var closedBecause: String {
+        state.withLock { state in
+            let errors = state.messages.compactMap { if case let .error(error) = $0 { "\(error.code) \(error.message)" } else { nil } }
+            guard var frame = state.closeFrame else { return errors.isEmpty ? "open" : errors.joined(separator: "; ") }
+            let code = frame.readInteger(as: UInt16.self).map(String.init) ?? "?"
+            return "closed \(code) \(frame.readString(length: frame.readableBytes) ?? ""); \(errors.joined(separator: "; "))"
+        }
+    }
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// Connects from `local` to the server's play socket, says hello and waits for the welcome.
@@ -62,7 +75,12 @@ final class BoundPlayer: Sendable {
                         text.clear()
                         if let decoded { player.state.withLock { $0.messages.append(decoded) } }
                     case .connectionClose:
+                        player.state.withLock { $0.closeFrame = frame.unmaskedData }
                         return
+                    case .ping:
+                        // As every WebSocket client does: the server closes a connection whose
+                        // pings go unanswered.
+                        try await outbound.write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
                     default:
                         continue
                     }
@@ -81,8 +99,12 @@ final class BoundPlayer: Sendable {
         while state.withLock({ $0.outbound == nil && !$0.ended }), Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
         guard let outbound = state.withLock({ $0.outbound }) else { throw HarnessError("not connected") }
         // A client masks every frame it sends (RFC 6455, 5.3).
-        try await outbound.write(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(),
-                                                data: ByteBuffer(string: MessageCoding.encode(message))))
+        do {
+            try await outbound.write(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(),
+                                                    data: ByteBuffer(string: MessageCoding.encode(message))))
+        } catch {
+            throw HarnessError("cannot send: \(error) (the server's side: \(closedBecause))")
+        }
     }
 
     var acks: [Acknowledgement] { state.withLock { $0.messages.compactMap { if case let .ack(ack) = $0 { ack } else { nil } } } }
