@@ -141,13 +141,23 @@ public final class NetworkBattle: BattleConnection {
         }
         shared.withLock { $0.isClosing = true }
         connection.withLock { $0?.cancel() }
-        let board = shared.withLock { $0.mirror }
-        try? folder.saveBoard(board)
+        // In line after what the connection handed over (an acknowledgement being written), so
+        // that the board kept is never older than the outbox kept; waited for within what is left
+        // of the time given (a stuck disk must not hold the game's exit).
+        let saved = DispatchSemaphore(value: 0)
+        queue.async { [self] in
+            try? folder.saveBoard(shared.withLock { $0.mirror })
+            saved.signal()
+        }
+        let left = max(Self.lastBoardSaveNanoseconds, Int64(start) + timeoutNanoseconds - Int64(DispatchTime.now().uptimeNanoseconds))
+        _ = saved.wait(timeout: .now() + .nanoseconds(Int(left)))
         return written
     }
 
     /// How long quitting waits for the server to acknowledge the last taps.
     static let finalDeliveryNanoseconds: Int64 = 3_000_000_000
+    /// The least time quitting gives the board's last save.
+    static let lastBoardSaveNanoseconds: Int64 = 500_000_000
 
     // MARK: For the connection task
 
@@ -213,9 +223,6 @@ public final class NetworkBattle: BattleConnection {
         queue.async { [self] in
             var outbox = shared.withLock { $0.outbox }
             let batch = outbox.acknowledge(ack.seq)
-            // Kept in memory even if the write fails: the server has the batch, and sending it
-            // again after a restart is answered, not counted.
-            try? folder.outbox.save(outbox)
             let switched = shared.withLock { state in
                 let school = state.mirror.player?.school
                 state.outbox = outbox
@@ -225,9 +232,13 @@ public final class NetworkBattle: BattleConnection {
                 report(&state)
                 return school != ack.player.school ? state.mirror : nil
             }
-            // The player's school is kept at once (a game started after a kill starts on it);
-            // the rest of the board only when the game ends.
+            // The player's school is kept at once (a game started after a kill starts on it), and
+            // before the outbox lets go of the batch that chose it: a game stopped between the two
+            // writes still knows its school. The rest of the board is kept when the game ends.
             if let switched { try? folder.saveBoard(switched) }
+            // Kept in memory even if the write fails: the server has the batch, and sending it
+            // again after a restart is answered, not counted.
+            try? folder.outbox.save(outbox)
         }
     }
 
