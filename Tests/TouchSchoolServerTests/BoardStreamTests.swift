@@ -3,13 +3,14 @@ import Foundation
 import NIOCore
 import Synchronization
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolProtocol
 
 /// `GET /v1/board`, the board as Server-Sent Events for a page that only shows it (a projector),
 /// read by a real HTTP client from a real server on loopback: the whole board first, then each
 /// save's changed totals, a keep-alive comment on a quiet board, the per-address connection
 /// limit shared with the play sockets, and the end of every stream on a graceful shutdown.
-@Suite(.serialized) struct BoardStreamTests {
+@Suite(.onOwnThreads, .serialized) struct BoardStreamTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
 

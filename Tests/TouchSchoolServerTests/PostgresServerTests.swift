@@ -12,7 +12,7 @@ import TouchSchoolTestSupport
 /// `TestPlayer` and the game's own `NetworkBattle`. Every server and cluster is stopped when a
 /// test ends, passing or failing. Without PostgreSQL installed these tests fail (they never pass
 /// silently): `scripts/test` installs it.
-@Suite(.serialized) struct PostgresServerTests {
+@Suite(.onOwnThreads, .serialized) struct PostgresServerTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
 

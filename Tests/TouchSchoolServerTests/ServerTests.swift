@@ -8,7 +8,7 @@ import TouchSchoolTestSupport
 /// A real `touchschool serve` on loopback and real WebSocket and HTTP clients. Serialized: each
 /// test runs its own server, and their timings (a second to see another's taps) must not suffer
 /// from the others on a two-core machine.
-@Suite(.serialized) struct ServerTests {
+@Suite(.onOwnThreads, .serialized) struct ServerTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
 
