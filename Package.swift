@@ -48,6 +48,8 @@ let package = Package(
             dependencies: [
                 "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolBattleDatabase",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The server's child channel, to put the connection guard in front of Hummingbird's.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),

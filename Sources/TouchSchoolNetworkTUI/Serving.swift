@@ -20,6 +20,7 @@ enum Serving {
             host: request.host, port: request.port, dataDirectory: directory, postgresURL: request.postgresURL,
             starterCatalogPath: StarterCatalogFile.path,
             limits: AddressLimitPolicy(connectionsPerAddress: request.connectionsPerAddress ?? standard.connectionsPerAddress,
+                                       socketsPerAddress: request.socketsPerAddress ?? standard.socketsPerAddress,
                                        devicesPerAddressPerHour: request.devicesPerAddress ?? standard.devicesPerAddressPerHour,
                                        tapsPerSecond: request.addressTapsPerSecond ?? standard.tapsPerSecond,
                                        tapBurst: request.addressBurst ?? standard.tapBurst))

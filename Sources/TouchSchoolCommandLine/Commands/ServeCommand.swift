@@ -30,6 +30,9 @@ struct ServeCommand: ParsableCommand {
     var connectionsPerAddress: Int?
 
     @Option(help: .hidden)
+    var socketsPerAddress: Int?
+
+    @Option(help: .hidden)
     var devicesPerAddress: Int?
 
     @Option(help: ArgumentHelp("The taps a second all players from one address (an IPv6 /64) may have counted together, sustained (default 2000: a school lab of 40 behind one NAT at full speed).",
@@ -84,7 +87,7 @@ struct ServeCommand: ParsableCommand {
         let postgresURL = try postgresURL()
         try network.serve(ServeRequest(
             host: host, port: port, dataDirectory: data.directory, postgresURL: postgresURL, moveFrom: from,
-            trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, devicesPerAddress: devicesPerAddress,
+            trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, socketsPerAddress: socketsPerAddress, devicesPerAddress: devicesPerAddress,
             addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst,
             logLevel: ProcessEnvironment.current["LOG_LEVEL"], adminTokenFile: adminTokenFile,
             adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name]))

@@ -52,6 +52,7 @@ public struct ServeRequest: Sendable {
     public var trustedProxies: [String]
     /// Per-address limits when given (hidden options, for tests and load runs); else the server's own.
     public var connectionsPerAddress: Int?
+    public var socketsPerAddress: Int?
     public var devicesPerAddress: Int?
     /// The taps all devices of one address may have accepted, a second and at once; else the server's own.
     public var addressTapsPerSecond: Int?
