@@ -25,6 +25,7 @@ enum Serving {
                                        tapsPerSecond: request.addressTapsPerSecond ?? standard.tapsPerSecond,
                                        tapBurst: request.addressBurst ?? standard.tapBurst))
         configuration.trustedProxies = Set(request.trustedProxies)
+        if let maximumDevices = request.maximumDevices { configuration.maximumDevices = maximumDevices }
         configuration.adminTokenFile = request.adminTokenFile
         configuration.adminToken = request.adminToken
         do {

@@ -43,6 +43,10 @@ struct ServeCommand: ParsableCommand {
                                valueName: "taps"))
     var addressBurst: Int?
 
+    @Option(help: ArgumentHelp("The players (devices) the battle may hold; past it new players are refused and the others play on (default 2000000).",
+                               valueName: "count"))
+    var maximumDevices: Int?
+
     /// Where PostgreSQL is: --postgres, --postgres-file, $TOUCHSCHOOL_POSTGRES_URL or $DATABASE_URL;
     /// with none, the battle lives in the data directory.
     @OptionGroup var postgres: PostgresOptions
@@ -78,6 +82,9 @@ struct ServeCommand: ParsableCommand {
         if let addressBurst, !budget.contains(addressBurst) {
             throw ValidationError("--address-burst must be between 1 and \(budget.upperBound)")
         }
+        if let maximumDevices, maximumDevices < 1 {
+            throw ValidationError("--maximum-devices must be at least 1")
+        }
         if from != nil, try postgresURL() == nil {
             throw ValidationError("--from moves a data directory into PostgreSQL: give --postgres-file, --postgres or $DATABASE_URL too")
         }
@@ -88,7 +95,7 @@ struct ServeCommand: ParsableCommand {
         try network.serve(ServeRequest(
             host: host, port: port, dataDirectory: data.directory, postgresURL: postgresURL, moveFrom: from,
             trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, socketsPerAddress: socketsPerAddress, devicesPerAddress: devicesPerAddress,
-            addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst,
+            addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst, maximumDevices: maximumDevices,
             logLevel: ProcessEnvironment.current["LOG_LEVEL"], adminTokenFile: adminTokenFile,
             adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name]))
     }

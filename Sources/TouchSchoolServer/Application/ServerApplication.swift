@@ -24,6 +24,11 @@ public struct ServerConfiguration: Sendable {
     /// imported `catalog.json` (an import while the server runs is taken up within seconds).
     public var starterCatalogPath: String?
     public var limits: AddressLimitPolicy
+    /// The devices the store may hold: past it new devices are refused (`CloseCode.battleFull`)
+    /// and the store keeps saving for the others. Each device costs about a kilobyte with its
+    /// tallies: two million, a national battle's players, is a couple of gigabytes.
+    public var maximumDevices = ServerConfiguration.standardMaximumDevices
+    public static let standardMaximumDevices = 2_000_000
     /// Load balancers whose `X-Forwarded-For` names the player's address for the limits.
     public var trustedProxies: Set<String> = []
     /// The operator's token (`AdminToken`): from this file, else this value (the environment's
@@ -115,11 +120,13 @@ public enum TouchSchoolServer {
         let catalog: CatalogResource
         let board: StoredBoard
         let battleID: String
+        let devicesStored: Int
         do {
             battleID = try await store.battleID()
             guard let loaded = try await store.newCatalog(current: nil) else { throw BattleStoreError(message: "no catalog") }
             catalog = loaded
             board = try await store.board()
+            devicesStored = try await store.deviceCount()
         } catch {
             throw ServerError(description: "cannot start from \(store.name): \(error)")
         }
@@ -132,7 +139,8 @@ public enum TouchSchoolServer {
         }
         let metrics = ServerMetrics()
         let battle = Battle(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics,
-                            limits: configuration.limits, logger: logger)
+                            limits: configuration.limits, devicesStored: devicesStored, maximumDevices: configuration.maximumDevices,
+                            logger: logger)
         let listening = ListeningFlag()
         let app = try buildApplication(configuration, battle: battle, adminToken: adminToken, metrics: metrics, logger: logger) { host, port in
             listening.set()

@@ -146,6 +146,9 @@ struct PlayConnection {
         let player: String
         switch try decode(first) {
         case let .hello(hello):
+            // The player said hello in time: what follows (the store's answers) is the server's
+            // own time, however long a busy disk makes it.
+            greeted.set()
             guard hello.protocol == PlayProtocol.version else {
                 throw Closing.error(ProtocolError(code: CloseCode.unsupportedVersion,
                                                   message: "protocol \(hello.protocol) is not spoken here: this server speaks \(PlayProtocol.version)"))
@@ -162,7 +165,6 @@ struct PlayConnection {
                 metrics.connectionsRefused.increment()
                 throw Closing.error(ProtocolError(code: CloseCode.tooManyConnections, message: "too many devices from \(address) this hour"))
             }
-            greeted.set()
             player = PlayerNames.clean(hello.player)
             switch await battle.hello(id, device: hello.device, player: player) {
             case let .welcome(welcome): outbox.yield(.text(welcome))

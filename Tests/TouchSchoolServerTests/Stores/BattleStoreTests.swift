@@ -47,6 +47,27 @@ import TouchSchoolStore
         }
     }
 
+    /// Seen before: every repeat forced a save. Now a window of nothing but repeats is
+    /// answered from what the store holds, and nothing is written for it.
+    @Test(arguments: [StoreKind.sqlite, .postgres])
+    func aWindowOfRepeatsWritesNothing(_ kind: StoreKind) async throws {
+        try await withStore(kind) { fixture in
+            let store = fixture.store
+            let other = "device-2-bbbbbbbbbbbbbbb"
+            _ = try await Self.commit(store, [Self.received(1, ["A": 3], switchedTo: "A"), Self.received(1, ["B": 1], device: other, switchedTo: "B")])
+            let before = try #require(try fixture.writeMark())
+            let again = try await Self.commit(store, [Self.received(1, ["A": 3], switchedTo: "A"), Self.received(1, ["B": 1], device: other),
+                                                      Self.received(1, ["A": 3])])
+            #expect(Self.accepted(again) == [0, 0, 0])
+            #expect(try fixture.writeMark() == before, "nothing written for repeats")
+            // A window with one new batch among repeats writes that device alone.
+            let mixed = try await Self.commit(store, [Self.received(1, ["A": 3]), Self.received(2, ["B": 2], device: other)])
+            #expect(Self.accepted(mixed) == [0, 2])
+            #expect(try fixture.writeMark() != before)
+            #expect(try await store.deviceCount() == 2)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func batchesOutOfOrderAreRefusedAndChangeNothing(_ kind: StoreKind) async throws {
         try await withStore(kind) { fixture in
