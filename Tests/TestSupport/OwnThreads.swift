@@ -4,10 +4,11 @@ import Testing
 /// Runs each test of the suite (or the one test) it marks on threads of its own instead of the
 /// test process's cooperative pool, which has one thread per core (two on this machine). Tests
 /// of real processes wait synchronously (tmux, a browser, a program's exit) for seconds or
-/// minutes; on the pool, two of them starve every asynchronous test that Swift Testing runs
-/// beside them, whose clients then miss the server's deadlines (seen in CI: a player that could
-/// not say hello within 10 seconds). The test keeps its task, so what it records and throws is
-/// reported as any test's.
+/// minutes, and tests over the official list compute for seconds; on the pool, two of them
+/// starve every task that runs there beside them (a client's reader, the game's connection),
+/// which then miss the server's deadlines (seen in CI: a player that could not say hello within
+/// 10 seconds). Every suite carries it; the test clients' own readers run on these threads
+/// too. The test keeps its task, so what it records and throws is reported as any test's.
 public struct OnOwnThreads: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
@@ -26,7 +27,7 @@ extension Trait where Self == OnOwnThreads {
 /// A task executor that runs each job on a new thread: a synchronous test body is one job, so it
 /// blocks that thread alone. Threads are cheap beside the processes these tests start.
 public final class ThreadPerJobExecutor: TaskExecutor {
-    static let shared = ThreadPerJobExecutor()
+    public static let shared = ThreadPerJobExecutor()
     /// Set in the thread dictionary of each thread it starts (`runsTheCaller`).
     static let marker = "touchschool.ownThread"
 

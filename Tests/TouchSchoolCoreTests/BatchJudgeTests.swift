@@ -1,8 +1,9 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 
 /// The server's judge of a device's batches, with the server's time passed in.
-@Suite struct BatchJudgeTests {
+@Suite(.onOwnThreads) struct BatchJudgeTests {
     let policy = TapGuardPolicy.standard
     /// A time on a whole minute, so that the minutes below are the judge's own.
     let start: Int64 = 1_800_000_000_000 - 1_800_000_000_000 % 60_000

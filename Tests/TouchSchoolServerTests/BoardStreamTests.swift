@@ -162,7 +162,9 @@ final class BoardStreamReader: Sendable {
 
     static func open(url: String) async throws -> BoardStreamReader {
         let reader = BoardStreamReader()
-        let task = Task {
+        // On threads of its own: a reader on the cooperative pool waits behind whatever
+        // synchronous test holds the pool's two threads, and misses the server's deadlines.
+        let task = Task(executorPreference: ThreadPerJobExecutor.shared) {
             do {
                 let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
                 reader.state.withLock { state in

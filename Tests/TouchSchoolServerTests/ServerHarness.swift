@@ -165,7 +165,9 @@ final class TestPlayer: Sendable {
 
     static func connect(url: String) async throws -> TestPlayer {
         let player = TestPlayer()
-        let task = Task {
+        // On threads of its own: a reader on the cooperative pool waits behind whatever
+        // synchronous test holds the pool's two threads, and misses the server's deadlines.
+        let task = Task(executorPreference: ThreadPerJobExecutor.shared) {
             do {
                 let frame = try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 22),
                                                               logger: Logger(label: "test-player")) { inbound, outbound, _ in
