@@ -8,9 +8,14 @@ import Glibc
 final class RawConnection {
     private var descriptor: Int32
 
-    init(to port: Int, from local: String = "127.0.0.1") throws {
+    /// `receiveBuffer`: the socket's receive buffer in bytes, set before connecting (the kernel
+    /// doubles it), for a reader whose buffers fill at once.
+    init(to port: Int, from local: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw HarnessError("socket: \(errno)") }
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var source = sockaddr_in()
         source.sin_family = sa_family_t(AF_INET)
         inet_pton(AF_INET, local, &source.sin_addr)
@@ -35,8 +40,11 @@ final class RawConnection {
 
     /// Sends `text` whole; false if the server has closed the connection.
     @discardableResult
-    func send(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
+    func send(_ text: String) -> Bool { send(bytes: Array(text.utf8)) }
+
+    /// Sends `bytes` whole; false if the server has closed the connection.
+    @discardableResult
+    func send(bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -118,5 +126,27 @@ final class RawConnection {
             index += 1
         }
         return nil
+    }
+
+    /// A WebSocket text frame as a client sends it (RFC 6455: masked).
+    static func textFrame(_ text: String) -> [UInt8] {
+        let payload = Array(text.utf8)
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else {
+            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        }
+        let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        return frame
+    }
+
+    /// The upgrade to the play socket; true when the server switched protocols.
+    func upgradeToPlay() -> Bool {
+        send("GET /v1/play HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        return read(for: 1).hasPrefix("HTTP/1.1 101")
     }
 }

@@ -26,7 +26,8 @@ extension TouchSchoolServer {
             let address = ClientAddress.of(peer: context.requestContext.remoteAddress?.ipAddress,
                                            forwardedFor: context.request.headers[ClientAddress.forwardedFor],
                                            trustedProxies: configuration.trustedProxies)
-            try await PlayConnection(battle: battle, limits: limits, metrics: metrics, address: address, logger: logger)
+            try await PlayConnection(battle: battle, limits: limits, metrics: metrics, address: address,
+                                     channel: context.requestContext.channel, logger: logger)
                 .run(inbound: inbound, outbound: outbound)
         }
 

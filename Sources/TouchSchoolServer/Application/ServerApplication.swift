@@ -65,16 +65,20 @@ struct HTTPRequestContext: RequestContext, RemoteAddressRequestContext {
     }
 }
 
-/// The request context of the play socket: the remote address, for the per-address limits.
+/// The request context of the play socket: the remote address, for the per-address limits, and
+/// the connection.
 struct PlayRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     let webSocket: WebSocketHandlerReference<Self>
     let remoteAddress: SocketAddress?
+    /// The connection, closed outright when its reader stops reading (`WriteProgress`).
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 }
 
