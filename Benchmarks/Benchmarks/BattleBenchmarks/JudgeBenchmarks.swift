@@ -22,7 +22,7 @@ func judgeBenchmarks() {
     }
 
     let battle = Benchmark.Configuration(metrics: [.wallClock, .custom("taps refused", useScalingFactor: false)],
-                                         timeUnits: .milliseconds, maxDuration: .seconds(10), maxIterations: 20)
+                                         timeUnits: .microseconds, maxDuration: .seconds(10), maxIterations: 50)
     for (label, policy, budgeted) in [("judge baseline: a class of 40, ten minutes, the burst rule alone", burstOnly, false),
                                       ("judge: a class of 40, ten minutes, every rule and the address budget", TapGuardPolicy.standard, true)] {
         Benchmark(label, configuration: battle) { benchmark in
