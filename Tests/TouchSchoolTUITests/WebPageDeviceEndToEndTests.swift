@@ -36,8 +36,8 @@ struct WebPageDeviceEndToEndTests {
     /// The total the board of the current window shows for 민족사관고등학교.
     static func boardTotal(_ browser: Browser) -> String {
         (try? browser.string("""
-            return [...document.querySelectorAll('#board-rows tr')].filter((tr) => tr.cells[1].textContent === '\(minsago)')
-              .map((tr) => tr.cells[3].textContent).join()
+            return [...document.querySelectorAll('#board-rows tr')].filter((tr) => tr.cells[2].textContent === '\(minsago)')
+              .map((tr) => tr.cells[4].textContent).join()
             """)) ?? ""
     }
 

@@ -3,7 +3,7 @@
 // rather than loaded from elsewhere: the page takes nothing from the internet (a school LAN may
 // have none, and the Content-Security-Policy allows only this server's files).
 // `TouchSchoolQR.encode(text)` gives the matrix (rows of booleans, true = dark);
-// `TouchSchoolQR.draw(canvas, text, scale)` paints it with its quiet zone.
+// `TouchSchoolQR.draw(canvas, text, largest)` paints it with its quiet zone.
 'use strict';
 const TouchSchoolQR = (() => {
   /** Per version 1…10 at level M: error correction codewords per block and the blocks' data lengths. */
@@ -217,9 +217,13 @@ const TouchSchoolQR = (() => {
     return score;
   }
 
-  /** Paints the code of `text` on `canvas`, `scale` pixels a module, with a four-module quiet zone. */
-  function draw(canvas, text, scale) {
+  /**
+   * Paints the code of `text` on `canvas`, with its four-module quiet zone, at most `largest`
+   * pixels a side: whole pixels a module (never scaled afterwards, so every edge stays sharp).
+   */
+  function draw(canvas, text, largest) {
     const matrix = encode(text);
+    const scale = Math.max(1, Math.floor(largest / (matrix.length + 8)));
     const side = (matrix.length + 8) * scale;
     canvas.width = side;
     canvas.height = side;
