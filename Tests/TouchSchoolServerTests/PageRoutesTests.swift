@@ -47,7 +47,7 @@ import TouchSchoolTestSupport
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        for path in ["/", "/rules.js", "/app.js", "/style.css", SchoolEndpoints.schoolsPath] {
+        for path in ["/", "/rules.js", "/qr.js", "/feedback.js", "/app.js", "/style.css", SchoolEndpoints.schoolsPath] {
             let url = server.baseURL + path
             let plain = try Self.curl(url, in: folder)
             #expect(plain.status == "200" && plain.headers["content-encoding"] == nil, "\(path): \(plain.status) \(plain.headers)")
@@ -88,6 +88,7 @@ import TouchSchoolTestSupport
         let server = try ServerProcess.start()
         defer { server.stop() }
         for (path, type) in [("/", "text/html; charset=utf-8"), ("/rules.js", "text/javascript; charset=utf-8"),
+                             ("/qr.js", "text/javascript; charset=utf-8"), ("/feedback.js", "text/javascript; charset=utf-8"),
                              ("/app.js", "text/javascript; charset=utf-8"), ("/style.css", "text/css; charset=utf-8")] {
             let first = try await HTTP.get(server.baseURL + path)
             #expect(first.status == 200, "\(path)")
@@ -99,8 +100,13 @@ import TouchSchoolTestSupport
             #expect(again.status == 304 && again.body.isEmpty, "\(path)")
         }
         let page = try await HTTP.get(server.baseURL + "/")
-        // The rules first: deferred scripts run in order, and app.js uses them.
-        #expect(page.body.contains("<script src=\"/rules.js\" defer></script>\n<script src=\"/app.js\" defer></script>"))
+        // The rules, the QR encoder and the feedback first: deferred scripts run in order, and app.js uses them.
+        #expect(page.body.contains("""
+            <script src="/rules.js" defer></script>
+            <script src="/qr.js" defer></script>
+            <script src="/feedback.js" defer></script>
+            <script src="/app.js" defer></script>
+            """))
         // Nothing from elsewhere: the page works on a school LAN without internet.
         #expect(!page.body.contains("http://") && !page.body.contains("https://"))
         #expect(Self.header("Content-Security-Policy", page)?.contains("script-src 'self'") == true)
