@@ -1005,11 +1005,15 @@
       const mineAt = rows.findIndex((r) => r.id === school);
       if (mineAt >= BOARD_ROWS) shown = shown.concat([rows[mineAt]]);
     }
-    // Movement within the league shown (the school itself, at its own counts, passes no one).
+    // Movement within the league shown (the school itself, at its own counts, passes no one). A
+    // school whose total stayed can only have been passed by, or have passed, schools whose total
+    // changed: it is judged against those few, not the whole league (12,000 schools nationally).
     const counts = rows.map((r) => ({ before: before(r.id, r.score), now: r.score }));
+    const changed = counts.filter((c) => c.before !== c.now);
     ui.boardRows.replaceChildren(...shown.map((r) => {
       const row = r.row || schools.get(r.id);
-      const moved = rules.movement({ before: before(r.id, r.score), now: r.score }, counts);
+      const mine = { before: before(r.id, r.score), now: r.score };
+      const moved = rules.movement(mine, mine.before === mine.now ? changed : counts);
       const element = line('tr', [String(ranks.get(r.id)), movementText(moved), nameOf(r.id), row ? region(row) : '', number.format(r.score)],
                            [], r.id === school, 'td');
       if (moved !== 0) element.cells[1].className = moved > 0 ? 'up' : 'down';
