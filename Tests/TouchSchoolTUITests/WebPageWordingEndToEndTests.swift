@@ -33,7 +33,7 @@ struct WebPageWordingEndToEndTests {
         try phone.type("민사고", into: "#query")
         try phone.waitFor("one school") { Page.text(phone, "found") == "1개 학교" }
 
-        // The name the page plays under is shown.
+        // The name the page plays under is shown, and the server is told it.
         try phone.script("const n = document.getElementById('player-name'); n.value = '김하늘'; n.dispatchEvent(new Event('change'))")
         #expect(Page.text(phone, "player") == "플레이어 김하늘")
         try phone.click("#results button")
@@ -49,6 +49,10 @@ struct WebPageWordingEndToEndTests {
         #expect(speed.hasPrefix("초당 ") && speed.contains("번 · 최고 ") && !speed.hasSuffix("최고 0번"), "\(speed)")
         try phone.waitFor("the speed back to 0", timeout: 3) { Page.text(phone, "speed").hasPrefix("초당 0번 · ") }
         try Page.waitUntilDelivered(phone)
+        // The server knows the player by the name shown (the page said hello again with it).
+        let device = try phone.string("return JSON.parse(localStorage.getItem('touchschool.device'))")
+        let me = Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "5", "-H", "X-TouchSchool-Device: \(device)", "\(server.url)/v1/me"]).output
+        #expect(me.contains("\"player\":\"김하늘\""), "\(me)")
 
         // Leaving a school I tapped for asks first, in the terminal's words; no keeps the school.
         try phone.click("#to-picker")
