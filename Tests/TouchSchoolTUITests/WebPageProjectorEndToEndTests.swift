@@ -51,6 +51,12 @@ struct WebPageProjectorEndToEndTests {
         let projector = try Browser(width: 1920, height: 1080, touch: false)
         defer { projector.close() }
         try projector.fillScreen(width: 1920, height: 1080)
+        // What the Content-Security-Policy refused, from the page's first moment: nothing, with
+        // the QR code drawn and the rows sized by the page.
+        try projector.runBeforeEveryPage("""
+            window.refused = [];
+            document.addEventListener('securitypolicyviolation', (event) => window.refused.push(event.violatedDirective + ' ' + event.blockedURI));
+            """)
         try projector.open(server.url + "/?board")
         try projector.waitFor("the first page of four") {
             try Self.rows(projector).count == 10 && Page.text(projector, "board-page") == "1 / 4"
@@ -71,6 +77,8 @@ struct WebPageProjectorEndToEndTests {
         let screenshot = try projector.screenshot()
         #expect(try Self.qrCodes(in: screenshot) == server.url + "/")
         try Page.save(screenshot, as: "projector.png")
+
+        #expect(try projector.script("return window.refused") as? [String] == [])
 
         // No controls until the pointer moves, and hidden again once it rests.
         for control in ["#league-level", "#my-league", "#fullscreen"] { #expect(try Self.visibility(projector, control) == "hidden", "\(control)") }

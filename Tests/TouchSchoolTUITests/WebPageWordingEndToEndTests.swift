@@ -24,6 +24,8 @@ struct WebPageWordingEndToEndTests {
         // A touch-only phone: no keyboard in the hint, not even once it is touched.
         #expect(Page.text(phone, "play-hint") == "화면을 마구 터치하세요!")
         #expect(Page.text(phone, "player") == "플레이어 웹 플레이어")
+        // The header's new sound button and player fit a 390-px phone: nothing wider than the screen.
+        #expect(try phone.script("return document.documentElement.scrollWidth") as? Int == 390)
 
         // "고" finds more schools than a search shows: the count says so. One found is one.
         try phone.type("고", into: "#query")
@@ -65,7 +67,8 @@ struct WebPageWordingEndToEndTests {
         #expect(Page.text(phone, "confirm-from") == "지금 학교: 민족사관고등학교 (강원특별자치도 횡성군)")
         #expect(Page.text(phone, "confirm-to") == "바꿀 학교: 휘문고등학교 (서울특별시 강남구)")
         #expect(Page.text(phone, "confirm-keeps") == "내 터치 수 9번은 지금 학교의 점수에 그대로 남습니다.")
-        try phone.click("#confirm-no")
+        // n answers no, as in the terminal (and so does the button).
+        try phone.pressKeys(["n"])
         #expect(try phone.script("return document.getElementById('confirm').open") as? Bool == false)
         try phone.click("#to-game")
         #expect(Page.text(phone, "school-name") == Page.minsago && Page.text(phone, "my-taps") == "9")
