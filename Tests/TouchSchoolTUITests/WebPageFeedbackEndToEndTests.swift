@@ -53,11 +53,15 @@ struct WebPageFeedbackEndToEndTests {
         #expect(try Self.sounds(phone) == Array(repeating: "triangle", count: 5))
         #expect(try Self.vibrations(phone) == 5)
 
-        // The burst's taps in one moment are one click and one buzz, and the refusal plays the
-        // warning (two low tones) and buzzes.
+        // The burst's 300 taps in a moment are a short rattle (a click and a buzz every 40 ms at
+        // most: how many depends on how long the browser takes to dispatch them), and the refusal
+        // plays the warning (two low tones) and buzzes.
         try Self.refusedBurst(phone)
-        #expect(try Self.sounds(phone) == Array(repeating: "triangle", count: 6) + ["square", "square"])
-        #expect(try Self.vibrations(phone) == 7)
+        let sounds = try Self.sounds(phone)
+        let rattle = sounds.count - 5 - 2
+        #expect(sounds.prefix(5) == ["triangle", "triangle", "triangle", "triangle", "triangle"] && sounds.suffix(2) == ["square", "square"], "\(sounds)")
+        #expect(sounds.dropFirst(5).dropLast(2).allSatisfy { $0 == "triangle" } && (1...30).contains(rattle), "\(sounds)")
+        #expect(try Self.vibrations(phone) == 5 + rattle + 1)
 
         // Muted: the choice survives a reload, and nothing sounds (a phone still buzzes).
         try phone.click("#sound")
@@ -70,7 +74,7 @@ struct WebPageFeedbackEndToEndTests {
         try Page.touch(phone, 3, after: before)
         try Self.refusedBurst(phone)
         #expect(try Self.sounds(phone).isEmpty)
-        #expect(try Self.vibrations(phone) == 5)
+        #expect(try Self.vibrations(phone) >= 3 + 1 + 1)
 
         // Sound on again.
         try phone.click("#sound")
