@@ -1067,9 +1067,13 @@
     $('join-url').textContent = address;
     const qr = $('join-qr');
     qr.setAttribute('aria-label', address);
-    TouchSchoolQR.draw(qr, address, Math.min(ui.join.clientWidth * 0.85, innerHeight * 0.55));
-    sizeProjectorRows();
-    addEventListener('resize', sizeProjectorRows);
+    // The code as large as its panel allows, drawn again when the screen changes (full screen).
+    const fit = () => {
+      TouchSchoolQR.draw(qr, address, Math.min(ui.join.clientWidth * 0.85, innerHeight * 0.55));
+      sizeProjectorRows();
+    };
+    fit();
+    addEventListener('resize', fit);
     setInterval(() => { projectorPage += 1; scheduleRender(true); }, PROJECTOR_PAGE_MS);
     let idleTimer = 0;
     const wake = () => {
