@@ -76,7 +76,7 @@ enum ServerGameJoining {
         let battle = NetworkBattle(folder: folder, device: device, player: player, catalog: catalog, catalogETag: etag,
                                    board: cachedBoard ?? BoardMirror(), outbox: outbox)
         return ServerGame(
-            catalog: catalog, battle: battle,
+            catalog: catalog, server: address.hostAndPort, battle: battle,
             connect: {
                 battle.start()
                 // The server's word on the board and the player, when it answers at once; a server

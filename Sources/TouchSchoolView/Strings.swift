@@ -164,6 +164,12 @@ public struct Strings: Sendable {
     func speed(now: Int, best: Int) -> String { ko ? "초당 \(now)번 · 최고 \(best)번" : "\(now) taps/s · best \(best)" }
     var mashHint: String { ko ? "아무 키나 마구 누르세요!" : "Mash any key!" }
     var nationalPanelTitle: String { ko ? "전국 순위" : "National ranking" }
+    /// Esc with nothing to go back to: the question, with its answers.
+    var quitQuestion: String {
+        ko ? "종료할까요? Esc/y: 종료 · 다른 키: 계속" : "Quit? Esc/y: quit · any other key: keep playing"
+    }
+    /// Playing with --server: the server the taps go to, beside the keys.
+    func playingOn(_ server: String) -> String { ko ? "서버 \(server)" : "server \(server)" }
     var gameKeys: String {
         ko ? "Tab 순위  F1 도움말  F2 학교 바꾸기  Esc/Ctrl-C 종료" : "Tab ranking  F1 help  F2 change school  Esc/Ctrl-C quit"
     }
@@ -221,7 +227,7 @@ public struct Strings: Sendable {
     var helpKeyList: [(key: String, description: String)] {
         ko ? [
             ("Tab", "게임 화면과 순위 화면 오가기"),
-            ("Esc", "뒤로 (처음 화면에서는 종료)"),
+            ("Esc", "뒤로 (게임에서는 종료할지 묻습니다)"),
             ("F1", "도움말 (Tab: 정보)"),
             ("F2", "학교 바꾸기"),
             ("Ctrl-C", "저장하고 종료"),
@@ -231,7 +237,7 @@ public struct Strings: Sendable {
             ("Enter", "선택 · 순위에서는 내 학교로"),
         ] : [
             ("Tab", "switch between the game and the ranking"),
-            ("Esc", "back (quits from the first screen)"),
+            ("Esc", "back (in the game, asks whether to quit)"),
             ("F1", "help (Tab: about)"),
             ("F2", "change school"),
             ("Ctrl-C", "save and quit"),

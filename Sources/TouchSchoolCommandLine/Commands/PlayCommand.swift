@@ -62,7 +62,7 @@ struct PlayCommand: ParsableCommand {
         let (saved, problems) = try store.read()
         notices += problems.map(Notice.stateProblem)
         let battle = LocalBattle(store: store, player: playerName, catalog: catalog, catalogStamp: catalogStamp)
-        try play(catalog: catalog, saved: saved, battle: battle, connection: nil, notices: notices, startingSchool: startingSchool,
+        try play(catalog: catalog, saved: saved, battle: battle, connection: nil, server: nil, notices: notices, startingSchool: startingSchool,
                  playerName: playerName, language: language, environment: environment)
     }
 
@@ -76,14 +76,15 @@ struct PlayCommand: ParsableCommand {
         let startingSchool = try startingPosition(in: game.catalog)
         let saved = game.connect()
         try play(catalog: game.catalog, saved: saved, battle: game.battle,
-                 connection: .connecting(waitingTaps: game.waitingTaps()), notices: game.notices, startingSchool: startingSchool,
+                 connection: .connecting(waitingTaps: game.waitingTaps()), server: game.server, notices: game.notices,
+                 startingSchool: startingSchool,
                  playerName: playerName, language: language, environment: environment)
         let waiting = game.waitingTaps()
         if waiting > 0 { StandardStreams.writeError("touchschool: \(game.waitingTapsNotice(waiting))\n") }
     }
 
     /// The game on the terminal until the player quits; an error if taps could not be saved.
-    private func play(catalog: Catalog, saved: SavedState, battle: any BattleConnection, connection: ConnectionStatus?,
+    private func play(catalog: Catalog, saved: SavedState, battle: any BattleConnection, connection: ConnectionStatus?, server: String?,
                       notices: [Notice], startingSchool: Int?, playerName: String, language: Language,
                       environment: [String: String]) throws {
         ExitSignals.install()
@@ -99,6 +100,7 @@ struct PlayCommand: ParsableCommand {
             notices: notices, startingSchool: startingSchool
         )
         state.connection = connection
+        state.server = server
         var runner = GameRunner(screen: screen, battle: battle, state: state)
         runner.run()
         screen.restore()

@@ -69,6 +69,8 @@ public struct ServeRequest: Sendable {
 /// A game joined to a server's battle.
 public struct ServerGame {
     public var catalog: Catalog
+    /// The server joined, as `host:port`: the status line says where the taps go.
+    public var server: String
     public var battle: any BattleConnection
     /// Starts the connection and returns the board and the player's record as then known (the
     /// server's word when it answers at once, else the board last seen).
@@ -82,9 +84,10 @@ public struct ServerGame {
     /// Ends the game's hold on the server's folder in the data directory.
     public var leave: () -> Void
 
-    public init(catalog: Catalog, battle: any BattleConnection, connect: @escaping () -> SavedState, waitingTaps: @escaping () -> UInt64,
+    public init(catalog: Catalog, server: String, battle: any BattleConnection, connect: @escaping () -> SavedState, waitingTaps: @escaping () -> UInt64,
                 waitingTapsNotice: @escaping (UInt64) -> String, notices: [Notice], leave: @escaping () -> Void) {
         self.catalog = catalog
+        self.server = server
         self.battle = battle
         self.connect = connect
         self.waitingTaps = waitingTaps

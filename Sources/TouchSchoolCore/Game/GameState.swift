@@ -72,7 +72,7 @@ public struct GameState: Sendable {
     public var mySchool: Int?
 
     public var screen: Screen
-    /// Screens to go back to with Esc; empty means Esc quits.
+    /// Screens to go back to with Esc; empty means Esc asks whether to quit.
     public var history: [Screen] = []
     public var picker = PickerState()
     public var ranking = RankingState()
@@ -85,6 +85,8 @@ public struct GameState: Sendable {
     public var notices: [Notice]
     /// Playing on a server: how the connection stands (nil: the local battle).
     public var connection: ConnectionStatus?
+    /// Playing on a server: which one, as the player gave it (host:port), to show where taps go.
+    public var server: String?
 
     /// Taps not yet handed to the store, by catalog position.
     public internal(set) var pendingScores: [Int: UInt64] = [:]
@@ -99,6 +101,8 @@ public struct GameState: Sendable {
     public internal(set) var lastSyncRequest: Instant
     public internal(set) var lastMovementBaseline: Instant
     public internal(set) var isQuitting = false
+    /// Esc was pressed with no screen to go back to: the next key answers whether to quit.
+    public internal(set) var isAskingToQuit = false
 
     public init(
         catalog: Catalog, saved: SavedState, player: String, language: Language, now: Instant,
