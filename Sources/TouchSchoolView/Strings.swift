@@ -69,6 +69,22 @@ public struct Strings: Sendable {
         }
     }
 
+    /// A first game on a server that does not answer (`connectingView`).
+    func connecting(to server: String) -> String { ko ? "\(server) 서버에 연결하는 중…" : "Connecting to \(server)…" }
+    func serverFailure(_ failure: ServerFailure) -> String {
+        switch failure {
+        case .refused: ko ? "연결이 거부되었습니다: 서버(touchschool serve)가 실행 중이 아니거나 포트가 다릅니다."
+            : "Connection refused: the server (touchschool serve) is not running there, or on another port."
+        case .unreachable: ko ? "서버에 닿을 수 없습니다: 주소와 네트워크를 확인하세요."
+            : "The server cannot be reached: check the address and the network."
+        case .timedOut: ko ? "응답이 없습니다 (시간 초과): 서버 컴퓨터가 꺼져 있거나 방화벽이 막고 있습니다."
+            : "No answer (timed out): the server's machine is off, or a firewall drops the connection."
+        case let .other(reason): ko ? "연결할 수 없습니다: \(reason)" : "Cannot connect: \(reason)"
+        }
+    }
+    var retrying: String { ko ? "서버가 응답하면 바로 시작합니다. 1초마다 다시 시도합니다." : "The game starts as soon as it answers; trying again every second." }
+    var connectingKeys: String { ko ? "Esc 나가기" : "Esc leave" }
+
     /// The cause first (the system's words, after the reason's last ": "), then where it failed:
     /// a long path must not push "No space left on device" past the edge of the status line.
     func saveFailure(_ reason: String) -> String {

@@ -71,14 +71,29 @@ struct PlayCommand: ParsableCommand {
     /// the outbox of taps not yet acknowledged) lives in `servers/<host>_<port>/`.
     private func playOnServer(_ servers: ServerURLs, directory: String, playerName: String, language: Language,
                               environment: [String: String]) throws {
-        let game = try network.joinServer(servers, dataDirectory: directory, player: playerName)
+        let join = { try network.joinServer(servers, dataDirectory: directory, player: playerName) }
+        var screen: TerminalScreen?
+        let game: ServerGame
+        do {
+            game = try join()
+        } catch let notAnswering as ServerNotAnswering {
+            // The terminal opens now, for the waiting screen, and stays open for the game.
+            ExitSignals.install()
+            let opened = try TerminalScreen(colors: (environment["NO_COLOR"] ?? "").isEmpty, mouse: !noMouse, environment: environment)
+            screen = opened
+            guard let joined = try ServerWaiting(screen: opened, language: language).wait(for: notAnswering, join: join) else {
+                opened.restore()
+                return
+            }
+            game = joined
+        }
         defer { game.leave() }
         let startingSchool = try startingPosition(in: game.catalog)
         let saved = game.connect()
         try play(catalog: game.catalog, saved: saved, battle: game.battle,
                  connection: .connecting(waitingTaps: game.waitingTaps()), server: game.server, notices: game.notices,
                  startingSchool: startingSchool,
-                 playerName: playerName, language: language, environment: environment)
+                 playerName: playerName, language: language, environment: environment, screen: screen)
         let waiting = game.waitingTaps()
         if waiting > 0 { StandardStreams.writeError("touchschool: \(game.waitingTapsNotice(waiting))\n") }
     }
@@ -86,9 +101,9 @@ struct PlayCommand: ParsableCommand {
     /// The game on the terminal until the player quits; an error if taps could not be saved.
     private func play(catalog: Catalog, saved: SavedState, battle: any BattleConnection, connection: ConnectionStatus?, server: String?,
                       notices: [Notice], startingSchool: Int?, playerName: String, language: Language,
-                      environment: [String: String]) throws {
+                      environment: [String: String], screen opened: TerminalScreen? = nil) throws {
         ExitSignals.install()
-        let screen = try TerminalScreen(
+        let screen = try opened ?? TerminalScreen(
             colors: (environment["NO_COLOR"] ?? "").isEmpty, mouse: !noMouse, environment: environment
         )
         defer { screen.restore() }

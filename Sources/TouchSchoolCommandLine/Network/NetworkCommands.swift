@@ -20,6 +20,8 @@ public protocol NetworkCommands {
     func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?) throws -> (catalog: Catalog, state: SavedState)
     /// Joins a server's battle for a game: its catalog, and the server's folder in the data
     /// directory held (one game per data directory and server) until `ServerGame.leave`.
+    /// Throws `ServerNotAnswering` when no server answered and none was joined before (the game
+    /// waits on a screen of its own and tries again).
     func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame
     /// `touchschool admin …`: what to print.
     func admin(_ request: AdminRequest) throws -> String
@@ -64,6 +66,18 @@ public struct ServeRequest: Sendable {
     /// data directory's admin.token. Never an argument: the process list would show it.
     public var adminTokenFile: String?
     public var adminToken: String?
+}
+
+/// The first join to a server found none answering: the game says why and tries again.
+public struct ServerNotAnswering: Error, Sendable {
+    /// The address tried first, as the player gave it (`http://host:port`).
+    public var server: String
+    public var failure: ServerFailure
+
+    public init(server: String, failure: ServerFailure) {
+        self.server = server
+        self.failure = failure
+    }
 }
 
 /// A game joined to a server's battle.
