@@ -119,7 +119,7 @@ let package = Package(
             name: "TouchSchoolNetworkTUI",
             dependencies: [
                 "TouchSchoolCommandLine", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolStarterCatalog",
-                "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol",
+                "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolView",
             ]
         ),
         // The core's tests read the starter catalog and the official list through the store.

@@ -62,6 +62,10 @@ public struct ServeRequest: Sendable {
     /// The devices the battle may hold; else the server's own.
     public var maximumDevices: Int?
     public var logLevel: String?
+    /// The language of what is printed for the teacher (the locale's).
+    public var language: Language
+    /// How often the players and taps are said, in seconds, when not every minute (for tests).
+    public var activitySeconds: Int?
     /// The operator's token: from this file, else `adminToken` ($TOUCHSCHOOL_ADMIN_TOKEN), else the
     /// data directory's admin.token. Never an argument: the process list would show it.
     public var adminTokenFile: String?

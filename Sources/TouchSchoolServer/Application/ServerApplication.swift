@@ -35,6 +35,10 @@ public struct ServerConfiguration: Sendable {
     /// `TOUCHSCHOOL_ADMIN_TOKEN`), else the data directory's `admin.token`, made at first start.
     public var adminTokenFile: String?
     public var adminToken: String?
+    /// Told every `activityInterval` the players connected and the taps counted in that time,
+    /// when there were taps or the players changed (`ActivityLog`).
+    public var reportActivity: (@Sendable (ServerActivity) -> Void)?
+    public var activityInterval: Duration = .seconds(60)
 
     public init(host: String, port: Int, dataDirectory: String, postgresURL: String? = nil, starterCatalogPath: String?,
                 limits: AddressLimitPolicy = .standard) {
@@ -154,7 +158,11 @@ public enum TouchSchoolServer {
         // with "going away"), then the HTTP server. A shutdown that takes too long is cancelled,
         // and a cancellation that takes too long ends the process; a second SIGTERM or Ctrl-C ends
         // it at once (what was acknowledged is saved; what was not, its clients send again).
-        var group = ServiceGroupConfiguration(services: [app, battle] + services.map { $0.service(for: battle) },
+        var reporters: [any Service] = []
+        if let report = configuration.reportActivity {
+            reporters.append(ActivityReporter(counts: metrics.activity, interval: configuration.activityInterval, report: report))
+        }
+        var group = ServiceGroupConfiguration(services: [app, battle] + services.map { $0.service(for: battle) } + reporters,
                                               gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = Self.maximumShutdown
         group.maximumCancellationDuration = Self.maximumCancellation
