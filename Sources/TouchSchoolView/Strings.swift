@@ -128,22 +128,19 @@ public struct Strings: Sendable {
             "FILE: the CSV of 전국초중등학교위치표준데이터 from data.go.kr (Public Data Portal)",
         ]
     }
+    /// The searches the first screen shows, one of each kind (name, short form, 초성, region):
+    /// every one finds a school in the starter catalog, which a player without the official list
+    /// tries them on (a test checks).
+    public static let searchExamples = ["서울고등학교", "서울고", "ㅅㅇㄱ", "부산 해운대초"]
     var searchHints: [String] {
-        ko ? [
-            "이름, 줄임말, 초성, 지역으로 찾을 수 있어요:",
-            "  이름    서울고등학교",
-            "  줄임말  서울고",
-            "  초성    ㅅㅇㄱ",
-            "  지역    부산 금성초",
-        ] : [
-            "Type a name, a short form, initial consonants or a region:",
-            "  name       서울고등학교",
-            "  short      서울고",
-            "  initials   ㅅㅇㄱ",
-            "  region     부산 금성초",
-        ]
+        let labels = ko ? ["이름", "줄임말", "초성", "지역"] : ["name", "short", "initials", "region"]
+        let width = labels.map(DisplayWidth.of).max() ?? 0
+        return [ko ? "이름, 줄임말, 초성, 지역으로 찾을 수 있어요:" : "Type a name, a short form, initial consonants or a region:"]
+            + zip(labels, Self.searchExamples).map { "  \(DisplayWidth.pad($0, toWidth: width))  \($1)" }
     }
-    var searchExample: String { ko ? "예: 서울고등학교 · 서울고 · ㅅㅇㄱ · 부산 금성초" : "e.g. 서울고등학교 · 서울고 · ㅅㅇㄱ · 부산 금성초" }
+    var searchExample: String { (ko ? "예: " : "e.g. ") + Self.searchExamples.joined(separator: " · ") }
+    /// The query found nothing; these are guesses, the closest first.
+    func didYouMean(_ name: String) -> String { ko ? "혹시 \(name)?" : "Did you mean \(name)?" }
     func resultCount(_ count: Int) -> String { ko ? "\(count)개 학교" : (count == 1 ? "1 school" : "\(count) schools") }
     func myCurrentSchool(_ name: String) -> String { ko ? "* 내 학교: \(name)" : "* my school: \(name)" }
     var unlisted: String { ko ? "(목록에 없음)" : "(unlisted)" }

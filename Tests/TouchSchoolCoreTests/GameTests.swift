@@ -46,6 +46,23 @@ import TouchSchoolTestSupport
         #expect(game.pendingChanges.switchedToSchool == "S2")
     }
 
+    @Test func aTypoInThePickerOffersTheClosestNamesToChooseFrom() {
+        var game = makeGame()
+        for character in "휘뮨고" { _ = update(&game, .key(.character(character)), now: .milliseconds(0)) }
+        #expect(game.picker.resultsAreGuesses)
+        #expect(game.picker.results.map(\.position) == [1])
+        _ = update(&game, .key(.enter), now: .milliseconds(0))
+        #expect(game.mySchool == 1)
+
+        // A query that finds schools is no guess, and one close to nothing guesses nothing.
+        var other = makeGame()
+        for character in "휘문" { _ = update(&other, .key(.character(character)), now: .milliseconds(0)) }
+        #expect(!other.picker.resultsAreGuesses)
+        for character in "ㅋㅋㅋㅋㅋ" { _ = update(&other, .key(.character(character)), now: .milliseconds(0)) }
+        #expect(other.picker.results.isEmpty)
+        #expect(!other.picker.resultsAreGuesses)
+    }
+
     @Test func humanTapsCountEverywhere() {
         var game = makeGame(school: 0)
         press("asdfjkl;", times: 100, every: 70, from: 1000, into: &game)

@@ -12,6 +12,8 @@ public enum Screen: Equatable, Sendable {
 public struct PickerState: Equatable, Sendable {
     public var query: String = ""
     public var results: [SearchHit] = []
+    /// The query found nothing and `results` are the names closest to it (a typo's guesses).
+    public var resultsAreGuesses = false
     public var selection: Int = 0
     /// First result shown, so the selection stays visible.
     public var scroll: Int = 0
@@ -47,6 +49,9 @@ public enum GameTiming {
     public static let warningNanoseconds: Int64 = 2_000_000_000
     /// How many search results the picker keeps: more than any screen shows.
     public static let pickerResultLimit = 100
+    /// How many guesses the picker offers for a query that found nothing: the few closest, enough
+    /// for same-named schools (금성초등학교) to come up together.
+    public static let pickerGuessLimit = 5
     /// The longest search the picker takes: longer than any school's name with its region, short
     /// enough that a pasted novel costs a few searches, not one per character.
     public static let pickerQueryLimit = 40

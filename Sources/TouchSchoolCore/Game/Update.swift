@@ -185,6 +185,12 @@ extension GameState {
 
     mutating func runSearch() {
         picker.results = search.search(SearchQuery(text: picker.query, limit: GameTiming.pickerResultLimit))
+        // Only when nothing matched: the guesses cost a pass over the names of their own.
+        picker.resultsAreGuesses = false
+        if picker.results.isEmpty {
+            picker.results = search.closestNames(SearchQuery(text: picker.query, limit: GameTiming.pickerGuessLimit))
+            picker.resultsAreGuesses = !picker.results.isEmpty
+        }
         picker.selection = 0
         picker.scroll = 0
     }
