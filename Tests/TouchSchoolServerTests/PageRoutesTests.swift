@@ -133,6 +133,25 @@ import TouchSchoolTestSupport
         #expect(try await Self.search(server, String(repeating: "가", count: 100)).status == 400)
     }
 
+    /// A typo finds nothing but suggests the closest names; a query that finds schools, or is
+    /// close to nothing, has no `suggestions` member at all (old clients read the answer as before).
+    @Test func aTypoIsAnsweredWithSuggestions() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let typo = try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.searchPath)?q=%ED%9C%98%EB%AE%A8%EA%B3%A0")  // 휘뮨고
+        #expect(typo.status == 200)
+        let answer = try JSONDecoder().decode(SearchAnswer.self, from: Data(typo.body.utf8))
+        #expect(answer.query == "휘뮨고" && answer.schools.isEmpty)
+        #expect(answer.suggestions?.first?.name == "휘문고등학교")
+        #expect(answer.suggestions?.first?.district == "강남구")
+        #expect(try await Self.search(server, "휘문고등하교").answer?.suggestions?.first?.name == "휘문고등학교")
+
+        let found = try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.searchPath)?q=%ED%9C%98%EB%AC%B8")  // 휘문
+        #expect(found.status == 200 && !found.body.contains("suggestions"))
+        let far = try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.searchPath)?q=zzzzzzzz")
+        #expect(far.status == 200 && !far.body.contains("suggestions"), "\(far.body)")
+    }
+
     @Test func theDirectoryListsEverySchoolOnceWithTheCatalogsETag() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
