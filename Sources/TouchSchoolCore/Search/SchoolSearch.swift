@@ -22,9 +22,15 @@
 /// catalog order, so that `--level high --region 서울` alone browses.
 public struct SchoolSearch: Sendable {
     private let index: SearchIndex
+    /// The schools whose name another school has too, for the lists that must tell them apart.
+    public let sameNames: SameNames
 
-    /// Over a catalog read from a snapshot, the index is the snapshot's: nothing is built.
-    public init(catalog: Catalog) { index = catalog.snapshot.map(SearchIndex.init(snapshot:)) ?? SearchIndex(catalog) }
+    /// Over a catalog read from a snapshot, the index is the snapshot's: nothing is built but
+    /// `sameNames`, from its arrays.
+    public init(catalog: Catalog) {
+        index = catalog.snapshot.map(SearchIndex.init(snapshot:)) ?? SearchIndex(catalog)
+        sameNames = SameNames(index)
+    }
 
     /// The text as search compares it: lower case, without spaces, punctuation or symbols, with
     /// Hangul composed into syllables and lone jamo as compatibility jamo. Normalizing twice
