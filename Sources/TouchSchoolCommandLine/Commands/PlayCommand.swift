@@ -6,22 +6,22 @@ import TouchSchoolStore
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Choose your school and mash keys for it (the default command)."
+        abstract: CommandText.playAbstract
     )
 
-    @Option(name: .long, help: ArgumentHelp("Play for the school with this id, skipping the search.", valueName: "ID"))
+    @Option(name: .long, help: ArgumentHelp(CommandText.schoolIDHelp, valueName: "ID"))
     var school: String?
 
-    @Option(name: .long, help: ArgumentHelp("Language of the game (default: from the locale).", valueName: "lang"))
+    @Option(name: .long, help: ArgumentHelp(CommandText.langHelp, valueName: "lang"))
     var lang: Language?
 
-    @Flag(name: .long, help: "Never ring the terminal bell.")
+    @Flag(name: .long, help: ArgumentHelp(CommandText.quietHelp))
     var quiet = false
 
-    @Flag(name: .customLong("no-mouse"), help: "Don't take mouse clicks as taps (leaves the mouse to the terminal).")
+    @Flag(name: .customLong("no-mouse"), help: ArgumentHelp(CommandText.noMouseHelp))
     var noMouse = false
 
-    @Option(name: .long, help: ArgumentHelp("Whose taps these are, when several people share a data directory (default: the login name).", valueName: "NAME"))
+    @Option(name: .long, help: ArgumentHelp(CommandText.playerHelp, valueName: "NAME"))
     var player: String?
 
     @OptionGroup var data: DataDirectoryOptions
@@ -130,7 +130,7 @@ struct PlayCommand: ParsableCommand {
     func startingPosition(in catalog: Catalog) throws -> Int? {
         guard let school else { return nil }
         guard let position = catalog.position(ofID: school) else {
-            throw CommandError("no school has the id '\(quoted(school))' (find ids with `touchschool search NAME`)")
+            throw CommandError(CommandText.noSchoolWithID(quoted(school)))
         }
         return position
     }

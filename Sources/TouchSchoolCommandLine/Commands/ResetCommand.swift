@@ -10,7 +10,7 @@ import TouchSchoolStore
 struct ResetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reset",
-        abstract: "Start every school's score over; the scores as they were are kept.",
+        abstract: CommandText.resetAbstract,
         discussion: """
             Sets every school's taps and every player's own taps to 0 in the data directory. Players \
             keep their school and best speed. Games running on the same directory carry on from the \

@@ -5,7 +5,7 @@ import TouchSchoolStore
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run a battle server for players on other machines (`touchschool play --server URL`).",
+        abstract: CommandText.serveAbstract,
         discussion: """
             Needs no setup: the battle lives in the data directory's battle.sqlite (the first start \
             moves in a state.json of an earlier release, once, and leaves it as it was), and the \
