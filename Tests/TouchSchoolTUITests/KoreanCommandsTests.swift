@@ -67,6 +67,19 @@ import TouchSchoolStore
         #expect(nothing.error == "오류: 찾을 말이 없습니다: 이름을 주거나 (touchschool search 서울고), --level / --region을 주세요.\n", "\(nothing.error)")
     }
 
+    @Test func playAndResetSpeakKoreanToo() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let play = DataCommandsBinary.run(["play", "--data-dir", folder.path], locale: Self.korean)
+        #expect(play.status == 1)
+        #expect(play.error.hasPrefix("오류: touchschool play에는 터미널이 필요합니다: 표준 입력이 터미널이 아닙니다"), "\(play.error)")
+        let reset = DataCommandsBinary.run(["reset", "--data-dir", folder.path], locale: Self.korean)
+        #expect(reset.status == 0)
+        #expect(reset.output == "초기화할 것이 없습니다: \(folder.path)에 저장된 점수가 없습니다.\n", "\(reset.output)")
+        let help = DataCommandsBinary.run(["reset", "--help"], locale: Self.korean)
+        #expect(help.output.contains("묻지 않고 초기화합니다."), "\(help.output)")
+    }
+
     @Test func aTypoIsAnsweredWithTheClosestNamesInEnglishToo() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

@@ -52,8 +52,7 @@ struct PlayCommand: ParsableCommand {
         switch PlayerLock.claim(player: playerName, dataDirectory: directory) {
         case let .held(lock): playerLock = lock
         case .taken:
-            throw CommandError("\(playerName) is already playing in \(directory): two games under one name would mix "
-                               + "their taps; play as someone else with --player NAME")
+            throw CommandError(CommandText.alreadyPlaying(playerName, in: directory))
         case .unavailable: break // a directory where nothing is written: nothing to mix
         }
         defer { playerLock?.release() }
@@ -121,8 +120,8 @@ struct PlayCommand: ParsableCommand {
         screen.restore()
         let unsaved = runner.state.unsavedChanges
         if !unsaved.isEmpty {
-            let reason = runner.lastSaveFinished ? runner.state.saveFailure ?? "unknown" : "the last save did not finish in time"
-            throw CommandError("\(unsaved.playerTaps) taps could not be saved: \(reason)")
+            let reason = runner.lastSaveFinished ? runner.state.saveFailure ?? CommandText.unknownReason : CommandText.lastSaveUnfinished
+            throw CommandError(CommandText.tapsNotSaved(unsaved.playerTaps, reason: reason))
         }
     }
 

@@ -73,6 +73,32 @@ enum CommandText {
         ko ? "누구의 터치인지, 여러 사람이 한 데이터 디렉터리를 쓸 때 (기본값: 로그인 이름)."
             : "Whose taps these are, when several people share a data directory (default: the login name)."
     }
+    static func alreadyPlaying(_ player: String, in directory: String) -> String {
+        ko ? "\(player)은(는) 이미 \(directory)에서 플레이 중입니다: 한 이름으로 게임 두 개를 하면 터치가 섞입니다. "
+            + "--player 이름으로 다른 사람으로 플레이하세요"
+            : "\(player) is already playing in \(directory): two games under one name would mix "
+            + "their taps; play as someone else with --player NAME"
+    }
+    static func tapsNotSaved(_ taps: UInt64, reason: String) -> String {
+        ko ? "터치 \(taps)번을 저장하지 못했습니다: \(reason)" : "\(taps) taps could not be saved: \(reason)"
+    }
+    static var unknownReason: String { ko ? "알 수 없음" : "unknown" }
+    static var lastSaveUnfinished: String { ko ? "마지막 저장이 제때 끝나지 않았습니다" : "the last save did not finish in time" }
+    /// `stream`: which of the two is not a terminal.
+    static func needsATerminal(input: Bool) -> String {
+        if ko {
+            return "touchschool play에는 터미널이 필요합니다: 표준 \(input ? "입력" : "출력")이 터미널이 아닙니다 (스크립트에서는 `touchschool rank`나 `stats`를 쓰세요)"
+        }
+        return "touchschool play needs a terminal: standard \(input ? "input" : "output") is not one (try `touchschool rank` or `stats` in scripts)"
+    }
+    static func terminalCannotPlaceCursor(_ term: String) -> String {
+        ko ? "터미널 종류 '\(term)'은(는) 커서를 옮길 수 없어 게임을 보여 줄 수 없습니다: TERM을 쓰는 터미널로 정하세요 (예: xterm-256color)"
+            : "terminal type '\(term)' cannot place the cursor, so the game cannot be shown: set TERM to your terminal (e.g. xterm-256color)"
+    }
+    static func unknownTerminal(_ term: String) -> String {
+        ko ? "알 수 없는 터미널 종류 '\(term)': TERM을 쓰는 터미널로 정하세요 (예: xterm-256color)"
+            : "unknown terminal type '\(term)': set TERM to your terminal (e.g. xterm-256color)"
+    }
     static func noSchoolWithID(_ id: String) -> String {
         ko ? "ID가 '\(id)'인 학교가 없습니다 (ID는 `touchschool search 이름`으로 찾으세요)"
             : "no school has the id '\(id)' (find ids with `touchschool search NAME`)"
@@ -271,11 +297,53 @@ enum CommandText {
     static func andMore(_ count: Int) -> String { ko ? "… 외 \(count)개" : "… and \(count) more" }
     static func savedTo(_ path: String) -> String { ko ? "\(path)에 저장했습니다." : "Saved to \(path)." }
 
-    // MARK: The other commands' summaries
+    // MARK: reset
 
     static var resetAbstract: String {
         ko ? "모든 학교의 점수를 처음부터 다시 시작합니다; 예전 점수는 따로 보관됩니다." : "Start every school's score over; the scores as they were are kept."
     }
+    static var resetDiscussion: String {
+        ko ? """
+            데이터 디렉터리의 모든 학교의 터치 수와 모든 플레이어의 내 터치 수를 0으로 합니다. 플레이어의 \
+            학교와 최고 속도는 그대로입니다. 같은 디렉터리에서 실행 중인 게임은 새 점수로 계속합니다.
+
+            예전 파일은 옆에 state.json.reset-<UTC 시각>으로 남습니다; 되돌리려면 게임이 실행 중이지 않을 때 \
+            그 파일을 state.json 위에 복사하세요.
+
+            --yes가 없으면 먼저 묻습니다. 물어볼 터미널이 없으면 --yes가 있어야 합니다.
+            """ : """
+            Sets every school's taps and every player's own taps to 0 in the data directory. Players \
+            keep their school and best speed. Games running on the same directory carry on from the \
+            new scores.
+
+            The file as it was is kept beside it, as state.json.reset-<UTC time>; to undo, copy it \
+            back over state.json while no game is running.
+
+            Asks for confirmation unless --yes is given. Without a terminal to ask on, --yes is required.
+            """
+    }
+    static var yesHelp: String { ko ? "묻지 않고 초기화합니다." : "Reset without asking." }
+    static func nothingToReset(in directory: String) -> String {
+        ko ? "초기화할 것이 없습니다: \(directory)에 저장된 점수가 없습니다.\n" : "Nothing to reset: there are no saved scores in \(directory).\n"
+    }
+    static var resetNeedsYes: String {
+        ko ? "확인 없이는 초기화하지 않습니다: 물어볼 터미널이 없습니다. 초기화하려면 --yes를 주세요."
+            : "Refusing to reset without confirmation: there is no terminal to ask on. Pass --yes to reset."
+    }
+    static func resetQuestion(_ directory: String) -> String {
+        ko ? "\(directory)의 모든 학교 점수를 처음부터 다시 시작할까요? 지금 점수는 따로 보관됩니다. [y/N] "
+            : "Start every school's score over in \(directory)? The scores as they are will be kept. [y/N] "
+    }
+    static var nothingWasReset: String { ko ? "초기화하지 않았습니다.\n" : "Nothing was reset.\n" }
+    static func resetDone(keptIn path: String) -> String {
+        ko ? "모든 점수를 처음부터 다시 시작합니다. 예전 점수는 \(path)에 있습니다.\n" : "All scores start over. The previous scores are kept in \(path).\n"
+    }
+
+    // MARK: Output
+
+    static func cannotWriteOutput(_ reason: String) -> String { ko ? "출력을 쓸 수 없습니다: \(reason)" : "cannot write the output: \(reason)" }
+
+    // MARK: serve
     static var serveAbstract: String {
         ko ? "다른 컴퓨터의 플레이어를 위한 대항전 서버를 실행합니다 (`touchschool play --server URL`)."
             : "Run a battle server for players on other machines (`touchschool play --server URL`)."

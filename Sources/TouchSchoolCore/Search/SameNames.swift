@@ -1,10 +1,10 @@
-/// Which schools share their name with another school of the catalog (금성초등학교 in a dozen
+/// Which schools share their name with another school of the catalog (금성초등학교 in several
 /// provinces): those a list must show with their `School.region`, which is what tells them apart.
 ///
 /// Names are compared as search compares them (`SearchText` units: `금성 초등학교` is
 /// `금성초등학교`), since a reader would take them for one school too. Worked out once per catalog
 /// from the search index's name units, by a 64-bit hash of each name: no `School` or `String` is
-/// made, so over a 12,000-school snapshot it costs well under a millisecond. Two different names
+/// made (over a snapshot, making every `School` is what a start avoids). Two different names
 /// with the same hash would only show their regions without need.
 public struct SameNames: Sendable {
     private let shared: [Bool]
