@@ -70,6 +70,20 @@ struct GameEndToEndTests {
         #expect(try Self.saved(in: session).players["tester"]?.taps == 2)
     }
 
+    /// A typo finds nothing, but the closest name is offered and Enter takes it.
+    @Test func aTypoIsForgivenInThePicker() throws {
+        let session = try TmuxSession(arguments: ["--lang", "ko"])
+        defer { session.close() }
+        _ = try session.waitFor("the game to start") { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        session.type("푸륜중학교")
+        try session.waitFor("혹시 푸른중학교?")
+        session.press("Enter")
+        try session.waitFor("내 터치 0")
+        session.press("C-c")
+        try session.waitFor("EXITED:0")
+        #expect(try Self.saved(in: session).players["tester"]?.schoolID == "T0002")
+    }
+
     @Test func schoolOptionSkipsTheSearch() throws {
         let session = try TmuxSession(arguments: ["--lang", "en", "--school", "T0003"])
         defer { session.close() }
