@@ -131,7 +131,7 @@ public struct Strings: Sendable {
     /// The searches the first screen shows, one of each kind (name, short form, 초성, region):
     /// every one finds a school in the starter catalog, which a player without the official list
     /// tries them on (a test checks).
-    public static let searchExamples = ["서울고등학교", "서울고", "ㅅㅇㄱ", "부산 해운대초"]
+    static let searchExamples = ["서울고등학교", "서울고", "ㅅㅇㄱ", "부산 해운대초"]
     var searchHints: [String] {
         let labels = ko ? ["이름", "줄임말", "초성", "지역"] : ["name", "short", "initials", "region"]
         let width = labels.map(DisplayWidth.of).max() ?? 0
