@@ -14,6 +14,7 @@ import TouchSchoolStore
         #expect(root.output.contains("학교 대항전: 학교끼리 겨루는 연타 게임"), "\(root.output)")
         #expect(root.output.contains("게임 중 키:"))
         #expect(root.output.contains("학교를 이름, 줄임말(서울고), 초성(ㅎㅁㄱ)"))  // the subcommands' abstracts
+        #expect(root.output.contains("실행 중인 서버의 관리자 도구: 기기 목록, 차단과 차단 해제."))
         #expect(!root.output.contains("a school-vs-school tap battle"))
 
         let search = DataCommandsBinary.run(["search", "--help"], locale: Self.korean)

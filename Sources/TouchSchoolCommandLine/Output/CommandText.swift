@@ -343,6 +343,27 @@ enum CommandText {
 
     static func cannotWriteOutput(_ reason: String) -> String { ko ? "출력을 쓸 수 없습니다: \(reason)" : "cannot write the output: \(reason)" }
 
+    // MARK: admin
+
+    static var adminAbstract: String {
+        ko ? "실행 중인 서버의 관리자 도구: 기기 목록, 차단과 차단 해제."
+            : "The operator's tools on a running server: list devices, ban and unban (관리자 도구)."
+    }
+    static var adminDevicesAbstract: String {
+        ko ? "지난 한 시간(이번 정시부터) 받아들인 터치 수 순서의 기기와 그 합계, 주소."
+            : "The devices by taps accepted in the last hour (this clock hour), with their totals and addresses."
+    }
+    static var banAbstract: String {
+        ko ? "기기를 차단합니다: 이제부터 그 기기의 배치는 대항전의 모든 서버에서 거부됩니다."
+            : "Ban a device: its batches are refused from now on, on every server of the battle."
+    }
+    static var unbanAbstract: String { ko ? "기기의 차단을 풉니다 (지운 터치는 지운 채로 남습니다)." : "Lift a device's ban (taps removed stay removed)." }
+    static var banAddressAbstract: String {
+        ko ? "한 주소에서 오는 새 연결을 거부합니다 (주의: 한 학교가 주소 하나를 같이 쓸 수 있습니다)."
+            : "Refuse new connections from an address (careful: a school may share one)."
+    }
+    static var unbanAddressAbstract: String { ko ? "한 주소에서 오는 연결을 다시 받습니다." : "Accept connections from an address again." }
+
     // MARK: serve
     static var serveAbstract: String {
         ko ? "다른 컴퓨터의 플레이어를 위한 대항전 서버를 실행합니다 (`touchschool play --server URL`)."
