@@ -24,7 +24,7 @@ extension Frame {
         } else if state.picker.resultsAreGuesses, let closest = state.picker.results.first {
             strings.didYouMean(state.catalog[closest.position].name)
         } else {
-            strings.resultCount(state.picker.results.count)
+            strings.resultCount(state.picker.results.count, more: state.picker.moreResults)
         }
         grid.put(DisplayWidth.truncate(info, toWidth: rightStart - 3), column: 1, row: 3, style: .dim)
 

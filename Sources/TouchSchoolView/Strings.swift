@@ -141,7 +141,11 @@ public struct Strings: Sendable {
     var searchExample: String { (ko ? "예: " : "e.g. ") + Self.searchExamples.joined(separator: " · ") }
     /// The query found nothing; these are guesses, the closest first.
     func didYouMean(_ name: String) -> String { ko ? "혹시 \(name)?" : "Did you mean \(name)?" }
-    func resultCount(_ count: Int) -> String { ko ? "\(count)개 학교" : (count == 1 ? "1 school" : "\(count) schools") }
+    /// How many schools the search found; `more`: it stopped there (the page says the same).
+    func resultCount(_ count: Int, more: Bool) -> String {
+        if more { return ko ? "\(count)개 넘는 학교" : "More than \(count) schools" }
+        return ko ? "\(count)개 학교" : (count == 1 ? "1 school" : "\(count) schools")
+    }
     func myCurrentSchool(_ name: String) -> String { ko ? "* 내 학교: \(name)" : "* my school: \(name)" }
     var unlisted: String { ko ? "(목록에 없음)" : "(unlisted)" }
     func pickerKeys(canGoBack: Bool) -> String {

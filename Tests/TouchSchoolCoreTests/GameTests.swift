@@ -63,6 +63,20 @@ import TouchSchoolTestSupport
         #expect(!other.picker.resultsAreGuesses)
     }
 
+    /// A search that matches more schools than the picker lists says so: the list holds the
+    /// limit's 100, and `moreResults` is set only while more than that match.
+    @Test func aSearchThatStopsAtItsLimitSaysThereAreMore() {
+        let schools = (1...130).map { School(id: "L\($0)", name: "한빛\($0)학교", level: .high, province: "서울특별시", district: "", address: "") }
+        var game = GameState(catalog: Catalog(schools: schools, source: .starter), saved: SavedState(), player: "tester", language: .korean,
+                             now: .milliseconds(0), columns: 100, rows: 30, seed: 7, startingSchool: nil)
+        for character in "한빛" { _ = update(&game, .key(.character(character)), now: .milliseconds(0)) }
+        #expect(game.picker.results.count == 100 && game.picker.moreResults)
+        // Narrowed below the limit: every match listed, none hidden.
+        _ = update(&game, .key(.character("1")), now: .milliseconds(0))
+        _ = update(&game, .key(.character("2")), now: .milliseconds(0))
+        #expect((1..<100).contains(game.picker.results.count) && !game.picker.moreResults, "\(game.picker.results.count) results")
+    }
+
     @Test func humanTapsCountEverywhere() {
         var game = makeGame(school: 0)
         press("asdfjkl;", times: 100, every: 70, from: 1000, into: &game)

@@ -34,6 +34,14 @@ struct WebPageWordingEndToEndTests {
         try phone.script("const q = document.getElementById('query'); q.value = ''; q.dispatchEvent(new Event('input'))")
         try phone.type("민사고", into: "#query")
         try phone.waitFor("one school") { Page.text(phone, "found") == "1개 학교" }
+        // A typo finds nothing: the server's closest name is offered as the terminal offers it.
+        try phone.script("const q = document.getElementById('query'); q.value = ''; q.dispatchEvent(new Event('input'))")
+        try phone.type("휘뮨고", into: "#query")
+        try phone.waitFor("a guess") { Page.text(phone, "found") == "혹시 휘문고등학교?" }
+        #expect(Page.text(phone, "results").contains("휘문고등학교"))
+        try phone.script("const q = document.getElementById('query'); q.value = ''; q.dispatchEvent(new Event('input'))")
+        try phone.type("민사고", into: "#query")
+        try phone.waitFor("one school again") { Page.text(phone, "found") == "1개 학교" }
 
         // The name the page plays under is shown, and the server is told it.
         try phone.script("const n = document.getElementById('player-name'); n.value = '김하늘'; n.dispatchEvent(new Event('change'))")

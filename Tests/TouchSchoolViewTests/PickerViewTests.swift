@@ -5,6 +5,16 @@ import TouchSchoolStore
 @testable import TouchSchoolView
 
 @Suite(.onOwnThreads) struct PickerViewTests {
+    /// A list cut at its limit is never read as an exact count (the page says the same).
+    @Test(arguments: Language.allCases)
+    func aSearchCutAtItsLimitSaysMoreThan(language: Language) {
+        var state = Fixture.game(language, columns: Fixture.large.columns, rows: Fixture.large.rows, chosen: false)
+        Fixture.type("금성초", into: &state)
+        state.picker.moreResults = true
+        let grid = view(state, now: Fixture.start)
+        #expect(grid.contains(language == .korean ? "2개 넘는 학교" : "More than 2 schools"))
+    }
+
     @Test(arguments: Language.allCases)
     func sameNameSchoolsAreToldApartByRegionWithTheirCounts(language: Language) {
         for size in [Fixture.small, Fixture.large] {

@@ -23,7 +23,8 @@ enum CommandText {
               아무 키   내 학교에 터치 한 번 (게임 영역의 마우스 클릭도)
               Tab       순위: ←/→ 리그, ↑/↓ PgUp/PgDn 이동, m 내 학교
               F1        도움말       F2       학교 바꾸기
-              Esc       뒤로 / 종료  Ctrl-C   저장하고 종료
+              Esc       뒤로 (게임에서는 종료할지 묻습니다)
+              Ctrl-C    저장하고 종료
               Ctrl-Z    일시 정지 (`fg`로 계속)
 
             학교 자료: 공공데이터포털(data.go.kr) 전국초중등학교위치표준데이터, \
@@ -36,7 +37,8 @@ enum CommandText {
               any key    a tap for your school (a mouse click in the play area too)
               Tab        the ranking: ←/→ league, ↑/↓ PgUp/PgDn scroll, m my school
               F1         help          F2       choose another school
-              Esc        back / quit   Ctrl-C   save and quit
+              Esc        back (in the game, asks whether to quit)
+              Ctrl-C     save and quit
               Ctrl-Z     suspend (`fg` resumes)
 
             School data: 공공데이터포털 (data.go.kr) 전국초중등학교위치표준데이터, provided by \

@@ -14,6 +14,9 @@ public struct PickerState: Equatable, Sendable {
     public var results: [SearchHit] = []
     /// The query found nothing and `results` are the names closest to it (a typo's guesses).
     public var resultsAreGuesses = false
+    /// The search stopped at its limit: more schools match than `results` holds (said as "more
+    /// than N", never as an exact count).
+    public var moreResults = false
     public var selection: Int = 0
     /// First result shown, so the selection stays visible.
     public var scroll: Int = 0

@@ -184,7 +184,10 @@ extension GameState {
     }
 
     mutating func runSearch() {
-        picker.results = search.search(SearchQuery(text: picker.query, limit: GameTiming.pickerResultLimit))
+        // One more than is shown: whether the list holds every match or stops at its limit.
+        let found = search.search(SearchQuery(text: picker.query, limit: GameTiming.pickerResultLimit + 1))
+        picker.moreResults = found.count > GameTiming.pickerResultLimit
+        picker.results = Array(found.prefix(GameTiming.pickerResultLimit))
         // Only when nothing matched: the guesses cost a pass over the names of their own.
         picker.resultsAreGuesses = false
         if picker.results.isEmpty {

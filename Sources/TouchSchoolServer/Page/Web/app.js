@@ -45,7 +45,7 @@
       level: '학교급', province: '시도', myLeague: '내 리그', rank: '순위', school: '학교', region: '지역', taps: '터치 수',
       boardEmpty: '아직 터치가 없습니다.', all: '전체', playArea: '터치하는 곳',
       levels: { elementary: '초등학교', middle: '중학교', high: '고등학교' },
-      found: (n) => `${n}개 학교`, foundMore: (n) => `${n}개 넘는 학교`,
+      found: (n) => `${n}개 학교`, foundMore: (n) => `${n}개 넘는 학교`, didYouMean: (name) => `혹시 ${name}?`,
       none: '찾는 학교가 없습니다.', searchFailed: '검색할 수 없습니다: 서버에 연결되지 않았습니다.',
       abnormal: '비정상적인 터치 수가 감지되었습니다.',
       // The terminal's words (Sources/TouchSchoolView/Strings.swift), so that both faces say the same.
@@ -74,6 +74,7 @@
       boardEmpty: 'No taps yet.', all: 'All', playArea: 'Tap here',
       levels: { elementary: 'Elementary', middle: 'Middle', high: 'High' },
       found: (n) => (n === 1 ? '1 school' : `${n} schools`), foundMore: (n) => `More than ${n} schools`,
+      didYouMean: (name) => `Did you mean ${name}?`,
       none: 'No school matches.', searchFailed: 'Cannot search: the server is not reachable.',
       abnormal: 'Abnormal tapping detected.',
       rankIn: (n) => `#${n} nationally`, first: '#1!', gap: (school, n) => `${n} taps to overtake ${school}`,
@@ -766,10 +767,14 @@
       const answer = await response.json();
       if (abort.signal.aborted) return;
       const shown = answer.schools.slice(0, SEARCH_LIMIT);
-      shown.forEach(remember);
-      showResults(shown);
+      // Nothing found: the server's closest names (a typo's guesses), as the terminal's picker
+      // offers them, chosen like results.
+      const guesses = shown.length === 0 ? (answer.suggestions || []) : [];
+      const rows = shown.length > 0 ? shown : guesses;
+      rows.forEach(remember);
+      showResults(rows);
       ui.found.textContent = answer.schools.length > SEARCH_LIMIT ? t.foundMore(SEARCH_LIMIT)
-        : shown.length > 0 ? t.found(shown.length) : t.none;
+        : shown.length > 0 ? t.found(shown.length) : guesses.length > 0 ? t.didYouMean(guesses[0].name) : t.none;
     } catch (error) {
       if (!abort.signal.aborted) { showResults([]); ui.found.textContent = t.searchFailed; }
     }
