@@ -47,7 +47,7 @@ import TouchSchoolTestSupport
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        for path in ["/", "/rules.js", "/qr.js", "/feedback.js", "/app.js", "/style.css", SchoolEndpoints.schoolsPath] {
+        for path in ["/", "/rules.js", "/feedback.js", "/app.js", "/style.css", SchoolEndpoints.schoolsPath] {
             let url = server.baseURL + path
             let plain = try Self.curl(url, in: folder)
             #expect(plain.status == "200" && plain.headers["content-encoding"] == nil, "\(path): \(plain.status) \(plain.headers)")
@@ -88,7 +88,7 @@ import TouchSchoolTestSupport
         let server = try ServerProcess.start()
         defer { server.stop() }
         for (path, type) in [("/", "text/html; charset=utf-8"), ("/rules.js", "text/javascript; charset=utf-8"),
-                             ("/qr.js", "text/javascript; charset=utf-8"), ("/feedback.js", "text/javascript; charset=utf-8"),
+                             ("/feedback.js", "text/javascript; charset=utf-8"),
                              ("/app.js", "text/javascript; charset=utf-8"), ("/style.css", "text/css; charset=utf-8")] {
             let first = try await HTTP.get(server.baseURL + path)
             #expect(first.status == 200, "\(path)")
@@ -100,10 +100,9 @@ import TouchSchoolTestSupport
             #expect(again.status == 304 && again.body.isEmpty, "\(path)")
         }
         let page = try await HTTP.get(server.baseURL + "/")
-        // The rules, the QR encoder and the feedback first: deferred scripts run in order, and app.js uses them.
+        // The rules and the feedback first: deferred scripts run in order, and app.js uses them.
         #expect(page.body.contains("""
             <script src="/rules.js" defer></script>
-            <script src="/qr.js" defer></script>
             <script src="/feedback.js" defer></script>
             <script src="/app.js" defer></script>
             """))
@@ -111,6 +110,19 @@ import TouchSchoolTestSupport
         #expect(!page.body.contains("http://") && !page.body.contains("https://"))
         #expect(Self.header("Content-Security-Policy", page)?.contains("script-src 'self'") == true)
         #expect(try await HTTP.get(server.baseURL + "/nothing.js").status == 404)
+    }
+
+    /// The projector's QR code, drawn by the server's encoder (the one `serve` prints with; a
+    /// reader decodes it in `WebPageProjectorEndToEndTests`): SVG, bounded to what a code holds.
+    @Test func theQRCodeIsAnSVGOfAtMost106Bytes() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let code = try await HTTP.get(server.baseURL + "/v1/qr.svg?text=" + "http%3A%2F%2F192.168.0.10%3A8080%2F")
+        #expect(code.status == 200 && Self.header("Content-Type", code) == "image/svg+xml")
+        #expect(code.body.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 33 33\""), "25 bytes: version 2, 25 modules, and the quiet zone of 4")
+        let long = String(repeating: "x", count: 107)
+        #expect(try await HTTP.get(server.baseURL + "/v1/qr.svg?text=" + long).status == 400)
+        #expect(try await HTTP.get(server.baseURL + "/v1/qr.svg?text=").status == 400)
     }
 
     @Test func searchAnswersAsTheGameSearchesWithRegions() async throws {

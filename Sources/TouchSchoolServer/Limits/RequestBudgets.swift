@@ -95,7 +95,8 @@ struct RequestBudgetMiddleware<Context: RemoteAddressRequestContext>: RouterMidd
 
     private static func kind(of path: String) -> RequestBudgets.Kind {
         switch path {
-        case SchoolEndpoints.searchPath: .search
+        // A QR code is computed per request as a search is (eight masks scored).
+        case SchoolEndpoints.searchPath, PageRoutes.qrPath: .search
         case SchoolEndpoints.schoolsPath, "/v1/catalog": .bulk
         default: .request
         }

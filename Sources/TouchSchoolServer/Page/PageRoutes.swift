@@ -5,8 +5,10 @@ import NIOCore
 import TouchSchoolProtocol
 
 /// The browser's side of the server: the page itself (`GET /` and its script and style) and the
-/// two endpoints it needs beyond the play socket, the school search and the school directory.
+/// endpoints it needs beyond the play socket: the school search, the school directory and the
+/// projector's QR code.
 struct PageRoutes {
+    static let qrPath = "/v1/qr.svg"
     let battle: Battle
     let page: WebPage
     let lookup: SchoolLookup
@@ -32,6 +34,15 @@ struct PageRoutes {
             var response = Routes.json(MessageCoding.encodeJSON(lookup.search(text, limit: limit, in: catalog)))
             response.headers[.cacheControl] = "no-cache"
             return response
+        }
+        // The projector's QR code of the address it was opened at: the one encoder `serve` also
+        // draws in the terminal with. Only modules come out, never the text.
+        router.get(RouterPath(Self.qrPath)) { request, _ -> Response in
+            guard let text = request.uri.queryParameters.get("text"), !text.isEmpty, let code = QRCode(text) else {
+                return Routes.json(#"{"error":"give text=, at most 106 bytes"}"#, status: .badRequest)
+            }
+            return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400", .xContentTypeOptions: "nosniff"],
+                            body: .init(byteBuffer: ByteBuffer(string: code.svg)))
         }
         router.get(RouterPath(SchoolEndpoints.schoolsPath)) { request, _ -> Response in
             let catalog = await battle.catalog

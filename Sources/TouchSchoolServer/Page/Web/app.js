@@ -1071,12 +1071,11 @@
     const address = `${location.origin}/`;
     $('join-url').textContent = address;
     const qr = $('join-qr');
-    qr.setAttribute('aria-label', address);
-    // The code as large as its panel allows, drawn again when the screen changes (full screen).
-    const fit = () => {
-      TouchSchoolQR.draw(qr, address, Math.min(ui.join.clientWidth * 0.85, innerHeight * 0.55));
-      sizeProjectorRows();
-    };
+    qr.alt = address;
+    // The server draws the code (the encoder `serve` uses in the terminal); SVG, so it stays
+    // sharp at whatever size the panel gives it (style.css).
+    qr.src = `/v1/qr.svg?text=${encodeURIComponent(address)}`;
+    const fit = () => sizeProjectorRows();
     fit();
     addEventListener('resize', fit);
     setInterval(() => { projectorPage += 1; scheduleRender(true); }, PROJECTOR_PAGE_MS);

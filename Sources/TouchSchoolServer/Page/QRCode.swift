@@ -1,21 +1,22 @@
-/// A QR code (ISO/IEC 18004) of a short text, for `serve` to show the phone address in the
-/// terminal: byte mode, error correction level M (a projected or photographed terminal loses
-/// some modules), versions 1 to 6 (up to 106 bytes: any LAN address of the page fits).
+/// A QR code (ISO/IEC 18004) of a short text, the address to join a battle at: drawn by `serve`
+/// in the terminal and served as SVG for the projector's page (`PageRoutes`, `/v1/qr.svg`), one
+/// encoder for both. Byte mode, error correction level M (a projected or photographed code loses
+/// some modules), versions 1 to 6 (up to 106 bytes: any address of the page fits).
 ///
 /// Written here rather than taken from a package: the one thing needed is a few hundred modules
 /// for a URL, and the server's dependencies stay what they are.
-struct QRCode: Equatable {
+public struct QRCode: Equatable, Sendable {
     /// Modules per side: 17 + 4 × version.
-    let size: Int
-    let version: Int
+    public let size: Int
+    public let version: Int
     /// Row-major; true is a dark module.
     let modules: [Bool]
 
-    subscript(x: Int, y: Int) -> Bool { modules[y * size + x] }
+    public subscript(x: Int, y: Int) -> Bool { modules[y * size + x] }
 
     /// The code of `text`'s UTF-8 bytes, in the smallest version that holds them; nil when they
     /// are more than version 6 holds.
-    init?(_ text: String) {
+    public init?(_ text: String) {
         let data = Array(text.utf8)
         // The mode and the count take 12 bits: n bytes fit when n + 2 ≤ the data bytes.
         guard let index = Self.blocks.firstIndex(where: { $0.count * $0.data >= data.count + 2 }) else { return nil }
@@ -263,5 +264,27 @@ struct QRCode: Equatable {
             total += (abs(dark * 20 - cells * 10) + cells - 1) / cells * 10 - 10
             return total
         }
+    }
+}
+
+extension QRCode {
+    /// The code as an SVG image: one path of its dark modules, a quiet zone of four modules, a
+    /// module per user unit (the page scales it; `shape-rendering` keeps the edges sharp).
+    public var svg: String {
+        let side = size + 8
+        var path = ""
+        for y in 0..<size {
+            var x = 0
+            while x < size {
+                guard self[x, y] else { x += 1; continue }
+                let start = x
+                while x < size, self[x, y] { x += 1 }
+                path += "M\(start + 4) \(y + 4)h\(x - start)v1h-\(x - start)z"
+            }
+        }
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(side) \(side)" shape-rendering="crispEdges">\
+            <rect width="\(side)" height="\(side)" fill="#fff"/><path d="\(path)" fill="#000"/></svg>
+            """
     }
 }
