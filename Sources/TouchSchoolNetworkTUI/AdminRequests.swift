@@ -17,8 +17,13 @@ enum AdminRequests {
         case let .banAddress(address): ("POST", "/v1/admin/addresses/\(escaped(address))/ban")
         case let .unbanAddress(address): ("POST", "/v1/admin/addresses/\(escaped(address))/unban")
         }
-        let response = try runAsync { () throws -> ServerResponse in
-            try await ServerHTTP.send(server, method, path, headers: [("Authorization", "Bearer \(request.token)")])
+        let response: ServerResponse
+        do {
+            response = try runAsync { () throws -> ServerResponse in
+                try await ServerHTTP.send(server, method, path, headers: [("Authorization", "Bearer \(request.token)")])
+            }
+        } catch let error as ServerRequestError where error.failure != nil {
+            throw CommandError(NetworkCommandText.cannotReach("\(server)", error.failure!, english: error.description))
         }
         switch response.status {
         case 200: break

@@ -26,6 +26,8 @@ enum ServerBattleLoading {
             return (catalog, state)
         } catch let error as CommandError {
             throw error
+        } catch let error as ServerRequestError where error.failure != nil {
+            throw CommandError(NetworkCommandText.cannotReach("\(server)", error.failure!, english: error.description))
         } catch {
             throw CommandError("\(error)")
         }

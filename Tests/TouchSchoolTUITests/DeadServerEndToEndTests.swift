@@ -58,5 +58,9 @@ struct DeadServerEndToEndTests {
         #expect(lines.count == 1, "\(result.error)")
         #expect(result.error.contains("cannot reach the server at \(url): connection refused"), "\(result.error)")
         #expect(result.output.isEmpty)
+        // Under a Korean locale, in Korean.
+        let korean = DataCommandsBinary.run(command + ["--server", url, "--data-dir", directory.path], locale: ["LANG": "ko_KR.UTF-8"])
+        #expect(korean.status == 1)
+        #expect(korean.error.contains("서버 \(url)에 연결할 수 없습니다: 연결이 거부되었습니다"), "\(korean.error)")
     }
 }

@@ -372,3 +372,19 @@ enum CommandText {
             : "Run a battle server for players on other machines (`touchschool play --server URL`)."
     }
 }
+
+/// What the network commands (`touchschool-network`: `--server`, `admin`) say when a server does
+/// not answer: in Korean under a Korean locale; otherwise the client's own English, `english`
+/// (`ServerRequestError`), which this does not repeat.
+public enum NetworkCommandText {
+    public static func cannotReach(_ server: String, _ failure: ServerFailure, english: String) -> String {
+        guard commandLanguage == .korean else { return english }
+        let why: String = switch failure {
+        case .refused: "연결이 거부되었습니다 (그 주소와 포트에서 `touchschool serve`가 실행 중인가요?)"
+        case .unreachable: "그 컴퓨터에 닿을 수 없습니다 (주소와 네트워크를 확인하세요)"
+        case .timedOut: "제때 응답이 없습니다"
+        case let .other(text): text
+        }
+        return "서버 \(server)에 연결할 수 없습니다: \(why)"
+    }
+}
