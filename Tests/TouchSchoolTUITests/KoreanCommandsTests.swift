@@ -37,6 +37,25 @@ import TouchSchoolStore
         #expect(messages.output.contains("순위표: 저장된 터치 수가 많은 학교부터."), "\(messages.output)")
     }
 
+    /// Every command's help, nested ones too: no sentence of the English help is left in the
+    /// Korean one but argument-parser's own (help, version).
+    @Test(arguments: [[], ["play"], ["search"], ["rank"], ["stats"], ["import"], ["reset"], ["serve"], ["admin"],
+                      ["admin", "devices"], ["admin", "ban"], ["admin", "unban"], ["admin", "ban-address"], ["admin", "unban-address"]])
+    func everyCommandsHelpIsKorean(_ command: [String]) {
+        let english = DataCommandsBinary.run(command + ["--help"], locale: ["LANG": "C.UTF-8"])
+        let korean = DataCommandsBinary.run(command + ["--help"], locale: Self.korean)
+        #expect(english.status == 0 && korean.status == 0)
+        // argument-parser's own words: its help and version flags, its pointer to `help`.
+        let parsersOwn = ["Show help information.", "Show the version."]
+        // The descriptions of the English help: what follows an option's name, and the
+        // overview's sentences, each long enough to be a text and not a value.
+        let sentences = english.output.split(separator: "\n").map { line in
+            line.trimmingCharacters(in: .whitespaces)
+        }.filter { $0.count > 24 && $0.contains(" ") && !$0.hasPrefix("USAGE:") && !$0.hasPrefix("-") && !$0.hasPrefix("<") && !$0.hasPrefix("touchschool") }
+        let left = sentences.filter { korean.output.contains($0) && !parsersOwn.contains($0) && !$0.hasPrefix("See 'touchschool help") }
+        #expect(left.isEmpty, "English left in `\(command.joined(separator: " ")) --help`: \(left)")
+    }
+
     @Test func searchRankAndStatsPrintKorean() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

@@ -7,21 +7,17 @@ struct AdminCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: CommandText.adminAbstract,
-        discussion: """
-            Each needs --server URL and the server's admin token: --token-file FILE, else \
-            $TOUCHSCHOOL_ADMIN_TOKEN, else the admin.token in --data-dir (the server's data directory, \
-            where it makes one at its first start). The token is never given on the command line.
-            """,
+        discussion: CommandText.adminDiscussion,
         subcommands: [AdminDevicesCommand.self, AdminBanCommand.self, AdminUnbanCommand.self,
                       AdminBanAddressCommand.self, AdminUnbanAddressCommand.self])
 }
 
 /// The server and the token, which every admin command needs.
 struct AdminConnectionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The server: http://host:port or https://… (default: $TOUCHSCHOOL_SERVER).", valueName: "url"))
+    @Option(help: ArgumentHelp(CommandText.adminServerHelp, valueName: "url"))
     var server: String?
 
-    @Option(name: .customLong("token-file"), help: ArgumentHelp("A file holding the server's admin token.", valueName: "file"),
+    @Option(name: .customLong("token-file"), help: ArgumentHelp(CommandText.tokenFileHelp, valueName: "file"),
             completion: .file())
     var tokenFile: String?
 
@@ -60,10 +56,10 @@ struct AdminDevicesCommand: ParsableCommand {
         commandName: "devices",
         abstract: CommandText.adminDevicesAbstract)
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How many devices to show (1 to 1000).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(CommandText.devicesTopHelp, valueName: "n"))
     var top = PositiveCount(20)
 
-    @Flag(help: "Print a JSON array of {id, player, school, accepted, refused, acceptedLastHour, refusedLastHour, addresses, banned}.")
+    @Flag(help: ArgumentHelp(CommandText.devicesJSONHelp))
     var json = false
 
     @OptionGroup var connection: AdminConnectionOptions
@@ -77,10 +73,10 @@ struct AdminBanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ban", abstract: CommandText.banAbstract)
 
-    @Argument(help: ArgumentHelp("The device's id, as `admin devices` lists it.", valueName: "id"))
+    @Argument(help: ArgumentHelp(CommandText.deviceIDHelp, valueName: "id"))
     var id: String
 
-    @Flag(name: .customLong("remove-taps"), help: "Also take every tap the device had accepted off its schools (once).")
+    @Flag(name: .customLong("remove-taps"), help: ArgumentHelp(CommandText.removeTapsHelp))
     var removeTaps = false
 
     @OptionGroup var connection: AdminConnectionOptions
@@ -92,7 +88,7 @@ struct AdminUnbanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unban", abstract: CommandText.unbanAbstract)
 
-    @Argument(help: ArgumentHelp("The device's id.", valueName: "id"))
+    @Argument(help: ArgumentHelp(CommandText.deviceIDHelp, valueName: "id"))
     var id: String
 
     @OptionGroup var connection: AdminConnectionOptions
@@ -104,7 +100,7 @@ struct AdminBanAddressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ban-address", abstract: CommandText.banAddressAbstract)
 
-    @Argument(help: ArgumentHelp("The IP address, as `admin devices` lists it.", valueName: "address"))
+    @Argument(help: ArgumentHelp(CommandText.addressHelp, valueName: "address"))
     var address: String
 
     @OptionGroup var connection: AdminConnectionOptions
@@ -115,7 +111,7 @@ struct AdminBanAddressCommand: ParsableCommand {
 struct AdminUnbanAddressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "unban-address", abstract: CommandText.unbanAddressAbstract)
 
-    @Argument(help: ArgumentHelp("The IP address.", valueName: "address"))
+    @Argument(help: ArgumentHelp(CommandText.addressHelp, valueName: "address"))
     var address: String
 
     @OptionGroup var connection: AdminConnectionOptions

@@ -9,12 +9,11 @@ import TouchSchoolStore
 /// `$TOUCHSCHOOL_POSTGRES_URL` (`NetworkHandOff`), so that the running server's command line never
 /// shows it.
 struct PostgresOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("PostgreSQL's URL (visible to other users in the process list until the program starts: prefer --postgres-file or $TOUCHSCHOOL_POSTGRES_URL).",
-                               valueName: "postgres://user:password@host:port/database"))
+    @Option(help: ArgumentHelp(CommandText.postgresHelp, valueName: "postgres://user:password@host:port/database"))
     var postgres: String?
 
     @Option(name: .customLong("postgres-file"),
-            help: ArgumentHelp("A file holding PostgreSQL's URL (keep it readable by its owner only).", valueName: "file"),
+            help: ArgumentHelp(CommandText.postgresFileHelp, valueName: "file"),
             completion: .file())
     var postgresFile: String?
 

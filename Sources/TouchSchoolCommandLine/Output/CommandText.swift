@@ -365,6 +365,37 @@ enum CommandText {
             : "Refuse new connections from an address (careful: a school may share one)."
     }
     static var unbanAddressAbstract: String { ko ? "한 주소에서 오는 연결을 다시 받습니다." : "Accept connections from an address again." }
+    static var adminDiscussion: String {
+        ko ? """
+            모두 --server URL과 서버의 관리자 토큰이 필요합니다: --token-file FILE, 없으면             $TOUCHSCHOOL_ADMIN_TOKEN, 없으면 --data-dir(서버의 데이터 폴더: 처음 시작할 때 서버가 만듭니다)의             admin.token. 토큰은 명령줄에 쓰지 않습니다.
+            """ : """
+            Each needs --server URL and the server's admin token: --token-file FILE, else             $TOUCHSCHOOL_ADMIN_TOKEN, else the admin.token in --data-dir (the server's data directory,             where it makes one at its first start). The token is never given on the command line.
+            """
+    }
+    static var adminServerHelp: String {
+        ko ? "서버: http://host:port 또는 https://… (기본값: $TOUCHSCHOOL_SERVER)." : "The server: http://host:port or https://… (default: $TOUCHSCHOOL_SERVER)."
+    }
+    static var tokenFileHelp: String { ko ? "서버의 관리자 토큰을 담은 파일." : "A file holding the server's admin token." }
+    static var devicesTopHelp: String { ko ? "보여 줄 기기 수 (1부터 1000까지)." : "How many devices to show (1 to 1000)." }
+    static var devicesJSONHelp: String {
+        ko ? "{id, player, school, accepted, refused, acceptedLastHour, refusedLastHour, addresses, banned}의 JSON 배열로 출력합니다."
+            : "Print a JSON array of {id, player, school, accepted, refused, acceptedLastHour, refusedLastHour, addresses, banned}."
+    }
+    static var deviceIDHelp: String { ko ? "기기의 ID (`admin devices`가 보여 주는 그대로)." : "The device's id, as `admin devices` lists it." }
+    static var removeTapsHelp: String {
+        ko ? "그 기기가 받은 터치를 모두 학교 점수에서 뺍니다 (한 번만)." : "Also take every tap the device had accepted off its schools (once)."
+    }
+    static var addressHelp: String { ko ? "IP 주소 (`admin devices`가 보여 주는 그대로)." : "The IP address, as `admin devices` lists it." }
+
+    // MARK: PostgreSQL's options (serve, import)
+
+    static var postgresHelp: String {
+        ko ? "PostgreSQL의 URL (프로그램이 시작될 때까지 다른 사용자가 프로세스 목록에서 볼 수 있습니다: --postgres-file이나 $TOUCHSCHOOL_POSTGRES_URL을 쓰세요)."
+            : "PostgreSQL's URL (visible to other users in the process list until the program starts: prefer --postgres-file or $TOUCHSCHOOL_POSTGRES_URL)."
+    }
+    static var postgresFileHelp: String {
+        ko ? "PostgreSQL의 URL을 담은 파일 (소유자만 읽을 수 있게 두세요)." : "A file holding PostgreSQL's URL (keep it readable by its owner only)."
+    }
 
     // MARK: serve
     static var serveAbstract: String {
