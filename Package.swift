@@ -75,6 +75,10 @@ let package = Package(
         ),
         // The pure view: state -> cell grid, display width, the two languages. No terminal code.
         .target(name: "TouchSchoolView", dependencies: ["TouchSchoolCore"]),
+        // The game on a terminal, without ncurses: the frame loop, the input decoder, the styles'
+        // looks, and escape sequences both ways (keys in, cells out) for a terminal at the end of
+        // an SSH channel. The local game (ncurses) and the SSH server both run this loop.
+        .target(name: "TouchSchoolTerminal", dependencies: ["TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView"]),
         // The starter catalog, `Resources/schools.json`, shipped as SwiftPM's resource bundle beside
         // the programs (found by `StarterCatalogFile`). An executable target, which prints where the
         // file is, because the programs depend on it only to have the bundle built: SwiftPM links a
@@ -87,7 +91,7 @@ let package = Package(
             exclude: [
                 "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolView",
                 "Sources/TouchSchoolProtocol", "Sources/TouchSchoolServer", "Sources/TouchSchoolClient", "Sources/TouchSchoolTUI",
-                "Sources/TouchSchoolCommandLine", "Sources/TouchSchoolNetworkTUI", "Sources/CNcurses",
+                "Sources/TouchSchoolCommandLine", "Sources/TouchSchoolNetworkTUI", "Sources/TouchSchoolTerminal", "Sources/CNcurses",
                 "Sources/CSQLite", "Sources/TouchSchoolBattleDatabase",
                 "Tests", "Benchmarks", "docs", "README.md", "BENCHMARKS.md",
             ],
@@ -101,7 +105,7 @@ let package = Package(
         .target(
             name: "TouchSchoolCommandLine",
             dependencies: [
-                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView", "CNcurses", "TouchSchoolBattleDatabase",
+                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView", "TouchSchoolTerminal", "CNcurses", "TouchSchoolBattleDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -126,6 +130,7 @@ let package = Package(
         // One game's saving in a process of its own, for the multi-process tests of the state file.
         .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore", "TouchSchoolStore"], path: "Tests/StateStoreWorker"),
         .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore"]),
+        .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore"]),
         .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol"]),
         // What the tests of real processes share: starting programs with a clean signal state.
         .target(name: "TouchSchoolTestSupport", dependencies: ["TouchSchoolStore"], path: "Tests/TestSupport"),
@@ -154,6 +159,6 @@ let package = Package(
             ]
         ),
         // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
-        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolTerminal", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
     ]
 )

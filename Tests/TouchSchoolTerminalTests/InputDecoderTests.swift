@@ -1,6 +1,6 @@
 import Testing
 import TouchSchoolCore
-@testable import TouchSchoolCommandLine
+import TouchSchoolTerminal
 
 @Suite struct InputDecoderTests {
     /// The paste's quiet gap, in milliseconds.
