@@ -27,6 +27,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // SHA-256 (already in the build through postgres-nio): a device's public id in the admin API.
         .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0" ..< "5.0.0"),
+        // `serve --ssh-port`: the game served over SSH to players with nothing installed.
+        .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
+        // Its listener (NIOPosix); already in the build through Hummingbird.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         // The pure core: catalog, search and the rules of the game. No files, locks, clock or terminal.
@@ -58,6 +62,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The game over SSH (`SSH/`): the game's own loop and view, the client's outbox
+                // numbering and board mirror, in process.
+                "TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolClient",
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             // The browser page (plain HTML, CSS, JavaScript), served at `/` as a bundle resource so
             // that `swift run` and the built binary both find it.

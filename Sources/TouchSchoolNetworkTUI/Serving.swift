@@ -26,11 +26,14 @@ enum Serving {
         configuration.trustedProxies = Set(request.trustedProxies)
         configuration.adminTokenFile = request.adminTokenFile
         configuration.adminToken = request.adminToken
+        configuration.sshPort = request.sshPort
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: request.logLevel) { host, port in
                 let shown = host.contains(":") ? "[\(host)]" : host
                 let data = request.postgresURL == nil ? directory : "PostgreSQL"
                 try? StandardStreams.write("touchschool serve: listening on http://\(shown):\(port) (data: \(data))\n")
+            } onSSHListening: { port, fingerprint in
+                try? StandardStreams.write("touchschool serve: SSH on port \(port) (`ssh -p \(port) NAME@HOST`), host key \(fingerprint)\n")
             }
         } catch let error as ServerError {
             throw CommandError(error.description)

@@ -25,6 +25,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))
     var port = 8080
 
+    @Option(help: ArgumentHelp("Also serve the game itself over SSH on this port, on the same host (0: any free port): `ssh -p PORT NAME@HOST` plays with nothing installed. The host key is made once in the data directory (ssh_host_ed25519_key); its fingerprint is printed at start.",
+                               valueName: "port"))
+    var sshPort: Int?
+
     // Per-address limits (default: the server's own), hidden: for tests and load runs.
     @Option(help: .hidden)
     var connectionsPerAddress: Int?
@@ -68,6 +72,7 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if let sshPort, !(0...65_535).contains(sshPort) { throw ValidationError("--ssh-port must be between 0 and 65535") }
         let budget = 1...Int(TapBudget.maximum)
         if let addressTapsPerSecond, !budget.contains(addressTapsPerSecond) {
             throw ValidationError("--address-taps-per-second must be between 1 and \(budget.upperBound)")
@@ -87,6 +92,6 @@ struct ServeCommand: ParsableCommand {
             trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, devicesPerAddress: devicesPerAddress,
             addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst,
             logLevel: ProcessEnvironment.current["LOG_LEVEL"], adminTokenFile: adminTokenFile,
-            adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name]))
+            adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name], sshPort: sshPort))
     }
 }

@@ -61,6 +61,8 @@ public struct ServeRequest: Sendable {
     /// data directory's admin.token. Never an argument: the process list would show it.
     public var adminTokenFile: String?
     public var adminToken: String?
+    /// Also serve the game over SSH on this port (0: any free port); nil: not at all.
+    public var sshPort: Int?
 }
 
 /// A game joined to a server's battle.

@@ -1,0 +1,121 @@
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSH
+import ServiceLifecycle
+
+/// `serve --ssh-port`: the game itself for players with nothing installed but an SSH client
+/// (`ssh -p PORT NAME@HOST`), in the same battle as everyone else. A service beside the HTTP
+/// server; on a graceful shutdown it stops listening and ends every game (each hands its last
+/// taps to the battle, which shuts down after it and saves them).
+///
+/// Hostile by default: a connection must open its game within `loginGrace`, an address may hold
+/// `connectionsPerAddress` connections, the server `maximumSessions` games; a game ends after
+/// `idleTimeout` without a key; a connection has one session channel, and every other channel
+/// (port forwarding both ways: `direct-tcpip`, and `tcpip-forward` global requests, refused by
+/// NIOSSH's default delegate) and request (`exec`, subsystems) is refused.
+struct SSHServer: Service {
+    let host: String
+    let port: Int
+    let context: SSHGameContext
+    let onListening: @Sendable (Int) -> Void
+
+    /// Connections one address may hold: a school lab of 40 behind one NAT, and more.
+    static let connectionsPerAddress = 100
+    /// Games the server holds at once (a thread each).
+    static let maximumSessions = 2_000
+    static let idleTimeout: Duration = .seconds(15 * 60)
+    /// How long a connection may take from its first byte to its game (OpenSSH's `LoginGraceTime` is 120 s).
+    static let loginGrace: TimeAmount = .seconds(30)
+    /// Authentication attempts per connection: a key or two of the client's agent, then a password.
+    static let maximumAuthAttempts = 20
+    /// How long shutting down waits for the games to hand over their last taps.
+    static let shutdownWait: Duration = .seconds(5)
+
+    init(host: String, port: Int, battle: Battle, hostKey: SSHHostKey, limits: AddressLimits, metrics: ServerMetrics,
+         logger: Logger, onListening: @escaping @Sendable (Int) -> Void) {
+        self.host = host
+        self.port = port
+        context = SSHGameContext(battle: battle, hostKey: hostKey, limits: limits, metrics: metrics,
+                                 sessions: SSHSessions(maximum: Self.maximumSessions), idleTimeout: Self.idleTimeout,
+                                 logger: logger)
+        self.onListening = onListening
+    }
+
+    func run() async throws {
+        // The play sockets' count of open connections per address, for SSH connections (only
+        // the connection count of this policy is used: devices and taps are `context.limits`').
+        let connections = AddressLimits(policy: AddressLimitPolicy(connectionsPerAddress: Self.connectionsPerAddress,
+                                                                   devicesPerAddressPerHour: 0, tapsPerSecond: 0, tapBurst: 0))
+        let context = context
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                Self.accept(channel, connections: connections, context: context)
+            }
+            .bind(host: host, port: port)
+            .get()
+        onListening(listener.localAddress?.port ?? port)
+        await withGracefulShutdownHandler {
+            try? await listener.closeFuture.get()
+        } onGracefulShutdown: {
+            listener.close(promise: nil)
+        }
+        listener.close(promise: nil)
+        context.sessions.endAll()
+        let deadline = ContinuousClock.now + Self.shutdownWait
+        while context.sessions.count > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// A new TCP connection: counted against its address, given `loginGrace` to start its game.
+    private static func accept(_ channel: any Channel, connections: AddressLimits, context: SSHGameContext) -> EventLoopFuture<Void> {
+        let address = channel.remoteAddress?.ipAddress ?? "unknown"
+        guard connections.openConnection(from: address) else {
+            context.metrics.connectionsRefused.increment()
+            return channel.close()
+        }
+        channel.closeFuture.whenComplete { _ in connections.closeConnection(from: address) }
+        let authentication = SSHPlayerAuthentication()
+        let session = SessionCount()
+        channel.eventLoop.scheduleTask(in: loginGrace) {
+            if !session.started { channel.close(promise: nil) }
+        }
+        var configuration = SSHServerConfiguration(hostKeys: [context.hostKey.privateKey], userAuthDelegate: authentication)
+        configuration.maxAuthAttempts = maximumAuthAttempts
+        return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandlers([
+                NIOSSHHandler(role: .server(configuration), allocator: channel.allocator) { child, type in
+                    // Only the game's session, once per connection: no port forwarding.
+                    guard case .session = type, !session.started, let identity = authentication.identity else {
+                        return child.eventLoop.makeFailedFuture(SSHRefusal.notTheGame)
+                    }
+                    session.started = true
+                    return child.eventLoop.makeCompletedFuture {
+                        try child.pipeline.syncOperations.addHandler(SSHSessionHandler(identity: identity, address: address, context: context))
+                    }
+                },
+                ConnectionErrorHandler(),
+            ])
+        }
+    }
+
+    /// Whether a connection has opened its session (touched on its event loop only).
+    private final class SessionCount: @unchecked Sendable {
+        var started = false
+    }
+
+    enum SSHRefusal: Error {
+        case notTheGame
+    }
+
+    /// A connection that breaks the protocol (or a client that goes away mid-handshake) is closed.
+    private final class ConnectionErrorHandler: ChannelInboundHandler, Sendable {
+        typealias InboundIn = Any
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            context.close(promise: nil)
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import TouchSchoolTestSupport
+
+/// The game over SSH: `touchschool serve --ssh-port` with the real OpenSSH client, under tmux for
+/// the game itself, and as plain subprocesses for what must be refused. Every key is made by
+/// ssh-keygen for the test; every client is ended (and reaped) when its test ends.
+struct SSHPlayEndToEndTests {
+    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
+
+    /// 민족사관고등학교 in the starter catalog, found by its short name 민사고.
+    static let minsago = "S0336"
+
+    /// A key pair made by ssh-keygen: the private key's path.
+    static func makeKey(_ name: String, in folder: TemporaryDirectory) throws -> String {
+        let path = "\(folder.path)/\(name)"
+        let made = Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", path])
+        try #require(made.status == 0, "ssh-keygen: \(made.error)")
+        return path
+    }
+
+    /// The client's options: no host key checks (a throwaway server), no keys but `key`, the
+    /// language sent as the game reads it.
+    static func sshArguments(key: String?, port: Int, user: String) -> [String] {
+        var arguments = ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+                         "-o", "SendEnv=LANG", "-p", "\(port)"]
+        if let key {
+            arguments += ["-o", "IdentitiesOnly=yes", "-i", key]
+        } else {
+            arguments += ["-o", "PubkeyAuthentication=no", "-o", "PreferredAuthentications=password"]
+        }
+        return arguments + ["\(user)@127.0.0.1"]
+    }
+
+    /// `ssh` to the server's game under tmux, in `language`.
+    static func player(_ user: String, key: String?, on server: ServerProcess, language: String = "C.UTF-8") throws -> TmuxSession {
+        let port = try #require(server.sshPort)
+        return try TmuxSession(arguments: [], user: user,
+                               program: ["/usr/bin/env", "LANG=\(language)", "/usr/bin/ssh"] + sshArguments(key: key, port: port, user: user))
+    }
+
+    /// `ssh` run to its end (at most 20 s) with `extra` options before the destination and
+    /// `command` after it; standard input from /dev/null.
+    static func runSSH(_ extra: [String], key: String, on server: ServerProcess, command: [String] = []) throws -> (status: Int32, output: String, error: String) {
+        let port = try #require(server.sshPort)
+        let arguments = sshArguments(key: key, port: port, user: "player")
+        return Subprocess.run("/usr/bin/timeout", ["20", "/usr/bin/ssh"] + extra + arguments + command)
+    }
+
+    static func screenLines(_ session: TmuxSession) -> [Substring] {
+        session.screen().split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    @Test func playsTheBattleOverSSHAndTheSameKeyComesBackToItsSchool() async throws {
+        try await onOwnThread(Self.playsTheBattleOverSSHAndTheSameKeyComesBackToItsSchool)
+    }
+    static func playsTheBattleOverSSHAndTheSameKeyComesBackToItsSchool() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        let aliceKey = try makeKey("alice", in: keys), bobKey = try makeKey("bob", in: keys)
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+
+        let alice = try player("alice", key: aliceKey, on: server)
+        defer { alice.close() }
+        try alice.chooseSchool(named: "민사고", tapsLabel: "My taps")
+        #expect(screenLines(alice)[1].contains("민족사관고등학교"))
+        try GameEndToEndTests.tapLikeAPerson(alice, count: 20)
+        // Counted by the server, in the battle every client sees.
+        let deadline = Date().addingTimeInterval(10)
+        while try NetworkPlayEndToEndTests.total(minsago, on: server) < 20, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 20)
+
+        // A larger window (a window-change request) is drawn whole: rows past the old 30 fill.
+        alice.resize(columns: 120, rows: 40)
+        try alice.waitFor("the game redrawn at 120 × 40") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 40 && lines[30..<40].contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+                && screen.contains("My taps 20")
+        }
+        alice.press("C-c")
+        try alice.waitFor("EXITED:0")
+
+        // The same key again: the game starts on the school, with the taps.
+        let again = try player("alice", key: aliceKey, on: server)
+        defer { again.close() }
+        try again.waitFor("My taps 20")
+        #expect(screenLines(again)[1].contains("민족사관고등학교"))
+        again.press("C-c")
+        try again.waitFor("EXITED:0")
+
+        // Another key is another player, who starts at the search, in the language sent (LANG);
+        // Esc on that first screen ends the session.
+        let bob = try player("bob", key: bobKey, on: server, language: "ko_KR.UTF-8")
+        defer { bob.close() }
+        try bob.waitFor("학교를 검색해주세요")
+        bob.press("Escape")
+        try bob.waitFor("EXITED:0")
+
+        // A client with no key (any password) plays too, as a player of that session only.
+        let guest = try player("guest", key: nil, on: server)
+        defer { guest.close() }
+        try guest.waitFor("password")
+        guest.press("Enter")
+        try guest.waitFor("Search for your school")
+        guest.press("C-c")
+        try guest.waitFor("EXITED:0")
+        #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 20)
+    }
+
+    @Test func refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards() async throws {
+        try await onOwnThread(Self.refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards)
+    }
+    static func refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        let key = try makeKey("player", in: keys)
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+
+        let command = try runSSH([], key: key, on: server, command: ["echo", "ran-a-command"])
+        #expect(command.status != 0 && command.status != 124, "\(command)")
+        #expect(!command.output.contains("ran-a-command"))
+        #expect(command.error.contains("runs no commands"), "\(command.error)")
+
+        let subsystem = try runSSH(["-s"], key: key, on: server, command: ["sftp"])
+        #expect(subsystem.status != 0 && subsystem.status != 124, "\(subsystem)")
+
+        let noTerminal = try runSSH(["-T"], key: key, on: server)
+        #expect(noTerminal.status != 0 && noTerminal.status != 124, "\(noTerminal)")
+        #expect(noTerminal.error.contains("needs a terminal"), "\(noTerminal.error)")
+
+        // A remote forward is refused: the client, told to give up then, ends at once.
+        let remote = try runSSH(["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:\(server.port)"], key: key, on: server)
+        #expect(remote.status != 0 && remote.status != 124, "\(remote)")
+
+        // A local forward: the client listens, but the server opens nothing through it.
+        let local = try freePort()
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        let port = try #require(server.sshPort)
+        // (At the log level that shows the refusal: ssh takes the first value an option is given.)
+        let started = Subprocess.start("/usr/bin/ssh", ["-N", "-o", "LogLevel=INFO", "-L", "\(local):127.0.0.1:\(server.port)"]
+                                           + sshArguments(key: key, port: port, user: "player"),
+                                       outputPath: "\(logs.path)/out", errorPath: "\(logs.path)/err")
+        guard case let .success(pid) = started else { Issue.record("ssh did not start: \(started)"); return }
+        defer {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        let deadline = Date().addingTimeInterval(15)
+        var refused = false
+        while Date() < deadline, !refused {
+            let through = Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "3", "http://127.0.0.1:\(local)/healthz"])
+            #expect(through.status != 0, "an HTTP answer came through the forward: \(through.output)")
+            if through.status == 0 { break }
+            refused = ((try? String(contentsOfFile: "\(logs.path)/err", encoding: .utf8)) ?? "").contains("open failed")
+            if !refused { Thread.sleep(forTimeInterval: 0.2) }
+        }
+        #expect(refused, "the client never tried the forward: \((try? String(contentsOfFile: "\(logs.path)/err", encoding: .utf8)) ?? "")")
+    }
+
+    @Test func theHostKeyIsMadeOnceAndItsFingerprintPrinted() async throws {
+        try await onOwnThread(Self.theHostKeyIsMadeOnceAndItsFingerprintPrinted)
+    }
+    static func theHostKeyIsMadeOnceAndItsFingerprintPrinted() throws {
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+        let path = "\(server.dataDirectory)/ssh_host_ed25519_key"
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)
+        #expect(mode.intValue == 0o600)
+        let printed = try #require(Self.fingerprint(in: server.log()))
+        // What a client sees: the key the server offers, as ssh-keygen prints its fingerprint.
+        let port = try #require(server.sshPort)
+        let scanned = Subprocess.run("/usr/bin/sh", ["-c", "/usr/bin/timeout 20 /usr/bin/ssh-keyscan -t ed25519 -p \(port) 127.0.0.1 2>/dev/null | /usr/bin/ssh-keygen -lf -"])
+        #expect(scanned.output.contains(printed), "printed \(printed); scanned \(scanned)")
+        server.stop()
+        try server.start()
+        #expect(Self.fingerprint(in: server.log()) == printed)
+    }
+
+    static func fingerprint(in log: String) -> String? {
+        guard let range = log.range(of: "host key SHA256:") else { return nil }
+        return "SHA256:" + log[range.upperBound...].prefix { !$0.isWhitespace }
+    }
+}
