@@ -108,6 +108,28 @@ struct SSHPlayEndToEndTests {
         #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 20)
     }
 
+    @Test func aServerShuttingDownEndsTheGamesAndKeepsEveryTap() async throws {
+        try await onOwnThread(Self.aServerShuttingDownEndsTheGamesAndKeepsEveryTap)
+    }
+    static func aServerShuttingDownEndsTheGamesAndKeepsEveryTap() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        let key = try makeKey("alice", in: keys)
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+        let alice = try player("alice", key: key, on: server)
+        defer { alice.close() }
+        try alice.chooseSchool(named: "민사고", tapsLabel: "My taps")
+        try GameEndToEndTests.tapLikeAPerson(alice, count: 15)
+        // SIGTERM at once, taps still in the game: the game hands them over before the battle
+        // closes (a shutdown that took longer than the harness's 5 s would be killed, and lose them).
+        server.stop()
+        let ended = try alice.waitFor("EXITED:0")
+        #expect(ended.contains("shutting down"), "\(ended)")
+        try server.start()
+        #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 15)
+    }
+
     @Test func refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards() async throws {
         try await onOwnThread(Self.refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards)
     }

@@ -73,9 +73,10 @@ enum SSHGameSession {
         runner.run()
         terminal.write(EscapeSequenceScreen.closing)
         let idle = terminal.isIdle
-        let reason = link.lostReason
+        let lost = link.lostReason
         context.logger.info("An SSH player left", metadata: ["address": "\(request.address)", "player": "\(player)"])
-        if let reason, !inbox.isEnded {
+        // The server's reason first (it ends the channel too); the battle's when the channel did not end it.
+        if let reason = inbox.reason ?? (inbox.isEnded ? nil : lost) {
             end(channel, message: "touchschool: \(reason)")
         } else if idle {
             end(channel, message: "touchschool: closed after \(context.idleTimeout.components.seconds / 60) minutes without a key")

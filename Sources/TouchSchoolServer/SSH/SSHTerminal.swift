@@ -18,6 +18,7 @@ final class SSHInbox: @unchecked Sendable {
     private var bytes: [UInt8] = []
     private var size: (columns: Int, rows: Int)?
     private var ended = false
+    private var endReason: String?
     private var lastInput = DispatchTime.now().uptimeNanoseconds
 
     func receive(_ buffer: ByteBuffer) {
@@ -36,12 +37,20 @@ final class SSHInbox: @unchecked Sendable {
         condition.signal()
     }
 
-    /// The channel closed, or the server asks every game to end.
-    func end() {
+    /// The channel closed, or the server asks every game to end (and says why: `reason`).
+    func end(reason: String? = nil) {
         condition.lock()
         defer { condition.unlock() }
         ended = true
+        endReason = endReason ?? reason
         condition.signal()
+    }
+
+    /// Why the server ended the game, if it did.
+    var reason: String? {
+        condition.lock()
+        defer { condition.unlock() }
+        return endReason
     }
 
     var isEnded: Bool {
