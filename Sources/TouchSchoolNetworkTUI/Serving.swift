@@ -27,6 +27,10 @@ enum Serving {
         configuration.adminTokenFile = request.adminTokenFile
         configuration.adminToken = request.adminToken
         configuration.sshPort = request.sshPort
+        var ssh = SSHPolicy.standard
+        ssh.connectionsPerAddress = request.sshConnectionsPerAddress ?? ssh.connectionsPerAddress
+        ssh.idleTimeoutSeconds = request.sshIdleSeconds ?? ssh.idleTimeoutSeconds
+        configuration.sshPolicy = ssh
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: request.logLevel) { host, port in
                 let shown = host.contains(":") ? "[\(host)]" : host

@@ -130,6 +130,31 @@ struct SSHPlayEndToEndTests {
         #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 15)
     }
 
+    @Test func anAddressHoldsItsConnectionsAndAnIdleGameEnds() async throws {
+        try await onOwnThread(Self.anAddressHoldsItsConnectionsAndAnIdleGameEnds)
+    }
+    static func anAddressHoldsItsConnectionsAndAnIdleGameEnds() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        let aliceKey = try makeKey("alice", in: keys), bobKey = try makeKey("bob", in: keys)
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0", "--ssh-connections-per-address", "1",
+                                                                  "--ssh-idle-seconds", "3"])
+        defer { server.stop() }
+        let alice = try player("alice", key: aliceKey, on: server)
+        defer { alice.close() }
+        try alice.waitFor("Search for your school")
+        // A second connection from the same address is closed before the handshake.
+        let second = try runSSH([], key: bobKey, on: server)
+        #expect(second.status == 255, "\(second)")
+        #expect(!second.output.contains("Search for your school"))
+        // Alice types nothing: her game ends after 3 s, saying why, and the address's place is free again.
+        let ended = try alice.waitFor("EXITED:0", timeout: 15)
+        #expect(ended.contains("without a key"), "\(ended)")
+        let bob = try player("bob", key: bobKey, on: server)
+        defer { bob.close() }
+        try bob.waitFor("Search for your school")
+    }
+
     @Test func refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards() async throws {
         try await onOwnThread(Self.refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards)
     }

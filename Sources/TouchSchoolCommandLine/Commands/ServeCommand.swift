@@ -29,6 +29,13 @@ struct ServeCommand: ParsableCommand {
                                valueName: "port"))
     var sshPort: Int?
 
+    // SSH limits (default: the server's own), hidden: for tests.
+    @Option(help: .hidden)
+    var sshConnectionsPerAddress: Int?
+
+    @Option(help: .hidden)
+    var sshIdleSeconds: Int?
+
     // Per-address limits (default: the server's own), hidden: for tests and load runs.
     @Option(help: .hidden)
     var connectionsPerAddress: Int?
@@ -73,6 +80,8 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let sshPort, !(0...65_535).contains(sshPort) { throw ValidationError("--ssh-port must be between 0 and 65535") }
+        if let sshConnectionsPerAddress, sshConnectionsPerAddress < 1 { throw ValidationError("--ssh-connections-per-address must be at least 1") }
+        if let sshIdleSeconds, sshIdleSeconds < 1 { throw ValidationError("--ssh-idle-seconds must be at least 1") }
         let budget = 1...Int(TapBudget.maximum)
         if let addressTapsPerSecond, !budget.contains(addressTapsPerSecond) {
             throw ValidationError("--address-taps-per-second must be between 1 and \(budget.upperBound)")
@@ -92,6 +101,7 @@ struct ServeCommand: ParsableCommand {
             trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, devicesPerAddress: devicesPerAddress,
             addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst,
             logLevel: ProcessEnvironment.current["LOG_LEVEL"], adminTokenFile: adminTokenFile,
-            adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name], sshPort: sshPort))
+            adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name], sshPort: sshPort,
+            sshConnectionsPerAddress: sshConnectionsPerAddress, sshIdleSeconds: sshIdleSeconds))
     }
 }

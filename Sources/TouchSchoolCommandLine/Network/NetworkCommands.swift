@@ -63,6 +63,9 @@ public struct ServeRequest: Sendable {
     public var adminToken: String?
     /// Also serve the game over SSH on this port (0: any free port); nil: not at all.
     public var sshPort: Int?
+    /// SSH limits when given (hidden options, for tests); else the server's own.
+    public var sshConnectionsPerAddress: Int?
+    public var sshIdleSeconds: Int?
 }
 
 /// A game joined to a server's battle.

@@ -32,6 +32,7 @@ public struct ServerConfiguration: Sendable {
     public var adminToken: String?
     /// Where the game is served over SSH (`SSH/`), on `host`; nil: not at all (0: any free port).
     public var sshPort: Int?
+    public var sshPolicy: SSHPolicy = .standard
 
     public init(host: String, port: Int, dataDirectory: String, postgresURL: String? = nil, starterCatalogPath: String?,
                 limits: AddressLimitPolicy = .standard) {
@@ -151,8 +152,10 @@ public enum TouchSchoolServer {
         var ssh: [SSHServer] = []
         if let sshPort = configuration.sshPort {
             let hostKey = try SSHHostKey.loadOrCreate(dataDirectory: configuration.dataDirectory)
-            ssh.append(SSHServer(host: configuration.host, port: sshPort, battle: battle, hostKey: hostKey, limits: limits,
-                                 metrics: metrics, logger: logger) { port in onSSHListening(port, hostKey.fingerprint) })
+            ssh.append(SSHServer(host: configuration.host, port: sshPort, policy: configuration.sshPolicy, battle: battle,
+                                 hostKey: hostKey, limits: limits, metrics: metrics, logger: logger) { port in
+                onSSHListening(port, hostKey.fingerprint)
+            })
         }
         // Shut down in reverse order: the SSH games first (each hands its last taps to the
         // battle), the battle next (save, acknowledge, close the sockets with "going away"),

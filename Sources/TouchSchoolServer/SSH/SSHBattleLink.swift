@@ -37,6 +37,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
         /// Why the battle let this player go (the device connected again elsewhere, the server
         /// is shutting down), once it has.
         var lost: String?
+        /// The game left the battle itself (`leave`): the end of the battle's messages is not a loss.
+        var left = false
     }
 
     /// How long quitting waits for the server to acknowledge the last taps.
@@ -120,7 +122,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
                     state.withLock { $0.lost = $0.lost ?? reason }
                 }
             }
-            state.withLock { $0.lost = $0.lost ?? "the server ended the game" }
+            state.withLock { if !$0.left { $0.lost = $0.lost ?? "the server ended the game" } }
         }
     }
 
@@ -182,6 +184,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
 
     /// Leaves the battle: no more batches, the connection gone.
     func leave() {
+        state.withLock { $0.left = true }
         batches.finish()
         Task { [battle, id] in await battle.disconnect(id) }
     }

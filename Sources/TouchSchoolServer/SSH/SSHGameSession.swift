@@ -75,13 +75,17 @@ enum SSHGameSession {
         let idle = terminal.isIdle
         let lost = link.lostReason
         context.logger.info("An SSH player left", metadata: ["address": "\(request.address)", "player": "\(player)"])
-        // The server's reason first (it ends the channel too); the battle's when the channel did not end it.
-        if let reason = inbox.reason ?? (inbox.isEnded ? nil : lost) {
+        // Why the game ended, when the player did not end it: the server's shutdown, the idle
+        // timeout, the battle letting the player go (nothing when the client closed the channel).
+        if let reason = inbox.reason {
             end(channel, message: "touchschool: \(reason)")
-        } else if idle {
-            end(channel, message: "touchschool: closed after \(context.idleTimeout.components.seconds / 60) minutes without a key")
-        } else {
+        } else if inbox.isEnded {
             end(channel, message: nil)
+        } else if idle {
+            let seconds = context.idleTimeout.components.seconds
+            end(channel, message: "touchschool: closed after " + (seconds >= 60 ? "\(seconds / 60) minutes" : "\(seconds) seconds") + " without a key")
+        } else {
+            end(channel, message: lost.map { "touchschool: \($0)" })
         }
     }
 

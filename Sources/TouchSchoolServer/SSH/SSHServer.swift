@@ -9,50 +9,46 @@ import ServiceLifecycle
 /// server; on a graceful shutdown it stops listening and ends every game (each hands its last
 /// taps to the battle, which shuts down after it and saves them).
 ///
-/// Hostile by default: a connection must open its game within `loginGrace`, an address may hold
-/// `connectionsPerAddress` connections, the server `maximumSessions` games; a game ends after
-/// `idleTimeout` without a key; a connection has one session channel, and every other channel
+/// Hostile by default (`SSHPolicy`): a connection must open its game within a grace period, an
+/// address may hold so many connections, the server so many games; a game ends after a while
+/// without a key; a connection has one session channel, and every other channel
 /// (port forwarding both ways: `direct-tcpip`, and `tcpip-forward` global requests, refused by
 /// NIOSSH's default delegate) and request (`exec`, subsystems) is refused.
 struct SSHServer: Service {
     let host: String
     let port: Int
+    let policy: SSHPolicy
     let context: SSHGameContext
     let onListening: @Sendable (Int) -> Void
 
-    /// Connections one address may hold: a school lab of 40 behind one NAT, and more.
-    static let connectionsPerAddress = 100
-    /// Games the server holds at once (a thread each).
-    static let maximumSessions = 2_000
-    static let idleTimeout: Duration = .seconds(15 * 60)
-    /// How long a connection may take from its first byte to its game (OpenSSH's `LoginGraceTime` is 120 s).
-    static let loginGrace: TimeAmount = .seconds(30)
     /// Authentication attempts per connection: a key or two of the client's agent, then a password.
     static let maximumAuthAttempts = 20
     /// How long shutting down waits for the games to hand over their last taps.
     static let shutdownWait: Duration = .seconds(5)
 
-    init(host: String, port: Int, battle: Battle, hostKey: SSHHostKey, limits: AddressLimits, metrics: ServerMetrics,
-         logger: Logger, onListening: @escaping @Sendable (Int) -> Void) {
+    init(host: String, port: Int, policy: SSHPolicy, battle: Battle, hostKey: SSHHostKey, limits: AddressLimits,
+         metrics: ServerMetrics, logger: Logger, onListening: @escaping @Sendable (Int) -> Void) {
         self.host = host
         self.port = port
+        self.policy = policy
         context = SSHGameContext(battle: battle, hostKey: hostKey, limits: limits, metrics: metrics,
-                                 sessions: SSHSessions(maximum: Self.maximumSessions), idleTimeout: Self.idleTimeout,
-                                 logger: logger)
+                                 sessions: SSHSessions(maximum: policy.maximumSessions),
+                                 idleTimeout: .seconds(policy.idleTimeoutSeconds), logger: logger)
         self.onListening = onListening
     }
 
     func run() async throws {
         // The play sockets' count of open connections per address, for SSH connections (only
         // the connection count of this policy is used: devices and taps are `context.limits`').
-        let connections = AddressLimits(policy: AddressLimitPolicy(connectionsPerAddress: Self.connectionsPerAddress,
+        let connections = AddressLimits(policy: AddressLimitPolicy(connectionsPerAddress: policy.connectionsPerAddress,
                                                                    devicesPerAddressPerHour: 0, tapsPerSecond: 0, tapBurst: 0))
         let context = context
+        let loginGrace = TimeAmount.seconds(Int64(policy.loginGraceSeconds))
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                Self.accept(channel, connections: connections, context: context)
+                Self.accept(channel, connections: connections, loginGrace: loginGrace, context: context)
             }
             .bind(host: host, port: port)
             .get()
@@ -71,7 +67,8 @@ struct SSHServer: Service {
     }
 
     /// A new TCP connection: counted against its address, given `loginGrace` to start its game.
-    private static func accept(_ channel: any Channel, connections: AddressLimits, context: SSHGameContext) -> EventLoopFuture<Void> {
+    private static func accept(_ channel: any Channel, connections: AddressLimits, loginGrace: TimeAmount,
+                               context: SSHGameContext) -> EventLoopFuture<Void> {
         let address = channel.remoteAddress?.ipAddress ?? "unknown"
         guard connections.openConnection(from: address) else {
             context.metrics.connectionsRefused.increment()
