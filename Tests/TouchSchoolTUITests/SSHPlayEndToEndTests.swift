@@ -33,18 +33,31 @@ struct SSHPlayEndToEndTests {
     }
 
     /// `ssh` to the server's game under tmux, in `language`.
-    static func player(_ user: String, key: String?, on server: ServerProcess, language: String = "C.UTF-8") throws -> TmuxSession {
+    /// `extra`: more options of ssh (`-b ADDRESS`: connect from that address).
+    static func player(_ user: String, key: String?, on server: ServerProcess, language: String = "C.UTF-8",
+                       extra: [String] = []) throws -> TmuxSession {
         let port = try #require(server.sshPort)
         return try TmuxSession(arguments: [], user: user,
-                               program: ["/usr/bin/env", "LANG=\(language)", "/usr/bin/ssh"] + sshArguments(key: key, port: port, user: user))
+                               program: ["/usr/bin/env", "LANG=\(language)", "/usr/bin/ssh"] + extra + sshArguments(key: key, port: port, user: user))
+    }
+
+    /// An admin API request with the server's token (`admin.token` in its data directory).
+    static func admin(_ method: String, _ path: String, on server: ServerProcess) throws -> String {
+        let token = try String(contentsOfFile: "\(server.dataDirectory)/admin.token", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = Subprocess.run("/usr/bin/curl", ["-sf", "--max-time", "5", "-X", method, "-H", "Authorization: Bearer \(token)",
+                                                      "\(server.url)\(path)"])
+        try #require(result.status == 0, "\(method) \(path): \(result)")
+        return result.output
     }
 
     /// `ssh` run to its end (at most 20 s) with `extra` options before the destination and
     /// `command` after it; standard input from /dev/null.
-    static func runSSH(_ extra: [String], key: String, on server: ServerProcess, command: [String] = []) throws -> (status: Int32, output: String, error: String) {
+    static func runSSH(_ extra: [String], key: String, on server: ServerProcess, command: [String] = [],
+                       environment: [String: String]? = nil) throws -> (status: Int32, output: String, error: String) {
         let port = try #require(server.sshPort)
         let arguments = sshArguments(key: key, port: port, user: "player")
-        return Subprocess.run("/usr/bin/timeout", ["20", "/usr/bin/ssh"] + extra + arguments + command)
+        return Subprocess.run("/usr/bin/timeout", ["20", "/usr/bin/ssh"] + extra + arguments + command, environment: environment)
     }
 
     static func screenLines(_ session: TmuxSession) -> [Substring] {
@@ -81,11 +94,16 @@ struct SSHPlayEndToEndTests {
         alice.press("C-c")
         try alice.waitFor("EXITED:0")
 
-        // The same key again: the game starts on the school, with the taps.
+        // The same key again: the game starts on the school, with the taps; its batches are numbered
+        // after the ones the server has (numbered from 1 again, they would be taken as repeats).
         let again = try player("alice", key: aliceKey, on: server)
         defer { again.close() }
         try again.waitFor("My taps 20")
         #expect(screenLines(again)[1].contains("민족사관고등학교"))
+        try GameEndToEndTests.tapLikeAPerson(again, count: 5, after: 20)
+        let more = Date().addingTimeInterval(10)
+        while try NetworkPlayEndToEndTests.total(minsago, on: server) < 25, Date() < more { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 25)
         again.press("C-c")
         try again.waitFor("EXITED:0")
 
@@ -105,7 +123,7 @@ struct SSHPlayEndToEndTests {
         try guest.waitFor("Search for your school")
         guest.press("C-c")
         try guest.waitFor("EXITED:0")
-        #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 20)
+        #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 25)
     }
 
     @Test func aServerShuttingDownEndsTheGamesAndKeepsEveryTap() async throws {
@@ -153,6 +171,48 @@ struct SSHPlayEndToEndTests {
         let bob = try player("bob", key: bobKey, on: server)
         defer { bob.close() }
         try bob.waitFor("Search for your school")
+        // Closing the client (its window) ends its game on the server.
+        bob.close()
+        let deadline = Date().addingTimeInterval(10)
+        while server.log().components(separatedBy: "An SSH player left").count - 1 < 2, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(server.log().components(separatedBy: "An SSH player left").count - 1 == 2, "\(server.log())")
+    }
+
+    @Test func anSSHPlayerCountsUnderItsOwnAddressAndABannedAddressIsRefused() async throws {
+        try await onOwnThread(Self.anSSHPlayerCountsUnderItsOwnAddressAndABannedAddressIsRefused)
+    }
+    static func anSSHPlayerCountsUnderItsOwnAddressAndABannedAddressIsRefused() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        let key = try makeKey("carol", in: keys)
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+        // From 127.0.0.2 (all of 127/8 is this machine): its batches carry that address, not the
+        // server's own or a placeholder.
+        let carol = try player("carol", key: key, on: server, extra: ["-b", "127.0.0.2"])
+        defer { carol.close() }
+        try carol.chooseSchool(named: "민사고", tapsLabel: "My taps")
+        try GameEndToEndTests.tapLikeAPerson(carol, count: 3)
+        let deadline = Date().addingTimeInterval(10)
+        var devices = ""
+        repeat {
+            devices = try admin("GET", "/v1/admin/devices", on: server)
+            if devices.contains("\"accepted\":3") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        } while Date() < deadline
+        #expect(devices.contains("\"player\":\"carol\""), "\(devices)")
+        #expect(devices.contains("\"addresses\":[\"127.0.0.2\"]"), "\(devices)")
+        carol.press("C-c")
+        try carol.waitFor("EXITED:0")
+
+        // A banned address is refused as every player from it is.
+        _ = try admin("POST", "/v1/admin/addresses/127.0.0.3/ban", on: server)
+        let banned = try player("carol", key: key, on: server, extra: ["-b", "127.0.0.3"])
+        defer { banned.close() }
+        try banned.waitFor("EXITED:1")
+        #expect(banned.screen().contains("this address is banned"), "\(banned.screen())")
     }
 
     @Test func refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards() async throws {
@@ -176,6 +236,11 @@ struct SSHPlayEndToEndTests {
         let noTerminal = try runSSH(["-T"], key: key, on: server)
         #expect(noTerminal.status != 0 && noTerminal.status != 124, "\(noTerminal)")
         #expect(noTerminal.error.contains("needs a terminal"), "\(noTerminal.error)")
+
+        // A terminal that cannot place the cursor cannot show the game.
+        let dumb = try runSSH(["-tt"], key: key, on: server, environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin", "HOME": keys.path])
+        #expect(dumb.status != 0 && dumb.status != 124, "\(dumb)")
+        #expect((dumb.output + dumb.error).contains("cannot place the cursor"), "\(dumb)")
 
         // A remote forward is refused: the client, told to give up then, ends at once.
         let remote = try runSSH(["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:\(server.port)"], key: key, on: server)

@@ -175,6 +175,8 @@ public enum TouchSchoolServer {
         defer { secondSignal.cancel() }
         do {
             try await ServiceGroup(configuration: group).run()
+        } catch let error as ServerError {
+            throw error // already in words (the SSH port taken)
         } catch where !listening.isSet {
             throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port): \(Self.describeListening(error))")
         }

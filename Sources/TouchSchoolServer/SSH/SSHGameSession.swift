@@ -55,7 +55,7 @@ enum SSHGameSession {
         switch joining {
         case let .joined(joined): link = joined
         case let .refused(reason):
-            end(channel, message: "touchschool: \(reason)")
+            end(channel, message: "touchschool: \(reason)", status: 1)
             return
         }
         context.logger.info("An SSH player joined", metadata: ["address": "\(request.address)", "player": "\(player)"])

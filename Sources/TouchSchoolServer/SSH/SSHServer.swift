@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOCore
 import NIOPosix
@@ -44,14 +45,20 @@ struct SSHServer: Service {
                                                                    devicesPerAddressPerHour: 0, tapsPerSecond: 0, tapBurst: 0))
         let context = context
         let loginGrace = TimeAmount.seconds(Int64(policy.loginGraceSeconds))
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                Self.accept(channel, connections: connections, loginGrace: loginGrace, context: context)
-            }
-            .bind(host: host, port: port)
-            .get()
+        let listener: any Channel
+        do {
+            listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.backlog, value: 256)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    Self.accept(channel, connections: connections, loginGrace: loginGrace, context: context)
+                }
+                .bind(host: host, port: port)
+                .get()
+        } catch {
+            throw ServerError(description: "cannot listen for SSH on \(host):\(port): \(TouchSchoolServer.describeListening(error))"
+                              .replacingOccurrences(of: "--port", with: "--ssh-port"))
+        }
         onListening(listener.localAddress?.port ?? port)
         await withGracefulShutdownHandler {
             try? await listener.closeFuture.get()

@@ -22,6 +22,8 @@ final class SSHSessionHandler: ChannelInboundHandler {
     private let context: SSHGameContext
     private let inbox = SSHInbox()
     private var size: (columns: Int, rows: Int)?
+    /// The terminal type the pty request announced (`TERM` on the client's side).
+    private var term = ""
     private var environment: [String: String] = [:]
     private var started = false
 
@@ -47,6 +49,7 @@ final class SSHSessionHandler: ChannelInboundHandler {
         switch event {
         case let request as SSHChannelRequestEvent.PseudoTerminalRequest:
             size = Self.clamped(columns: request.terminalCharacterWidth, rows: request.terminalRowHeight)
+            term = request.term
             reply(request.wantReply, success: !started, context: context)
         case let request as SSHChannelRequestEvent.EnvironmentRequest:
             if Self.environmentNames.contains(request.name), request.value.utf8.count <= Self.maximumEnvironmentValueBytes {
@@ -74,6 +77,12 @@ final class SSHSessionHandler: ChannelInboundHandler {
         }
         guard let size else {
             refuse(wantReply, "touchschool: the game needs a terminal: connect without -T (or with -t)", context: context)
+            return
+        }
+        // The game is drawn with the cursor addressing every terminal since the VT100 has (xterm,
+        // the Linux console, tmux, PuTTY, Windows Terminal); a dumb one cannot show it.
+        guard !Self.cannotPlaceTheCursor.contains(term) else {
+            refuse(wantReply, "touchschool: this terminal type (TERM) cannot place the cursor, so the game cannot be shown: set TERM to your terminal (e.g. xterm-256color)", context: context)
             return
         }
         started = true
@@ -108,6 +117,8 @@ final class SSHSessionHandler: ChannelInboundHandler {
     }
 
     static let refusalDelay: TimeAmount = .milliseconds(100)
+
+    static let cannotPlaceTheCursor: Set<String> = ["dumb", "unknown"]
 
     static func clamped(columns: Int, rows: Int) -> (columns: Int, rows: Int) {
         // A client that says 0 (a size unknown) gets the classic 80 × 24.
