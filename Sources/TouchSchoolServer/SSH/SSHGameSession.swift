@@ -69,7 +69,7 @@ enum SSHGameSession {
             columns: request.columns, rows: request.rows, seed: UInt64(truncatingIfNeeded: now.nanoseconds))
         state.connection = .online
         terminal.write(EscapeSequenceScreen.opening)
-        var runner = GameRunner(screen: terminal, battle: link, state: state)
+        var runner = GameRunner(screen: terminal, battle: link, state: state, frameNanoseconds: GameRunner<SSHTerminal>.remoteFrameNanoseconds)
         runner.run()
         terminal.write(EscapeSequenceScreen.closing)
         let idle = terminal.isIdle
