@@ -126,6 +126,53 @@ struct SSHPlayEndToEndTests {
         #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 25)
     }
 
+    @Test func theGamesKeysArriveOverSSH() async throws {
+        try await onOwnThread(Self.theGamesKeysArriveOverSSH)
+    }
+    static func theGamesKeysArriveOverSSH() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        let key = try makeKey("dana", in: keys)
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+        let dana = try player("dana", key: key, on: server)
+        defer { dana.close() }
+        try dana.chooseSchool(named: "민사고", tapsLabel: "My taps")
+        // Tab: the ranking; → the next league; Tab back to the game.
+        dana.press("Tab")
+        try dana.waitFor("Ranking · ")
+        let first = try #require(screenLines(dana).first { $0.contains("Ranking · ") })
+        dana.press("Right")
+        try dana.waitFor("the next league") { $0.contains("Ranking · ") && !$0.contains(first) }
+        dana.press("Tab")
+        try dana.waitFor("My taps 0")
+        // F1: help; Esc: back (an Esc alone in its packet is the Esc key).
+        dana.press("F1")
+        try dana.waitFor("Every press adds 1 to your school's score")
+        dana.press("Escape")
+        try dana.waitFor("My taps 0")
+        // PgDn in the ranking: the list moves (the escape sequences of the list keys arrive).
+        dana.press("Tab")
+        try dana.waitFor("Ranking · ")
+        let ranking = dana.screen()
+        dana.press("PageDown")
+        try dana.waitFor("the ranking scrolled") { $0.contains("Ranking · ") && $0 != ranking }
+        dana.press("Tab")
+        try dana.waitFor("My taps 0")
+        // A bracketed paste is never taps; a Hangul key is one.
+        dana.paste("pasted text, not taps")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(TmuxSession.number(after: "My taps", in: dana.screen()) == 0, "\(dana.screen())")
+        try GameEndToEndTests.tapLikeAPerson(dana, count: 1)
+        dana.type("ㅎ")
+        try dana.waitFor("My taps 2")
+        // F2: choose another school, at the search.
+        dana.press("F2")
+        try dana.waitFor("Search for your school")
+        dana.press("C-c")
+        try dana.waitFor("EXITED:0")
+    }
+
     @Test func aServerShuttingDownEndsTheGamesAndKeepsEveryTap() async throws {
         try await onOwnThread(Self.aServerShuttingDownEndsTheGamesAndKeepsEveryTap)
     }
