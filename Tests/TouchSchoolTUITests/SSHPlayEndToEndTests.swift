@@ -337,6 +337,11 @@ struct SSHPlayEndToEndTests {
         server.stop()
         try server.start()
         #expect(Self.fingerprint(in: server.log()) == printed)
+        // A host key others may read is refused, as sshd refuses it.
+        server.stop()
+        chmod(path, 0o644)
+        #expect(throws: (any Error).self) { try server.start() }
+        #expect(server.log().contains("chmod 600"), "\(server.log())")
     }
 
     static func fingerprint(in log: String) -> String? {

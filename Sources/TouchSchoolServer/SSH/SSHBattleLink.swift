@@ -88,7 +88,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
         outbox.serverApplied(upTo: welcome.lastSeq)
         var mirror = BoardMirror()
         mirror.take(welcome)
-        state = Mutex(State(outbox: outbox, mirror: mirror, lastSubmitMs: Self.wallClockMs()))
+        state = Mutex(State(outbox: outbox, mirror: mirror, lastSubmitMs: NetworkBattle.wallClockMs()))
         let (sending, batches) = AsyncStream.makeStream(of: TapBatch.self)
         self.sending = sending
         self.batches = batches
@@ -149,7 +149,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
 
     func submit(_ changes: PendingChanges) {
         state.withLock { state in
-            let now = Self.wallClockMs()
+            let now = NetworkBattle.wallClockMs()
             if let batch = state.outbox.append(changes, startMs: state.lastSubmitMs, endMs: now) {
                 batches.yield(batch)
                 state.changed = true
@@ -188,6 +188,4 @@ final class SSHBattleLink: BattleConnection, Sendable {
         batches.finish()
         Task { [battle, id] in await battle.disconnect(id) }
     }
-
-    static func wallClockMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 }

@@ -89,6 +89,10 @@ struct SSHServer: Service {
         }
         var configuration = SSHServerConfiguration(hostKeys: [context.hostKey.privateKey], userAuthDelegate: authentication)
         configuration.maxAuthAttempts = maximumAuthAttempts
+        // The least a channel's packets may be (RFC 4253): a player's keys are a few bytes each,
+        // and the window NIOSSH grants each channel (64 packets) is what a client may have the
+        // server hold unread, 2 MiB instead of the default's 8.
+        configuration.maximumPacketSize = 32_768
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandlers([
                 NIOSSHHandler(role: .server(configuration), allocator: channel.allocator) { child, type in
