@@ -30,6 +30,7 @@ enum Serving {
         var ssh = SSHPolicy.standard
         ssh.connectionsPerAddress = request.sshConnectionsPerAddress ?? ssh.connectionsPerAddress
         ssh.idleTimeoutSeconds = request.sshIdleSeconds ?? ssh.idleTimeoutSeconds
+        ssh.loginGraceSeconds = request.sshLoginGraceSeconds ?? ssh.loginGraceSeconds
         configuration.sshPolicy = ssh
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: request.logLevel) { host, port in

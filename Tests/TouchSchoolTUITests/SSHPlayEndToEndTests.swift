@@ -203,7 +203,7 @@ struct SSHPlayEndToEndTests {
         defer { keys.remove() }
         let aliceKey = try makeKey("alice", in: keys), bobKey = try makeKey("bob", in: keys)
         let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0", "--ssh-connections-per-address", "1",
-                                                                  "--ssh-idle-seconds", "3"])
+                                                                  "--ssh-idle-seconds", "3", "--ssh-login-grace-seconds", "2"])
         defer { server.stop() }
         let alice = try player("alice", key: aliceKey, on: server)
         defer { alice.close() }
@@ -220,11 +220,18 @@ struct SSHPlayEndToEndTests {
         try bob.waitFor("Search for your school")
         // Closing the client (its window) ends its game on the server.
         bob.close()
+
         let deadline = Date().addingTimeInterval(10)
         while server.log().components(separatedBy: "An SSH player left").count - 1 < 2, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.05)
         }
         #expect(server.log().components(separatedBy: "An SSH player left").count - 1 == 2, "\(server.log())")
+        // A connection that never starts a game (`ssh -N`: no session) is closed after the login
+        // grace (2 s here), not at once (as a refused one would be) nor never.
+        let started = Date()
+        let idle = try runSSH(["-N"], key: bobKey, on: server)
+        let took = Date().timeIntervalSince(started)
+        #expect(idle.status == 255 && took >= 1.5 && took < 10, "\(idle) after \(took) s")
     }
 
     @Test func anSSHPlayerCountsUnderItsOwnAddressAndABannedAddressIsRefused() async throws {

@@ -36,6 +36,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: .hidden)
     var sshIdleSeconds: Int?
 
+    @Option(help: .hidden)
+    var sshLoginGraceSeconds: Int?
+
     // Per-address limits (default: the server's own), hidden: for tests and load runs.
     @Option(help: .hidden)
     var connectionsPerAddress: Int?
@@ -82,6 +85,7 @@ struct ServeCommand: ParsableCommand {
         if let sshPort, !(0...65_535).contains(sshPort) { throw ValidationError("--ssh-port must be between 0 and 65535") }
         if let sshConnectionsPerAddress, sshConnectionsPerAddress < 1 { throw ValidationError("--ssh-connections-per-address must be at least 1") }
         if let sshIdleSeconds, sshIdleSeconds < 1 { throw ValidationError("--ssh-idle-seconds must be at least 1") }
+        if let sshLoginGraceSeconds, sshLoginGraceSeconds < 1 { throw ValidationError("--ssh-login-grace-seconds must be at least 1") }
         let budget = 1...Int(TapBudget.maximum)
         if let addressTapsPerSecond, !budget.contains(addressTapsPerSecond) {
             throw ValidationError("--address-taps-per-second must be between 1 and \(budget.upperBound)")
@@ -102,6 +106,7 @@ struct ServeCommand: ParsableCommand {
             addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst,
             logLevel: ProcessEnvironment.current["LOG_LEVEL"], adminTokenFile: adminTokenFile,
             adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name], sshPort: sshPort,
-            sshConnectionsPerAddress: sshConnectionsPerAddress, sshIdleSeconds: sshIdleSeconds))
+            sshConnectionsPerAddress: sshConnectionsPerAddress, sshIdleSeconds: sshIdleSeconds,
+            sshLoginGraceSeconds: sshLoginGraceSeconds))
     }
 }

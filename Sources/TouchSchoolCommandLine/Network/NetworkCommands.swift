@@ -66,6 +66,7 @@ public struct ServeRequest: Sendable {
     /// SSH limits when given (hidden options, for tests); else the server's own.
     public var sshConnectionsPerAddress: Int?
     public var sshIdleSeconds: Int?
+    public var sshLoginGraceSeconds: Int?
 }
 
 /// A game joined to a server's battle.

@@ -73,7 +73,8 @@ struct SSHServer: Service {
         }
     }
 
-    /// A new TCP connection: counted against its address, given `loginGrace` to start its game.
+    /// A new TCP connection: counted against its address, given `loginGrace` to start its game
+    /// (authenticated, its session open and its shell requested), else closed.
     private static func accept(_ channel: any Channel, connections: AddressLimits, loginGrace: TimeAmount,
                                context: SSHGameContext) -> EventLoopFuture<Void> {
         let address = channel.remoteAddress?.ipAddress ?? "unknown"
@@ -83,9 +84,9 @@ struct SSHServer: Service {
         }
         channel.closeFuture.whenComplete { _ in connections.closeConnection(from: address) }
         let authentication = SSHPlayerAuthentication()
-        let session = SessionCount()
+        let session = SessionState()
         channel.eventLoop.scheduleTask(in: loginGrace) {
-            if !session.started { channel.close(promise: nil) }
+            if !session.playing { channel.close(promise: nil) }
         }
         var configuration = SSHServerConfiguration(hostKeys: [context.hostKey.privateKey], userAuthDelegate: authentication)
         configuration.maxAuthAttempts = maximumAuthAttempts
@@ -97,12 +98,14 @@ struct SSHServer: Service {
             try channel.pipeline.syncOperations.addHandlers([
                 NIOSSHHandler(role: .server(configuration), allocator: channel.allocator) { child, type in
                     // Only the game's session, once per connection: no port forwarding.
-                    guard case .session = type, !session.started, let identity = authentication.identity else {
+                    guard case .session = type, !session.opened, let identity = authentication.identity else {
                         return child.eventLoop.makeFailedFuture(SSHRefusal.notTheGame)
                     }
-                    session.started = true
+                    session.opened = true
                     return child.eventLoop.makeCompletedFuture {
-                        try child.pipeline.syncOperations.addHandler(SSHSessionHandler(identity: identity, address: address, context: context))
+                        try child.pipeline.syncOperations.addHandler(SSHSessionHandler(identity: identity, address: address, context: context) {
+                            session.playing = true
+                        })
                     }
                 },
                 ConnectionErrorHandler(),
@@ -110,9 +113,11 @@ struct SSHServer: Service {
         }
     }
 
-    /// Whether a connection has opened its session (touched on its event loop only).
-    private final class SessionCount: @unchecked Sendable {
-        var started = false
+    /// Whether a connection has opened its session, and started its game in it (touched on its
+    /// event loop only: the child channels share their connection's).
+    private final class SessionState: @unchecked Sendable {
+        var opened = false
+        var playing = false
     }
 
     enum SSHRefusal: Error {

@@ -26,11 +26,14 @@ final class SSHSessionHandler: ChannelInboundHandler {
     private var term = ""
     private var environment: [String: String] = [:]
     private var started = false
+    /// Told when the game starts: the connection is then past its login grace.
+    private let onPlaying: () -> Void
 
-    init(identity: SSHPlayerIdentity, address: String, context: SSHGameContext) {
+    init(identity: SSHPlayerIdentity, address: String, context: SSHGameContext, onPlaying: @escaping () -> Void) {
         self.identity = identity
         self.address = address
         self.context = context
+        self.onPlaying = onPlaying
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -92,6 +95,7 @@ final class SSHSessionHandler: ChannelInboundHandler {
             refuse(wantReply, "touchschool: the server is full; try again in a while", context: context)
             return
         }
+        onPlaying()
         reply(wantReply, success: true, context: context)
     }
 
