@@ -52,6 +52,8 @@ let package = Package(
             dependencies: [
                 "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolBattleDatabase",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The server's child channel, to put the connection guard in front of Hummingbird's.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -134,14 +136,16 @@ let package = Package(
             ]
         ),
         // The core's tests read the starter catalog and the official list through the store.
-        .testTarget(name: "TouchSchoolCoreTests", dependencies: ["TouchSchoolCore", "TouchSchoolStore", "TouchSchoolStarterCatalog"]),
+        .testTarget(name: "TouchSchoolCoreTests", dependencies: ["TouchSchoolCore", "TouchSchoolStore", "TouchSchoolStarterCatalog", "TouchSchoolTestSupport"]),
         .testTarget(name: "TouchSchoolStoreTests", dependencies: ["TouchSchoolStore", "TouchSchoolCore", "TouchSchoolStarterCatalog", "StateStoreWorker", "TouchSchoolTestSupport"]),
         // One game's saving in a process of its own, for the multi-process tests of the state file.
         .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore", "TouchSchoolStore"], path: "Tests/StateStoreWorker"),
-        .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore"]),
-        .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore"]),
-        .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol"]),
-        // What the tests of real processes share: starting programs with a clean signal state.
+        .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol", "TouchSchoolTestSupport"]),
+        // What the tests share: starting programs with a clean signal state, temporary folders,
+        // PostgreSQL clusters, and `.onOwnThreads`, which every suite carries so that no test
+        // holds the cooperative pool the clients' and servers' tasks run on.
         .target(name: "TouchSchoolTestSupport", dependencies: ["TouchSchoolStore"], path: "Tests/TestSupport"),
         // A real server process on loopback, real WebSocket and HTTP clients.
         .testTarget(

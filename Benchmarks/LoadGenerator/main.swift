@@ -96,7 +96,7 @@ let arguments: [String] = options.kind == "real"
     ? [options.server, "serve", "--port", "0", "--data-dir", dataDirectory,
        // Every simulated player connects from 127.0.0.1: the per-address limits and tap budget
        // (a school lab's worth) raised out of the way, as for a whole nation behind one address.
-       "--connections-per-address", "1000000", "--devices-per-address", "1000000",
+       "--connections-per-address", "1000000", "--sockets-per-address", "1000000", "--devices-per-address", "1000000",
        "--address-taps-per-second", "1000000000", "--address-burst", "1000000000"] + (options.postgres.map { ["--postgres", $0] } ?? [])
     : [options.server, "--port", "0"]
 if options.instances > 1, options.postgres == nil { fail("--instances needs --postgres: servers share a battle only there") }

@@ -210,6 +210,20 @@ public final class BattleDatabase {
         }
     }
 
+    /// Whether the operator banned `address`: a read, beside any writer (WAL).
+    public func isAddressBanned(_ address: String) throws(StoreError) -> Bool {
+        do { return try Writing(connection: connection).isAddressBanned(address) } catch {
+            throw failure("cannot read", error)
+        }
+    }
+
+    /// How many devices the battle holds.
+    public func deviceCount() throws(StoreError) -> Int {
+        do { return Int(try single("SELECT count(*) FROM devices")) } catch {
+            throw failure("cannot read", error)
+        }
+    }
+
     // MARK: - Writing
 
     /// `body` in one transaction, durable when this returns; nothing of it is kept when it throws.

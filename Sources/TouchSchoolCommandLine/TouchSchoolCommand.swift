@@ -19,6 +19,7 @@ struct TouchSchool: ParsableCommand {
         School data: 공공데이터포털 (data.go.kr) 전국초중등학교위치표준데이터, provided by \
         한국교육시설안전원; load it with `touchschool import FILE`.
         """,
+        version: TouchSchoolVersion.release,
         subcommands: [PlayCommand.self, SearchCommand.self, RankCommand.self, StatsCommand.self, ImportCommand.self, ResetCommand.self, ServeCommand.self, AdminCommand.self],
         defaultSubcommand: PlayCommand.self
     )

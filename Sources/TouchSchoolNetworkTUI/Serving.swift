@@ -20,10 +20,12 @@ enum Serving {
             host: request.host, port: request.port, dataDirectory: directory, postgresURL: request.postgresURL,
             starterCatalogPath: StarterCatalogFile.path,
             limits: AddressLimitPolicy(connectionsPerAddress: request.connectionsPerAddress ?? standard.connectionsPerAddress,
+                                       socketsPerAddress: request.socketsPerAddress ?? standard.socketsPerAddress,
                                        devicesPerAddressPerHour: request.devicesPerAddress ?? standard.devicesPerAddressPerHour,
                                        tapsPerSecond: request.addressTapsPerSecond ?? standard.tapsPerSecond,
                                        tapBurst: request.addressBurst ?? standard.tapBurst))
         configuration.trustedProxies = Set(request.trustedProxies)
+        if let maximumDevices = request.maximumDevices { configuration.maximumDevices = maximumDevices }
         configuration.adminTokenFile = request.adminTokenFile
         configuration.adminToken = request.adminToken
         configuration.sshPort = request.sshPort

@@ -207,6 +207,9 @@ public enum CloseCode {
     public static let unsupportedVersion: UInt16 = 4000
     /// The operator banned the connection's address: new connections from it are refused.
     public static let banned: UInt16 = 4003
+    /// The battle holds as many devices as its server allows (`serve --maximum-devices`): a
+    /// device it knows still plays; a new one is refused until the operator makes room.
+    public static let battleFull: UInt16 = 4007
     /// Too many connections or devices from one address.
     public static let tooManyConnections: UInt16 = 4029
 }

@@ -8,7 +8,7 @@ import TouchSchoolTestSupport
 
 /// Where a data directory keeps a battle: found by asking the servers, else by what each address
 /// remembers; and what a version before battle identities kept per address, moved in once.
-@Suite struct BattleLocatorTests {
+@Suite(.onOwnThreads) struct BattleLocatorTests {
     static let battle = "3f2a9c0d8e7b4a1f9c2d3e4f5a6b7c8d"
     static let byAddress = ServerAddress(secure: false, host: "127.0.0.1", port: 8080)
     static let byName = ServerAddress(secure: false, host: "localhost", port: 8080)

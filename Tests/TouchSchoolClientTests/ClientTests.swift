@@ -12,7 +12,7 @@ import TouchSchoolProtocol
 import TouchSchoolStore
 
 /// A fresh directory under the system's temporary directory, removed by `remove()`.
-@Suite struct OutboxTests {
+@Suite(.onOwnThreads) struct OutboxTests {
     func changes(_ taps: UInt64, school: String = "S1", switched: Bool = false) -> PendingChanges {
         PendingChanges(player: "p", scoreDeltas: [school: taps], playerTaps: taps, bestTapsPerSecond: 7,
                        switchedToSchool: switched ? school : nil)
@@ -92,7 +92,7 @@ import TouchSchoolStore
     }
 }
 
-@Suite struct DeviceKeyTests {
+@Suite(.onOwnThreads) struct DeviceKeyTests {
     func mode(_ path: String) -> mode_t {
         var info = stat()
         _ = stat(path, &info)
@@ -135,7 +135,7 @@ import TouchSchoolStore
     }
 }
 
-@Suite struct ServerAddressTests {
+@Suite(.onOwnThreads) struct ServerAddressTests {
     @Test func theFourSchemesAndABareHost() throws {
         let plain = try ServerAddress(parsing: "http://127.0.0.1:8080")
         #expect(plain == ServerAddress(secure: false, host: "127.0.0.1", port: 8080))
@@ -176,7 +176,7 @@ import TouchSchoolStore
     }
 }
 
-@Suite struct BoardMirrorTests {
+@Suite(.onOwnThreads) struct BoardMirrorTests {
     static let catalog = Catalog(schools: [
         School(id: "S1", name: "서울고등학교", level: .high, province: "서울특별시", district: "서초구", address: ""),
         School(id: "S2", name: "휘문고등학교", level: .high, province: "서울특별시", district: "강남구", address: ""),

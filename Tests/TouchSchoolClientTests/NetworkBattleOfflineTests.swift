@@ -11,7 +11,7 @@ import TouchSchoolStore
 
 /// The network battle with no server to talk to: every submit is answered at once, in order,
 /// the taps are kept durably, and the game is told it is offline with how many taps wait.
-@Suite struct NetworkBattleOfflineTests {
+@Suite(.onOwnThreads) struct NetworkBattleOfflineTests {
     static let catalog = BoardMirrorTests.catalog
 
     /// Sleeps without holding a thread of the cooperative pool: the connection task needs one.

@@ -80,7 +80,7 @@ enum ScriptedReply: Sendable {
     case close(UInt16)
 }
 
-@Suite struct ScriptedServerTests {
+@Suite(.onOwnThreads) struct ScriptedServerTests {
     static let catalog = BoardMirrorTests.catalog
     static let me = PlayerState(school: "S1", taps: 0, best: 0)
     static let battleID = "scripted-battle-0001"

@@ -1,7 +1,8 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 
-@Suite struct EffectRingTests {
+@Suite(.onOwnThreads) struct EffectRingTests {
     private func effect(_ number: Int) -> Effect {
         Effect(x: Float(number), y: 0.5, born: .milliseconds(Int64(number)), variant: UInt8(number % 3), angle: UInt8(number % 8))
     }

@@ -1,8 +1,9 @@
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolCore
 
 /// The rules of the game, driven only through `update` with hand-written timelines.
-@Suite struct GameTests {
+@Suite(.onOwnThreads) struct GameTests {
     static let catalog = Catalog(schools: [
         School(id: "S1", name: "서울고등학교", level: .high, province: "서울특별시", district: "서초구", address: "서울특별시 서초구"),
         School(id: "S2", name: "휘문고등학교", level: .high, province: "서울특별시", district: "강남구", address: "서울특별시 강남구"),
@@ -229,7 +230,7 @@ import Testing
 }
 
 /// The store is the single source of truth: its answers replace what a game shows.
-@Suite struct GameSyncTests {
+@Suite(.onOwnThreads) struct GameSyncTests {
     let game = GameTests()
 
     func board(_ saved: SavedState, _ state: GameState) -> SyncedBoard {

@@ -1,7 +1,8 @@
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolCore
 
-@Suite struct HangulTests {
+@Suite(.onOwnThreads) struct HangulTests {
     private func scalar(_ text: String) -> UInt32 { text.unicodeScalars.first!.value }
     private func string(_ scalars: [UInt32]) -> String {
         var text = ""

@@ -1,4 +1,5 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 
 
@@ -68,7 +69,7 @@ func expectMatches(_ board: Leaderboard, _ oracle: LeaderboardOracle, sourceLoca
     }
 }
 
-@Suite struct LeaderboardTests {
+@Suite(.onOwnThreads) struct LeaderboardTests {
     @Test func initialOrderMatchesTheOracle() {
         let catalog = synthesizedCatalog(schoolCount: 300)
         var generator = RandomSource(seed: 7)

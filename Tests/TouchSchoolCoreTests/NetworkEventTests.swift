@@ -1,8 +1,9 @@
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolCore
 
 /// What playing on a server adds to the game: the connection's status, taps the server refused.
-@Suite struct NetworkEventTests {
+@Suite(.onOwnThreads) struct NetworkEventTests {
     func makeGame() -> GameState {
         GameTests().makeGame(school: 0)
     }

@@ -1,4 +1,5 @@
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolCore
 import TouchSchoolStore
 
@@ -40,7 +41,7 @@ enum OfficialListForSearch {
     static let search: SchoolSearch? = catalog.map(SchoolSearch.init)
 }
 
-@Suite struct SchoolSearchTests {
+@Suite(.onOwnThreads) struct SchoolSearchTests {
     private static func school(_ id: String, _ name: String, _ level: SchoolLevel, _ province: String,
                                _ district: String, _ road: String) -> School {
         School(id: id, name: name, level: level, province: province, district: district,

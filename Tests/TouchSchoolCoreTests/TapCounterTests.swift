@@ -1,7 +1,8 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 
-@Suite struct TapCounterTests {
+@Suite(.onOwnThreads) struct TapCounterTests {
     @Test func countsSessionAndMyTaps() {
         var counter = TapCounter(myTaps: 40, bestTapsPerSecond: 3)
         for tap in 0..<5 { counter.record(at: .seconds(Double(tap))) }

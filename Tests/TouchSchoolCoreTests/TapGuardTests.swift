@@ -1,4 +1,5 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 
 /// One press of a synthetic timeline: which key, and when, in milliseconds.
@@ -21,7 +22,7 @@ private func heldKey(delay: Double = 500, every: Double = 33, repeats: Int = 90)
     [Press(key: a, milliseconds: 0)] + (0..<repeats).map { Press(key: a, milliseconds: delay + Double($0) * every) }
 }
 
-@Suite struct TapGuardTests {
+@Suite(.onOwnThreads) struct TapGuardTests {
     @Test func oneFingerOnOneKeyAtTwelveASecondCounts() {
         let presses = (0..<120).map { Press(key: a, milliseconds: Double($0) * 1_000 / 12) }
         #expect(counted(judge(presses)) == 120)

@@ -1,4 +1,5 @@
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolCore
 
 /// The standard 2-beolsik (두벌식, KS X 5002) layout, written out from the keyboard itself rather
@@ -10,7 +11,7 @@ private let twoBeolsik: [(key: Character, jamo: Character)] = [
     ("Q", "ㅃ"), ("W", "ㅉ"), ("E", "ㄸ"), ("R", "ㄲ"), ("T", "ㅆ"), ("O", "ㅒ"), ("P", "ㅖ"),
 ]
 
-@Suite struct TwoBeolsikLayoutTests {
+@Suite(.onOwnThreads) struct TwoBeolsikLayoutTests {
     /// A Hangul tap's puff rises where the finger landed: on the jamo's own key (Shift-O for ㅒ
     /// is the o key), and for a syllable on the key of its 초성.
     @Test func puffsLandOnTheKeyThatTypesTheJamo() throws {

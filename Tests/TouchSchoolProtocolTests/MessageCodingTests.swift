@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolProtocol
 
 /// The wire format as docs/protocol.md writes it: these texts are what another client sends.
-@Suite struct MessageCodingTests {
+@Suite(.onOwnThreads) struct MessageCodingTests {
     @Test func aClientsMessagesReadAsDocumented() throws {
         #expect(try MessageCoding.decodeClient(#"{"type":"hello","protocol":1,"device":"abc","player":"kim"}"#)
             == .hello(Hello(protocol: 1, device: "abc", player: "kim")))

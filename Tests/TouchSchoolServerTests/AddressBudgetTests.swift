@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolProtocol
 
 /// The tap budget per address, against a real server: players connect from distinct loopback
 /// addresses (`BoundPlayer`).
-@Suite(.serialized) struct AddressBudgetTests {
+@Suite(.onOwnThreads, .serialized) struct AddressBudgetTests {
     let school = "S0001"
 
     /// `count` batches of 230 taps, 5 s of claimed time each, ending now: all of it passes the

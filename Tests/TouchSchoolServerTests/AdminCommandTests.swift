@@ -5,7 +5,7 @@ import TouchSchoolTestSupport
 
 /// `touchschool admin` end to end: the real binary against a real server, the token read from
 /// the server's data directory, a file, or the environment, never from the command line.
-@Suite(.serialized) struct AdminCommandTests {
+@Suite(.onOwnThreads, .serialized) struct AdminCommandTests {
     static func admin(_ arguments: [String], environment extra: [String: String] = [:]) -> (status: Int32, output: String, error: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["TOUCHSCHOOL_ADMIN_TOKEN"] = nil

@@ -5,7 +5,7 @@ import TouchSchoolTestSupport
 
 /// The admin API of a real server: a scripted cheater beside honest players, seen, banned, its
 /// taps taken off once, the board of a connected player following within a second.
-@Suite(.serialized) struct AdminServerTests {
+@Suite(.onOwnThreads, .serialized) struct AdminServerTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
 

@@ -3,13 +3,14 @@ import Foundation
 import NIOCore
 import Synchronization
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolProtocol
 
 /// `GET /v1/board`, the board as Server-Sent Events for a page that only shows it (a projector),
 /// read by a real HTTP client from a real server on loopback: the whole board first, then each
 /// save's changed totals, a keep-alive comment on a quiet board, the per-address connection
 /// limit shared with the play sockets, and the end of every stream on a graceful shutdown.
-@Suite(.serialized) struct BoardStreamTests {
+@Suite(.onOwnThreads, .serialized) struct BoardStreamTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
 
@@ -161,7 +162,9 @@ final class BoardStreamReader: Sendable {
 
     static func open(url: String) async throws -> BoardStreamReader {
         let reader = BoardStreamReader()
-        let task = Task {
+        // On threads of its own: a reader on the cooperative pool waits behind whatever
+        // synchronous test holds the pool's two threads, and misses the server's deadlines.
+        let task = Task(executorPreference: ThreadPerJobExecutor.shared) {
             do {
                 let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
                 reader.state.withLock { state in

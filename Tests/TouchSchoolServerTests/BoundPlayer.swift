@@ -5,6 +5,7 @@ import NIOPosix
 import NIOWebSocket
 import Synchronization
 import TouchSchoolProtocol
+import TouchSchoolTestSupport
 
 /// A player's connection from a chosen loopback address (127.0.0.2, 127.0.0.3, …: Linux routes
 /// all of 127/8 to the loopback interface), for the per-address limits. HummingbirdWSClient
@@ -61,7 +62,9 @@ final class BoundPlayer: Sendable {
                 }
             }
         guard case let .websocket(channel) = try await upgrade.get() else { throw HarnessError("no WebSocket from \(local)") }
-        let task = Task {
+        // On threads of its own: a reader on the cooperative pool waits behind whatever
+        // synchronous test holds the pool's two threads, and misses the server's deadlines.
+        let task = Task(executorPreference: ThreadPerJobExecutor.shared) {
             try? await channel.executeThenClose { inbound, outbound in
                 player.state.withLock { $0.outbound = outbound }
                 var text = ByteBuffer()

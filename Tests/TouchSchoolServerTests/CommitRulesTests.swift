@@ -1,10 +1,11 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 import TouchSchoolProtocol
 @testable import TouchSchoolServer
 
 /// The rules of a save, without a server: each (device, number) once, in order, judged.
-@Suite struct CommitRulesTests {
+@Suite(.onOwnThreads) struct CommitRulesTests {
     let catalog = Catalog(schools: ["A", "B", "C"].map {
         School(id: $0, name: "\($0) school", level: .high, province: "서울특별시", district: "", address: "")
     }, aliases: ["OLD-A": "A"], source: .starter)
@@ -82,9 +83,39 @@ import TouchSchoolProtocol
                                     to: &state, histories: &fresh, catalog: catalog, nowMs: now)
         #expect(old.accepted <= 6, "a claim of ten minutes ago is judged as made two minutes ago, in an instant")
     }
+
+    /// A class of 40 behind one address, every player at full honest speed for a ten-minute
+    /// battle: a 5-second sprint at 44 taps a second at the top of each minute (the guard's burst
+    /// is 46), 20 a second the rest of it (a minute's 1,320 under the 1,500), all sprinting at
+    /// once (1,760 a second under the address's 2,000). Batches of 250 ms, saved together as a
+    /// server's commit windows do: nothing is refused.
+    @Test func anHonestClassOfFortyAtFullSpeedLosesNothingToTheJudgeOrTheBudget() {
+        var state = SavedState()
+        var histories = TapJudges(addresses: .standard)
+        let devices = (0..<40).map { "student-\($0)" }
+        let start = now - 600_000
+        var (accepted, refused, claimed): (UInt64, UInt64, UInt64) = (0, 0, 0)
+        for tick in 0..<(600 * 4) {
+            let endMs = start + Int64(tick + 1) * 250
+            let sprinting = (tick % 240) < 20
+            let taps: UInt64 = sprinting ? 11 : 5
+            let batches = devices.enumerated().map { index, device in
+                ReceivedBatch(connection: UInt64(index), device: device, player: device,
+                              batch: TapBatch(seq: UInt64(tick + 1), taps: ["A": taps], playerTaps: taps, switchedTo: tick == 0 ? "A" : nil,
+                                              best: 44, startMs: endMs - 250, endMs: endMs),
+                              address: "10.1.2.3", network: "10.1.2.3")
+            }
+            claimed += taps * 40
+            let result = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: endMs + 30)
+            accepted += result.accepted
+            refused += result.refused
+        }
+        #expect(refused == 0, "\(refused) of \(claimed) refused")
+        #expect(accepted == claimed && state.scores["A"] == claimed)
+    }
 }
 
-@Suite struct PlayerNameTests {
+@Suite(.onOwnThreads) struct PlayerNameTests {
     @Test func namesAreCleanedOfControlsAndEscapeSequences() {
         #expect(PlayerNames.clean("김민지") == "김민지")
         #expect(PlayerNames.clean("\u{1B}[31;1mred\u{1B}[0m team") == "red team")

@@ -6,7 +6,7 @@ import TouchSchoolTestSupport
 
 /// What the browser page needs of a real server besides the play socket: its own files with
 /// their content types and cache headers, the school search and the school directory.
-@Suite(.serialized) struct PageRoutesTests {
+@Suite(.onOwnThreads, .serialized) struct PageRoutesTests {
     static func header(_ name: String, _ response: (status: UInt, headers: [(String, String)], body: String)) -> String? {
         response.headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }

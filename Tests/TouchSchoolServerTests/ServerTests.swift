@@ -8,7 +8,7 @@ import TouchSchoolTestSupport
 /// A real `touchschool serve` on loopback and real WebSocket and HTTP clients. Serialized: each
 /// test runs its own server, and their timings (a second to see another's taps) must not suffer
 /// from the others on a two-core machine.
-@Suite(.serialized) struct ServerTests {
+@Suite(.onOwnThreads, .serialized) struct ServerTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
 
@@ -267,13 +267,28 @@ import TouchSchoolTestSupport
         let server = try ServerProcess.start(dataDirectory: directory)
         defer { server.stop() }
         let devices = [TestDevice(name: "a"), TestDevice(name: "b")]
-        var sent: [[TapBatch]] = [[], []]
         var players: [TestPlayer] = []
         for device in devices { players.append(try await TestPlayer.join(server, device: device).0) }
-        // Batches keep arriving; some are acknowledged, the last ones maybe not when the kill comes.
+        let (sent, acknowledged) = try await playUntilKilled(server, devices, players) { _, round in round == 0 }
+
+        let restarted = try ServerProcess.start(dataDirectory: directory)
+        defer { restarted.stop() }
+        let expected = try await resendAfterRestart(restarted, devices, sent: sent, acknowledged: acknowledged, before: [:])
+        #expect(try await HTTP.scores(restarted).scores == expected)
+        // The battle was in the data directory's database, not in state.json.
+        #expect(FileManager.default.fileExists(atPath: "\(directory)/battle.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/state.json"))
+    }
+
+    /// Two devices' batches keep arriving, twelve rounds 15 ms apart (the second's 7th waited
+    /// for), then the server is killed -9: some were acknowledged, the last ones maybe not. What
+    /// each sent, and what each had acknowledged.
+    func playUntilKilled(_ server: ServerProcess, _ devices: [TestDevice], _ players: [TestPlayer],
+                                switchesAt: (Int, Int) -> Bool) async throws -> (sent: [[TapBatch]], acknowledged: [Set<UInt64>]) {
+        var sent: [[TapBatch]] = [[], []]
         for round in 0..<12 {
             for index in 0..<2 {
-                let batch = devices[index].batch(index == 0 ? schoolA : schoolB, taps: UInt64(3 + round % 4), switchTo: round == 0)
+                let batch = devices[index].batch(index == 0 ? schoolA : schoolB, taps: UInt64(3 + round % 4), switchTo: switchesAt(index, round))
                 sent[index].append(batch)
                 try await players[index].send(.taps(batch))
             }
@@ -285,32 +300,30 @@ import TouchSchoolTestSupport
         let acknowledged = players.map { Set($0.acks.map(\.seq)) }
         #expect(acknowledged[1].contains(7))
         for player in players { await player.close() }
+        return (sent, acknowledged)
+    }
 
-        let restarted = try ServerProcess.start(dataDirectory: directory)
-        defer { restarted.stop() }
-        var expected: [String: UInt64] = [:]
-        for index in 0..<2 {
+    /// After the restart each device is welcomed with at least what it had acknowledged, sends
+    /// again what was not applied (counted once, nothing refused) and its first batch anyway
+    /// (counted nothing): the totals there must then be, `before` plus everything sent.
+    func resendAfterRestart(_ restarted: ServerProcess, _ devices: [TestDevice], sent: [[TapBatch]], acknowledged: [Set<UInt64>],
+                                   before: [String: UInt64]) async throws -> [String: UInt64] {
+        var expected = before
+        for index in devices.indices {
             let (player, welcome) = try await TestPlayer.join(restarted, device: devices[index])
-            // Everything acknowledged was saved.
-            #expect(welcome.lastSeq >= acknowledged[index].max() ?? 0)
-            // The client sends again what was not applied; it is counted once.
+            #expect(welcome.lastSeq >= acknowledged[index].max() ?? 0, "everything acknowledged was saved")
             for batch in sent[index] where batch.seq > welcome.lastSeq { try await player.send(.taps(batch)) }
-            for batch in sent[index] where batch.seq > welcome.lastSeq {
-                let ack = try await player.ack(batch.seq)
-                #expect(ack.refused == 0)
+            for batch in sent[index] where batch.seq > welcome.lastSeq { #expect(try await player.ack(batch.seq).refused == 0) }
+            let first = sent[index][0], count = player.messages.count
+            try await player.send(.taps(first))
+            let again = try await player.next("the ack of \(first.seq) sent again", after: count) {
+                if case let .ack(ack) = $0, ack.seq == first.seq { ack } else { nil }
             }
-            // And what was applied is not counted again when sent anyway.
-            let before = player.messages.count
-            try await player.send(.taps(sent[index][0]))
-            let again = try await player.next("the ack of 1 sent again", after: before) { if case let .ack(ack) = $0, ack.seq == 1 { ack } else { nil } }
             #expect(again.accepted == 0)
             for batch in sent[index] { expected[batch.taps.keys.first!, default: 0] += batch.totalTaps }
             await player.close()
         }
-        #expect(try await HTTP.scores(restarted).scores == expected)
-        // The battle was in the data directory's database, not in state.json.
-        #expect(FileManager.default.fileExists(atPath: "\(directory)/battle.sqlite"))
-        #expect(!FileManager.default.fileExists(atPath: "\(directory)/state.json"))
+        return expected
     }
 
     /// A directory an earlier release served from `state.json`: the first start moves it into
@@ -335,39 +348,18 @@ import TouchSchoolTestSupport
         #expect(server.errors.contains("Moved state.json into the battle database once"), "\(server.errors)")
         #expect(try await HTTP.scores(server).scores == [schoolA: 7])
         let devices = [earlier, newcomer]
-        var sent: [[TapBatch]] = [[], []]
         var players: [TestPlayer] = []
         for device in devices {
             let (player, welcome) = try await TestPlayer.join(server, device: device)
             #expect(welcome.lastSeq == (device === earlier ? 2 : 0))
             players.append(player)
         }
-        for round in 0..<12 {
-            for index in 0..<2 {
-                let batch = devices[index].batch(index == 0 ? schoolA : schoolB, taps: UInt64(3 + round % 4), switchTo: index == 1 && round == 0)
-                sent[index].append(batch)
-                try await players[index].send(.taps(batch))
-            }
-            if round == 6 { _ = try await players[1].ack(7) }
-            try await Task.sleep(for: .milliseconds(15))
-        }
-        server.signal(SIGKILL)
-        #expect(server.waitForExit(timeout: 5) == 128 + SIGKILL)
-        let acknowledged = players.map { Set($0.acks.map(\.seq)) }
-        for player in players { await player.close() }
+        let (sent, acknowledged) = try await playUntilKilled(server, devices, players) { index, round in index == 1 && round == 0 }
 
         let restarted = try ServerProcess.start(dataDirectory: directory)
         defer { restarted.stop() }
         #expect(!restarted.errors.contains("Moved state.json"), "moved once only")
-        var expected: [String: UInt64] = [schoolA: 7]
-        for index in 0..<2 {
-            let (player, welcome) = try await TestPlayer.join(restarted, device: devices[index])
-            #expect(welcome.lastSeq >= acknowledged[index].max() ?? 0)
-            for batch in sent[index] where batch.seq > welcome.lastSeq { try await player.send(.taps(batch)) }
-            for batch in sent[index] where batch.seq > welcome.lastSeq { #expect(try await player.ack(batch.seq).refused == 0) }
-            for batch in sent[index] { expected[batch.taps.keys.first!, default: 0] += batch.totalTaps }
-            await player.close()
-        }
+        let expected = try await resendAfterRestart(restarted, devices, sent: sent, acknowledged: acknowledged, before: [schoolA: 7])
         #expect(try await HTTP.scores(restarted).scores == expected)
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/state.json")) == stateJSON)
     }

@@ -3,7 +3,7 @@ import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolStore
 
-@Suite struct CatalogFileTests {
+@Suite(.onOwnThreads) struct CatalogFileTests {
     static let sampleSchools = [
         School(
             id: "B000012052", name: "서울고등학교", level: .high, province: "서울특별시", district: "서초구",
@@ -203,7 +203,7 @@ import TouchSchoolCore
     }
 }
 
-@Suite struct FileReadTests {
+@Suite(.onOwnThreads) struct FileReadTests {
     @Test func readsFilesOfEverySizeWhole() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

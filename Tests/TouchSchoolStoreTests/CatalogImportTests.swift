@@ -1,8 +1,9 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolStore
 
-@Suite struct CatalogImportTests {
+@Suite(.onOwnThreads) struct CatalogImportTests {
     static func school(
         _ id: String, _ name: String, level: SchoolLevel = .middle, province: String = "서울특별시",
         district: String = "서초구", isListed: Bool = true

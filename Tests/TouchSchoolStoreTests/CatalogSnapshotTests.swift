@@ -7,7 +7,7 @@ import TouchSchoolTestSupport
 /// The catalog snapshot against the catalog it was made from: the same schools, the same search
 /// results and the same leaderboard; and real snapshot files that are cut short, foreign, of
 /// another version, damaged or stale, each detected, reported and rebuilt from `catalog.json`.
-@Suite struct CatalogSnapshotTests {
+@Suite(.onOwnThreads) struct CatalogSnapshotTests {
     static let starter: Catalog = try! CatalogFile.load(path: StarterCatalogFile.path!)
     static let stamp = CatalogSnapshotStamp(device: 1, inode: 2, size: 3, modifiedSeconds: 4, modifiedNanoseconds: 5)
 
@@ -58,7 +58,7 @@ import TouchSchoolTestSupport
 
     static func expectSameSearch(_ catalog: Catalog, _ snapshot: Catalog, every step: Int,
                                  sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let (differences, compared, found) = try await onOwnThread { searchDifferences(catalog, snapshot, every: step) }
+        let (differences, compared, found) = searchDifferences(catalog, snapshot, every: step)
         #expect(differences.isEmpty, "results differ for \(differences.prefix(5))", sourceLocation: sourceLocation)
         #expect(compared > 100 && found > 1_000, "the queries must find schools: \(compared) queries, \(found) hits",
                 sourceLocation: sourceLocation)
@@ -97,7 +97,7 @@ import TouchSchoolTestSupport
     }
 
     static func expectSameLeaderboard(_ catalog: Catalog, _ snapshot: Catalog, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let differences = try await onOwnThread { leaderboardDifferences(catalog, snapshot) }
+        let differences = leaderboardDifferences(catalog, snapshot)
         #expect(differences.isEmpty, "\(differences.prefix(5))", sourceLocation: sourceLocation)
     }
 
@@ -156,18 +156,12 @@ import TouchSchoolTestSupport
 
     @Test(.enabled(if: SharedData.isAvailable, "../shared/data not found: skipped"))
     func searchAndLeaderboardOverTheFullListsSnapshotAreTheInMemoryOnes() async throws {
-        let made: Result<(Catalog, Catalog), any Error> = try await onOwnThread {
-            Result {
-                let list = try OfficialSchoolList.load(path: SharedData.path(SharedData.edition2026UTF8))
-                let catalog = CatalogImport.merge(current: Catalog(schools: [], source: .starter), official: list) { _ in false }.catalog
-                return (catalog, try Self.snapshotCatalog(of: catalog))
-            }
-        }
-        let (catalog, snapshot) = try made.get()
+        let list = try OfficialSchoolList.load(path: SharedData.path(SharedData.edition2026UTF8))
+        let catalog = CatalogImport.merge(current: Catalog(schools: [], source: .starter), official: list) { _ in false }.catalog
+        let snapshot = try Self.snapshotCatalog(of: catalog)
         #expect(catalog.count == 12_011)
         #expect(snapshot.schools == catalog.schools)
-        // About 400 queries: enough to cover every kind, few enough that this synchronous test
-        // does not hold one of the test process's two cooperative threads for long.
+        // About 400 queries: enough to cover every kind, few enough to keep the test short.
         try await Self.expectSameSearch(catalog, snapshot, every: 150)
         try await Self.expectSameLeaderboard(catalog, snapshot)
     }
@@ -296,12 +290,11 @@ import TouchSchoolTestSupport
         let expected = Self.starter.schools
         let wrong = try await withThrowingTaskGroup(of: Int.self) { group in
             for thread in 0..<8 {
+                // Each child task on a thread of its own (the suite's `.onOwnThreads`), each in
+                // another order, so that they meet on pages not yet mapped.
                 group.addTask {
-                    try await onOwnThread {
-                        // Each thread in another order, so that they meet on pages not yet mapped.
-                        let order = (0..<catalog.count).map { ($0 * (2 * thread + 1) + thread * 37) % catalog.count }
-                        return order.filter { catalog[$0] != expected[$0] }.count
-                    }
+                    let order = (0..<catalog.count).map { ($0 * (2 * thread + 1) + thread * 37) % catalog.count }
+                    return order.filter { catalog[$0] != expected[$0] }.count
                 }
             }
             return try await group.reduce(0, +)

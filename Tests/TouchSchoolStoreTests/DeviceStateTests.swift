@@ -1,10 +1,11 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolStore
 
 /// A server's devices (version 2 of the state file): written with the scores, read back, kept by
 /// every writer, and version 1 files read as having none.
-@Suite struct DeviceStateTests {
+@Suite(.onOwnThreads) struct DeviceStateTests {
     @Test func devicesAndBoardVersionRoundTripAsVersion2() throws {
         let directory = StoreTestDirectory()
         let store = StateStore(directory: directory.path)

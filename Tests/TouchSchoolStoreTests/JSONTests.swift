@@ -1,8 +1,9 @@
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolCore
 @testable import TouchSchoolStore
 
-@Suite struct JSONTests {
+@Suite(.onOwnThreads) struct JSONTests {
     @Test func parsesEveryKindOfValueIntoTheTreeAsWritten() throws {
         let value = try JSONValue.parse("{\"a\": [1, -2.5e3, \"x\\u00e9\\n\\ud83c\\udf89\", true, false, null], \"b\": {}, \"big\": 99999999999999999999}")
         #expect(value == .object([

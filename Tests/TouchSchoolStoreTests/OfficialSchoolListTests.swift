@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolStore
 
@@ -61,7 +62,7 @@ enum OfficialCSV {
     }
 }
 
-@Suite struct OfficialSchoolListTests {
+@Suite(.onOwnThreads) struct OfficialSchoolListTests {
     @Test func readsEveryFieldOfARow() throws {
         let list = try OfficialCSV.parse(OfficialCSV.text([
             OfficialCSV.row(id: "B000012052", name: "서울고등학교", level: "고등학교", ownership: "사립", branch: "분교"),

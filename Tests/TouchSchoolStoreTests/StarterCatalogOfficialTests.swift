@@ -1,11 +1,12 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 import TouchSchoolStore
 
 /// The hand-written starter catalog against the official lists in `../shared/data`, read by the
 /// importer's own code: every starter school must be a real school under its official name, so
 /// that an import finds it and carries its score over.
-@Suite(.enabled(if: SharedData.isAvailable, "../shared/data not found: skipped"))
+@Suite(.onOwnThreads, .enabled(if: SharedData.isAvailable, "../shared/data not found: skipped"))
 struct StarterCatalogOfficialTests {
     struct Key: Hashable {
         var name: String

@@ -1,9 +1,10 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolStore
 
 /// Checks the hand-written starter catalog, `Resources/schools.json`, as it sits in the source tree.
-@Suite struct StarterCatalogTests {
+@Suite(.onOwnThreads) struct StarterCatalogTests {
     /// One school entry, as written in the file.
     struct Entry {
         var id: String

@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolCore
 @testable import TouchSchoolStore
 
 /// Real processes on one data directory: each runs `StateStoreWorker` (built beside the tests),
 /// a game's saving alone in a program.
-@Suite(.serialized) struct StateStoreProcessTests {
+@Suite(.onOwnThreads, .serialized) struct StateStoreProcessTests {
     let catalog = storeTestCatalog()
 
     static let workerPath: String = {
@@ -94,7 +95,7 @@ import Testing
 }
 
 /// Files the store cannot write: errors, never crashes, and the caller's pending changes survive.
-@Suite(.serialized) struct StateStoreWriteFailureTests {
+@Suite(.onOwnThreads, .serialized) struct StateStoreWriteFailureTests {
     let catalog = storeTestCatalog()
 
     @Test func directoryUnderARegularFileThrowsAClearError() throws {
@@ -150,6 +151,9 @@ import Testing
         #expect(!FileIO.exists("\(store.path).tmp-\(getpid())"))
 
         unlink(filler)
+        // The space comes back when the last descriptor of the filler closes: a program another
+        // test forks at that moment holds a copy until it executes (close-on-exec).
+        #expect(mount.waitForFreeSpace(kib: 16), "the filler's space came back")
         #expect(try store.syncState(pending, catalog: catalog).scores == ["S1": 8, "S2": 1])
     }
 
@@ -179,6 +183,17 @@ final class StoreTestMount {
 
     func remountReadOnly() -> Bool {
         mount("tmpfs", path, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), nil) == 0
+    }
+
+    /// Waits up to 5 s until `kib` KiB are free on the mount; whether they are.
+    func waitForFreeSpace(kib: Int) -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while true {
+            var stats = statvfs()
+            if statvfs(path, &stats) == 0, Int(stats.f_bavail) * Int(stats.f_frsize) >= kib << 10 { return true }
+            guard Date() < deadline else { return false }
+            usleep(10_000)
+        }
     }
 
     deinit { umount2(path, Int32(MNT_DETACH)) }

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolCore
 @testable import TouchSchoolStore
 
@@ -60,7 +61,7 @@ extension StateStore {
     }
 }
 
-@Suite struct StateStoreTests {
+@Suite(.onOwnThreads) struct StateStoreTests {
     let catalog = storeTestCatalog()
 
     @Test func missingFileLoadsEmptyAndCreatesNothing() throws {
@@ -521,7 +522,7 @@ extension StateStore {
     }
 }
 
-@Suite struct DataDirectoryTests {
+@Suite(.onOwnThreads) struct DataDirectoryTests {
     @Test func explicitDirectoryComesFirst() {
         let environment = ["TOUCHSCHOOL_HOME": "/t", "XDG_DATA_HOME": "/x", "HOME": "/h"]
         #expect(DataDirectory.resolve(explicit: "/d", environment: environment) == "/d")

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolCore
 @testable import TouchSchoolStore
 
@@ -9,7 +10,7 @@ import Testing
 /// releases, a disk that takes its time to flush), made by replacing one operation of the file
 /// system. Everything else is the real file system in a scratch directory, so that what the test
 /// checks on disk is what a player would find there.
-@Suite struct StoreFaultTests {
+@Suite(.onOwnThreads) struct StoreFaultTests {
     let catalog = storeTestCatalog()
 
     // MARK: - A full disk

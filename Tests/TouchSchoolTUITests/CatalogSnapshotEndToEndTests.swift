@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 import TouchSchoolStore
 
 /// The real binary with a real `catalog.snapshot`: written by `import`, used by `search`, and when
 /// it is cut short or stale, reported on stderr, not used, rebuilt, and the answers unchanged.
-@Suite struct CatalogSnapshotEndToEndTests {
+@Suite(.onOwnThreads) struct CatalogSnapshotEndToEndTests {
     static func row(_ id: String, _ name: String) -> String { ImportCommandTests.row(id, name) }
 
     @Test func searchAnswersTheSameThroughADamagedOrStaleSnapshotAndRebuildsIt() throws {

@@ -6,7 +6,7 @@ import TouchSchoolStore
 @testable import TouchSchoolCommandLine
 
 /// The output and parsing of `rank`, `stats` and `reset`, in process.
-@Suite struct DataCommandsOutputTests {
+@Suite(.onOwnThreads) struct DataCommandsOutputTests {
     let catalog = Catalog(schools: [
         School(id: "S1", name: "가람초등학교", level: .elementary, province: "서울특별시", district: "종로구", address: ""),
         School(id: "S2", name: "\"Quote\" High", level: .high, province: "세종특별자치시", district: "", address: ""),
@@ -81,7 +81,7 @@ import TouchSchoolStore
 }
 
 /// The real `touchschool` binary on a scratch data directory.
-@Suite(.serialized)
+@Suite(.onOwnThreads, .serialized)
 final class DataCommandsProcessTests {
     let directory: String
 

@@ -8,7 +8,7 @@ import TouchSchoolTerminal
 
 /// The real `touchschool` game in a real terminal (tmux), driven by keys like a player. Serialized:
 /// the tests measure human-paced typing, which parallel tmux servers on two cores would disturb.
-@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
 struct GameEndToEndTests {
     /// Keys a fast player cycles through: each key comes back only after 29 others (far slower
     /// than 100 ms), Hangul jamo included, each of which must be one tap, not three bytes.
@@ -31,8 +31,7 @@ struct GameEndToEndTests {
         return try StateStore(directory: session.dataDirectory).read().state
     }
 
-    @Test func choosesASchoolByTypingItsName() async throws { try await onOwnThread(Self.choosesASchoolByTypingItsName) }
-    static func choosesASchoolByTypingItsName() throws {
+    @Test func choosesASchoolByTypingItsName() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "푸른중", tapsLabel: "My taps")
@@ -45,32 +44,28 @@ struct GameEndToEndTests {
         #expect(try Self.saved(in: session).players["tester"]?.schoolID == "T0002")
     }
 
-    @Test func schoolOptionSkipsTheSearch() async throws { try await onOwnThread(Self.schoolOptionSkipsTheSearch) }
-    static func schoolOptionSkipsTheSearch() throws {
+    @Test func schoolOptionSkipsTheSearch() throws {
         let session = try TmuxSession(arguments: ["--lang", "en", "--school", "T0003"])
         defer { session.close() }
         try session.waitFor("My taps 0")
         try session.waitFor("Maple Elementary")
     }
 
-    @Test func unknownSchoolIDIsAnError() async throws { try await onOwnThread(Self.unknownSchoolIDIsAnError) }
-    static func unknownSchoolIDIsAnError() throws {
+    @Test func unknownSchoolIDIsAnError() throws {
         let session = try TmuxSession(columns: 200, arguments: ["--school", "NOPE"])
         defer { session.close() }
         let screen = try session.waitFor("EXITED:1")
         #expect(screen.contains("no school has the id 'NOPE'"))
     }
 
-    @Test func aLongUnknownSchoolIDIsShownCutAndVisibly() async throws { try await onOwnThread(Self.aLongUnknownSchoolIDIsShownCutAndVisibly) }
-    static func aLongUnknownSchoolIDIsShownCutAndVisibly() throws {
+    @Test func aLongUnknownSchoolIDIsShownCutAndVisibly() throws {
         let session = try TmuxSession(columns: 200, arguments: ["--school", "\u{1B}[2J" + String(repeating: "x", count: 10_000)])
         defer { session.close() }
         let screen = try session.waitFor("EXITED:1")
         #expect(screen.contains(#"no school has the id '\u{1B}[2J"# + String(repeating: "x", count: 30) + "…'"), "\(screen)")
     }
 
-    @Test func hundredHumanTapsAreCountedShownAndSaved() async throws { try await onOwnThread(Self.hundredHumanTapsAreCountedShownAndSaved) }
-    static func hundredHumanTapsAreCountedShownAndSaved() throws {
+    @Test func hundredHumanTapsAreCountedShownAndSaved() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -88,8 +83,7 @@ struct GameEndToEndTests {
         #expect(object["count"]?.uint64Value == 100)
     }
 
-    @Test func aHeldKeyIsRefusedWithTheWarning() async throws { try await onOwnThread(Self.aHeldKeyIsRefusedWithTheWarning) }
-    static func aHeldKeyIsRefusedWithTheWarning() throws {
+    @Test func aHeldKeyIsRefusedWithTheWarning() throws {
         let session = try TmuxSession(arguments: ["--lang", "ko", "--quiet"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "내 터치")
@@ -115,8 +109,7 @@ struct GameEndToEndTests {
         return UInt64(String(digits.reversed()).filter { $0 != "," })
     }
 
-    @Test func pastedTextIsNeverATap() async throws { try await onOwnThread(Self.pastedTextIsNeverATap) }
-    static func pastedTextIsNeverATap() throws {
+    @Test func pastedTextIsNeverATap() throws {
         let session = try TmuxSession(arguments: ["--lang", "en", "--quiet"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -129,8 +122,7 @@ struct GameEndToEndTests {
 
     /// Reproduced on the old main: 20,000 characters into the search froze the game at 100 % CPU
     /// (each key searched the whole query again), and Ctrl-C waited behind them.
-    @Test func twentyThousandCharactersInTheSearchLeaveTheGameResponsive() async throws { try await onOwnThread(Self.twentyThousandCharactersInTheSearchLeaveTheGameResponsive) }
-    static func twentyThousandCharactersInTheSearchLeaveTheGameResponsive() throws {
+    @Test func twentyThousandCharactersInTheSearchLeaveTheGameResponsive() throws {
         let novel = String(repeating: "한빛고등학교서울", count: 2_500)
         for paste in [false, true] {
             let session = try TmuxSession(arguments: ["--lang", "en"])
@@ -145,8 +137,7 @@ struct GameEndToEndTests {
         }
     }
 
-    @Test func tinyTerminalAsksForMoreRoomAndRecovers() async throws { try await onOwnThread(Self.tinyTerminalAsksForMoreRoomAndRecovers) }
-    static func tinyTerminalAsksForMoreRoomAndRecovers() throws {
+    @Test func tinyTerminalAsksForMoreRoomAndRecovers() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -164,10 +155,7 @@ struct GameEndToEndTests {
     }
 
     @Test(arguments: WayOut.allCases)
-    func everyWayOutSavesAndRestoresTheTerminal(_ way: WayOut) async throws {
-        try await onOwnThread { try Self.everyWayOutSavesAndRestoresTheTerminal(way) }
-    }
-    static func everyWayOutSavesAndRestoresTheTerminal(_ way: WayOut) throws {
+    func everyWayOutSavesAndRestoresTheTerminal(_ way: WayOut) throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -191,8 +179,7 @@ struct GameEndToEndTests {
         #expect(saved.players["tester"]?.taps == 5)
     }
 
-    @Test func aClosedSessionLeavesNothingRunning() async throws { try await onOwnThread(Self.aClosedSessionLeavesNothingRunning) }
-    static func aClosedSessionLeavesNothingRunning() throws {
+    @Test func aClosedSessionLeavesNothingRunning() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.waitFor("the game to start") { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
@@ -205,8 +192,7 @@ struct GameEndToEndTests {
 
     /// Ctrl-Z and `fg`, as in any terminal program: the shell gets the terminal back as it was,
     /// lists the game as stopped, and `fg` brings it back whole, still counting.
-    @Test func controlZSuspendsTheGameAndFgResumesIt() async throws { try await onOwnThread(Self.controlZSuspendsTheGameAndFgResumesIt) }
-    static func controlZSuspendsTheGameAndFgResumesIt() throws {
+    @Test func controlZSuspendsTheGameAndFgResumesIt() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"], inShell: true)
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -238,8 +224,7 @@ struct GameEndToEndTests {
         #expect(try Self.saved(in: session).scores["T0001"] == 5)
     }
 
-    @Test func aTerminalThatCannotPlaceTheCursorIsAOneLineError() async throws { try await onOwnThread(Self.aTerminalThatCannotPlaceTheCursorIsAOneLineError) }
-    static func aTerminalThatCannotPlaceTheCursorIsAOneLineError() throws {
+    @Test func aTerminalThatCannotPlaceTheCursorIsAOneLineError() throws {
         let session = try TmuxSession(columns: 200, arguments: [], term: "dumb")
         defer { session.close() }
         let screen = try session.waitFor("EXITED:1")
@@ -249,8 +234,7 @@ struct GameEndToEndTests {
     }
 
     /// A bracketed paste whose end marker never comes: Ctrl-C still saves and quits.
-    @Test func aPasteThatNeverEndsGivesWayToControlC() async throws { try await onOwnThread(Self.aPasteThatNeverEndsGivesWayToControlC) }
-    static func aPasteThatNeverEndsGivesWayToControlC() throws {
+    @Test func aPasteThatNeverEndsGivesWayToControlC() throws {
         let session = try TmuxSession(arguments: ["--lang", "en", "--quiet"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -266,8 +250,7 @@ struct GameEndToEndTests {
     /// A bracketed paste whose end marker never comes ends once no input has come for the quiet
     /// gap: its text is refused as a paste, and keys typed after it count as taps again (before,
     /// every later key was swallowed into the paste until Ctrl-C).
-    @Test func aPasteThatNeverEndsEndsAfterAQuietGap() async throws { try await onOwnThread(Self.aPasteThatNeverEndsEndsAfterAQuietGap) }
-    static func aPasteThatNeverEndsEndsAfterAQuietGap() throws {
+    @Test func aPasteThatNeverEndsEndsAfterAQuietGap() throws {
         let session = try TmuxSession(arguments: ["--lang", "ko", "--quiet"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "내 터치")
@@ -286,8 +269,7 @@ struct GameEndToEndTests {
         #expect(try Self.saved(in: session).scores["T0001"] == 5)
     }
 
-    @Test func unknownTerminalTypeIsAOneLineError() async throws { try await onOwnThread(Self.unknownTerminalTypeIsAOneLineError) }
-    static func unknownTerminalTypeIsAOneLineError() throws {
+    @Test func unknownTerminalTypeIsAOneLineError() throws {
         let session = try TmuxSession(columns: 200, arguments: [], term: "unknown-terminal-xyz")
         defer { session.close() }
         let screen = try session.waitFor("EXITED:1")
@@ -298,7 +280,7 @@ struct GameEndToEndTests {
 }
 
 /// Without a terminal the game refuses at once, in one line, instead of garbling a pipe.
-@Suite struct NotATerminalTests {
+@Suite(.onOwnThreads) struct NotATerminalTests {
     @Test(arguments: [["play"], []])
     func refusesWithoutATerminal(_ arguments: [String]) {
         let result = DataCommandsBinary.run(arguments + ["--data-dir", "/nonexistent/touchschool-test"])

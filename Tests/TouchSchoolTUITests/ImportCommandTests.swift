@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 import TouchSchoolStore
 @testable import TouchSchoolCommandLine
 
-@Suite struct ImportCommandTests {
+@Suite(.onOwnThreads) struct ImportCommandTests {
     static let header = "학교ID,학교명,학교급구분,설립일자,설립형태,본교분교구분,운영상태,소재지지번주소,소재지도로명주소,시도교육청명,위도,경도,데이터기준일자"
 
     static func row(_ id: String, _ name: String, edition: String = "2026-03-20") -> String {

@@ -6,7 +6,7 @@ import TouchSchoolTestSupport
 /// `touchschool` is built without the network modules and without Foundation (BENCHMARKS.md,
 /// "Peak memory") and hands `serve`, `--server` and `import --postgres` to `touchschool-network`
 /// beside it: the same process, the same arguments, the same exit status.
-@Suite struct NetworkHandOffTests {
+@Suite(.onOwnThreads) struct NetworkHandOffTests {
     static var networkPath: String { URL(fileURLWithPath: DataCommandsBinary.path).deletingLastPathComponent().appendingPathComponent("touchschool-network").path }
 
     /// The names of modules whose code would make the game's process as big as a server's.

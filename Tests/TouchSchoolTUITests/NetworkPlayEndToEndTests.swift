@@ -7,7 +7,7 @@ import TouchSchoolStore
 /// Network play with the real binary: a `touchschool serve` subprocess on loopback, games under
 /// tmux with `--server`, each player with a data directory of their own, and `rank --server`
 /// reading the board as scripts do. Every process a test starts is gone when it ends.
-@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
 struct NetworkPlayEndToEndTests {
     /// A `touchschool serve` on 127.0.0.1, its output in a log file. The data directory (with the
     /// sessions' test catalog) outlives a kill, so that a restart finds the battle.
@@ -141,8 +141,7 @@ struct NetworkPlayEndToEndTests {
         try GameEndToEndTests.tapLikeAPerson(session, count: count, after: after)
     }
 
-    @Test func twoPlayersSeeEachOthersTapsWithinASecondAndTheTotalsAreExact() async throws { try await onOwnThread(Self.twoPlayersSeeEachOthersTapsWithinASecondAndTheTotalsAreExact) }
-    static func twoPlayersSeeEachOthersTapsWithinASecondAndTheTotalsAreExact() throws {
+    @Test func twoPlayersSeeEachOthersTapsWithinASecondAndTheTotalsAreExact() throws {
         let server = try ServerProcess()
         defer { server.stop() }
         let alice = try Self.player("alice", on: server)
@@ -169,8 +168,7 @@ struct NetworkPlayEndToEndTests {
         #expect(me["count"]?.uint64Value == 19)
     }
 
-    @Test func aServerKilledMidPlayAndRestartedEndsWithExactlyTheTapsCounted() async throws { try await onOwnThread(Self.aServerKilledMidPlayAndRestartedEndsWithExactlyTheTapsCounted) }
-    static func aServerKilledMidPlayAndRestartedEndsWithExactlyTheTapsCounted() throws {
+    @Test func aServerKilledMidPlayAndRestartedEndsWithExactlyTheTapsCounted() throws {
         let server = try ServerProcess()
         defer { server.stop() }
         let alice = try Self.player("alice", on: server)
@@ -187,8 +185,7 @@ struct NetworkPlayEndToEndTests {
         #expect(try Self.total(Self.hanbit, on: server) == 35)
     }
 
-    @Test func aGameStartedWhileTheServerIsDownPlaysOfflineAndDeliversWhenItIsUp() async throws { try await onOwnThread(Self.aGameStartedWhileTheServerIsDownPlaysOfflineAndDeliversWhenItIsUp) }
-    static func aGameStartedWhileTheServerIsDownPlaysOfflineAndDeliversWhenItIsUp() throws {
+    @Test func aGameStartedWhileTheServerIsDownPlaysOfflineAndDeliversWhenItIsUp() throws {
         let server = try ServerProcess()
         defer { server.stop() }
         var template = Array("/tmp/touchschool-player-XXXXXX".utf8CString)
@@ -215,8 +212,7 @@ struct NetworkPlayEndToEndTests {
 
     /// Taps kept offline while the server was down for longer than its burst window are judged by
     /// when they were made, and count.
-    @Test func tapsKeptThroughALongOutageAllCount() async throws { try await onOwnThread(Self.tapsKeptThroughALongOutageAllCount) }
-    static func tapsKeptThroughALongOutageAllCount() throws {
+    @Test func tapsKeptThroughALongOutageAllCount() throws {
         let server = try ServerProcess()
         defer { server.stop() }
         let alice = try Self.player("alice", on: server)
@@ -236,8 +232,7 @@ struct NetworkPlayEndToEndTests {
         #expect(total == 25, "the server counted \(total) of 25")
     }
 
-    @Test func aClientKilledLosesAtMostItsLastSecond() async throws { try await onOwnThread(Self.aClientKilledLosesAtMostItsLastSecond) }
-    static func aClientKilledLosesAtMostItsLastSecond() throws {
+    @Test func aClientKilledLosesAtMostItsLastSecond() throws {
         let server = try ServerProcess()
         defer { server.stop() }
         var template = Array("/tmp/touchschool-player-XXXXXX".utf8CString)
@@ -279,11 +274,10 @@ struct NetworkPlayEndToEndTests {
     /// Two games of one installation on one server through two of its names: one battle, one
     /// numbering. The second is refused while the first plays; afterwards each name plays the
     /// same battle and every tap counts once.
-    @Test func twoNamesOfOneServerAreOneBattleForOneInstallation() async throws { try await onOwnThread(Self.twoNamesOfOneServerAreOneBattleForOneInstallation) }
-    static func twoNamesOfOneServerAreOneBattleForOneInstallation() throws {
+    @Test func twoNamesOfOneServerAreOneBattleForOneInstallation() throws {
         let server = try ServerProcess()
         defer { server.stop() }
-        let data = makeDataDirectory()
+        let data = Self.makeDataDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
         let byAddress = try Self.player("alice", at: server.url, dataDirectory: data)
         defer { byAddress.close() }
@@ -310,11 +304,10 @@ struct NetworkPlayEndToEndTests {
     }
 
     /// Taps made offline through one name of the server are delivered through another.
-    @Test func tapsWaitingUnderOneAddressAreSentThroughAnother() async throws { try await onOwnThread(Self.tapsWaitingUnderOneAddressAreSentThroughAnother) }
-    static func tapsWaitingUnderOneAddressAreSentThroughAnother() throws {
+    @Test func tapsWaitingUnderOneAddressAreSentThroughAnother() throws {
         let server = try ServerProcess()
         defer { server.stop() }
-        let data = makeDataDirectory()
+        let data = Self.makeDataDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
         let first = try Self.player("alice", at: server.url, dataDirectory: data)
         defer { first.close() }

@@ -5,6 +5,9 @@ import TouchSchoolTestSupport
 /// The game over SSH: `touchschool serve --ssh-port` with the real OpenSSH client, under tmux for
 /// the game itself, and as plain subprocesses for what must be refused. Every key is made by
 /// ssh-keygen for the test; every client is ended (and reaped) when its test ends.
+@Suite(.onOwnThreads, .serialized,
+       .enabled(if: ["/usr/bin/tmux", "/usr/bin/ssh", "/usr/bin/ssh-keygen"].allSatisfy(FileManager.default.isExecutableFile(atPath:)),
+                "tmux or OpenSSH's client not found: skipped"))
 struct SSHPlayEndToEndTests {
     typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
 
@@ -64,25 +67,22 @@ struct SSHPlayEndToEndTests {
         session.screen().split(separator: "\n", omittingEmptySubsequences: false)
     }
 
-    @Test func playsTheBattleOverSSHAndTheSameKeyComesBackToItsSchool() async throws {
-        try await onOwnThread(Self.playsTheBattleOverSSHAndTheSameKeyComesBackToItsSchool)
-    }
-    static func playsTheBattleOverSSHAndTheSameKeyComesBackToItsSchool() throws {
+    @Test func playsTheBattleOverSSHAndTheSameKeyComesBackToItsSchool() throws {
         let keys = try TemporaryDirectory()
         defer { keys.remove() }
-        let aliceKey = try makeKey("alice", in: keys), bobKey = try makeKey("bob", in: keys)
+        let aliceKey = try Self.makeKey("alice", in: keys), bobKey = try Self.makeKey("bob", in: keys)
         let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
 
-        let alice = try player("alice", key: aliceKey, on: server)
+        let alice = try Self.player("alice", key: aliceKey, on: server)
         defer { alice.close() }
         try alice.chooseSchool(named: "민사고", tapsLabel: "My taps")
-        #expect(screenLines(alice)[1].contains("민족사관고등학교"))
+        #expect(Self.screenLines(alice)[1].contains("민족사관고등학교"))
         try GameEndToEndTests.tapLikeAPerson(alice, count: 20)
         // Counted by the server, in the battle every client sees.
         let deadline = Date().addingTimeInterval(10)
-        while try NetworkPlayEndToEndTests.total(minsago, on: server) < 20, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 20)
+        while try NetworkPlayEndToEndTests.total(Self.minsago, on: server) < 20, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 20)
 
         // A larger window (a window-change request) is drawn whole: rows past the old 30 fill.
         alice.resize(columns: 120, rows: 40)
@@ -96,52 +96,49 @@ struct SSHPlayEndToEndTests {
 
         // The same key again: the game starts on the school, with the taps; its batches are numbered
         // after the ones the server has (numbered from 1 again, they would be taken as repeats).
-        let again = try player("alice", key: aliceKey, on: server)
+        let again = try Self.player("alice", key: aliceKey, on: server)
         defer { again.close() }
         try again.waitFor("My taps 20")
-        #expect(screenLines(again)[1].contains("민족사관고등학교"))
+        #expect(Self.screenLines(again)[1].contains("민족사관고등학교"))
         try GameEndToEndTests.tapLikeAPerson(again, count: 5, after: 20)
         let more = Date().addingTimeInterval(10)
-        while try NetworkPlayEndToEndTests.total(minsago, on: server) < 25, Date() < more { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 25)
+        while try NetworkPlayEndToEndTests.total(Self.minsago, on: server) < 25, Date() < more { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 25)
         again.press("C-c")
         try again.waitFor("EXITED:0")
 
         // Another key is another player, who starts at the search, in the language sent (LANG);
         // Esc on that first screen ends the session.
-        let bob = try player("bob", key: bobKey, on: server, language: "ko_KR.UTF-8")
+        let bob = try Self.player("bob", key: bobKey, on: server, language: "ko_KR.UTF-8")
         defer { bob.close() }
         try bob.waitFor("학교를 검색해주세요")
         bob.press("Escape")
         try bob.waitFor("EXITED:0")
 
         // A client with no key (any password) plays too, as a player of that session only.
-        let guest = try player("guest", key: nil, on: server)
+        let guest = try Self.player("guest", key: nil, on: server)
         defer { guest.close() }
         try guest.waitFor("password")
         guest.press("Enter")
         try guest.waitFor("Search for your school")
         guest.press("C-c")
         try guest.waitFor("EXITED:0")
-        #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 25)
+        #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 25)
     }
 
-    @Test func theGamesKeysArriveOverSSH() async throws {
-        try await onOwnThread(Self.theGamesKeysArriveOverSSH)
-    }
-    static func theGamesKeysArriveOverSSH() throws {
+    @Test func theGamesKeysArriveOverSSH() throws {
         let keys = try TemporaryDirectory()
         defer { keys.remove() }
-        let key = try makeKey("dana", in: keys)
+        let key = try Self.makeKey("dana", in: keys)
         let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
-        let dana = try player("dana", key: key, on: server)
+        let dana = try Self.player("dana", key: key, on: server)
         defer { dana.close() }
         try dana.chooseSchool(named: "민사고", tapsLabel: "My taps")
         // Tab: the ranking; → the next league; Tab back to the game.
         dana.press("Tab")
         try dana.waitFor("Ranking · ")
-        let first = try #require(screenLines(dana).first { $0.contains("Ranking · ") })
+        let first = try #require(Self.screenLines(dana).first { $0.contains("Ranking · ") })
         dana.press("Right")
         try dana.waitFor("the next league") { $0.contains("Ranking · ") && !$0.contains(first) }
         dana.press("Tab")
@@ -173,16 +170,13 @@ struct SSHPlayEndToEndTests {
         try dana.waitFor("EXITED:0")
     }
 
-    @Test func aServerShuttingDownEndsTheGamesAndKeepsEveryTap() async throws {
-        try await onOwnThread(Self.aServerShuttingDownEndsTheGamesAndKeepsEveryTap)
-    }
-    static func aServerShuttingDownEndsTheGamesAndKeepsEveryTap() throws {
+    @Test func aServerShuttingDownEndsTheGamesAndKeepsEveryTap() throws {
         let keys = try TemporaryDirectory()
         defer { keys.remove() }
-        let key = try makeKey("alice", in: keys)
+        let key = try Self.makeKey("alice", in: keys)
         let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
-        let alice = try player("alice", key: key, on: server)
+        let alice = try Self.player("alice", key: key, on: server)
         defer { alice.close() }
         try alice.chooseSchool(named: "민사고", tapsLabel: "My taps")
         try GameEndToEndTests.tapLikeAPerson(alice, count: 15)
@@ -192,30 +186,27 @@ struct SSHPlayEndToEndTests {
         let ended = try alice.waitFor("EXITED:0")
         #expect(ended.contains("shutting down"), "\(ended)")
         try server.start()
-        #expect(try NetworkPlayEndToEndTests.total(minsago, on: server) == 15)
+        #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 15)
     }
 
-    @Test func anAddressHoldsItsConnectionsAndAnIdleGameEnds() async throws {
-        try await onOwnThread(Self.anAddressHoldsItsConnectionsAndAnIdleGameEnds)
-    }
-    static func anAddressHoldsItsConnectionsAndAnIdleGameEnds() throws {
+    @Test func anAddressHoldsItsConnectionsAndAnIdleGameEnds() throws {
         let keys = try TemporaryDirectory()
         defer { keys.remove() }
-        let aliceKey = try makeKey("alice", in: keys), bobKey = try makeKey("bob", in: keys)
+        let aliceKey = try Self.makeKey("alice", in: keys), bobKey = try Self.makeKey("bob", in: keys)
         let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0", "--ssh-connections-per-address", "1",
                                                                   "--ssh-idle-seconds", "3", "--ssh-login-grace-seconds", "2"])
         defer { server.stop() }
-        let alice = try player("alice", key: aliceKey, on: server)
+        let alice = try Self.player("alice", key: aliceKey, on: server)
         defer { alice.close() }
         try alice.waitFor("Search for your school")
         // A second connection from the same address is closed before the handshake.
-        let second = try runSSH([], key: bobKey, on: server)
+        let second = try Self.runSSH([], key: bobKey, on: server)
         #expect(second.status == 255, "\(second)")
         #expect(!second.output.contains("Search for your school"))
         // Alice types nothing: her game ends after 3 s, saying why, and the address's place is free again.
         let ended = try alice.waitFor("EXITED:0", timeout: 15)
         #expect(ended.contains("without a key"), "\(ended)")
-        let bob = try player("bob", key: bobKey, on: server)
+        let bob = try Self.player("bob", key: bobKey, on: server)
         defer { bob.close() }
         try bob.waitFor("Search for your school")
         // Closing the client (its window) ends its game on the server.
@@ -229,30 +220,27 @@ struct SSHPlayEndToEndTests {
         // A connection that never starts a game (`ssh -N`: no session) is closed after the login
         // grace (2 s here), not at once (as a refused one would be) nor never.
         let started = Date()
-        let idle = try runSSH(["-N"], key: bobKey, on: server)
+        let idle = try Self.runSSH(["-N"], key: bobKey, on: server)
         let took = Date().timeIntervalSince(started)
         #expect(idle.status == 255 && took >= 1.5 && took < 10, "\(idle) after \(took) s")
     }
 
-    @Test func anSSHPlayerCountsUnderItsOwnAddressAndABannedAddressIsRefused() async throws {
-        try await onOwnThread(Self.anSSHPlayerCountsUnderItsOwnAddressAndABannedAddressIsRefused)
-    }
-    static func anSSHPlayerCountsUnderItsOwnAddressAndABannedAddressIsRefused() throws {
+    @Test func anSSHPlayerCountsUnderItsOwnAddressAndABannedAddressIsRefused() throws {
         let keys = try TemporaryDirectory()
         defer { keys.remove() }
-        let key = try makeKey("carol", in: keys)
+        let key = try Self.makeKey("carol", in: keys)
         let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
         // From 127.0.0.2 (all of 127/8 is this machine): its batches carry that address, not the
         // server's own or a placeholder.
-        let carol = try player("carol", key: key, on: server, extra: ["-b", "127.0.0.2"])
+        let carol = try Self.player("carol", key: key, on: server, extra: ["-b", "127.0.0.2"])
         defer { carol.close() }
         try carol.chooseSchool(named: "민사고", tapsLabel: "My taps")
         try GameEndToEndTests.tapLikeAPerson(carol, count: 3)
         let deadline = Date().addingTimeInterval(10)
         var devices = ""
         repeat {
-            devices = try admin("GET", "/v1/admin/devices", on: server)
+            devices = try Self.admin("GET", "/v1/admin/devices", on: server)
             if devices.contains("\"accepted\":3") { break }
             Thread.sleep(forTimeInterval: 0.1)
         } while Date() < deadline
@@ -262,42 +250,39 @@ struct SSHPlayEndToEndTests {
         try carol.waitFor("EXITED:0")
 
         // A banned address is refused as every player from it is.
-        _ = try admin("POST", "/v1/admin/addresses/127.0.0.3/ban", on: server)
-        let banned = try player("carol", key: key, on: server, extra: ["-b", "127.0.0.3"])
+        _ = try Self.admin("POST", "/v1/admin/addresses/127.0.0.3/ban", on: server)
+        let banned = try Self.player("carol", key: key, on: server, extra: ["-b", "127.0.0.3"])
         defer { banned.close() }
         try banned.waitFor("EXITED:1")
         #expect(banned.screen().contains("this address is banned"), "\(banned.screen())")
     }
 
-    @Test func refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards() async throws {
-        try await onOwnThread(Self.refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards)
-    }
-    static func refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards() throws {
+    @Test func refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards() throws {
         let keys = try TemporaryDirectory()
         defer { keys.remove() }
-        let key = try makeKey("player", in: keys)
+        let key = try Self.makeKey("player", in: keys)
         let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
 
-        let command = try runSSH([], key: key, on: server, command: ["echo", "ran-a-command"])
+        let command = try Self.runSSH([], key: key, on: server, command: ["echo", "ran-a-command"])
         #expect(command.status != 0 && command.status != 124, "\(command)")
         #expect(!command.output.contains("ran-a-command"))
         #expect(command.error.contains("runs no commands"), "\(command.error)")
 
-        let subsystem = try runSSH(["-s"], key: key, on: server, command: ["sftp"])
+        let subsystem = try Self.runSSH(["-s"], key: key, on: server, command: ["sftp"])
         #expect(subsystem.status != 0 && subsystem.status != 124, "\(subsystem)")
 
-        let noTerminal = try runSSH(["-T"], key: key, on: server)
+        let noTerminal = try Self.runSSH(["-T"], key: key, on: server)
         #expect(noTerminal.status != 0 && noTerminal.status != 124, "\(noTerminal)")
         #expect(noTerminal.error.contains("needs a terminal"), "\(noTerminal.error)")
 
         // A terminal that cannot place the cursor cannot show the game.
-        let dumb = try runSSH(["-tt"], key: key, on: server, environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin", "HOME": keys.path])
+        let dumb = try Self.runSSH(["-tt"], key: key, on: server, environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin", "HOME": keys.path])
         #expect(dumb.status != 0 && dumb.status != 124, "\(dumb)")
         #expect((dumb.output + dumb.error).contains("cannot place the cursor"), "\(dumb)")
 
         // A remote forward is refused: the client, told to give up then, ends at once.
-        let remote = try runSSH(["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:\(server.port)"], key: key, on: server)
+        let remote = try Self.runSSH(["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:\(server.port)"], key: key, on: server)
         #expect(remote.status != 0 && remote.status != 124, "\(remote)")
 
         // A local forward: the client listens, but the server opens nothing through it.
@@ -307,7 +292,7 @@ struct SSHPlayEndToEndTests {
         let port = try #require(server.sshPort)
         // (At the log level that shows the refusal: ssh takes the first value an option is given.)
         let started = Subprocess.start("/usr/bin/ssh", ["-N", "-o", "LogLevel=INFO", "-L", "\(local):127.0.0.1:\(server.port)"]
-                                           + sshArguments(key: key, port: port, user: "player"),
+                                           + Self.sshArguments(key: key, port: port, user: "player"),
                                        outputPath: "\(logs.path)/out", errorPath: "\(logs.path)/err")
         guard case let .success(pid) = started else { Issue.record("ssh did not start: \(started)"); return }
         defer {
@@ -327,10 +312,7 @@ struct SSHPlayEndToEndTests {
         #expect(refused, "the client never tried the forward: \((try? String(contentsOfFile: "\(logs.path)/err", encoding: .utf8)) ?? "")")
     }
 
-    @Test func theHostKeyIsMadeOnceAndItsFingerprintPrinted() async throws {
-        try await onOwnThread(Self.theHostKeyIsMadeOnceAndItsFingerprintPrinted)
-    }
-    static func theHostKeyIsMadeOnceAndItsFingerprintPrinted() throws {
+    @Test func theHostKeyIsMadeOnceAndItsFingerprintPrinted() throws {
         let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
         let path = "\(server.dataDirectory)/ssh_host_ed25519_key"

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 import TouchSchoolStore
 
 /// Text from data (school names, player names, ids) never reaches a terminal raw: the real binary
 /// on a catalog whose names carry escape sequences, C1 controls and bidi overrides.
-@Suite(.serialized)
+@Suite(.onOwnThreads, .serialized)
 final class SafeOutputTests {
     let directory: String
 

@@ -7,7 +7,7 @@ import TouchSchoolStore
 /// The state file is the battle's one source of truth: no game, command or catalog edition can
 /// destroy it. Each test is a scenario that lost or froze scores before, played with the real
 /// binary: games in tmux, commands as subprocesses, all on one shared data directory.
-@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
 struct SharedStateEndToEndTests {
     /// A data directory for several games and commands, removed when the test ends.
     final class SharedDirectory {
@@ -59,8 +59,7 @@ struct SharedStateEndToEndTests {
 
     /// Reproduced on the old main: game A (starter catalog) synced after an import and deleted
     /// the official school game B played for, with a backup every half second.
-    @Test func aGameWithTheStarterCatalogNeverDeletesTheSchoolOfAGameWithTheOfficialOne() async throws { try await onOwnThread(Self.aGameWithTheStarterCatalogNeverDeletesTheSchoolOfAGameWithTheOfficialOne) }
-    static func aGameWithTheStarterCatalogNeverDeletesTheSchoolOfAGameWithTheOfficialOne() throws {
+    @Test func aGameWithTheStarterCatalogNeverDeletesTheSchoolOfAGameWithTheOfficialOne() throws {
         let shared = try SharedDirectory()
         let alice = try TmuxSession(arguments: ["--lang", "en"], sharedDataDirectory: shared.path, user: "alice")
         defer { alice.close() }
@@ -100,8 +99,7 @@ struct SharedStateEndToEndTests {
 
     // MARK: - Editions and a missing catalog
 
-    @Test func anOlderEditionNeedsForceAndEveryScoreSurvivesEitherWay() async throws { try await onOwnThread(Self.anOlderEditionNeedsForceAndEveryScoreSurvivesEitherWay) }
-    static func anOlderEditionNeedsForceAndEveryScoreSurvivesEitherWay() throws {
+    @Test func anOlderEditionNeedsForceAndEveryScoreSurvivesEitherWay() throws {
         let shared = try SharedDirectory()
         let newer = shared.file("2026.csv"), older = shared.file("2025.csv")
         try Self.write(Self.officialList(edition: "2026-03-20", [Self.seoulHigh, Self.hwimun]), to: newer)
@@ -133,8 +131,7 @@ struct SharedStateEndToEndTests {
 
     /// Reproduced on the old main: without catalog.json, `stats` rewrote the state with the
     /// starter catalog's schools only, and importing again could not bring the scores back.
-    @Test func withoutTheCatalogFileReadingCommandsChangeNothing() async throws { try await onOwnThread(Self.withoutTheCatalogFileReadingCommandsChangeNothing) }
-    static func withoutTheCatalogFileReadingCommandsChangeNothing() throws {
+    @Test func withoutTheCatalogFileReadingCommandsChangeNothing() throws {
         let shared = try SharedDirectory()
         let list = shared.file("official.csv")
         try Self.write(Self.officialList(edition: "2026-03-20", [Self.seoulHigh, Self.daewon]), to: list)
@@ -159,8 +156,7 @@ struct SharedStateEndToEndTests {
     // MARK: - Live changes reach running games
 
     /// Reproduced on the old main: "My taps 47" stayed on screen after a reset and 7 new taps.
-    @Test func aResetShowsInTheRunningGameWithinASecond() async throws { try await onOwnThread(Self.aResetShowsInTheRunningGameWithinASecond) }
-    static func aResetShowsInTheRunningGameWithinASecond() throws {
+    @Test func aResetShowsInTheRunningGameWithinASecond() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -181,8 +177,7 @@ struct SharedStateEndToEndTests {
         #expect(stats["count"]?.uint64Value == 7)
     }
 
-    @Test func aRunningGameCarriesOnWithAnImportedCatalog() async throws { try await onOwnThread(Self.aRunningGameCarriesOnWithAnImportedCatalog) }
-    static func aRunningGameCarriesOnWithAnImportedCatalog() throws {
+    @Test func aRunningGameCarriesOnWithAnImportedCatalog() throws {
         let shared = try SharedDirectory()
         let session = try TmuxSession(arguments: ["--lang", "en"], sharedDataDirectory: shared.path)
         defer { session.close() }
@@ -208,8 +203,7 @@ struct SharedStateEndToEndTests {
 
     // MARK: - One name, one game
 
-    @Test func aSecondGameUnderTheSameNameIsRefused() async throws { try await onOwnThread(Self.aSecondGameUnderTheSameNameIsRefused) }
-    static func aSecondGameUnderTheSameNameIsRefused() throws {
+    @Test func aSecondGameUnderTheSameNameIsRefused() throws {
         let first = try TmuxSession(arguments: ["--lang", "en"])
         defer { first.close() }
         try first.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -226,8 +220,7 @@ struct SharedStateEndToEndTests {
 
     /// Reproduced on the old main: the save waited for the lock on the frame loop, so a stuck
     /// lock holder froze input and frames.
-    @Test func aStuckLockHolderNeverFreezesTheGameAndNothingIsLost() async throws { try await onOwnThread(Self.aStuckLockHolderNeverFreezesTheGameAndNothingIsLost) }
-    static func aStuckLockHolderNeverFreezesTheGameAndNothingIsLost() throws {
+    @Test func aStuckLockHolderNeverFreezesTheGameAndNothingIsLost() throws {
         let session = try TmuxSession(arguments: ["--lang", "en"])
         defer { session.close() }
         try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
@@ -247,8 +240,7 @@ struct SharedStateEndToEndTests {
 
     // MARK: - Imports that cannot be trusted
 
-    @Test func importRefusesEndlessAndCutShortFilesAndCleansStaleTemporaries() async throws { try await onOwnThread(Self.importRefusesEndlessAndCutShortFilesAndCleansStaleTemporaries) }
-    static func importRefusesEndlessAndCutShortFilesAndCleansStaleTemporaries() throws {
+    @Test func importRefusesEndlessAndCutShortFilesAndCleansStaleTemporaries() throws {
         let shared = try SharedDirectory()
         let endless = DataCommandsBinary.run(["import", "/dev/zero", "--data-dir", shared.path])
         #expect(endless.status == 1)
@@ -275,8 +267,7 @@ struct SharedStateEndToEndTests {
     // MARK: - A read-only directory
 
     @Test(.enabled("needs root and tmpfs mounts to make a read-only file system") { geteuid() == 0 })
-    func aReadOnlyDirectoryWhoseStateNeedsRepairStillPlays() async throws { try await onOwnThread(Self.aReadOnlyDirectoryWhoseStateNeedsRepairStillPlays) }
-    static func aReadOnlyDirectoryWhoseStateNeedsRepairStillPlays() throws {
+    func aReadOnlyDirectoryWhoseStateNeedsRepairStillPlays() throws {
         let shared = try SharedDirectory()
         guard mount("tmpfs", shared.path, "tmpfs", 0, "size=512k") == 0 else {
             Issue.record("cannot mount a tmpfs: \(String(cString: strerror(errno)))")

@@ -11,7 +11,7 @@ import TouchSchoolTestSupport
 /// lost it writes nothing more; every tap counts once. Each battle keeps its own outbox: taps made
 /// for one are never sent to another met at the same address. And the page's copy of the battle's
 /// rules (`rules.js`) gives every case of `Tests/Vectors/battle-rules.json`.
-@Suite(.serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (.ci/run installs them): skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (.ci/run installs them): skipped"))
 struct WebPageDeviceEndToEndTests {
     typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests
@@ -47,8 +47,7 @@ struct WebPageDeviceEndToEndTests {
         return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.dropFirst(name.count + 1)) }
     }
 
-    @Test func aBoardTabAndASecondPlayTabNeverTakeThePlayersPlace() async throws { try await onOwnThread(Self.aBoardTabAndASecondPlayTabNeverTakeThePlayersPlace) }
-    static func aBoardTabAndASecondPlayTabNeverTakeThePlayersPlace() throws {
+    @Test func aBoardTabAndASecondPlayTabNeverTakeThePlayersPlace() throws {
         let server = try ServerProcess(catalog: nil)
         defer { server.stop() }
         let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", server.url, "--data-dir", "\(server.folder)/reader"])
@@ -159,8 +158,7 @@ struct WebPageDeviceEndToEndTests {
             """, [battle]) as? Int)
     }
 
-    @Test func eachBattleKeepsItsOwnTapsAndNeverSendsThemToAnother() async throws { try await onOwnThread(Self.eachBattleKeepsItsOwnTapsAndNeverSendsThemToAnother) }
-    static func eachBattleKeepsItsOwnTapsAndNeverSendsThemToAnother() throws {
+    @Test func eachBattleKeepsItsOwnTapsAndNeverSendsThemToAnother() throws {
         let first = try ServerProcess(catalog: nil)
         defer { first.stop() }
         let firstBattle = try Self.battle(of: first)
@@ -209,8 +207,7 @@ struct WebPageDeviceEndToEndTests {
 
     /// The page's rules against the cases both copies of them must give: each case passed into
     /// the page as written in the file and run through `rules.js`; a case that differs is named.
-    @Test func thePagesRulesGiveEveryCaseOfTheSharedVectors() async throws { try await onOwnThread(Self.thePagesRulesGiveEveryCaseOfTheSharedVectors) }
-    static func thePagesRulesGiveEveryCaseOfTheSharedVectors() throws {
+    @Test func thePagesRulesGiveEveryCaseOfTheSharedVectors() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Vectors/battle-rules.json")
         let vectors = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])

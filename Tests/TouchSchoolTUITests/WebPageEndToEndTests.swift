@@ -9,7 +9,7 @@ import TouchSchoolTestSupport
 /// the same battle under tmux, and taps made while the server is down that count once, sent
 /// again by the page or by the page opened again. The README's screenshots are taken here (see `screenshots`).
 /// Every browser, driver, game and server a test starts is gone when it ends.
-@Suite(.serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
                              "chromium, chromedriver, curl or tmux not found (scripts/test installs them): skipped"))
 struct WebPageEndToEndTests {
     typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
@@ -82,8 +82,7 @@ struct WebPageEndToEndTests {
     /// 휘문고등학교 25, 서울고등학교 12, 부산고등학교 8.
     static let otherSchools: [String: UInt64] = ["S0126": 40, "S0003": 25, "S0001": 12, "S0127": 8]
 
-    @Test func aWebPlayerAndATerminalPlayerPlayOneBattle() async throws { try await onOwnThread(Self.aWebPlayerAndATerminalPlayerPlayOneBattle) }
-    static func aWebPlayerAndATerminalPlayerPlayOneBattle() throws {
+    @Test func aWebPlayerAndATerminalPlayerPlayOneBattle() throws {
         let server = try ServerProcess(catalog: nil, scores: Self.otherSchools)
         defer { server.stop() }
         let terminal = try TmuxSession(arguments: ["--lang", "en", "--server", server.url], user: "terminal")
@@ -221,8 +220,7 @@ struct WebPageEndToEndTests {
         #expect(phone.processesUsingFolder().isEmpty && desktop.processesUsingFolder().isEmpty)
     }
 
-    @Test func tapsMadeWhileTheConnectionIsDownCountOnceEvenWhenThePageIsClosed() async throws { try await onOwnThread(Self.tapsMadeWhileTheConnectionIsDownCountOnceEvenWhenThePageIsClosed) }
-    static func tapsMadeWhileTheConnectionIsDownCountOnceEvenWhenThePageIsClosed() throws {
+    @Test func tapsMadeWhileTheConnectionIsDownCountOnceEvenWhenThePageIsClosed() throws {
         let server = try ServerProcess(catalog: nil)
         defer { server.stop() }
         let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", server.url, "--data-dir", "\(server.folder)/reader"])
@@ -272,8 +270,7 @@ struct WebPageEndToEndTests {
     }
 
     /// A school name that is markup stays text: on the results, in the header and on the board.
-    @Test func namesFromTheCatalogAreShownAsTextNeverAsMarkup() async throws { try await onOwnThread(Self.namesFromTheCatalogAreShownAsTextNeverAsMarkup) }
-    static func namesFromTheCatalogAreShownAsTextNeverAsMarkup() throws {
+    @Test func namesFromTheCatalogAreShownAsTextNeverAsMarkup() throws {
         let hostile = "<img src=x onerror=document.title=1>한빛고등학교<b>"
         let catalog = TmuxSession.catalogJSON.replacingOccurrences(of: "\"한빛고등학교\"", with: "\"\(hostile)\"")
         let server = try ServerProcess(catalog: catalog)

@@ -10,7 +10,7 @@ import TouchSchoolTestSupport
 /// over a BroadcastChannel (docs/protocol.md, "A client in a browser"); every test checks first
 /// that the page really runs without Web Locks. One headless Chromium (one profile: one storage)
 /// with a window per tab, against a real server on loopback.
-@Suite(.serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (.ci/run installs them): skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (.ci/run installs them): skipped"))
 struct WebPageTabsEndToEndTests {
     typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests
@@ -64,8 +64,7 @@ struct WebPageTabsEndToEndTests {
         return Date().timeIntervalSince(start)
     }
 
-    @Test func withoutWebLocksOneTabPlaysAndPlayHereMovesIt() async throws { try await onOwnThread(Self.withoutWebLocksOneTabPlaysAndPlayHereMovesIt) }
-    static func withoutWebLocksOneTabPlaysAndPlayHereMovesIt() throws {
+    @Test func withoutWebLocksOneTabPlaysAndPlayHereMovesIt() throws {
         let server = try ServerProcess(catalog: nil)
         defer { server.stop() }
         let id = try Self.minsagoID(server)
@@ -146,10 +145,7 @@ struct WebPageTabsEndToEndTests {
         #expect(browser.processesUsingFolder().isEmpty)
     }
 
-    @Test func withoutWebLocksAClosedOrCrashedPlayersTabIsReplacedByItself() async throws {
-        try await onOwnThread(Self.withoutWebLocksAClosedOrCrashedPlayersTabIsReplacedByItself)
-    }
-    static func withoutWebLocksAClosedOrCrashedPlayersTabIsReplacedByItself() throws {
+    @Test func withoutWebLocksAClosedOrCrashedPlayersTabIsReplacedByItself() throws {
         let server = try ServerProcess(catalog: nil)
         defer { server.stop() }
         let id = try Self.minsagoID(server)
@@ -232,10 +228,7 @@ struct WebPageTabsEndToEndTests {
             """)
     }
 
-    @Test func withoutWebLocksTwoTabsOpenedAtOnceEndWithOnePlaying() async throws {
-        try await onOwnThread(Self.withoutWebLocksTwoTabsOpenedAtOnceEndWithOnePlaying)
-    }
-    static func withoutWebLocksTwoTabsOpenedAtOnceEndWithOnePlaying() throws {
+    @Test func withoutWebLocksTwoTabsOpenedAtOnceEndWithOnePlaying() throws {
         let server = try ServerProcess(catalog: nil)
         defer { server.stop() }
         let id = try Self.minsagoID(server)

@@ -1,7 +1,8 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolTerminal
 
-@Suite struct EscapeSequenceReaderTests {
+@Suite(.onOwnThreads) struct EscapeSequenceReaderTests {
     func read(_ packets: [String]) -> [TerminalInput] {
         var reader = EscapeSequenceReader()
         return packets.flatMap { reader.read(Array($0.utf8)) }

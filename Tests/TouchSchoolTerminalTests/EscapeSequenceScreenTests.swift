@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolTerminal
 import TouchSchoolView
 
-@Suite struct EscapeSequenceScreenTests {
+@Suite(.onOwnThreads) struct EscapeSequenceScreenTests {
     func grid(_ rows: [String], style: CellStyle = .normal) -> CellGrid {
         var grid = CellGrid(width: 10, height: rows.count)
         for (row, text) in rows.enumerated() { grid.put(text, column: 0, row: row, style: style) }

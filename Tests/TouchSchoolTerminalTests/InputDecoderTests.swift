@@ -1,8 +1,9 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 import TouchSchoolTerminal
 
-@Suite struct InputDecoderTests {
+@Suite(.onOwnThreads) struct InputDecoderTests {
     /// The paste's quiet gap, in milliseconds.
     static let gap = InputDecoder.pasteQuietNanoseconds / 1_000_000
 

@@ -1,10 +1,11 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolView
 
 /// Playing on a server: the status line says when the game is not connected, how many taps wait,
 /// and when the server speaks another protocol; online, it shows the keys as locally.
-@Suite struct ConnectionStatusTests {
+@Suite(.onOwnThreads) struct ConnectionStatusTests {
     func statusLine(_ language: Language, _ status: ConnectionStatus?) -> String {
         var state = Fixture.game(language, columns: 100, rows: 24)
         if let status { _ = update(&state, .connectionChanged(status), now: Fixture.start) }

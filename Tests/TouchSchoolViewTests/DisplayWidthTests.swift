@@ -1,7 +1,8 @@
 import Testing
+import TouchSchoolTestSupport
 @testable import TouchSchoolView
 
-@Suite struct DisplayWidthTests {
+@Suite(.onOwnThreads) struct DisplayWidthTests {
     /// Widths known without any table: what a terminal shows for these, written out by hand.
     @Test func knownCharactersTakeTheirCells() {
         let expected: [(String, Int)] = [

@@ -1,8 +1,9 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolView
 
-@Suite struct GameViewTests {
+@Suite(.onOwnThreads) struct GameViewTests {
     static let effectStyles: Set<CellStyle> = [.effectFresh, .effectFading, .effectFaint]
 
     /// Cells drawn with each effect style, and whether any lies outside `area`.

@@ -1,8 +1,9 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolView
 
-@Suite struct PickerViewTests {
+@Suite(.onOwnThreads) struct PickerViewTests {
     @Test(arguments: Language.allCases)
     func sameNameSchoolsAreToldApartByRegionWithTheirCounts(language: Language) {
         for size in [Fixture.small, Fixture.large] {

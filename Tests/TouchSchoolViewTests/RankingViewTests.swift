@@ -1,8 +1,9 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolView
 
-@Suite struct RankingViewTests {
+@Suite(.onOwnThreads) struct RankingViewTests {
     @Test(arguments: Language.allCases)
     func leftAndRightWalkThroughMyLeagues(language: Language) {
         var state = Fixture.state(on: .ranking, language, columns: 120, rows: 40)

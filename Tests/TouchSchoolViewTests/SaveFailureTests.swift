@@ -1,8 +1,9 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolView
 
-@Suite struct SaveFailureTests {
+@Suite(.onOwnThreads) struct SaveFailureTests {
     /// The store's message ends with the system's words: those are what the player needs to see.
     static let reason = "Cannot write /home/someone/.local/share/touchschool/state.json: write /home/someone/.local/share/touchschool/state.json.tmp-12345: No space left on device"
 

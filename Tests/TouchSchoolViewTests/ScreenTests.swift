@@ -1,9 +1,10 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolView
 
 /// Every screen, in both languages, at the smallest playable size and a large one.
-@Suite struct ScreenTests {
+@Suite(.onOwnThreads) struct ScreenTests {
     /// Text each screen must show at every size (found even when wrapped), and more it must show
     /// when there is room.
     static func expected(on screen: Fixture.ScreenName, _ language: Language) -> (everywhere: [String], large: [String]) {

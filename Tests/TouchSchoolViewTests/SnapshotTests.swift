@@ -1,10 +1,11 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolView
 
 /// Whole screens, cell for cell, at the smallest playable size. Each line is framed in `|` so
 /// that trailing spaces are visible; a wide character fills two columns of the frame.
-@Suite struct SnapshotTests {
+@Suite(.onOwnThreads) struct SnapshotTests {
     func expectScreen(_ grid: CellGrid, _ framed: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let expected = framed.split(separator: "\n").map { String($0.dropFirst().dropLast()) }
         #expect(grid.lines == expected, "got:\n\(grid.lines.map { "|\($0)|" }.joined(separator: "\n"))", sourceLocation: sourceLocation)

@@ -1,8 +1,9 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolView
 
-@Suite struct TextLayoutTests {
+@Suite(.onOwnThreads) struct TextLayoutTests {
     @Test func numbersGetThousandsSeparators() {
         #expect(NumberText.grouped(UInt64(0)) == "0")
         #expect(NumberText.grouped(UInt64(999)) == "999")

@@ -1,9 +1,10 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 @testable import TouchSchoolView
 
 /// Controls in data reach the screen as visible escapes, never as cells the terminal would act on.
-@Suite struct VisibleTextTests {
+@Suite(.onOwnThreads) struct VisibleTextTests {
     @Test func escapesEveryControlAndNothingElse() {
         #expect(VisibleText.escaping("서울고 \u{1B}[2J\u{9B}1m\u{7F}\u{202E}\u{2069}\t\n") == #"서울고 \u{1B}[2J\u{9B}1m\u{7F}\u{202E}\u{2069}\u{9}\u{A}"#)
         let harmless = "Maple Elementary 한빛고등학교 é ‐ \u{200D}"

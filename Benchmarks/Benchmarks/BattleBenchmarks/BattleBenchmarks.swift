@@ -111,4 +111,6 @@ let benchmarks: @Sendable () -> Void = {
         for _ in 0..<10_000_000 { game.tap() }
         blackHole(game)
     }
+
+    judgeBenchmarks()
 }

@@ -44,6 +44,9 @@ struct ServeCommand: ParsableCommand {
     var connectionsPerAddress: Int?
 
     @Option(help: .hidden)
+    var socketsPerAddress: Int?
+
+    @Option(help: .hidden)
     var devicesPerAddress: Int?
 
     @Option(help: ArgumentHelp("The taps a second all players from one address (an IPv6 /64) may have counted together, sustained (default 2000: a school lab of 40 behind one NAT at full speed).",
@@ -53,6 +56,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The taps all players from one address may have counted at once (default 10000: a lab coming back from a short outage).",
                                valueName: "taps"))
     var addressBurst: Int?
+
+    @Option(help: ArgumentHelp("The players (devices) the battle may hold; past it new players are refused and the others play on (default 2000000).",
+                               valueName: "count"))
+    var maximumDevices: Int?
 
     /// Where PostgreSQL is: --postgres, --postgres-file, $TOUCHSCHOOL_POSTGRES_URL or $DATABASE_URL;
     /// with none, the battle lives in the data directory.
@@ -93,6 +100,9 @@ struct ServeCommand: ParsableCommand {
         if let addressBurst, !budget.contains(addressBurst) {
             throw ValidationError("--address-burst must be between 1 and \(budget.upperBound)")
         }
+        if let maximumDevices, maximumDevices < 1 {
+            throw ValidationError("--maximum-devices must be at least 1")
+        }
         if from != nil, try postgresURL() == nil {
             throw ValidationError("--from moves a data directory into PostgreSQL: give --postgres-file, --postgres or $DATABASE_URL too")
         }
@@ -102,8 +112,8 @@ struct ServeCommand: ParsableCommand {
         let postgresURL = try postgresURL()
         try network.serve(ServeRequest(
             host: host, port: port, dataDirectory: data.directory, postgresURL: postgresURL, moveFrom: from,
-            trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, devicesPerAddress: devicesPerAddress,
-            addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst,
+            trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, socketsPerAddress: socketsPerAddress, devicesPerAddress: devicesPerAddress,
+            addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst, maximumDevices: maximumDevices,
             logLevel: ProcessEnvironment.current["LOG_LEVEL"], adminTokenFile: adminTokenFile,
             adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name], sshPort: sshPort,
             sshConnectionsPerAddress: sshConnectionsPerAddress, sshIdleSeconds: sshIdleSeconds,

@@ -52,10 +52,13 @@ public struct ServeRequest: Sendable {
     public var trustedProxies: [String]
     /// Per-address limits when given (hidden options, for tests and load runs); else the server's own.
     public var connectionsPerAddress: Int?
+    public var socketsPerAddress: Int?
     public var devicesPerAddress: Int?
     /// The taps all devices of one address may have accepted, a second and at once; else the server's own.
     public var addressTapsPerSecond: Int?
     public var addressBurst: Int?
+    /// The devices the battle may hold; else the server's own.
+    public var maximumDevices: Int?
     public var logLevel: String?
     /// The operator's token: from this file, else `adminToken` ($TOUCHSCHOOL_ADMIN_TOKEN), else the
     /// data directory's admin.token. Never an argument: the process list would show it.

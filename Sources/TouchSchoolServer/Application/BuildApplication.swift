@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import TouchSchoolProtocol
@@ -15,6 +16,7 @@ extension TouchSchoolServer {
         let page = try WebPage()
 
         let router = Router(context: HTTPRequestContext.self)
+        router.add(middleware: RequestBudgetMiddleware(budgets: RequestBudgets(policy: .standard), trustedProxies: configuration.trustedProxies, metrics: metrics))
         Routes(battle: battle, metrics: metrics).add(to: router)
         BoardStream(battle: battle, limits: limits, metrics: metrics, trustedProxies: configuration.trustedProxies).add(to: router)
         PageRoutes(battle: battle, page: page, lookup: SchoolLookup()).add(to: router)
@@ -25,16 +27,29 @@ extension TouchSchoolServer {
             let address = ClientAddress.of(peer: context.requestContext.remoteAddress?.ipAddress,
                                            forwardedFor: context.request.headers[ClientAddress.forwardedFor],
                                            trustedProxies: configuration.trustedProxies)
-            try await PlayConnection(battle: battle, limits: limits, metrics: metrics, address: address, logger: logger)
+            try await PlayConnection(battle: battle, limits: limits, metrics: metrics, address: address,
+                                     channel: context.requestContext.channel, logger: logger)
                 .run(inbound: inbound, outbound: outbound)
         }
 
+        let guardPolicy = ConnectionGuardPolicy.standard
+        let webSocketResponder = playRouter.buildResponder()
+        // Later requests on a kept-alive connection: Hummingbird's idle timeout and the
+        // decoder's size limits, from the same policy as the guard of the first.
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: guardPolicy.idleTimeout,
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: guardPolicy.maximumHeadBytes, maxHeaderListSize: guardPolicy.maximumHeadBytes,
+                                            maxHeaderFieldCount: 100))
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: http1, ws: .init(maxFrameSize: PlayConnection.maximumFrameBytes, autoPing: .enabled(timePeriod: .seconds(30))))
+        let server = HTTPServerBuilder { responder in
+            GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                                    configuration: channelConfiguration),
+                                policy: guardPolicy, limits: limits, trustedProxies: configuration.trustedProxies, metrics: metrics)
+        }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: playRouter,
-                configuration: .init(ws: .init(maxFrameSize: PlayConnection.maximumFrameBytes,
-                                               autoPing: .enabled(timePeriod: .seconds(30))))),
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 onListening(configuration.host, channel.localAddress?.port ?? configuration.port)

@@ -24,6 +24,11 @@ public struct ServerConfiguration: Sendable {
     /// imported `catalog.json` (an import while the server runs is taken up within seconds).
     public var starterCatalogPath: String?
     public var limits: AddressLimitPolicy
+    /// The devices the store may hold: past it new devices are refused (`CloseCode.battleFull`)
+    /// and the store keeps saving for the others. Each device costs about a kilobyte with its
+    /// tallies: two million, a national battle's players, is a couple of gigabytes.
+    public var maximumDevices = ServerConfiguration.standardMaximumDevices
+    public static let standardMaximumDevices = 2_000_000
     /// Load balancers whose `X-Forwarded-For` names the player's address for the limits.
     public var trustedProxies: Set<String> = []
     /// The operator's token (`AdminToken`): from this file, else this value (the environment's
@@ -63,16 +68,20 @@ struct HTTPRequestContext: RequestContext, RemoteAddressRequestContext {
     }
 }
 
-/// The request context of the play socket: the remote address, for the per-address limits.
+/// The request context of the play socket: the remote address, for the per-address limits, and
+/// the connection.
 struct PlayRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     let webSocket: WebSocketHandlerReference<Self>
     let remoteAddress: SocketAddress?
+    /// The connection, closed outright when its reader stops reading (`WriteProgress`).
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 }
 
@@ -124,11 +133,13 @@ public enum TouchSchoolServer {
         let catalog: CatalogResource
         let board: StoredBoard
         let battleID: String
+        let devicesStored: Int
         do {
             battleID = try await store.battleID()
             guard let loaded = try await store.newCatalog(current: nil) else { throw BattleStoreError(message: "no catalog") }
             catalog = loaded
             board = try await store.board()
+            devicesStored = try await store.deviceCount()
         } catch {
             throw ServerError(description: "cannot start from \(store.name): \(error)")
         }
@@ -141,7 +152,8 @@ public enum TouchSchoolServer {
         }
         let metrics = ServerMetrics()
         let battle = Battle(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics,
-                            limits: configuration.limits, logger: logger)
+                            limits: configuration.limits, devicesStored: devicesStored, maximumDevices: configuration.maximumDevices,
+                            logger: logger)
         let listening = ListeningFlag()
         let limits = AddressLimits(policy: configuration.limits)
         let app = try buildApplication(configuration, battle: battle, limits: limits, adminToken: adminToken, metrics: metrics,

@@ -7,6 +7,7 @@ public final class ServerMetrics: Sendable {
     let connections: Gauge
     let boardStreams: Gauge
     let connectionsRefused: Counter
+    let requestsRefused: Counter
     let protocolErrors: Counter
     let batches: Counter
     let duplicateBatches: Counter
@@ -23,6 +24,7 @@ public final class ServerMetrics: Sendable {
         connections = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "open", unitName: "connections", helpText: "Open play connections."))
         boardStreams = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "open", unitName: "board_streams", helpText: "Open board streams (GET /v1/board)."))
         connectionsRefused = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "connections_refused", unitName: "total", helpText: "Connections or devices refused by the per-address limits."))
+        requestsRefused = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "requests_refused", unitName: "total", helpText: "HTTP requests answered 429 by the per-address request budgets."))
         protocolErrors = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "protocol_errors", unitName: "total", helpText: "Connections closed for a malformed, oversized or out-of-order message."))
         batches = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "batches", unitName: "total", helpText: "Batches applied."))
         duplicateBatches = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "batches_duplicate", unitName: "total", helpText: "Batches received again after being applied (acknowledged, not counted)."))

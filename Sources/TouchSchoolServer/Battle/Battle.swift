@@ -51,6 +51,8 @@ actor Battle: Service {
     static let broadcastInterval: Duration = .milliseconds(180)
     /// How often the catalog is looked at for an import made while the server runs.
     static let catalogCheckInterval: Duration = .seconds(2)
+    /// How often the store's devices are counted again.
+    static let deviceCountInterval: Duration = .seconds(60)
     /// How long to wait before trying a failed save again.
     static let retryDelay: Duration = .seconds(1)
     /// A connection whose writer has this many messages waiting is too slow to keep.
@@ -65,6 +67,12 @@ actor Battle: Service {
     /// Every change up to this version has been read from the store.
     var polledVersion: UInt64
     var histories: TapJudges
+    /// Devices the store holds: read at start, grown by each save's new devices, read again
+    /// every `deviceCountInterval` (other servers on the same store add theirs).
+    var devicesStored: Int
+    /// No new device is welcomed once the store holds this many (`ServerConfiguration`).
+    let maximumDevices: Int
+    var devicesCountedAt = ContinuousClock.now
     var pending: [ReceivedBatch] = []
     /// When the oldest waiting batch arrived: the commit window runs from then.
     var pendingSince: ContinuousClock.Instant?
@@ -96,8 +104,10 @@ actor Battle: Service {
     }
 
     init(store: any BattleStore, battleID: String, catalog: CatalogResource, board: StoredBoard, metrics: ServerMetrics,
-         limits: AddressLimitPolicy = .standard, logger: Logger) {
+         limits: AddressLimitPolicy = .standard, devicesStored: Int = 0, maximumDevices: Int = .max, logger: Logger) {
         histories = TapJudges(addresses: limits)
+        self.devicesStored = devicesStored
+        self.maximumDevices = maximumDevices
         self.store = store
         self.battleID = battleID
         self.catalog = catalog

@@ -73,6 +73,10 @@ extension Battle {
             await withCheckedContinuation { pollWaiter = $0 }
             guard !closing else { return }
             do throws(BattleStoreError) {
+                if ContinuousClock.now - devicesCountedAt >= Self.deviceCountInterval {
+                    devicesStored = try await store.deviceCount()
+                    devicesCountedAt = .now
+                }
                 let changes = try await store.changes(since: polledVersion)
                 // The store answers again: with nothing waiting to be saved, saving works too.
                 if pending.isEmpty && inFlight.isEmpty { noteSaveWorks() }

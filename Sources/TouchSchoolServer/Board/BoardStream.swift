@@ -77,10 +77,10 @@ struct BoardStream {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await keepAlive(outbox, watching: progress, closing: channel) }
-                try await progress.write(board, to: &writer)
+                try await progress.track { try await writer.write(ByteBuffer(string: board)) }
                 reading: for await message in events {
                     switch message {
-                    case let .text(text): try await progress.write(text, to: &writer)
+                    case let .text(text): try await progress.track { try await writer.write(ByteBuffer(string: text)) }
                     case .close: break reading
                     }
                 }
@@ -98,34 +98,15 @@ struct BoardStream {
     }
 
     /// Every `keepAliveInterval`, until cancelled: a comment into the stream, and a look at the
-    /// writer. A write unfinished since the previous look, or a stream too full to take the
-    /// comment, is a reader that stopped reading: its connection is closed (which ends the
-    /// write), as nothing else would end it.
+    /// writer (`WriteProgress`). A stalled write, or a stream too full to take the comment, is a
+    /// reader that stopped reading: its connection is closed (which ends the write).
     private func keepAlive(_ outbox: AsyncStream<Outgoing>.Continuation, watching progress: WriteProgress,
                            closing channel: any Channel) async {
-        var seen = progress.now
-        while true {
-            do { try await Task.sleep(for: Self.keepAliveInterval) } catch { return }
-            let now = progress.now
-            let stalled = now.writing && now.completed == seen.completed
-            seen = now
-            guard !stalled, case .enqueued = outbox.yield(.text(Self.keepAlive)) else {
-                channel.close(promise: nil)
-                return
-            }
-        }
-    }
-
-    /// Whether a write is under way, and how many finished: read by the keep-alive.
-    final class WriteProgress: Sendable {
-        private let state = Mutex((writing: false, completed: 0))
-
-        var now: (writing: Bool, completed: Int) { state.withLock { $0 } }
-
-        func write(_ text: String, to writer: inout any ResponseBodyWriter) async throws {
-            state.withLock { $0.writing = true }
-            try await writer.write(ByteBuffer(string: text))
-            state.withLock { $0 = (false, $0.completed + 1) }
+        await progress.watch(every: Self.keepAliveInterval) {
+            if case .enqueued = outbox.yield(.text(Self.keepAlive)) { return true }
+            return false
+        } stalled: {
+            channel.close(promise: nil)
         }
     }
 }

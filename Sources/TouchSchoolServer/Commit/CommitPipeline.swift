@@ -94,6 +94,7 @@ extension Battle {
             for note in window.notes { logger.warning("The saved scores were repaired", metadata: ["problem": "\(note)"]) }
             take(window.board)
             self.histories = window.histories
+            devicesStored += result.newDevices
             var acknowledged = 0
             for (received, outcome) in zip(batches, result.outcomes) {
                 switch outcome {

@@ -38,6 +38,9 @@ enum CommitRules {
         var changedSchools: Set<String>
         var accepted: UInt64 = 0
         var refused: UInt64 = 0
+        /// Devices whose first batch this save applied: the battle's count of devices grows by
+        /// these (`ServerConfiguration.maximumDevices`).
+        var newDevices = 0
         /// What each device's batches did, for the tally the stores keep beside the scores.
         var devices: [String: DeviceWindow] = [:]
     }
@@ -134,6 +137,7 @@ enum CommitRules {
             let player = BattleRules.player(before, adding: playerAccepted, switchedTo: switchedTo,
                                             best: min(max(0, batch.best), maximumBestTapsPerSecond))
             state.players[device] = player
+            if record.lastSeq == 0 { result.newDevices += 1 }
             record.lastSeq = batch.seq
             record.lastEndMs = history.lastEndMs
             record.player = received.player

@@ -4,9 +4,11 @@ import TouchSchoolCore
 /// only by a save that succeeded: each device's history and each address's budget.
 struct TapJudges: Sendable {
     var devices: [String: DeviceTapHistory] = [:]
-    var addresses: AddressTapBudgets
+    /// The taps all devices of one address may have accepted together (`AddressLimitPolicy`'s
+    /// `tapsPerSecond` and `tapBurst`).
+    var addresses: AddressBudgets
 
     init(addresses policy: AddressLimitPolicy) {
-        addresses = AddressTapBudgets(policy: policy)
+        addresses = AddressBudgets(perSecond: policy.tapsPerSecond, burst: policy.tapBurst)
     }
 }

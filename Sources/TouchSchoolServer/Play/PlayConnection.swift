@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import Synchronization
 import TouchSchoolCore
 import TouchSchoolProtocol
@@ -13,12 +14,18 @@ struct PlayConnection {
     let limits: AddressLimits
     let metrics: ServerMetrics
     let address: String
+    /// Closed outright when the reader stops reading: a write waiting for room waits for ever.
+    let channel: any Channel
     let logger: Logger
 
     /// The largest frame accepted: a message over the protocol's limit is still read whole (up to
     /// this) so that the client is told why it is closed; beyond this the WebSocket layer closes
     /// the connection itself (1009).
     static let maximumFrameBytes = 4 * PlayProtocol.maximumClientMessageBytes
+
+    /// How often the writer is looked at: a write unfinished from one look to the next (15 to 30
+    /// seconds) is a reader that stopped reading, and its connection is closed.
+    static let writeStallInterval: Duration = .seconds(15)
 
     /// How long a closed connection waits for the peer's close frame before it is dropped.
     static let closeGrace: Duration = .seconds(3)
@@ -55,6 +62,7 @@ struct PlayConnection {
         defer { metrics.connections.decrement() }
         let greeted = Flag()
         let layerError = CaughtError()
+        let progress = WriteProgress()
         enum Part { case writer, reader, timer, grace }
         await withTaskGroup(of: Part.self) { group in
             // The writer: everything for this connection, in order, until a close.
@@ -62,7 +70,7 @@ struct PlayConnection {
                 for await message in stream {
                     switch message {
                     case let .text(text):
-                        do { try await outbound.writeTextMessage(text) } catch { return .writer }
+                        do { try await progress.track { try await outbound.writeTextMessage(text) } } catch { return .writer }
                     case let .close(code, reason):
                         try? await outbound.close(.init(codeNumber: Int(code)), reason: reason)
                         return .writer
@@ -90,6 +98,15 @@ struct PlayConnection {
                 // what is queued (a close at the end when there was an error), then stops.
                 await battle.disconnect(id)
                 return .reader
+            }
+            // A reader that stopped reading.
+            group.addTask {
+                await progress.watch(every: Self.writeStallInterval) {
+                    logger.notice("Closing a connection whose reader stopped reading", metadata: ["address": "\(address)"])
+                    metrics.protocolErrors.increment()
+                    channel.close(promise: nil)
+                }
+                return .timer
             }
             // Hello in time.
             group.addTask {
@@ -146,6 +163,9 @@ struct PlayConnection {
         let player: String
         switch try decode(first) {
         case let .hello(hello):
+            // The player said hello in time: what follows (the store's answers) is the server's
+            // own time, however long a busy disk makes it.
+            greeted.set()
             guard hello.protocol == PlayProtocol.version else {
                 throw Closing.error(ProtocolError(code: CloseCode.unsupportedVersion,
                                                   message: "protocol \(hello.protocol) is not spoken here: this server speaks \(PlayProtocol.version)"))
@@ -156,7 +176,6 @@ struct PlayConnection {
             if let refusal = await Self.refusal(of: hello.device, from: address, battle: battle, limits: limits, metrics: metrics) {
                 throw Closing.error(refusal)
             }
-            greeted.set()
             player = PlayerNames.clean(hello.player)
             switch await battle.hello(id, device: hello.device, player: player) {
             case let .welcome(welcome): outbox.yield(.text(welcome))

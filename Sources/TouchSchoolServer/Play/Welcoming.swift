@@ -28,6 +28,13 @@ extension Battle {
             }
         }
         guard !closing, peers[id] != nil else { return .refused(Self.goingAway) }
+        // A full store keeps saving for the devices it holds; a new one waits for room. (Hellos
+        // of new devices at the same moment may each pass before their first save counts.)
+        if known == nil, devicesStored >= maximumDevices {
+            metrics.connectionsRefused.increment()
+            return .refused(ProtocolError(code: CloseCode.battleFull,
+                                          message: "this battle takes no new players now: it holds its limit of \(maximumDevices) devices"))
+        }
         if let other = connectionOfDevice[device], other != id {
             send(.close(code: CloseCode.normal, reason: "this device connected again"), to: other)
             if peers[other] != nil { peers[other]?.device = nil }

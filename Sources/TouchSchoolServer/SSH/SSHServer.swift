@@ -40,8 +40,9 @@ struct SSHServer: Service {
 
     func run() async throws {
         // The play sockets' count of open connections per address, for SSH connections (only
-        // the connection count of this policy is used: devices and taps are `context.limits`').
-        let connections = AddressLimits(policy: AddressLimitPolicy(connectionsPerAddress: policy.connectionsPerAddress,
+        // the connection count of this policy is used: sockets, devices and taps are
+        // `context.limits`', shared with every other player).
+        let connections = AddressLimits(policy: AddressLimitPolicy(connectionsPerAddress: policy.connectionsPerAddress, socketsPerAddress: 0,
                                                                    devicesPerAddressPerHour: 0, tapsPerSecond: 0, tapBurst: 0))
         let context = context
         let loginGrace = TimeAmount.seconds(Int64(policy.loginGraceSeconds))
@@ -73,16 +74,27 @@ struct SSHServer: Service {
         }
     }
 
-    /// A new TCP connection: counted against its address, given `loginGrace` to start its game
+    /// A new TCP connection: counted against its address (as one of its sockets, whatever they
+    /// carry, and as one of its SSH connections), given `loginGrace` to start its game
     /// (authenticated, its session open and its shell requested), else closed.
     private static func accept(_ channel: any Channel, connections: AddressLimits, loginGrace: TimeAmount,
                                context: SSHGameContext) -> EventLoopFuture<Void> {
         let address = channel.remoteAddress?.ipAddress ?? "unknown"
-        guard connections.openConnection(from: address) else {
+        // Sockets are counted per network (an IPv6 /64), as `ConnectionGuard` counts them.
+        let network = ClientAddress.network(of: address)
+        guard context.limits.openSocket(from: network) else {
             context.metrics.connectionsRefused.increment()
             return channel.close()
         }
-        channel.closeFuture.whenComplete { _ in connections.closeConnection(from: address) }
+        guard connections.openConnection(from: address) else {
+            context.limits.closeSocket(from: network)
+            context.metrics.connectionsRefused.increment()
+            return channel.close()
+        }
+        channel.closeFuture.whenComplete { _ in
+            connections.closeConnection(from: address)
+            context.limits.closeSocket(from: network)
+        }
         let authentication = SSHPlayerAuthentication()
         let session = SessionState()
         channel.eventLoop.scheduleTask(in: loginGrace) {

@@ -25,6 +25,10 @@ protocol BattleStore: Sendable {
     /// A device's record and its player, or nil for a device never seen.
     func device(_ device: String) async throws(BattleStoreError) -> (DeviceRecord, PlayerRecord)?
 
+    /// How many devices the store holds (a count of rows: read at start and now and then, not
+    /// per hello).
+    func deviceCount() async throws(BattleStoreError) -> Int
+
     /// Applies `batches` (in arrival order) by `CommitRules` and saves them durably in one write.
     /// `histories` are the devices' judges and the addresses' budgets as this server knows them; the updated ones come back.
     func commit(_ batches: [ReceivedBatch], histories: TapJudges, catalog: Catalog,

@@ -25,16 +25,17 @@ public enum ExecutableLocation {
     }
 }
 
-/// The starter catalog (`Resources/schools.json`), shipped in SwiftPM's resource bundle of the
-/// `TouchSchoolStarterCatalog` target beside the executable (where `swift build` puts it, and where
-/// an installation copies it). Found here rather than by `Bundle.module`, which would bring
-/// Foundation into the game (BENCHMARKS.md, "Peak memory").
+/// The starter catalog (`Resources/schools.json`): in SwiftPM's resource bundle of the
+/// `TouchSchoolStarterCatalog` target beside the executable (where `swift build` puts it), or in
+/// an installation's `share/touchschool/` beside its `bin/` (scripts/install-layout). Found here
+/// rather than by `Bundle.module`, which would bring Foundation into the game (BENCHMARKS.md,
+/// "Peak memory").
 public enum StarterCatalogFile {
     public static let bundleName = "TouchSchool_TouchSchoolStarterCatalog.resources"
 
     /// The file's path, or nil when the installation lacks it.
     public static var path: String? {
-        let path = "\(ExecutableLocation.directory)/\(bundleName)/schools.json"
-        return FileIO.exists(path) ? path : nil
+        let directory = ExecutableLocation.directory
+        return ["\(directory)/\(bundleName)/schools.json", "\(directory)/../share/touchschool/schools.json"].first(where: FileIO.exists)
     }
 }

@@ -5,6 +5,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 import TouchSchoolProtocol
 import TouchSchoolStore
@@ -13,7 +14,7 @@ import TouchSchoolStore
 /// The battle actor in this process, on the in-memory store with failures and delays injected:
 /// what it acknowledges, when, and what it does on shutdown; `/healthz` through Hummingbird's
 /// test client.
-@Suite struct BattleInProcessTests {
+@Suite(.onOwnThreads) struct BattleInProcessTests {
     static let device = "in-process-device-key-0001"
 
     /// A battle running as the server runs it (a service group, SIGTERM-like shutdown by

@@ -1,4 +1,5 @@
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolCore
 import TouchSchoolProtocol
 import TouchSchoolStore
@@ -7,7 +8,7 @@ import TouchSchoolStore
 /// What every `BattleStore` promises, run against each: SQLite in a data directory, PostgreSQL,
 /// and the in-memory store the battle's own tests use. Serialized: a PostgreSQL cluster per test
 /// is enough for a two-core machine.
-@Suite(.serialized) struct BattleStoreTests {
+@Suite(.onOwnThreads, .serialized) struct BattleStoreTests {
     static let now: Int64 = 1_800_000_000_000
 
     /// Batch `seq` of `device`, a tenth of a second long, the batches a tenth of a second apart.
@@ -43,6 +44,27 @@ import TouchSchoolStore
             let (record, player) = try #require(try await store.device("device-1-aaaaaaaaaaaaaaa"))
             #expect(record.lastSeq == 2 && record.player == "민지")
             #expect(player == PlayerRecord(schoolID: "A", taps: 5, bestTapsPerSecond: 5))
+        }
+    }
+
+    /// Seen before: every repeat forced a save. Now a window of nothing but repeats is
+    /// answered from what the store holds, and nothing is written for it.
+    @Test(arguments: [StoreKind.sqlite, .postgres])
+    func aWindowOfRepeatsWritesNothing(_ kind: StoreKind) async throws {
+        try await withStore(kind) { fixture in
+            let store = fixture.store
+            let other = "device-2-bbbbbbbbbbbbbbb"
+            _ = try await Self.commit(store, [Self.received(1, ["A": 3], switchedTo: "A"), Self.received(1, ["B": 1], device: other, switchedTo: "B")])
+            let before = try #require(try fixture.writeMark())
+            let again = try await Self.commit(store, [Self.received(1, ["A": 3], switchedTo: "A"), Self.received(1, ["B": 1], device: other),
+                                                      Self.received(1, ["A": 3])])
+            #expect(Self.accepted(again) == [0, 0, 0])
+            #expect(try fixture.writeMark() == before, "nothing written for repeats")
+            // A window with one new batch among repeats writes that device alone.
+            let mixed = try await Self.commit(store, [Self.received(1, ["A": 3]), Self.received(2, ["B": 2], device: other)])
+            #expect(Self.accepted(mixed) == [0, 2])
+            #expect(try fixture.writeMark() != before)
+            #expect(try await store.deviceCount() == 2)
         }
     }
 

@@ -69,6 +69,8 @@ final class InMemoryBattleStore: BattleStore {
         storage.state.withLock { state in state.devices[device].map { ($0, state.players[device] ?? PlayerRecord()) } }
     }
 
+    func deviceCount() async -> Int { storage.state.withLock { $0.devices.count } }
+
     func commit(_ batches: [ReceivedBatch], histories: TapJudges, catalog: Catalog,
                 nowMs: Int64) async throws(BattleStoreError) -> CommittedWindow {
         let behaviour = storage.behaviour.withLock { $0 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolTestSupport
 import TouchSchoolBattleDatabase
 import TouchSchoolCore
 import TouchSchoolStore
@@ -7,7 +8,7 @@ import TouchSchoolStore
 
 /// What only the data directory's database does: the move of `state.json` at the first start,
 /// and the refusal of a database it cannot read.
-@Suite struct SQLiteBattleStoreTests {
+@Suite(.onOwnThreads) struct SQLiteBattleStoreTests {
     static let device = "q3R-device-key-of-a-server-player"
 
     /// A server's `state.json` as an earlier release left it: two schools, a local player and a

@@ -26,6 +26,8 @@ protocol StoreFixture: Sendable {
     func restarted() async throws -> any BattleStore
     /// Commits fail (inside their transaction) until called with false.
     func failCommits(_ failing: Bool) async throws
+    /// What changes when the storage is written to (nil: memory, which has no such mark).
+    func writeMark() throws -> String?
     func stop() async
 }
 
@@ -63,6 +65,12 @@ struct SQLiteFixture: StoreFixture {
         try sqlite3(BattleDatabase.path(inDataDirectory: directory), failing
             ? "CREATE TRIGGER injected_failure BEFORE UPDATE ON board BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
             : "DROP TRIGGER injected_failure")
+    }
+
+    /// The write-ahead log's size: every transaction that wrote appends its pages to it.
+    func writeMark() throws -> String? {
+        let attributes = try FileManager.default.attributesOfItem(atPath: BattleDatabase.path(inDataDirectory: directory) + "-wal")
+        return "\(attributes[.size] ?? 0)"
     }
 
     func stop() { try? FileManager.default.removeItem(atPath: directory) }
@@ -118,6 +126,13 @@ final class PostgresFixture: StoreFixture {
             """ : "DROP TRIGGER injected_failure ON touchschool_board; DROP FUNCTION injected_failure()")
     }
 
+    /// The row versions of every device (an update, even to the same values, makes a new one)
+    /// and the board's version.
+    func writeMark() throws -> String? {
+        try cluster.psql("SELECT string_agg(device || ':' || xmin::text, ',' ORDER BY device) FROM touchschool_devices")
+            + "/" + cluster.psql("SELECT version FROM touchschool_board")
+    }
+
     func stop() async {
         for client in clients.withLock({ $0 }) {
             client.cancel()
@@ -136,6 +151,8 @@ struct MemoryFixture: StoreFixture {
     func restarted() -> any BattleStore { InMemoryBattleStore(storage: storage, catalog: (store as! InMemoryBattleStore).catalog) }
 
     func failCommits(_ failing: Bool) { storage.failCommits(failing ? "injected failure" : nil) }
+
+    func writeMark() -> String? { nil }
 
     func stop() {}
 }

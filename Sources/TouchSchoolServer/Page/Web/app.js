@@ -303,7 +303,8 @@
       setStatus();
       if (event.code === 1000 && /connected again/.test(event.reason)) { stop(t.takenOver); return; }
       if (event.code === 4000) { stop(t.versionMismatch); return; }
-      const wait = event.code === 4029 ? 60000 : event.code === 1008 ? 10000 : retryMs;
+      // Too many from this address, or a full battle: a minute; a protocol error: ten seconds.
+      const wait = event.code === 4029 || event.code === 4007 ? 60000 : event.code === 1008 ? 10000 : retryMs;
       retryMs = Math.min(retryMs * 2, 8000);
       retryTimer = setTimeout(connect, wait);
     };

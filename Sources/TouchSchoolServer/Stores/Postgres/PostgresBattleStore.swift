@@ -78,6 +78,16 @@ final class PostgresBattleStore: BattleStore {
         }
     }
 
+    func deviceCount() async throws(BattleStoreError) -> Int {
+        let (client, logger) = (self.client, self.logger)
+        return try await run("count the devices") {
+            for try await count in try await client.query("SELECT count(*) FROM touchschool_devices", logger: logger).decode(Int64.self) {
+                return Int(count)
+            }
+            return 0
+        }
+    }
+
     /// Every total changed after `version`, read with the board's version in one statement (one
     /// snapshot): the totals are those of that version.
     func changes(since version: UInt64) async throws(BattleStoreError) -> StoredBoard? {
@@ -110,17 +120,25 @@ final class PostgresBattleStore: BattleStore {
 
     private static func commit(_ batches: [ReceivedBatch], histories: TapJudges, catalog: Catalog,
                                nowMs: Int64, on connection: PostgresConnection, logger: Logger) async throws -> CommittedWindow {
-        // 1. The devices, locked in key order (a new device's row is created, and so locked, too).
-        let devices = Set(batches.map(\.device)).sorted()
+        // 1. The devices. A device whose every batch here is numbered at most its last applied
+        // one only repeats: its row, read without a lock, answers it (the number only grows), and
+        // nothing is written for it. The others are locked in key order, a new device's row
+        // created (and so locked) too.
         var state = SavedState()
-        let rows = try await connection.query("""
-            INSERT INTO touchschool_devices (device) SELECT d FROM unnest(\(devices)::text[]) AS u(d) ORDER BY d
-            ON CONFLICT (device) DO UPDATE SET device = EXCLUDED.device
-            RETURNING device, last_seq, last_end_ms, player, school, taps, best
+        let all = Set(batches.map(\.device)).sorted()
+        let read = try await connection.query("""
+            SELECT device, last_seq, last_end_ms, player, school, taps, best FROM touchschool_devices WHERE device = ANY(\(all)::text[])
             """, logger: logger)
-        for try await (device, lastSeq, lastEndMs, player, school, taps, best) in rows.decode((String, Int64, Int64, String, String?, Int64, Int32).self) {
-            state.devices[device] = DeviceRecord(lastSeq: UInt64(max(0, lastSeq)), player: player, lastEndMs: lastEndMs)
-            state.players[device] = PlayerRecord(schoolID: school, taps: UInt64(max(0, taps)), bestTapsPerSecond: Int(best))
+        try await Self.take(read, into: &state)
+        let highest = Dictionary(batches.map { ($0.device, $0.batch.seq) }, uniquingKeysWith: max)
+        let devices = all.filter { highest[$0, default: 0] > state.devices[$0]?.lastSeq ?? 0 }
+        if !devices.isEmpty {
+            let locked = try await connection.query("""
+                INSERT INTO touchschool_devices (device) SELECT d FROM unnest(\(devices)::text[]) AS u(d) ORDER BY d
+                ON CONFLICT (device) DO UPDATE SET device = EXCLUDED.device
+                RETURNING device, last_seq, last_end_ms, player, school, taps, best
+                """, logger: logger)
+            try await Self.take(locked, into: &state)
         }
         let before = state
         let (activities, banned) = try await PostgresOperator.activities(of: devices, on: connection, logger: logger)
@@ -149,6 +167,14 @@ final class PostgresBattleStore: BattleStore {
         // NOTIFY sent at COMMIT).
         let board = try await PostgresAdministration.addToTotals(state.scores, on: connection, logger: logger)
         return CommittedWindow(rules: rules, histories: histories, board: board ?? StoredBoard(version: 0, scores: [:]))
+    }
+
+    /// The devices' rows (device, last_seq, last_end_ms, player, school, taps, best) into `state`.
+    private static func take(_ rows: PostgresRowSequence, into state: inout SavedState) async throws {
+        for try await (device, lastSeq, lastEndMs, player, school, taps, best) in rows.decode((String, Int64, Int64, String, String?, Int64, Int32).self) {
+            state.devices[device] = DeviceRecord(lastSeq: UInt64(max(0, lastSeq)), player: player, lastEndMs: lastEndMs)
+            state.players[device] = PlayerRecord(schoolID: school, taps: UInt64(max(0, taps)), bestTapsPerSecond: Int(best))
+        }
     }
 
     /// The catalog imported into the database (`touchschool import --postgres`), else the

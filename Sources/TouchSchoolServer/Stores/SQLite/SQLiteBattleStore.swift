@@ -151,9 +151,11 @@ final class SQLiteBattleStore: BattleStore {
     }
 
     func isBanned(address: String) async throws(BattleStoreError) -> Bool {
-        try await run { database throws(StoreError) in
-            try database.write { write throws(SQLiteError) in try write.isAddressBanned(address) }
-        }
+        try await run { database throws(StoreError) in try database.isAddressBanned(address) }
+    }
+
+    func deviceCount() async throws(BattleStoreError) -> Int {
+        try await run { database throws(StoreError) in try database.deviceCount() }
     }
 
     func setBanned(address: String, _ banned: Bool) async throws(BattleStoreError) {

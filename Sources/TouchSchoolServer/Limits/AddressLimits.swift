@@ -6,6 +6,9 @@ import Synchronization
 public struct AddressLimitPolicy: Sendable {
     /// Open play connections from one address: a lab of several hundred players, twice over.
     public var connectionsPerAddress: Int
+    /// Open sockets from one address (an IPv6 /64), whatever they carry: each player's play
+    /// socket and board stream, and the few HTTP connections a page loads with.
+    public var socketsPerAddress: Int
     /// Distinct devices one address may play with in an hour: a school's labs in a day of
     /// classes, while a bot minting a key per connection is stopped within the hour.
     public var devicesPerAddressPerHour: Int
@@ -19,24 +22,27 @@ public struct AddressLimitPolicy: Sendable {
     /// a burst buy no more than this.
     public var tapBurst: Int
 
-    public static let standard = AddressLimitPolicy(connectionsPerAddress: 1_000, devicesPerAddressPerHour: 1_000,
+    public static let standard = AddressLimitPolicy(connectionsPerAddress: 1_000, socketsPerAddress: 2_500, devicesPerAddressPerHour: 1_000,
                                                     tapsPerSecond: 2_000, tapBurst: 10_000)
 
-    public init(connectionsPerAddress: Int, devicesPerAddressPerHour: Int, tapsPerSecond: Int, tapBurst: Int) {
+    public init(connectionsPerAddress: Int, socketsPerAddress: Int, devicesPerAddressPerHour: Int, tapsPerSecond: Int, tapBurst: Int) {
         self.connectionsPerAddress = connectionsPerAddress
+        self.socketsPerAddress = socketsPerAddress
         self.devicesPerAddressPerHour = devicesPerAddressPerHour
         self.tapsPerSecond = tapsPerSecond
         self.tapBurst = tapBurst
     }
 }
 
-/// Counts open connections and recent devices per address, shared by every connection.
+/// Counts open sockets, play connections and recent devices per address, shared by every
+/// connection.
 final class AddressLimits: Sendable {
     let policy: AddressLimitPolicy
     private let state = Mutex(State())
 
     private struct State {
         var open: [String: Int] = [:]
+        var sockets: [String: Int] = [:]
         /// Devices seen per address, with when they were last seen (seconds, monotonic).
         var devices: [String: [String: Int64]] = [:]
     }
@@ -45,19 +51,33 @@ final class AddressLimits: Sendable {
 
     /// Takes a connection slot for `address`; false when it has too many open.
     func openConnection(from address: String) -> Bool {
-        state.withLock { state in
-            let count = state.open[address] ?? 0
-            guard count < policy.connectionsPerAddress else { return false }
-            state.open[address] = count + 1
-            return true
-        }
+        state.withLock { Self.take(address, in: &$0.open, limit: policy.connectionsPerAddress) }
     }
 
     func closeConnection(from address: String) {
-        state.withLock { state in
-            let count = (state.open[address] ?? 1) - 1
-            state.open[address] = count > 0 ? count : nil
-        }
+        state.withLock { Self.give(address, in: &$0.open) }
+    }
+
+    /// Takes a socket slot for `address` (any connection, before its first byte is read);
+    /// false when it has too many open.
+    func openSocket(from address: String) -> Bool {
+        state.withLock { Self.take(address, in: &$0.sockets, limit: policy.socketsPerAddress) }
+    }
+
+    func closeSocket(from address: String) {
+        state.withLock { Self.give(address, in: &$0.sockets) }
+    }
+
+    private static func take(_ address: String, in open: inout [String: Int], limit: Int) -> Bool {
+        let count = open[address] ?? 0
+        guard count < limit else { return false }
+        open[address] = count + 1
+        return true
+    }
+
+    private static func give(_ address: String, in open: inout [String: Int]) {
+        let count = (open[address] ?? 1) - 1
+        open[address] = count > 0 ? count : nil
     }
 
     /// Whether `device` may play from `address` now (`nowSeconds`: a monotonic clock).

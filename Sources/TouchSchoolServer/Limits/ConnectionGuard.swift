@@ -1,0 +1,157 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// How long and how large a connection may be before it has said what it wants. Hummingbird
+/// times out a keep-alive connection only once its first request is read, and its WebSocket
+/// upgrade waits for a whole request head however long or slowly it comes: a script could hold
+/// thousands of sockets open with heads it never finishes.
+public struct ConnectionGuardPolicy: Sendable {
+    /// From the connection's start to the end of its first request head: a phone on a slow
+    /// network sends its few hundred bytes within a second or two.
+    public var headTimeout: TimeAmount
+    /// A keep-alive connection with no request in progress is closed after this; browsers open
+    /// a new one at once when they need it.
+    public var idleTimeout: TimeAmount
+    /// A request head's size: ours are well under 2 KiB (a browser's cookies for this host are
+    /// the largest part); anything larger is answered 431 and closed.
+    public var maximumHeadBytes: Int
+
+    public static let standard = ConnectionGuardPolicy(headTimeout: .seconds(10), idleTimeout: .seconds(30), maximumHeadBytes: 16 << 10)
+
+    public init(headTimeout: TimeAmount, idleTimeout: TimeAmount, maximumHeadBytes: Int) {
+        self.headTimeout = headTimeout
+        self.idleTimeout = idleTimeout
+        self.maximumHeadBytes = maximumHeadBytes
+    }
+}
+
+/// Hummingbird's HTTP and WebSocket child channel, for connections their address's socket limit
+/// admits (each counted while it is open), behind a `ConnectionGuardHandler`, first in the
+/// pipeline: it sees the raw bytes before the HTTP decoder and the upgrade.
+struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Inner.Value
+    let inner: Inner
+    let policy: ConnectionGuardPolicy
+    let limits: AddressLimits
+    let trustedProxies: Set<String>
+    let metrics: ServerMetrics
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let peer = channel.remoteAddress?.ipAddress ?? "unknown"
+        // A load balancer's connections are its players': counted by the address it forwards
+        // once a request says it (the play socket and the board stream do).
+        if !trustedProxies.contains(peer) {
+            let address = ClientAddress.network(of: peer)
+            guard limits.openSocket(from: address) else {
+                metrics.connectionsRefused.increment()
+                channel.close(promise: nil)
+                return channel.eventLoop.makeFailedFuture(SocketLimitReached())
+            }
+            channel.closeFuture.whenComplete { _ in limits.closeSocket(from: address) }
+        }
+        do {
+            try channel.pipeline.syncOperations.addHandler(ConnectionGuardHandler(policy: policy, metrics: metrics), position: .first)
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+        return inner.setup(channel: channel, logger: logger)
+    }
+
+    struct SocketLimitReached: Error {}
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}
+
+/// Guards a connection's first request head: complete within `headTimeout` (else 408, or a
+/// plain close if nothing came) and at most `maximumHeadBytes` (else 431), both followed by a
+/// close. Later requests on a kept-alive connection meet Hummingbird's idle timeout and the
+/// decoder's size limits, set from the same policy.
+final class ConnectionGuardHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let policy: ConnectionGuardPolicy
+    private let metrics: ServerMetrics
+    private var headBytes = 0
+    /// The last three bytes read of the head, for its end ("\r\n\r\n") across reads.
+    private var tail: [UInt8] = []
+    private var headDone = false
+    private var deadline: Scheduled<Void>?
+
+    init(policy: ConnectionGuardPolicy, metrics: ServerMetrics) {
+        self.policy = policy
+        self.metrics = metrics
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        context.fireChannelInactive()
+    }
+
+    /// Starts the head's clock, once.
+    private func start(context: ChannelHandlerContext) {
+        guard deadline == nil, !headDone else { return }
+        deadline = context.eventLoop.scheduleTask(in: policy.headTimeout) { [self] in
+            guard !headDone else { return }
+            // Nothing at all: a socket held open, closed without a word. A head begun and not
+            // finished: told so.
+            refuse(context: context, status: headBytes == 0 ? nil : "408 Request Timeout")
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !headDone else { return context.fireChannelRead(data) }
+        let bytes = Array(unwrapInboundIn(data).readableBytesView)
+        // Where the head ends in this read, if it does: first across the boundary (the three
+        // bytes kept from the last read, then this one's first three), then within this read.
+        let end = Self.headEnd(in: tail + bytes.prefix(3)).map { $0 - tail.count } ?? Self.headEnd(in: bytes)
+        let taken = end.map { $0 + 1 } ?? bytes.count
+        headBytes += taken
+        guard headBytes <= policy.maximumHeadBytes else {
+            return refuse(context: context, status: "431 Request Header Fields Too Large")
+        }
+        if end != nil {
+            headDone = true
+            deadline?.cancel()
+        } else {
+            tail = Array((tail + bytes.suffix(3)).suffix(3))
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// The index of the last byte of the first "\r\n\r\n" in `bytes`.
+    static func headEnd(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 3..<bytes.count
+        where bytes[index - 3] == 13 && bytes[index - 2] == 10 && bytes[index - 1] == 13 && bytes[index] == 10 {
+            return index
+        }
+        return nil
+    }
+
+    /// Answers `status` (if any) and closes: nothing more of this connection is read.
+    private func refuse(context: ChannelHandlerContext, status: String?) {
+        headDone = true
+        deadline?.cancel()
+        metrics.connectionsRefused.increment()
+        guard let status else { return context.close(promise: nil) }
+        let response = "HTTP/1.1 \(status)\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response))).whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+}

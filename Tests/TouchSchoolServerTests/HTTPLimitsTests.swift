@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import TouchSchoolTestSupport
+
+/// The HTTP side of a real server against bare sockets (`RawConnection`): heads that never end,
+/// heads too large, idle keep-alive connections, sockets held open and requests in floods from
+/// one address.
+@Suite(.onOwnThreads, .serialized) struct HTTPLimitsTests {
+    static let request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+    /// Seen before the guard: 200 such sockets from one address all still open after 65 s.
+    @Test func silentSocketsUnfinishedHeadsAndIdleKeepAlivesAreClosed() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let opened = Date()
+        let silent = try RawConnection(to: server.port)
+        let unfinished = try RawConnection(to: server.port)
+        unfinished.send("GET /v1/scores HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        let kept = try RawConnection(to: server.port)
+        kept.send(Self.request)
+        #expect(kept.read(for: 1).hasPrefix("HTTP/1.1 200"), "a whole request is answered and the connection kept")
+
+        let nothing = silent.readUntilClosed(timeout: 20)
+        #expect(nothing?.text == "", "a socket that says nothing is closed without a word")
+        let silentFor = Date().timeIntervalSince(opened)
+        #expect(nothing != nil && (9.5...15).contains(silentFor), "closed after the head's 10 s: \(silentFor) s")
+        let timedOut = unfinished.readUntilClosed(timeout: 5)
+        #expect(timedOut?.text.hasPrefix("HTTP/1.1 408") == true, "\(String(describing: timedOut))")
+        let idle = kept.readUntilClosed(timeout: 30)
+        #expect(idle != nil, "an idle keep-alive connection is closed after 30 s")
+        #expect(server.waitForExit(timeout: 0) == nil, "the server runs on")
+    }
+
+    /// Seen before the guard: a 90 KB or 200 KB head got no answer and no close.
+    @Test func aLargeHeadIsAnswered431AndClosedFirstOrLater() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let padding = "X-Pad: " + String(repeating: "a", count: 20 << 10) + "\r\n"
+        for size in [20 << 10, 200 << 10] {
+            let first = try RawConnection(to: server.port)
+            first.send("GET /v1/scores HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + String(repeating: "a", count: size) + "\r\n\r\n")
+            let answer = first.readUntilClosed(timeout: 5)
+            #expect(answer?.text.hasPrefix("HTTP/1.1 431") == true, "\(size) bytes: \(String(describing: answer?.text.prefix(80)))")
+        }
+        // The second request of a kept-alive connection.
+        let later = try RawConnection(to: server.port)
+        later.send(Self.request)
+        #expect(later.read(for: 1).hasPrefix("HTTP/1.1 200"))
+        later.send("GET /v1/scores HTTP/1.1\r\nHost: 127.0.0.1\r\n" + padding + "\r\n")
+        let answer = later.readUntilClosed(timeout: 5)
+        #expect(answer != nil, "closed at once")
+        // A head of the right size still works.
+        #expect(try await HTTP.get(server.baseURL + "/healthz").status == 200)
+    }
+
+    /// Every socket counts against its address, whatever it carries or says; another address
+    /// is not held back, and a socket closed gives its slot back.
+    @Test func socketsFromOneAddressAreCountedAndAnotherAddressIsNot() async throws {
+        let server = try ServerProcess.start(arguments: ["--sockets-per-address", "5"])
+        defer { server.stop() }
+        // Six at once: the server takes them up on two event loops, in no set order, so any
+        // one of them may be the one closed.
+        let sockets = try (0..<6).map { _ in try RawConnection(to: server.port, from: "127.0.0.7") }
+        let closed = sockets.indices.filter { sockets[$0].readUntilClosed(timeout: 1) != nil }
+        #expect(closed.count == 1, "one of six closed at once: \(closed)")
+        let held = sockets.indices.filter { !closed.contains($0) }.map { sockets[$0] }
+
+        let neighbour = try RawConnection(to: server.port, from: "127.0.0.8")
+        neighbour.send(Self.request)
+        #expect(neighbour.read(for: 1).hasPrefix("HTTP/1.1 200"))
+
+        // The slot comes back once the server has seen the close: tried for a few seconds.
+        held[0].close()
+        var servedAgain = false
+        let deadline = Date().addingTimeInterval(5)
+        while !servedAgain, Date() < deadline {
+            let again = try RawConnection(to: server.port, from: "127.0.0.7")
+            again.send(Self.request)
+            servedAgain = again.read(for: 0.5).hasPrefix("HTTP/1.1 200")
+        }
+        #expect(servedAgain, "a slot given back is taken again")
+        #expect(held.count == 5)
+    }
+
+    /// Searches in a flood (pipelined on one connection): the burst is answered, the rest 429
+    /// with Retry-After, a second later more are answered; another address is not held back.
+    /// The directory has its own, smaller budget.
+    @Test func searchesAndDirectoriesFromOneAddressAreHeldToTheirBudgets() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let flood = try RawConnection(to: server.port, from: "127.0.0.10")
+        let search = "GET /v1/search?q=%ED%95%9C%EB%B9%9B HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        flood.send(String(repeating: search, count: 700))
+        let statuses = flood.statuses(count: 700, timeout: 30)
+        #expect(statuses.count == 700)
+        let answered = statuses.filter { $0 == 200 }.count
+        #expect((500...600).contains(answered), "the burst of 500 and what refilled meanwhile: \(answered)")
+        #expect(statuses.filter { $0 == 429 }.count == 700 - answered)
+
+        let neighbour = try RawConnection(to: server.port, from: "127.0.0.11")
+        neighbour.send(search)
+        #expect(neighbour.statuses(count: 1, timeout: 5) == [200])
+        try await Task.sleep(for: .seconds(1))
+        flood.send(search)
+        #expect(flood.statuses(count: 1, timeout: 5) == [200], "a second later the budget has refilled")
+
+        let directories = try RawConnection(to: server.port, from: "127.0.0.12")
+        directories.send(String(repeating: "GET /v1/schools HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 300))
+        let directoryStatuses = directories.statuses(count: 300, timeout: 30)
+        let directoriesAnswered = directoryStatuses.filter { $0 == 200 }.count
+        #expect((200...260).contains(directoriesAnswered), "\(directoriesAnswered) of 300")
+    }
+
+    /// Guessing the admin token: ten failures, then every admin request from that address is
+    /// refused, the right token too, until a failure refills; another address is not.
+    @Test func wrongAdminTokensFromOneAddressAreHeldToTenThenOneASecond() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let token = try String(contentsOfFile: server.dataDirectory + "/admin.token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        func devices(_ token: String) -> String { "GET /v1/admin/devices HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n" }
+        let guesser = try RawConnection(to: server.port, from: "127.0.0.13")
+        guesser.send(String(repeating: devices("guess"), count: 15) + devices(token))
+        let statuses = guesser.statuses(count: 16, timeout: 10)
+        #expect(statuses == Array(repeating: 401, count: 10) + Array(repeating: 429, count: 6), "\(statuses)")
+
+        let operatorDesk = try RawConnection(to: server.port, from: "127.0.0.14")
+        operatorDesk.send(devices(token))
+        #expect(operatorDesk.statuses(count: 1, timeout: 5) == [200])
+        try await Task.sleep(for: .milliseconds(1_100))
+        guesser.send(devices(token))
+        #expect(guesser.statuses(count: 1, timeout: 5) == [200], "a failure refilled")
+    }
+}
