@@ -163,9 +163,16 @@ struct SSHPlayEndToEndTests {
         try GameEndToEndTests.tapLikeAPerson(dana, count: 1)
         dana.type("ㅎ")
         try dana.waitFor("My taps 2")
-        // F2: choose another school, at the search.
+        // F2: choose another school, at the search, which finds it by 초성 and by the Latin
+        // letters of a Korean keyboard's keys (민사고 typed with the input method off).
         dana.press("F2")
         try dana.waitFor("Search for your school")
+        dana.type("ㅁㅅㄱ")
+        try dana.waitFor("the school found") { $0.contains("> ㅁㅅㄱ") && $0.contains(">* 민족사관고등학교") } // selected, my school
+        for _ in 0..<3 { dana.press("BSpace") }
+        try dana.waitFor("> _") // the query emptied by Backspace
+        dana.type("alstkrh")
+        try dana.waitFor("the school found") { $0.contains("> alstkrh") && $0.contains(">* 민족사관고등학교") }
         dana.press("C-c")
         try dana.waitFor("EXITED:0")
     }
