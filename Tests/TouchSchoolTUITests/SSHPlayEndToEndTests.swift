@@ -83,6 +83,8 @@ struct SSHPlayEndToEndTests {
         let deadline = Date().addingTimeInterval(10)
         while try NetworkPlayEndToEndTests.total(Self.minsago, on: server) < 20, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 20)
+        let metrics = Subprocess.run("/usr/bin/curl", ["-sf", "--max-time", "5", "\(server.url)/metrics"]).output
+        #expect(metrics.contains("touchschool_open_ssh_games 1"), "\(metrics)")
 
         // A larger window (a window-change request) is drawn whole: rows past the old 30 fill.
         alice.resize(columns: 120, rows: 40)

@@ -35,9 +35,11 @@ enum SSHGameSession {
     /// Starts the game's thread; false when the server holds as many games as it may.
     static func start(_ request: Request, channel: any Channel, inbox: SSHInbox, context: SSHGameContext) -> Bool {
         guard context.sessions.open(inbox) else { return false }
+        context.metrics.sshGames.increment()
         let thread = Thread {
             run(request, channel: channel, inbox: inbox, context: context)
             context.sessions.close(inbox)
+            context.metrics.sshGames.decrement()
         }
         thread.name = "touchschool-ssh"
         thread.start()
