@@ -132,7 +132,7 @@ let package = Package(
             name: "TouchSchoolNetworkTUI",
             dependencies: [
                 "TouchSchoolCommandLine", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolStarterCatalog",
-                "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol",
+                "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolView",
             ]
         ),
         // The core's tests read the starter catalog and the official list through the store.
@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "TouchSchoolStoreTests", dependencies: ["TouchSchoolStore", "TouchSchoolCore", "TouchSchoolStarterCatalog", "StateStoreWorker", "TouchSchoolTestSupport"]),
         // One game's saving in a process of its own, for the multi-process tests of the state file.
         .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore", "TouchSchoolStore"], path: "Tests/StateStoreWorker"),
-        .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
         .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolTestSupport"]),
         .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol", "TouchSchoolTestSupport"]),
         // What the tests share: starting programs with a clean signal state, temporary folders,

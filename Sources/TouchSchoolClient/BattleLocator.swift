@@ -44,8 +44,9 @@ public struct BattleLocator: Sendable {
         case answered(battle: String, by: ServerAddress)
         /// No server answered; this battle was learned at one of the addresses before.
         case remembered(battle: String, why: String)
-        /// No server answered and none of the addresses was played before.
-        case unknown(why: String)
+        /// No server answered and none of the addresses was played before; `failure`: why the
+        /// first could not be reached, when it could not.
+        case unknown(why: String, failure: ServerFailure?)
     }
 
     /// Asks the servers in turn which battle they serve (`GET /v1/battle`), else takes the
@@ -53,6 +54,7 @@ public struct BattleLocator: Sendable {
     public func locate(_ servers: [ServerAddress],
                        ask: (ServerAddress) throws(ServerRequestError) -> String = Self.ask) -> Location {
         var reasons: [String] = []
+        var failure: ServerFailure?
         for server in servers {
             do throws(ServerRequestError) {
                 let battle = try ask(server)
@@ -60,13 +62,14 @@ public struct BattleLocator: Sendable {
                 return .answered(battle: battle, by: server)
             } catch {
                 reasons.append(error.description)
+                if reasons.count == 1 { failure = error.failure }
             }
         }
         let why = reasons.joined(separator: "; ")
         for server in servers {
             if let battle = rememberedBattle(at: server) { return .remembered(battle: battle, why: why) }
         }
-        return .unknown(why: why)
+        return .unknown(why: why, failure: failure)
     }
 
     /// `GET /v1/battle` of `server`: the battle's identity, checked.

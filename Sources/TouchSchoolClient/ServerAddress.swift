@@ -81,6 +81,9 @@ public struct ServerAddress: Equatable, Hashable, Sendable, CustomStringConverti
 
     private var hostInURL: String { host.contains(":") ? "[\(host)]" : host }
 
+    /// `host:port` (an IPv6 address in brackets), as the player is shown where they play.
+    public var hostAndPort: String { "\(hostInURL):\(port)" }
+
     /// `http://host:port`, without a trailing slash: paths are appended to it.
     public var httpBase: String { "\(secure ? "https" : "http")://\(hostInURL):\(port)" }
 

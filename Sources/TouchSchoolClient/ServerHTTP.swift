@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import NIOCore
 import Synchronization
+import TouchSchoolCore
 import TouchSchoolProtocol
 
 /// One answer of the server's HTTP side.
@@ -12,11 +13,27 @@ public struct ServerResponse: Sendable {
     public var body: [UInt8]
 }
 
-/// The server's HTTP endpoints (`/v1/catalog`, `/v1/scores`, `/v1/me`), through the shared
-/// AsyncHTTPClient.
+/// The server's HTTP endpoints (`/v1/catalog`, `/v1/scores`, `/v1/me`), through a client of
+/// their own.
 public enum ServerHTTP {
     /// The largest body read: the catalog of 12,011 schools is about 3 MB.
     static let maximumBodyBytes = 64 << 20
+
+    /// How long a connection may take to open: a host on the LAN answers in milliseconds, so
+    /// this only bounds a host that drops the connection silently (switched off, a firewall).
+    static let connectSeconds: Int64 = 3
+
+    /// The shared client's settings, but a failed connection fails its request at once: the
+    /// shared client retries it with backoff until the request's deadline, so that a stopped
+    /// server cost a first game, `rank` or `stats --server` the whole deadline (30 s for the
+    /// catalog) instead of the refusal's milliseconds. The callers retry in their own way (the
+    /// game every second, with the reason on screen).
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(connectSeconds)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     public static func get(_ server: ServerAddress, _ path: String, headers: [(String, String)] = [],
                            timeoutSeconds: Int64 = 10) async throws(ServerRequestError) -> ServerResponse {
@@ -30,12 +47,13 @@ public enum ServerHTTP {
         request.method = .init(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(timeoutSeconds))
+            let response = try await client.execute(request, timeout: .seconds(timeoutSeconds))
             let body = try await response.body.collect(upTo: maximumBodyBytes)
             return ServerResponse(status: Int(response.status.code), etag: response.headers.first(name: "ETag"),
                                   body: Array(buffer: body))
         } catch {
-            throw ServerRequestError(description: "cannot reach the server at \(server): \(describe(error))")
+            let failure = classify(error)
+            throw ServerRequestError(description: "cannot reach the server at \(server): \(describe(failure))", failure: failure)
         }
     }
 
@@ -83,15 +101,35 @@ public enum ServerHTTP {
         }
     }
 
-    /// The cause in few words: connection refused, timed out, and the like.
-    static func describe(_ error: any Error) -> String {
+    /// The kind of cause, read from the error's description: NIO's and AsyncHTTPClient's errors
+    /// name the errno or case but are not all public types to match on.
+    static func classify(_ error: any Error) -> ServerFailure {
         let text = String(describing: error)
-        if text.contains("connectTimeout") || text.contains("deadlineExceeded") { return "no answer in time" }
-        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
-        return text
+        if text.contains("connectTimeout") || text.contains("deadlineExceeded") { return .timedOut }
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return .refused }
+        if ["No route to host", "Network is unreachable", "unreachable", "NXDOMAIN", "resolution", "Name or service not known"]
+            .contains(where: text.contains) { return .unreachable }
+        return .other(text)
+    }
+
+    /// The cause in few words, for the commands' one-line errors.
+    static func describe(_ failure: ServerFailure) -> String {
+        switch failure {
+        case .refused: "connection refused (is `touchschool serve` running there, on that port?)"
+        case .unreachable: "the host cannot be reached (check the address and the network)"
+        case .timedOut: "no answer in time"
+        case let .other(text): text
+        }
     }
 }
 
 public struct ServerRequestError: Error, CustomStringConvertible, Sendable {
     public var description: String
+    /// Why no answer came, when the server could not be reached at all (nil: it answered).
+    public var failure: ServerFailure?
+
+    public init(description: String, failure: ServerFailure? = nil) {
+        self.description = description
+        self.failure = failure
+    }
 }

@@ -4,21 +4,8 @@ import ArgumentParser
 struct TouchSchool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchschool",
-        abstract: "학교 대항전: a school-vs-school tap battle",
-        discussion: """
-        Choose your school, then mash keys: every key is a tap for your school, and the national \
-        leaderboard shows who leads. Inhumanly fast bursts (a held key, a paste) are refused.
-
-        Keys while playing:
-          any key    a tap for your school (a mouse click in the play area too)
-          Tab        the ranking: ←/→ league, ↑/↓ PgUp/PgDn scroll, m my school
-          F1         help          F2       choose another school
-          Esc        back / quit   Ctrl-C   save and quit
-          Ctrl-Z     suspend (`fg` resumes)
-
-        School data: 공공데이터포털 (data.go.kr) 전국초중등학교위치표준데이터, provided by \
-        한국교육시설안전원; load it with `touchschool import FILE`.
-        """,
+        abstract: CommandText.rootAbstract,
+        discussion: CommandText.rootDiscussion,
         version: TouchSchoolVersion.release,
         subcommands: [PlayCommand.self, SearchCommand.self, RankCommand.self, StatsCommand.self, ImportCommand.self, ResetCommand.self, ServeCommand.self, AdminCommand.self],
         defaultSubcommand: PlayCommand.self
@@ -40,7 +27,12 @@ public func runTouchSchool(network chosen: any NetworkCommands) -> Never {
         try command.run()
     } catch {
         var exitCode = TouchSchool.exitCode(for: error)
-        let message = TouchSchool.fullMessage(for: error)
+        var message = TouchSchool.fullMessage(for: error)
+        // ArgumentParser's own prefix is English only; the message after it is ours (in the
+        // user's language) or the parser's.
+        if message.hasPrefix(CommandText.parserErrorPrefix) {
+            message = CommandText.errorPrefix + message.dropFirst(CommandText.parserErrorPrefix.count)
+        }
         if exitCode == .success {
             do {
                 try StandardStreams.write(message + "\n")

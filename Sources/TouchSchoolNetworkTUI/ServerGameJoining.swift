@@ -29,7 +29,9 @@ enum ServerGameJoining {
         switch locator.locate(addresses) {
         case let .answered(battle, _), let .remembered(battle, _):
             battleID = battle
-        case let .unknown(why):
+        case let .unknown(_, failure?):
+            throw ServerNotAnswering(server: address.httpBase, failure: failure)
+        case let .unknown(why, nil):
             let waiting = addresses.contains { FileIO.exists("\(locator.addressFolder($0))/outbox.json") }
             throw CommandError("cannot reach the server: \(why). Is `touchschool serve` running there? "
                                + (waiting ? "Taps an earlier version kept for it wait in \(locator.addressFolder(address)) and are sent once it answers."
@@ -76,7 +78,7 @@ enum ServerGameJoining {
         let battle = NetworkBattle(folder: folder, device: device, player: player, catalog: catalog, catalogETag: etag,
                                    board: cachedBoard ?? BoardMirror(), outbox: outbox)
         return ServerGame(
-            catalog: catalog, battle: battle,
+            catalog: catalog, server: address.hostAndPort, battle: battle,
             connect: {
                 battle.start()
                 // The server's word on the board and the player, when it answers at once; a server

@@ -34,11 +34,19 @@ enum Serving {
         ssh.idleTimeoutSeconds = request.sshIdleSeconds ?? ssh.idleTimeoutSeconds
         ssh.loginGraceSeconds = request.sshLoginGraceSeconds ?? ssh.loginGraceSeconds
         configuration.sshPolicy = ssh
+        configuration.activityInterval = .seconds(request.activitySeconds ?? 60)
+        configuration.reportActivity = { activity in
+            try? StandardStreams.write(ServeGreeting.activity(activity, language: request.language))
+        }
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: request.logLevel) { host, port in
-                let shown = host.contains(":") ? "[\(host)]" : host
                 let data = request.postgresURL == nil ? directory : "PostgreSQL"
-                try? StandardStreams.write("touchschool serve: listening on http://\(shown):\(port) (data: \(data))\n")
+                // The address as bound, for scripts and logs; on every interface that is no
+                // address anyone can type (0.0.0.0), so the line says so instead.
+                let bound = host == "0.0.0.0" || host == "::" ? "every interface, port \(port)" : ServeGreeting.baseURL(host: host, port: port)
+                let hosts = LANAddresses.hosts(listeningOn: host, interfaces: LANAddresses.current())
+                try? StandardStreams.write("touchschool serve: listening on \(bound) (data: \(data))\n"
+                                           + ServeGreeting.text(hosts: hosts, port: port, language: request.language))
             } onSSHListening: { port, fingerprint in
                 try? StandardStreams.write("touchschool serve: SSH on port \(port) (`ssh -p \(port) NAME@HOST`), host key \(fingerprint)\n")
             }

@@ -8,6 +8,8 @@ public enum SchoolEndpoints {
     /// Results a search answers when `limit` is not given, and the most it answers.
     public static let defaultSearchLimit = 20
     public static let maximumSearchLimit = 50
+    /// The most `suggestions` a search that found nothing answers: the few closest names.
+    public static let maximumSuggestions = 5
     /// The longest query text read (in UTF-8 bytes); a longer one is refused with 400.
     public static let maximumQueryBytes = 200
 }
@@ -34,10 +36,15 @@ public struct SchoolRow: Codable, Equatable, Sendable {
 public struct SearchAnswer: Codable, Equatable, Sendable {
     public var query: String
     public var schools: [SchoolRow]
+    /// Only when `schools` is empty and some names are close to the query (a typo: `휘뮨고`): those
+    /// schools, the closest first, for a "did you mean". Absent otherwise, so that a client that
+    /// does not know it reads the answer as before.
+    public var suggestions: [SchoolRow]?
 
-    public init(query: String, schools: [SchoolRow]) {
+    public init(query: String, schools: [SchoolRow], suggestions: [SchoolRow]? = nil) {
         self.query = query
         self.schools = schools
+        self.suggestions = suggestions
     }
 }
 

@@ -19,7 +19,13 @@ extension Frame {
             let mine = DisplayWidth.truncate(strings.myCurrentSchool(state.catalog[mySchool].name), toWidth: columns / 2)
             rightStart = grid.putRight(mine, endColumn: columns - 1, row: 3, style: .mine)
         }
-        let info = state.picker.query.isEmpty ? strings.searchExample : strings.resultCount(state.picker.results.count)
+        let info = if state.picker.query.isEmpty {
+            strings.searchExample
+        } else if state.picker.resultsAreGuesses, let closest = state.picker.results.first {
+            strings.didYouMean(state.catalog[closest.position].name)
+        } else {
+            strings.resultCount(state.picker.results.count)
+        }
         grid.put(DisplayWidth.truncate(info, toWidth: rightStart - 3), column: 1, row: 3, style: .dim)
 
         let area = layout.pickerResults

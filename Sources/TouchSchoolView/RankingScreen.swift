@@ -92,7 +92,8 @@ extension Frame {
         grid.put(heading(strings.scoreHeading, width: table.count, alignRight: true), column: x, row: row, style: .accent)
     }
 
-    /// One ranked school: rank, movement since a moment ago, name (and where it is), count. Mine stands out.
+    /// One ranked school: rank, movement since a moment ago, name (and where it is: in columns when
+    /// there is room, else after a name that is not unique), count. Mine stands out.
     mutating func drawRankRow(_ entry: RankedSchool, league: League, columns table: RankColumns, column: Int, row: Int) {
         let school = state.catalog[entry.position]
         let isMine = entry.position == state.mySchool
@@ -109,7 +110,15 @@ extension Frame {
         x += table.movement + table.gap
 
         let name = school.isListed ? school.name : school.name + " " + strings.unlisted
-        grid.put(DisplayWidth.truncate(name, toWidth: table.name), column: x, row: row, style: style)
+        // A name other schools have too comes with what the columns do not show of where it is,
+        // as the picker shows it: the region (`School.region`), or its district beside a province column.
+        let whereMissing = table.district > 0 || !state.search.sameNames.isShared(entry.position) ? ""
+            : table.province > 0 ? school.district : school.region
+        if whereMissing.isEmpty {
+            grid.put(DisplayWidth.truncate(name, toWidth: table.name), column: x, row: row, style: style)
+        } else {
+            putNameAndDetail(name, whereMissing, column: x, row: row, endColumn: x + table.name, nameStyle: style, detailStyle: isMine ? .mine : .dim)
+        }
         x += table.name + table.gap
         if table.province > 0 {
             grid.put(DisplayWidth.truncate(school.province, toWidth: table.province), column: x, row: row, style: isMine ? .mine : .dim)

@@ -69,6 +69,22 @@ public struct Strings: Sendable {
         }
     }
 
+    /// A first game on a server that does not answer (`connectingView`).
+    func connecting(to server: String) -> String { ko ? "\(server) 서버에 연결하는 중…" : "Connecting to \(server)…" }
+    func serverFailure(_ failure: ServerFailure) -> String {
+        switch failure {
+        case .refused: ko ? "연결이 거부되었습니다: 서버(touchschool serve)가 실행 중이 아니거나 포트가 다릅니다."
+            : "Connection refused: the server (touchschool serve) is not running there, or on another port."
+        case .unreachable: ko ? "서버에 닿을 수 없습니다: 주소와 네트워크를 확인하세요."
+            : "The server cannot be reached: check the address and the network."
+        case .timedOut: ko ? "응답이 없습니다 (시간 초과): 서버 컴퓨터가 꺼져 있거나 방화벽이 막고 있습니다."
+            : "No answer (timed out): the server's machine is off, or a firewall drops the connection."
+        case let .other(reason): ko ? "연결할 수 없습니다: \(reason)" : "Cannot connect: \(reason)"
+        }
+    }
+    var retrying: String { ko ? "서버가 응답하면 바로 시작합니다. 1초마다 다시 시도합니다." : "The game starts as soon as it answers; trying again every second." }
+    var connectingKeys: String { ko ? "Esc 나가기" : "Esc leave" }
+
     /// The cause first (the system's words, after the reason's last ": "), then where it failed:
     /// a long path must not push "No space left on device" past the edge of the status line.
     func saveFailure(_ reason: String) -> String {
@@ -112,22 +128,19 @@ public struct Strings: Sendable {
             "FILE: the CSV of 전국초중등학교위치표준데이터 from data.go.kr (Public Data Portal)",
         ]
     }
+    /// The searches the first screen shows, one of each kind (name, short form, 초성, region):
+    /// every one finds a school in the starter catalog, which a player without the official list
+    /// tries them on (a test checks).
+    static let searchExamples = ["서울고등학교", "서울고", "ㅅㅇㄱ", "부산 해운대초"]
     var searchHints: [String] {
-        ko ? [
-            "이름, 줄임말, 초성, 지역으로 찾을 수 있어요:",
-            "  이름    서울고등학교",
-            "  줄임말  서울고",
-            "  초성    ㅅㅇㄱ",
-            "  지역    부산 금성초",
-        ] : [
-            "Type a name, a short form, initial consonants or a region:",
-            "  name       서울고등학교",
-            "  short      서울고",
-            "  initials   ㅅㅇㄱ",
-            "  region     부산 금성초",
-        ]
+        let labels = ko ? ["이름", "줄임말", "초성", "지역"] : ["name", "short", "initials", "region"]
+        let width = labels.map(DisplayWidth.of).max() ?? 0
+        return [ko ? "이름, 줄임말, 초성, 지역으로 찾을 수 있어요:" : "Type a name, a short form, initial consonants or a region:"]
+            + zip(labels, Self.searchExamples).map { "  \(DisplayWidth.pad($0, toWidth: width))  \($1)" }
     }
-    var searchExample: String { ko ? "예: 서울고등학교 · 서울고 · ㅅㅇㄱ · 부산 금성초" : "e.g. 서울고등학교 · 서울고 · ㅅㅇㄱ · 부산 금성초" }
+    var searchExample: String { (ko ? "예: " : "e.g. ") + Self.searchExamples.joined(separator: " · ") }
+    /// The query found nothing; these are guesses, the closest first.
+    func didYouMean(_ name: String) -> String { ko ? "혹시 \(name)?" : "Did you mean \(name)?" }
     func resultCount(_ count: Int) -> String { ko ? "\(count)개 학교" : (count == 1 ? "1 school" : "\(count) schools") }
     func myCurrentSchool(_ name: String) -> String { ko ? "* 내 학교: \(name)" : "* my school: \(name)" }
     var unlisted: String { ko ? "(목록에 없음)" : "(unlisted)" }
@@ -164,6 +177,12 @@ public struct Strings: Sendable {
     func speed(now: Int, best: Int) -> String { ko ? "초당 \(now)번 · 최고 \(best)번" : "\(now) taps/s · best \(best)" }
     var mashHint: String { ko ? "아무 키나 마구 누르세요!" : "Mash any key!" }
     var nationalPanelTitle: String { ko ? "전국 순위" : "National ranking" }
+    /// Esc with nothing to go back to: the question, with its answers.
+    var quitQuestion: String {
+        ko ? "종료할까요? Esc/y: 종료 · 다른 키: 계속" : "Quit? Esc/y: quit · any other key: keep playing"
+    }
+    /// Playing with --server: the server the taps go to, beside the keys.
+    func playingOn(_ server: String) -> String { ko ? "서버 \(server)" : "server \(server)" }
     var gameKeys: String {
         ko ? "Tab 순위  F1 도움말  F2 학교 바꾸기  Esc/Ctrl-C 종료" : "Tab ranking  F1 help  F2 change school  Esc/Ctrl-C quit"
     }
@@ -221,7 +240,7 @@ public struct Strings: Sendable {
     var helpKeyList: [(key: String, description: String)] {
         ko ? [
             ("Tab", "게임 화면과 순위 화면 오가기"),
-            ("Esc", "뒤로 (처음 화면에서는 종료)"),
+            ("Esc", "뒤로 (게임에서는 종료할지 묻습니다)"),
             ("F1", "도움말 (Tab: 정보)"),
             ("F2", "학교 바꾸기"),
             ("Ctrl-C", "저장하고 종료"),
@@ -231,7 +250,7 @@ public struct Strings: Sendable {
             ("Enter", "선택 · 순위에서는 내 학교로"),
         ] : [
             ("Tab", "switch between the game and the ranking"),
-            ("Esc", "back (quits from the first screen)"),
+            ("Esc", "back (in the game, asks whether to quit)"),
             ("F1", "help (Tab: about)"),
             ("F2", "change school"),
             ("Ctrl-C", "save and quit"),

@@ -91,25 +91,39 @@ struct Frame {
         if rightWidth > 0 { grid.putRight(shownRight, endColumn: columns - 1, row: 0, style: .title) }
     }
 
-    /// The bottom line: a refused burst, else a failing or slow save, else a server out of reach,
-    /// else the screen's keys.
+    /// The bottom line: the question whether to quit, else a refused burst, else a failing or
+    /// slow save, else a server out of reach, else the screen's keys; the last two with the
+    /// server played on at the right, when there is room for it.
     private mutating func drawStatusLine(keys: String) {
         let line = layout.statusLine
         let width = line.width - 2
-        if let warning = state.warning {
+        func warn(_ text: String) {
             grid.fill(column: 0, row: line.y, width: line.width, height: 1, style: .warning)
-            let text = strings.warning(warning.reason, refused: NumberText.grouped(warning.refusedTaps))
             grid.put(DisplayWidth.truncate(text, toWidth: width), column: 1, row: line.y, style: .warning)
+        }
+        if state.isAskingToQuit {
+            warn(strings.quitQuestion)
+        } else if let warning = state.warning {
+            warn(strings.warning(warning.reason, refused: NumberText.grouped(warning.refusedTaps)))
         } else if let failure = state.saveFailure {
-            grid.fill(column: 0, row: line.y, width: line.width, height: 1, style: .warning)
-            grid.put(DisplayWidth.truncate(strings.saveFailure(failure), toWidth: width), column: 1, row: line.y, style: .warning)
+            warn(strings.saveFailure(failure))
         } else if state.isSaveDelayed(at: now) {
             let waiting = NumberText.grouped(state.unsavedChanges.playerTaps)
             grid.put(DisplayWidth.truncate(strings.saveDelayed(waitingTaps: waiting), toWidth: width), column: 1, row: line.y, style: .warning)
-        } else if let connection = state.connection, let text = strings.connection(connection) {
-            grid.put(DisplayWidth.truncate(text, toWidth: width), column: 1, row: line.y, style: .warning)
         } else {
-            grid.put(DisplayWidth.truncate(keys, toWidth: width), column: 1, row: line.y, style: .dim)
+            let connection = state.connection.flatMap { strings.connection($0) }
+            let text = connection ?? keys
+            var room = width
+            if let server = state.server {
+                let label = strings.playingOn(server)
+                let labelWidth = DisplayWidth.of(label)
+                // The keys (or the connection's trouble) keep what they need first.
+                if width - labelWidth - 2 >= min(DisplayWidth.of(text), width / 2) {
+                    grid.putRight(label, endColumn: line.width - 1, row: line.y, style: .dim)
+                    room -= labelWidth + 2
+                }
+            }
+            grid.put(DisplayWidth.truncate(text, toWidth: room), column: 1, row: line.y, style: connection == nil ? .dim : .warning)
         }
     }
 

@@ -32,7 +32,7 @@ import TouchSchoolTestSupport
         let down: (ServerAddress) throws(ServerRequestError) -> String = { server throws(ServerRequestError) in
             throw ServerRequestError(description: "cannot reach the server at \(server): connection refused")
         }
-        #expect(locator.locate([Self.byAddress], ask: down) == .unknown(why: "cannot reach the server at http://127.0.0.1:8080: connection refused"))
+        #expect(locator.locate([Self.byAddress], ask: down) == .unknown(why: "cannot reach the server at http://127.0.0.1:8080: connection refused", failure: nil))
         #expect(locator.locate([Self.byName, Self.byAddress], ask: { _ in Self.battle }) == .answered(battle: Self.battle, by: Self.byName))
         #expect(locator.rememberedBattle(at: Self.byName) == Self.battle)
         #expect(locator.rememberedBattle(at: Self.byAddress) == nil, "only the address that answered")

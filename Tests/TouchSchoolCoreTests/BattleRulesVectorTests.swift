@@ -33,6 +33,7 @@ import TouchSchoolCore
         #expect(Self.cases("welcome").count >= 10)
         #expect(Self.cases("deviceKey").count >= 10)
         #expect(Self.cases("battleID").count >= 6)
+        #expect(Self.cases("movement").count >= 8)
     }
 
     @Test func aBatchChangesAPlayerAsWritten() {
@@ -57,6 +58,20 @@ import TouchSchoolCore
         }
         for example in Self.cases("battleID") {
             #expect(BattleRules.isValidBattleID(example["id"] as! String) == (example["valid"] as! Bool), "\(example["case"]!)")
+        }
+    }
+
+    /// The leaderboard's ▲/▼: a board of the case's schools (one league) at its `before` counts,
+    /// the baseline, then set to its `now` counts.
+    @Test func movementCountsThePlacesClimbedAsWritten() {
+        for example in Self.cases("movement") {
+            let before = (example["before"] as! [NSNumber]).map(\.uint64Value)
+            let now = (example["now"] as! [NSNumber]).map(\.uint64Value)
+            let schools = before.indices.map { School(id: "M\($0)", name: "학교\($0)", level: .high, province: "서울", district: "", address: "") }
+            var board = Leaderboard(catalog: Catalog(schools: schools, source: .starter), counts: before)
+            for (school, count) in now.enumerated() { board.setCount(count, of: school) }
+            let school = (example["school"] as! NSNumber).intValue
+            #expect(board.movement(of: school, in: .national) == (example["movement"] as! NSNumber).intValue, "\(example["case"]!)")
         }
     }
 }

@@ -46,6 +46,23 @@ import TouchSchoolTestSupport
         #expect(game.pendingChanges.switchedToSchool == "S2")
     }
 
+    @Test func aTypoInThePickerOffersTheClosestNamesToChooseFrom() {
+        var game = makeGame()
+        for character in "휘뮨고" { _ = update(&game, .key(.character(character)), now: .milliseconds(0)) }
+        #expect(game.picker.resultsAreGuesses)
+        #expect(game.picker.results.map(\.position) == [1])
+        _ = update(&game, .key(.enter), now: .milliseconds(0))
+        #expect(game.mySchool == 1)
+
+        // A query that finds schools is no guess, and one close to nothing guesses nothing.
+        var other = makeGame()
+        for character in "휘문" { _ = update(&other, .key(.character(character)), now: .milliseconds(0)) }
+        #expect(!other.picker.resultsAreGuesses)
+        for character in "ㅋㅋㅋㅋㅋ" { _ = update(&other, .key(.character(character)), now: .milliseconds(0)) }
+        #expect(other.picker.results.isEmpty)
+        #expect(!other.picker.resultsAreGuesses)
+    }
+
     @Test func humanTapsCountEverywhere() {
         var game = makeGame(school: 0)
         press("asdfjkl;", times: 100, every: 70, from: 1000, into: &game)
@@ -185,9 +202,50 @@ import TouchSchoolTestSupport
         #expect(game.screen == .ranking)
         _ = update(&game, .key(.tab), now: .milliseconds(0))
         #expect(game.screen == .game)
-        let commands = update(&game, .key(.escape), now: .milliseconds(0))
-        #expect(commands.last == .quit, "Esc on the first screen quits")
+    }
+
+    @Test func escOnTheRankingGoesBackToTheGame() {
+        var game = makeGame(school: 0)
+        _ = update(&game, .key(.tab), now: .milliseconds(0))
+        #expect(update(&game, .key(.escape), now: .milliseconds(0)) == [])
+        #expect(game.screen == .game)
+        #expect(!game.isAskingToQuit)
+        _ = update(&game, .key(.help), now: .milliseconds(0))
+        _ = update(&game, .key(.escape), now: .milliseconds(0))
+        #expect(game.screen == .game, "Esc on help goes back to the game it was opened from")
+    }
+
+    @Test func escInTheGameAsksBeforeQuittingAndASecondEscQuits() {
+        var game = makeGame(school: 0)
+        #expect(update(&game, .key(.escape), now: .milliseconds(0)) == [])
+        #expect(game.isAskingToQuit)
+        #expect(!game.isQuitting)
+        let commands = update(&game, .key(.escape), now: .milliseconds(100))
+        #expect(commands.last == .quit)
         #expect(commands.count == 2, "after saving the choice of school")
+    }
+
+    @Test func yQuitsAndAnyOtherKeyKeepsPlayingWithoutATap() {
+        var game = makeGame(school: 0)
+        _ = update(&game, .key(.escape), now: .milliseconds(0))
+        #expect(update(&game, .key(.character("n")), now: .milliseconds(100)) == [])
+        #expect(!game.isAskingToQuit)
+        #expect(game.counter.myTaps == 0, "the answer is not a tap")
+        press("a", times: 1, every: 0, from: 200, into: &game)
+        #expect(game.counter.myTaps == 1)
+        _ = update(&game, .key(.escape), now: .milliseconds(300))
+        _ = update(&game, .key(.tab), now: .milliseconds(400))
+        #expect(!game.isAskingToQuit)
+        #expect(game.screen == .game, "the key that cancels does nothing else")
+        _ = update(&game, .key(.escape), now: .milliseconds(500))
+        #expect(update(&game, .key(.character("y")), now: .milliseconds(600)).last == .quit)
+    }
+
+    @Test func escOnTheFirstPickerAsksToo() {
+        var game = makeGame()
+        _ = update(&game, .key(.escape), now: .milliseconds(0))
+        #expect(game.isAskingToQuit)
+        #expect(update(&game, .key(.escape), now: .milliseconds(0)) == [.quit])
     }
 
     @Test func quittingSavesFirst() {

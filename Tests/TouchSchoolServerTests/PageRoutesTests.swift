@@ -47,7 +47,7 @@ import TouchSchoolTestSupport
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        for path in ["/", "/rules.js", "/app.js", "/style.css", SchoolEndpoints.schoolsPath] {
+        for path in ["/", "/rules.js", "/qr.js", "/feedback.js", "/app.js", "/style.css", SchoolEndpoints.schoolsPath] {
             let url = server.baseURL + path
             let plain = try Self.curl(url, in: folder)
             #expect(plain.status == "200" && plain.headers["content-encoding"] == nil, "\(path): \(plain.status) \(plain.headers)")
@@ -88,6 +88,7 @@ import TouchSchoolTestSupport
         let server = try ServerProcess.start()
         defer { server.stop() }
         for (path, type) in [("/", "text/html; charset=utf-8"), ("/rules.js", "text/javascript; charset=utf-8"),
+                             ("/qr.js", "text/javascript; charset=utf-8"), ("/feedback.js", "text/javascript; charset=utf-8"),
                              ("/app.js", "text/javascript; charset=utf-8"), ("/style.css", "text/css; charset=utf-8")] {
             let first = try await HTTP.get(server.baseURL + path)
             #expect(first.status == 200, "\(path)")
@@ -99,8 +100,13 @@ import TouchSchoolTestSupport
             #expect(again.status == 304 && again.body.isEmpty, "\(path)")
         }
         let page = try await HTTP.get(server.baseURL + "/")
-        // The rules first: deferred scripts run in order, and app.js uses them.
-        #expect(page.body.contains("<script src=\"/rules.js\" defer></script>\n<script src=\"/app.js\" defer></script>"))
+        // The rules, the QR encoder and the feedback first: deferred scripts run in order, and app.js uses them.
+        #expect(page.body.contains("""
+            <script src="/rules.js" defer></script>
+            <script src="/qr.js" defer></script>
+            <script src="/feedback.js" defer></script>
+            <script src="/app.js" defer></script>
+            """))
         // Nothing from elsewhere: the page works on a school LAN without internet.
         #expect(!page.body.contains("http://") && !page.body.contains("https://"))
         #expect(Self.header("Content-Security-Policy", page)?.contains("script-src 'self'") == true)
@@ -125,6 +131,25 @@ import TouchSchoolTestSupport
         #expect(try await Self.search(server, "서울", limit: "0").status == 400)
         #expect(try await Self.search(server, "서울", limit: "51").status == 400)
         #expect(try await Self.search(server, String(repeating: "가", count: 100)).status == 400)
+    }
+
+    /// A typo finds nothing but suggests the closest names; a query that finds schools, or is
+    /// close to nothing, has no `suggestions` member at all (old clients read the answer as before).
+    @Test func aTypoIsAnsweredWithSuggestions() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let typo = try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.searchPath)?q=%ED%9C%98%EB%AE%A8%EA%B3%A0")  // 휘뮨고
+        #expect(typo.status == 200)
+        let answer = try JSONDecoder().decode(SearchAnswer.self, from: Data(typo.body.utf8))
+        #expect(answer.query == "휘뮨고" && answer.schools.isEmpty)
+        #expect(answer.suggestions?.first?.name == "휘문고등학교")
+        #expect(answer.suggestions?.first?.district == "강남구")
+        #expect(try await Self.search(server, "휘문고등하교").answer?.suggestions?.first?.name == "휘문고등학교")
+
+        let found = try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.searchPath)?q=%ED%9C%98%EB%AC%B8")  // 휘문
+        #expect(found.status == 200 && !found.body.contains("suggestions"))
+        let far = try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.searchPath)?q=zzzzzzzz")
+        #expect(far.status == 200 && !far.body.contains("suggestions"), "\(far.body)")
     }
 
     @Test func theDirectoryListsEverySchoolOnceWithTheCatalogsETag() async throws {

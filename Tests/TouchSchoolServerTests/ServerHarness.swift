@@ -32,9 +32,10 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Starts a server on `dataDirectory` (a new one by default) and waits for its line
-    /// "listening on http://127.0.0.1:PORT".
-    static func start(dataDirectory: String? = nil, arguments: [String] = []) throws -> ServerProcess {
-        try launch(dataDirectory: dataDirectory, arguments: arguments).listening()
+    /// "listening on http://127.0.0.1:PORT" (or, with `--host 0.0.0.0`, "listening on every
+    /// interface, port PORT").
+    static func start(dataDirectory: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws -> ServerProcess {
+        try launch(dataDirectory: dataDirectory, arguments: arguments, environment: environment).listening()
     }
 
     /// A server started but not yet listening: several can start at once.
@@ -52,13 +53,14 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Starts a server without waiting for it. The environment's DATABASE_URL is not passed on:
     /// a server uses PostgreSQL only when a test says so (`--postgres`).
-    static func launch(dataDirectory: String? = nil, arguments: [String] = []) throws -> Launched {
+    static func launch(dataDirectory: String? = nil, arguments: [String] = [], environment extra: [String: String] = [:]) throws -> Launched {
         let directory = dataDirectory ?? makeTemporaryDirectory()
         let logs = makeTemporaryDirectory()
         let outputPath = "\(logs)/out", errorPath = "\(logs)/err"
         var environment = ProcessInfo.processInfo.environment
         environment["LOG_LEVEL"] = "debug"
         environment["DATABASE_URL"] = nil
+        environment.merge(extra) { $1 }
         switch Subprocess.start(binary, ["serve", "--port", "0", "--data-dir", directory] + arguments, environment: environment,
                                 outputPath: outputPath, errorPath: errorPath) {
         case let .success(pid): return Launched(pid: pid, directory: directory, outputPath: outputPath, errorPath: errorPath)
@@ -71,7 +73,7 @@ final class ServerProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            if let range = output.range(of: "listening on http://127.0.0.1:") {
+            if let range = output.range(of: "listening on http://127.0.0.1:") ?? output.range(of: "listening on every interface, port ") {
                 let digits = output[range.upperBound...].prefix { $0.isNumber }
                 if let port = Int(digits), output[range.upperBound...].dropFirst(digits.count).first == " " {
                     return ServerProcess(pid: pid, port: port, dataDirectory: directory, outputPath: outputPath, errorPath: errorPath)
@@ -93,6 +95,7 @@ final class ServerProcess: @unchecked Sendable {
     var baseURL: String { "http://127.0.0.1:\(port)" }
     var playURL: String { "ws://127.0.0.1:\(port)\(PlayProtocol.playPath)" }
     var errors: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
     func signal(_ signal: Int32) { if reaped == nil { kill(pid, signal) } }
 

@@ -202,6 +202,28 @@ final class Browser {
         _ = try? command("POST", "/goog/cdp/execute", ["cmd": "Page.crash", "params": [String: Any]()])
     }
 
+    /// Runs `source` in every document this window opens from now on, before the page's own
+    /// scripts (DevTools' `Page.addScriptToEvaluateOnNewDocument`): what the page will call can
+    /// be watched from its first moment.
+    func runBeforeEveryPage(_ source: String) throws {
+        _ = try command("POST", "/goog/cdp/execute", ["cmd": "Page.addScriptToEvaluateOnNewDocument", "params": ["source": source]])
+    }
+
+    /// Makes the page exactly `width` × `height` CSS pixels, as a screen with no browser around
+    /// it (a projector's full screen; DevTools' `Emulation.setDeviceMetricsOverride`).
+    func fillScreen(width: Int, height: Int) throws {
+        _ = try command("POST", "/goog/cdp/execute", ["cmd": "Emulation.setDeviceMetricsOverride",
+                                                      "params": ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false]])
+    }
+
+    /// Moves the mouse to `x`, `y` (viewport coordinates) without pressing anything.
+    func movePointer(x: Int, y: Int) throws {
+        let source: [String: Any] = ["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+                                     "actions": [["type": "pointerMove", "duration": 100, "x": x, "y": y, "origin": "viewport"]]]
+        _ = try command("POST", "/actions", ["actions": [source]])
+        _ = try command("DELETE", "/actions", nil)
+    }
+
     func resize(width: Int, height: Int) throws {
         _ = try command("POST", "/window/rect", ["width": width, "height": height])
     }

@@ -190,8 +190,11 @@ enum DataCommandsBinary {
         return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("touchschool").path
     }()
 
-    /// Runs with stdin from /dev/null: no terminal, as in a script.
-    static func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        Subprocess.run(path, arguments)
+    /// Runs with stdin from /dev/null: no terminal, as in a script; in English (the C locale),
+    /// whatever the locale the tests run under, unless `locale` names another (`LANG`).
+    static func run(_ arguments: [String], locale: [String: String] = ["LANG": "C.UTF-8"]) -> (status: Int32, output: String, error: String) {
+        var environment = ProcessInfo.processInfo.environment.filter { !["LANG", "LC_ALL", "LC_MESSAGES"].contains($0.key) }
+        environment.merge(locale) { $1 }
+        return Subprocess.run(path, arguments, environment: environment)
     }
 }

@@ -44,6 +44,47 @@ struct GameEndToEndTests {
         #expect(try Self.saved(in: session).players["tester"]?.schoolID == "T0002")
     }
 
+    /// Esc on the ranking and on help goes back to the game; only the game's own Esc quits, and
+    /// only after asking: any other key keeps playing, a second Esc quits (and saves).
+    @Test func escGoesBackToTheGameAndQuitsOnlyAfterAsking() throws {
+        let session = try TmuxSession(arguments: ["--lang", "en"])
+        defer { session.close() }
+        try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
+        try Self.tapLikeAPerson(session, count: 2)
+        session.press("Tab")
+        try session.waitFor("Ranking · National")
+        session.press("Escape")
+        try session.waitFor("the game again") { $0.contains("My taps 2") && !$0.contains("Ranking · National") }
+        session.press("F1")
+        try session.waitFor("Tab about  Esc back")
+        session.press("Escape")
+        try session.waitFor("the game after help") { $0.contains("My taps 2") && !$0.contains("Tab about") }
+        session.press("Escape")
+        try session.waitFor("Quit? Esc/y: quit")
+        session.type("n")
+        let kept = try session.waitFor("the game, not quit") { !$0.contains("Quit?") }
+        #expect(kept.contains("My taps 2"), "the n that answered was not a tap:\n\(kept)")
+        session.press("Escape")
+        try session.waitFor("Quit? Esc/y: quit")
+        session.press("Escape")
+        try session.waitFor("EXITED:0")
+        #expect(try Self.saved(in: session).players["tester"]?.taps == 2)
+    }
+
+    /// A typo finds nothing, but the closest name is offered and Enter takes it.
+    @Test func aTypoIsForgivenInThePicker() throws {
+        let session = try TmuxSession(arguments: ["--lang", "ko"])
+        defer { session.close() }
+        _ = try session.waitFor("the game to start") { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        session.type("푸륜중학교")
+        try session.waitFor("혹시 푸른중학교?")
+        session.press("Enter")
+        try session.waitFor("내 터치 0")
+        session.press("C-c")
+        try session.waitFor("EXITED:0")
+        #expect(try Self.saved(in: session).players["tester"]?.schoolID == "T0002")
+    }
+
     @Test func schoolOptionSkipsTheSearch() throws {
         let session = try TmuxSession(arguments: ["--lang", "en", "--school", "T0003"])
         defer { session.close() }

@@ -110,10 +110,12 @@ struct SSHPlayEndToEndTests {
         try again.waitFor("EXITED:0")
 
         // Another key is another player, who starts at the search, in the language sent (LANG);
-        // Esc on that first screen ends the session.
+        // Esc on that first screen asks, and Esc again ends the session.
         let bob = try Self.player("bob", key: bobKey, on: server, language: "ko_KR.UTF-8")
         defer { bob.close() }
         try bob.waitFor("학교를 검색해주세요")
+        bob.press("Escape")
+        try bob.waitFor("종료할까요?")
         bob.press("Escape")
         try bob.waitFor("EXITED:0")
 

@@ -36,8 +36,8 @@ struct WebPageDeviceEndToEndTests {
     /// The total the board of the current window shows for 민족사관고등학교.
     static func boardTotal(_ browser: Browser) -> String {
         (try? browser.string("""
-            return [...document.querySelectorAll('#board-rows tr')].filter((tr) => tr.cells[1].textContent === '\(minsago)')
-              .map((tr) => tr.cells[3].textContent).join()
+            return [...document.querySelectorAll('#board-rows tr')].filter((tr) => tr.cells[2].textContent === '\(minsago)')
+              .map((tr) => tr.cells[4].textContent).join()
             """)) ?? ""
     }
 
@@ -224,9 +224,11 @@ struct WebPageDeviceEndToEndTests {
               welcome: cases.welcome.map((c) => rules.welcome(c.outbox, c.lastSeq)),
               deviceKey: cases.deviceKey.map((c) => rules.isValidDeviceKey(c.key)),
               battleID: cases.battleID.map((c) => rules.isValidBattleID(c.id)),
+              movement: cases.movement.map((c) => rules.movement({ before: c.before[c.school], now: c.now[c.school] },
+                                                                  c.before.map((before, i) => ({ before, now: c.now[i] })))),
             };
             """, [vectors]) as? [String: Any])
-        for (group, expected) in [("player", "after"), ("welcome", "after"), ("deviceKey", "valid"), ("battleID", "valid")] {
+        for (group, expected) in [("player", "after"), ("welcome", "after"), ("deviceKey", "valid"), ("battleID", "valid"), ("movement", "movement")] {
             let cases = try #require(vectors[group] as? [[String: Any]], "\(group) in the vectors")
             let answers = try #require(results[group] as? [Any], "\(group) from the page")
             #expect(!cases.isEmpty && answers.count == cases.count, "\(group): \(answers.count) answers to \(cases.count) cases")

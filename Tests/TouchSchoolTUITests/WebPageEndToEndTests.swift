@@ -125,7 +125,7 @@ struct WebPageEndToEndTests {
         #expect(try phone.script("return document.querySelectorAll('.puff').length") as? Int == 30)
         #expect(Self.text(phone, "warning").isEmpty)
         try phone.waitFor("third, five behind 휘문고") {
-            Self.text(phone, "school-rank") == "전국 3위" && Self.text(phone, "gap") == "위 학교와 5 차이"
+            Self.text(phone, "school-rank") == "전국 3위" && Self.text(phone, "gap") == "휘문고등학교까지 6번"
         }
         #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 20)
 
@@ -134,7 +134,7 @@ struct WebPageEndToEndTests {
         try phone.waitFor("the terminal's taps on the page", timeout: 10) { Self.text(phone, "school-total") == "27" }
         #expect(Self.text(phone, "my-taps") == "20")
         try phone.waitFor("second, 13 behind 한국과학영재학교") {
-            Self.text(phone, "school-rank") == "전국 2위" && Self.text(phone, "gap") == "위 학교와 13 차이"
+            Self.text(phone, "school-rank") == "전국 2위" && Self.text(phone, "gap") == "한국과학영재학교까지 14번"
         }
         // The mini-board: the schools with taps in order, mine highlighted.
         #expect(try phone.string("return [...document.querySelectorAll('#mini-list li')].map(li => li.textContent).join('|')")
@@ -164,7 +164,7 @@ struct WebPageEndToEndTests {
             (try desktop.string("return document.querySelector('#board-rows tr.mine')?.textContent || ''")).contains(Self.minsago)
         }
         #expect(try desktop.string("return document.querySelector('#board-rows tr.mine td:last-child').textContent") == "31")
-        #expect(try desktop.string("return [...document.querySelectorAll('#board-rows tr')].map(tr => tr.cells[0].textContent + tr.cells[1].textContent).join('|')")
+        #expect(try desktop.string("return [...document.querySelectorAll('#board-rows tr')].map(tr => tr.cells[0].textContent + tr.cells[2].textContent).join('|')")
                 == "1한국과학영재학교|2민족사관고등학교|3휘문고등학교|4서울고등학교|5부산고등학교")
         try desktop.click("#my-league")
         try desktop.waitFor("my league") {
@@ -174,7 +174,7 @@ struct WebPageEndToEndTests {
         }
         try desktop.script("const p = document.getElementById('league-province'); p.value = '서울특별시'; p.dispatchEvent(new Event('change'))")
         try desktop.waitFor("another province's league") {
-            try desktop.string("return document.getElementById('board-rows').textContent") == "1휘문고등학교서울특별시 강남구252서울고등학교서울특별시 서초구12"
+            try desktop.string("return document.getElementById('board-rows').textContent") == "1-휘문고등학교서울특별시 강남구252-서울고등학교서울특별시 서초구12"
         }
         try desktop.script("const p = document.getElementById('league-province'); p.value = ''; p.dispatchEvent(new Event('change'))")
         try desktop.waitFor("the national board again") {
@@ -287,7 +287,7 @@ struct WebPageEndToEndTests {
         try Self.waitUntilDelivered(browser)
         try browser.click("#to-board")
         try browser.waitFor("the board") {
-            try browser.string("return document.querySelector('#board-rows tr.mine td:nth-child(2)')?.textContent || ''") == hostile
+            try browser.string("return document.querySelector('#board-rows tr.mine td:nth-child(3)')?.textContent || ''") == hostile
         }
         #expect(try browser.script("return document.querySelectorAll('img, b:not([id])').length") as? Int == 0)
         #expect(try browser.string("return document.title") == "School Battle TouchSchool")

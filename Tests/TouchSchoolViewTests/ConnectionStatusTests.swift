@@ -32,6 +32,36 @@ import TouchSchoolCore
         #expect(statusLine(language, .online) == statusLine(language, nil))
     }
 
+    @Test(arguments: Language.allCases)
+    func theStatusLineNamesTheServerBesideTheKeysAndTheTrouble(language: Language) {
+        let ko = language == .korean
+        var state = Fixture.game(language, columns: 100, rows: 24)
+        state.server = "192.168.0.10:8080"
+        _ = update(&state, .connectionChanged(.online), now: Fixture.start)
+        var line = view(state, now: Fixture.start).lines.last!
+        #expect(line.hasSuffix(ko ? "서버 192.168.0.10:8080 " : "server 192.168.0.10:8080 "), "\(line)")
+        #expect(line.contains(ko ? "Tab 순위" : "Tab ranking"), "\(line)")
+        _ = update(&state, .connectionChanged(.offline(waitingTaps: 7)), now: Fixture.start)
+        line = view(state, now: Fixture.start).lines.last!
+        #expect(line.contains(ko ? "오프라인" : "Offline") && line.contains("192.168.0.10:8080"), "\(line)")
+    }
+
+    @Test func aNarrowTerminalKeepsTheKeysBeforeTheServer() {
+        var state = Fixture.game(.english, columns: 40, rows: 12)
+        state.server = "a-very-long-host-name.school.example:8080"
+        let line = view(state, now: Fixture.start).lines.last!
+        #expect(line.contains("Tab"), "\(line)")
+        #expect(!line.contains("example"), "\(line)")
+    }
+
+    @Test(arguments: Language.allCases)
+    func escInTheGameAsksOnTheStatusLine(language: Language) {
+        var state = Fixture.game(language, columns: 100, rows: 24)
+        _ = update(&state, .key(.escape), now: Fixture.start)
+        let line = view(state, now: Fixture.start).lines.last!
+        #expect(line.contains(language == .korean ? "종료할까요? Esc/y: 종료" : "Quit? Esc/y: quit"), "\(line)")
+    }
+
     @Test func theServersRefusalIsTheOriginalsWarning() {
         var state = Fixture.game(.korean, columns: 100, rows: 24)
         _ = update(&state, .tapsRefusedByServer(40), now: Fixture.start)

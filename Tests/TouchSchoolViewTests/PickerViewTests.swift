@@ -1,6 +1,7 @@
 import Testing
 import TouchSchoolTestSupport
 import TouchSchoolCore
+import TouchSchoolStore
 @testable import TouchSchoolView
 
 @Suite(.onOwnThreads) struct PickerViewTests {
@@ -72,6 +73,32 @@ import TouchSchoolCore
         let importedGrid = view(imported, now: Fixture.start)
         #expect(importedGrid.contains(noResults))
         #expect(!importedGrid.contains("touchschool import"))
+    }
+
+    @Test(arguments: Language.allCases)
+    func aTypoShowsTheClosestNamesAsGuesses(language: Language) {
+        var state = Fixture.game(language, columns: 80, rows: 24, chosen: false)
+        Fixture.type("금성초등하교", into: &state)
+        let grid = view(state, now: Fixture.start)
+        #expect(grid.contains(language == .korean ? "혹시 금성초등학교?" : "Did you mean 금성초등학교?"))
+        #expect(grid.row(containing: "부산광역시 금정구") != nil && grid.row(containing: "전라남도 담양군") != nil)
+        #expect(!grid.contains(language == .korean ? "검색 결과가 없습니다." : "No schools found."))
+    }
+
+    /// What the first screen offers to try must work on the catalog a new player has.
+    @Test func everySearchExampleFindsASchoolInTheStarterCatalog() throws {
+        var components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        components.removeLast(3)
+        let starter = try CatalogFile.load(path: (components + ["Resources", "schools.json"]).joined(separator: "/"))
+        let search = SchoolSearch(catalog: starter)
+        for language in Language.allCases {
+            let shown = Strings(language).searchHints.joined(separator: "\n") + Strings(language).searchExample
+            for example in Strings.searchExamples {
+                #expect(shown.contains(example))
+                #expect(!search.search(SearchQuery(text: example)).isEmpty, "\(example)")
+            }
+        }
+        #expect(search.search(SearchQuery(text: "부산 해운대초")).map { starter[$0.position].name } == ["해운대초등학교"])
     }
 
     @Test func longNamesAreCutWithAnEllipsisAndTheCountStays() {

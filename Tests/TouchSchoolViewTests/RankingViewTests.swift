@@ -50,6 +50,32 @@ import TouchSchoolCore
         #expect(grid.lines[mineRow - 1].contains("    2 ") && grid.lines[mineRow].contains("    2 "))
     }
 
+    /// Two 금성초등학교: where the district (then the province) column is dropped, each says where
+    /// it is after its name; a unique name does not.
+    @Test(arguments: [40, 64])
+    func sameNamedSchoolsKeepTheirRegionInNarrowRankings(columns: Int) {
+        let grid = view(Fixture.state(on: .ranking, .korean, columns: columns, rows: 20), now: Fixture.start)
+        // At 40 columns both are cut, the name keeping the larger part.
+        let busan = try! #require(grid.row(containing: "금성초"))
+        let jeonnam = try! #require(grid.lines.lastIndex { $0.contains("금성초") })
+        #expect(busan != jeonnam)
+        #expect(grid.lines[busan].contains(columns == 40 ? "부산" : "금성초등학교  금정구"), "\(grid.lines[busan])")
+        #expect(grid.lines[jeonnam].contains(columns == 40 ? "전라" : "금성초등학교  담양군"), "\(grid.lines[jeonnam])")
+        let daejeon = try! #require(grid.row(containing: "대전중학교"))
+        #expect(!grid.lines[daejeon].contains("중구"))
+        expectWholeColumns(grid)
+    }
+
+    /// The game's side panel has no region columns: a same-named school there says where it is.
+    @Test func sameNamedSchoolsKeepTheirRegionInTheSidePanel() {
+        let grid = view(Fixture.state(on: .game, .korean, columns: 120, rows: 40), now: Fixture.start)
+        let row = try! #require(grid.row(containing: "금성초등학교"))
+        #expect(grid.lines[row].contains("부산"), "\(grid.lines[row])")
+        let seoul = try! #require(grid.row(containing: "휘문고등학교"))
+        #expect(grid.lines[seoul].components(separatedBy: "휘문고등학교").count == 2)
+        expectWholeColumns(grid)
+    }
+
     @Test func narrowTerminalsDropTheDistrictThenTheProvince() {
         func headings(_ columns: Int) -> String {
             view(Fixture.state(on: .ranking, .english, columns: columns, rows: 20), now: Fixture.start).lines[2]

@@ -13,9 +13,9 @@ import TouchSchoolCore
         case .picker:
             return ko
                 ? (["학교 대항전 TouchSchool", "학교를 검색해주세요", "> _", "ㅅㅇㄱ", "서울고", "↑↓ 이동  Enter 선택  Esc 종료"],
-                   ["부산 금성초", "F1 도움말"])
+                   ["부산 해운대초", "F1 도움말"])
                 : (["학교 대항전 TouchSchool", "Search for your school", "> _", "ㅅㅇㄱ", "↑↓ move  Enter choose  Esc quit"],
-                   ["부산 금성초", "F1 help"])
+                   ["부산 해운대초", "F1 help"])
         case .confirmSwitch:
             return ko
                 ? (["학교를 바꾸면 내 터치 수가 0부터 다시 시작합니다. 바꿀까요? (Enter/y: 예, n/Esc: 아니오)",

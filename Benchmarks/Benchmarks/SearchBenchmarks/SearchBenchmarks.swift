@@ -33,6 +33,15 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(names.indices.filter { names[$0].contains(query) }.prefix(20))
     }
 
+    // A query that finds nothing, then the closest-name fallback a typo costs (the picker runs
+    // both): typos of the kinds people make, a vowel, a 받침, a consonant, a syllable too many.
+    let typos = ["휘뮨고", "휘문고등하교", "서울고등학꾜", "민족사간고", "경기과핫고", "대원외구", "한국디지털미디아고", "부산해운대초등하교"]
+    let fallback = Cycle()
+    Benchmark("search: nothing found, then the closest names, one typo", configuration: configuration) { _ in
+        let query = SearchQuery(text: typos[fallback.next(typos.count)], limit: 20)
+        blackHole(search.search(query).isEmpty ? search.closestNames(SearchQuery(text: query.text, limit: 5)) : [])
+    }
+
     Benchmark("search: build the index (12,011 schools)",
               configuration: .init(metrics: [.wallClock, .peakMemoryResident], timeUnits: .milliseconds, maxIterations: 50)) { _ in
         blackHole(SchoolSearch(catalog: catalog))

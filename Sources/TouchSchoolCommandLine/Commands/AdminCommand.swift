@@ -6,7 +6,7 @@ import TouchSchoolStore
 struct AdminCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
-        abstract: "The operator's tools on a running server: list devices, ban and unban (관리자 도구).",
+        abstract: CommandText.adminAbstract,
         discussion: """
             Each needs --server URL and the server's admin token: --token-file FILE, else \
             $TOUCHSCHOOL_ADMIN_TOKEN, else the admin.token in --data-dir (the server's data directory, \
@@ -58,7 +58,7 @@ struct AdminConnectionOptions: ParsableArguments {
 struct AdminDevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "The devices by taps accepted in the last hour (this clock hour), with their totals and addresses.")
+        abstract: CommandText.adminDevicesAbstract)
 
     @Option(parsing: .unconditional, help: ArgumentHelp("How many devices to show (1 to 1000).", valueName: "n"))
     var top = PositiveCount(20)
@@ -75,7 +75,7 @@ struct AdminDevicesCommand: ParsableCommand {
 
 struct AdminBanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ban", abstract: "Ban a device: its batches are refused from now on, on every server of the battle.")
+        commandName: "ban", abstract: CommandText.banAbstract)
 
     @Argument(help: ArgumentHelp("The device's id, as `admin devices` lists it.", valueName: "id"))
     var id: String
@@ -90,7 +90,7 @@ struct AdminBanCommand: ParsableCommand {
 
 struct AdminUnbanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "unban", abstract: "Lift a device's ban (taps removed stay removed).")
+        commandName: "unban", abstract: CommandText.unbanAbstract)
 
     @Argument(help: ArgumentHelp("The device's id.", valueName: "id"))
     var id: String
@@ -102,7 +102,7 @@ struct AdminUnbanCommand: ParsableCommand {
 
 struct AdminBanAddressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ban-address", abstract: "Refuse new connections from an address (careful: a school may share one).")
+        commandName: "ban-address", abstract: CommandText.banAddressAbstract)
 
     @Argument(help: ArgumentHelp("The IP address, as `admin devices` lists it.", valueName: "address"))
     var address: String
@@ -113,7 +113,7 @@ struct AdminBanAddressCommand: ParsableCommand {
 }
 
 struct AdminUnbanAddressCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unban-address", abstract: "Accept connections from an address again.")
+    static let configuration = CommandConfiguration(commandName: "unban-address", abstract: CommandText.unbanAddressAbstract)
 
     @Argument(help: ArgumentHelp("The IP address.", valueName: "address"))
     var address: String

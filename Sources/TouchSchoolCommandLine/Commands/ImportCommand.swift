@@ -9,31 +9,15 @@ import TouchSchoolView
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import the official national school list (전국초중등학교위치표준데이터).",
-        discussion: """
-            Download the list from 공공데이터포털 (https://www.data.go.kr), standard dataset 15021148 \
-            "전국초중등학교위치표준데이터" (provided by 한국교육시설안전원), as CSV, and give the file to this \
-            command. The file may be in CP949, as the portal serves it, or in UTF-8.
-
-            The imported list replaces the small starter catalog for every game using the same data \
-            directory; it is kept there as catalog.json. Importing a newer edition later updates it. \
-            A renamed school keeps its identity (its 학교ID) and so its score. A school the new edition \
-            no longer lists stays, with its score, marked as no longer listed. A starter-catalog school \
-            is matched to its official entry by name, province and level, and its score carries over; \
-            one that cannot be matched is kept only if it has a score.
-
-            The file is checked first: a file in another encoding, with missing columns or a broken row \
-            is refused with the line at fault, and nothing is changed. An edition older than the one \
-            imported already is refused unless --force is given. Games already running carry on \
-            with the new catalog within a second.
-            """
+        abstract: CommandText.importAbstract,
+        discussion: CommandText.importDiscussion
     )
 
-    @Argument(help: ArgumentHelp("The official list, a CSV file downloaded from data.go.kr.", valueName: "FILE"),
+    @Argument(help: ArgumentHelp(CommandText.importFileHelp, valueName: "FILE"),
               completion: .file(extensions: ["csv"]))
     var file: String
 
-    @Flag(help: "Import even an edition older than the one imported already.")
+    @Flag(help: ArgumentHelp(CommandText.forceHelp))
     var force = false
 
     /// With a PostgreSQL URL (--postgres-file, --postgres or $TOUCHSCHOOL_POSTGRES_URL): import
@@ -53,7 +37,7 @@ struct ImportCommand: ParsableCommand {
                 report = try importList()
             }
         } catch {
-            throw CommandError("\(error.message)\nNothing was changed.")
+            throw CommandError("\(error.message)\n\(CommandText.nothingWasChanged)")
         }
         try StandardStreams.write(report + "\n")
     }

@@ -7,22 +7,22 @@ import TouchSchoolTerminal
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Choose your school and mash keys for it (the default command)."
+        abstract: CommandText.playAbstract
     )
 
-    @Option(name: .long, help: ArgumentHelp("Play for the school with this id, skipping the search.", valueName: "ID"))
+    @Option(name: .long, help: ArgumentHelp(CommandText.schoolIDHelp, valueName: "ID"))
     var school: String?
 
-    @Option(name: .long, help: ArgumentHelp("Language of the game (default: from the locale).", valueName: "lang"))
+    @Option(name: .long, help: ArgumentHelp(CommandText.langHelp, valueName: "lang"))
     var lang: Language?
 
-    @Flag(name: .long, help: "Never ring the terminal bell.")
+    @Flag(name: .long, help: ArgumentHelp(CommandText.quietHelp))
     var quiet = false
 
-    @Flag(name: .customLong("no-mouse"), help: "Don't take mouse clicks as taps (leaves the mouse to the terminal).")
+    @Flag(name: .customLong("no-mouse"), help: ArgumentHelp(CommandText.noMouseHelp))
     var noMouse = false
 
-    @Option(name: .long, help: ArgumentHelp("Whose taps these are, when several people share a data directory (default: the login name).", valueName: "NAME"))
+    @Option(name: .long, help: ArgumentHelp(CommandText.playerHelp, valueName: "NAME"))
     var player: String?
 
     @OptionGroup var data: DataDirectoryOptions
@@ -53,8 +53,7 @@ struct PlayCommand: ParsableCommand {
         switch PlayerLock.claim(player: playerName, dataDirectory: directory) {
         case let .held(lock): playerLock = lock
         case .taken:
-            throw CommandError("\(playerName) is already playing in \(directory): two games under one name would mix "
-                               + "their taps; play as someone else with --player NAME")
+            throw CommandError(CommandText.alreadyPlaying(playerName, in: directory))
         case .unavailable: break // a directory where nothing is written: nothing to mix
         }
         defer { playerLock?.release() }
@@ -63,7 +62,7 @@ struct PlayCommand: ParsableCommand {
         let (saved, problems) = try store.read()
         notices += problems.map(Notice.stateProblem)
         let battle = LocalBattle(store: store, player: playerName, catalog: catalog, catalogStamp: catalogStamp)
-        try play(catalog: catalog, saved: saved, battle: battle, connection: nil, notices: notices, startingSchool: startingSchool,
+        try play(catalog: catalog, saved: saved, battle: battle, connection: nil, server: nil, notices: notices, startingSchool: startingSchool,
                  playerName: playerName, language: language, environment: environment)
     }
 
@@ -72,23 +71,39 @@ struct PlayCommand: ParsableCommand {
     /// the outbox of taps not yet acknowledged) lives in `servers/<host>_<port>/`.
     private func playOnServer(_ servers: ServerURLs, directory: String, playerName: String, language: Language,
                               environment: [String: String]) throws {
-        let game = try network.joinServer(servers, dataDirectory: directory, player: playerName)
+        let join = { try network.joinServer(servers, dataDirectory: directory, player: playerName) }
+        var screen: TerminalScreen?
+        let game: ServerGame
+        do {
+            game = try join()
+        } catch let notAnswering as ServerNotAnswering {
+            // The terminal opens now, for the waiting screen, and stays open for the game.
+            ExitSignals.install()
+            let opened = try TerminalScreen(colors: (environment["NO_COLOR"] ?? "").isEmpty, mouse: !noMouse, environment: environment)
+            screen = opened
+            guard let joined = try ServerWaiting(screen: opened, language: language).wait(for: notAnswering, join: join) else {
+                opened.restore()
+                return
+            }
+            game = joined
+        }
         defer { game.leave() }
         let startingSchool = try startingPosition(in: game.catalog)
         let saved = game.connect()
         try play(catalog: game.catalog, saved: saved, battle: game.battle,
-                 connection: .connecting(waitingTaps: game.waitingTaps()), notices: game.notices, startingSchool: startingSchool,
-                 playerName: playerName, language: language, environment: environment)
+                 connection: .connecting(waitingTaps: game.waitingTaps()), server: game.server, notices: game.notices,
+                 startingSchool: startingSchool,
+                 playerName: playerName, language: language, environment: environment, screen: screen)
         let waiting = game.waitingTaps()
         if waiting > 0 { StandardStreams.writeError("touchschool: \(game.waitingTapsNotice(waiting))\n") }
     }
 
     /// The game on the terminal until the player quits; an error if taps could not be saved.
-    private func play(catalog: Catalog, saved: SavedState, battle: any BattleConnection, connection: ConnectionStatus?,
+    private func play(catalog: Catalog, saved: SavedState, battle: any BattleConnection, connection: ConnectionStatus?, server: String?,
                       notices: [Notice], startingSchool: Int?, playerName: String, language: Language,
-                      environment: [String: String]) throws {
+                      environment: [String: String], screen opened: TerminalScreen? = nil) throws {
         ExitSignals.install()
-        let screen = try TerminalScreen(
+        let screen = try opened ?? TerminalScreen(
             colors: (environment["NO_COLOR"] ?? "").isEmpty, mouse: !noMouse, environment: environment
         )
         defer { screen.restore() }
@@ -100,13 +115,14 @@ struct PlayCommand: ParsableCommand {
             notices: notices, startingSchool: startingSchool
         )
         state.connection = connection
+        state.server = server
         var runner = GameRunner(screen: screen, battle: battle, state: state)
         runner.run()
         screen.restore()
         let unsaved = runner.state.unsavedChanges
         if !unsaved.isEmpty {
-            let reason = runner.lastSaveFinished ? runner.state.saveFailure ?? "unknown" : "the last save did not finish in time"
-            throw CommandError("\(unsaved.playerTaps) taps could not be saved: \(reason)")
+            let reason = runner.lastSaveFinished ? runner.state.saveFailure ?? CommandText.unknownReason : CommandText.lastSaveUnfinished
+            throw CommandError(CommandText.tapsNotSaved(unsaved.playerTaps, reason: reason))
         }
     }
 
@@ -114,7 +130,7 @@ struct PlayCommand: ParsableCommand {
     func startingPosition(in catalog: Catalog) throws -> Int? {
         guard let school else { return nil }
         guard let position = catalog.position(ofID: school) else {
-            throw CommandError("no school has the id '\(quoted(school))' (find ids with `touchschool search NAME`)")
+            throw CommandError(CommandText.noSchoolWithID(quoted(school)))
         }
         return position
     }

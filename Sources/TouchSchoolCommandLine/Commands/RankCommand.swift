@@ -6,25 +6,16 @@ import TouchSchoolView
 struct RankCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rank",
-        abstract: "Show the leaderboard: schools by their saved taps, most first.",
-        discussion: """
-            Ranks the schools of the catalog (the imported official list, else the starter catalog) by \
-            the taps saved in the data directory, including those of games still running. Schools with \
-            equal taps share a rank (1, 2, 2, 4).
-
-            Examples:
-              touchschool rank                            the national top 20
-              touchschool rank --level 고 --region 서울   high schools in Seoul
-              touchschool rank --top 5 --json             the top 5 as JSON
-            """)
+        abstract: CommandText.rankAbstract,
+        discussion: CommandText.rankDiscussion)
 
     // Unconditional: `--top -1` is a bad count to refuse, not a missing one.
-    @Option(parsing: .unconditional, help: ArgumentHelp("How many schools to show: a positive whole number.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(CommandText.topHelp, valueName: "n"))
     var top = PositiveCount(20)
 
     @OptionGroup var filter: SchoolFilterOptions
 
-    @Flag(help: "Print a JSON array of {rank, id, name, level, province, district, count}.")
+    @Flag(help: ArgumentHelp(CommandText.rankJSONHelp))
     var json = false
 
     @OptionGroup var data: DataDirectoryOptions
@@ -41,21 +32,16 @@ struct RankCommand: ParsableCommand {
     }
 
     func title(of league: League, size: Int) -> String {
-        let scope = switch league {
-        case .national: "All schools"
-        case let .level(level): "\(level.koreanName)"
-        case let .province(province): "\(province)"
-        case let .levelInProvince(level, province): "\(province) \(level.koreanName)"
-        }
-        return "\(scope): \(NumberText.grouped(size)) schools"
+        CommandText.leagueTitle(league, size: NumberText.grouped(size))
     }
 
     static func table(_ rows: [RankedSchool], catalog: Catalog, title: String) -> String {
         var text = "\(title)\n"
         guard !rows.isEmpty else { return text }
-        let countWidth = max(4, rows.map { NumberText.grouped($0.count).count }.max() ?? 0)
-        let rankWidth = max(4, String(rows.last?.rank ?? 0).count)
-        text += pad("Rank", rankWidth) + "  " + pad("Taps", countWidth) + "  School\n"
+        let headings = CommandText.rankHeadings
+        let countWidth = max(DisplayWidth.of(headings.taps), rows.map { NumberText.grouped($0.count).count }.max() ?? 0)
+        let rankWidth = max(DisplayWidth.of(headings.rank), String(rows.last?.rank ?? 0).count)
+        text += pad(headings.rank, rankWidth) + "  " + pad(headings.taps, countWidth) + "  \(headings.school)\n"
         for row in rows {
             let school = catalog[row.position]
             text += pad(String(row.rank), rankWidth) + "  " + pad(NumberText.grouped(row.count), countWidth)
@@ -81,8 +67,8 @@ struct RankCommand: ParsableCommand {
         return writer.text
     }
 
-    /// Right-aligns ASCII text (ranks, counts, headings) in `width` columns.
+    /// Right-aligns ranks, counts and headings in `width` columns (Korean headings are two a syllable).
     private static func pad(_ text: String, _ width: Int) -> String {
-        String(repeating: " ", count: max(0, width - text.count)) + text
+        DisplayWidth.pad(text, toWidth: width, alignRight: true)
     }
 }

@@ -7,24 +7,20 @@ import TouchSchoolView
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Find schools by name, abbreviation (서울고), 초성 (ㅎㅁㄱ), English-keyboard typing (tjdnfrh) or region (부산 금성초).",
-        discussion: """
-            Words may come as separate arguments or one quoted argument. Each result shows the school's \
-            name, level, province and district, and its score (taps saved in the data directory). \
-            With no words, --level and/or --region list schools in catalog order.
-            """
+        abstract: CommandText.searchAbstract,
+        discussion: CommandText.searchDiscussion
     )
 
-    @Argument(help: "What to search for.")
+    @Argument(help: ArgumentHelp(CommandText.queryHelp))
     var query: [String] = []
 
     @OptionGroup var filter: SchoolFilterOptions
 
     // Unconditional: `--limit -1` is a bad count to refuse, not a missing one.
-    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many results: a positive whole number.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(CommandText.limitHelp, valueName: "n"))
     var limit = PositiveCount(20)
 
-    @Flag(help: "Print the results as a JSON array.")
+    @Flag(help: ArgumentHelp(CommandText.searchJSONHelp))
     var json = false
 
     @OptionGroup var data: DataDirectoryOptions
@@ -33,34 +29,43 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         if query.contains(where: Self.argumentsNotUTF8.contains) {
-            throw CommandError("the query is not valid UTF-8: give it as UTF-8 text (check the terminal's or the script's encoding).")
+            throw CommandError(CommandText.queryNotUTF8)
         }
         let schoolLevel = filter.level, province = filter.province
         let text = query.joined(separator: " ")
         guard !SchoolSearch.normalize(text).isEmpty || schoolLevel != nil || province != nil else {
-            throw CommandError("nothing to search for: give a name (touchschool search 서울고), or --level / --region.")
+            throw CommandError(CommandText.nothingToSearchFor)
         }
 
         let (catalog, state) = try loadBattle(data: data, server: server)
         let scores = state.counts(in: catalog)
 
-        let hits = SchoolSearch(catalog: catalog).search(SearchQuery(text: text, level: schoolLevel, province: province, limit: limit.value))
+        let search = SchoolSearch(catalog: catalog)
+        var searchQuery = SearchQuery(text: text, level: schoolLevel, province: province, limit: limit.value)
+        let hits = search.search(searchQuery)
         let rows = hits.map { (school: catalog[$0.position], score: scores[$0.position]) }
         if json {
             try StandardStreams.write(Self.json(rows))
         } else if rows.isEmpty {
-            try StandardStreams.write("No school matches \"\(quoted(text))\"\(filterDescription(schoolLevel, province)).\n")
+            try StandardStreams.write(CommandText.noMatch(quoted(text), among: [schoolLevel?.koreanName, province].compactMap { $0 }) + "\n")
+            // Only now, and only for the table: the closest names, as the game's picker offers them.
+            searchQuery.limit = min(limit.value, Self.guessLimit)
+            let guesses = search.closestNames(searchQuery)
+            if let closest = guesses.first {
+                try StandardStreams.write(CommandText.didYouMean(VisibleText.escaping(catalog[closest.position].name)) + "\n"
+                                          + Self.table(guesses.map { (school: catalog[$0.position], score: scores[$0.position]) }))
+            }
         } else {
             try StandardStreams.write(Self.table(rows))
         }
         if rows.isEmpty, catalog.source == .starter {
-            let hint = """
-                The starter catalog lists only \(catalog.count) schools. For every school in Korea, download \
-                전국초중등학교위치표준데이터 (data.go.kr, dataset 15021148) as CSV and run: touchschool import FILE
-                """
+            let hint = CommandText.starterCatalogHint(schoolCount: catalog.count)
             if json { StandardStreams.writeError(hint + "\n") } else { try StandardStreams.write(hint + "\n") }
         }
     }
+
+    /// How many guesses a search that found nothing offers: as many as the game's picker.
+    static let guessLimit = GameTiming.pickerGuessLimit
 
     /// The command-line arguments that were not valid UTF-8, as Swift gives them (each bad byte
     /// replaced by U+FFFD): such a query would otherwise match nothing, or the wrong thing.
@@ -73,17 +78,12 @@ struct SearchCommand: ParsableCommand {
         return repaired
     }()
 
-    private func filterDescription(_ level: SchoolLevel?, _ province: String?) -> String {
-        let filters = [level?.koreanName, province].compactMap { $0 }
-        return filters.isEmpty ? "" : " among \(filters.joined(separator: ", "))"
-    }
-
     /// Rank, name, level, province, district and score, aligned by display width.
     static func table(_ rows: [(school: School, score: UInt64)]) -> String {
-        let header = ["#", "School", "Level", "Province", "District", "Score"]
+        let header = CommandText.searchHeadings
         var lines = [header]
         for (rank, row) in rows.enumerated() {
-            let name = row.school.isListed ? row.school.name : "\(row.school.name) (no longer listed)"
+            let name = row.school.isListed ? row.school.name : "\(row.school.name) \(CommandText.noLongerListed)"
             lines.append([String(rank + 1), name, row.school.level.koreanName, row.school.province,
                           row.school.district.isEmpty ? "-" : row.school.district, String(row.score)].map(VisibleText.escaping))
         }

@@ -5,12 +5,16 @@ import TouchSchoolStore
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run a battle server for players on other machines (`touchschool play --server URL`).",
+        abstract: CommandText.serveAbstract,
         discussion: """
             Needs no setup: the battle lives in the data directory's battle.sqlite (the first start \
             moves in a state.json of an earlier release, once, and leaves it as it was), and the \
             catalog served is the directory's imported list, else the starter catalog. \
-            Prints one line with the address it listens on (with --port 0, the port chosen). \
+            Prints the address it listens on (with --port 0, the port chosen), then, in the \
+            locale's language, what to hand out to a class: the page's address for phones, the \
+            projector's (/?board), the `touchschool --server` line and a QR code of the phone \
+            address (with --host 0.0.0.0, for each of this machine's network addresses); then, \
+            each minute something happened, the players connected and the taps of that minute. \
             SIGTERM or Ctrl-C: saves and acknowledges what arrived, closes every connection, exits 0. \
             The protocol: docs/protocol.md. Logs go to standard error ($LOG_LEVEL: trace … critical).
 
@@ -48,6 +52,10 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: .hidden)
     var devicesPerAddress: Int?
+
+    // How often the players and taps are said (default every 60 s), hidden: for tests.
+    @Option(help: .hidden)
+    var activitySeconds: Int?
 
     @Option(help: ArgumentHelp("The taps a second all players from one address (an IPv6 /64) may have counted together, sustained (default 2000: a school lab of 40 behind one NAT at full speed).",
                                valueName: "taps"))
@@ -93,6 +101,7 @@ struct ServeCommand: ParsableCommand {
         if let sshConnectionsPerAddress, sshConnectionsPerAddress < 1 { throw ValidationError("--ssh-connections-per-address must be at least 1") }
         if let sshIdleSeconds, sshIdleSeconds < 1 { throw ValidationError("--ssh-idle-seconds must be at least 1") }
         if let sshLoginGraceSeconds, sshLoginGraceSeconds < 1 { throw ValidationError("--ssh-login-grace-seconds must be at least 1") }
+        if let activitySeconds, activitySeconds < 1 { throw ValidationError("--activity-seconds must be at least 1") }
         let budget = 1...Int(TapBudget.maximum)
         if let addressTapsPerSecond, !budget.contains(addressTapsPerSecond) {
             throw ValidationError("--address-taps-per-second must be between 1 and \(budget.upperBound)")
@@ -114,7 +123,8 @@ struct ServeCommand: ParsableCommand {
             host: host, port: port, dataDirectory: data.directory, postgresURL: postgresURL, moveFrom: from,
             trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, socketsPerAddress: socketsPerAddress, devicesPerAddress: devicesPerAddress,
             addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst, maximumDevices: maximumDevices,
-            logLevel: ProcessEnvironment.current["LOG_LEVEL"], adminTokenFile: adminTokenFile,
+            logLevel: ProcessEnvironment.current["LOG_LEVEL"], language: Language.fromLocale(environment: ProcessEnvironment.current),
+            activitySeconds: activitySeconds, adminTokenFile: adminTokenFile,
             adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name], sshPort: sshPort,
             sshConnectionsPerAddress: sshConnectionsPerAddress, sshIdleSeconds: sshIdleSeconds,
             sshLoginGraceSeconds: sshLoginGraceSeconds))

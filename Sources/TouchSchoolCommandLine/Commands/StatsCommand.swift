@@ -6,17 +6,13 @@ import TouchSchoolView
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show a player's own numbers: school, taps, best speed, and the school's rank.",
-        discussion: """
-            Players are known by name; several can share one data directory. "My taps" counts the \
-            player's taps since choosing the current school; the school's taps and national rank \
-            include everyone's.
-            """)
+        abstract: CommandText.statsAbstract,
+        discussion: CommandText.statsDiscussion)
 
-    @Option(help: ArgumentHelp("Whose numbers (default: your login name).", valueName: "name"))
+    @Option(help: ArgumentHelp(CommandText.statsPlayerHelp, valueName: "name"))
     var player: String?
 
-    @Flag(help: "Print one JSON object: player; my school's id, name, level, province, district, address; myTaps, bestTapsPerSecond, count (my school's taps), rank, schools.")
+    @Flag(help: ArgumentHelp(CommandText.statsJSONHelp))
     var json = false
 
     @OptionGroup var data: DataDirectoryOptions
@@ -52,17 +48,20 @@ struct StatsCommand: ParsableCommand {
     static func text(_ stats: Stats) -> String {
         let player = VisibleText.escaping(stats.player)
         guard let school = stats.school else {
-            return "\(player) has not chosen a school yet. Start `touchschool` to choose one.\n"
+            return CommandText.noSchoolChosen(player)
         }
-        return """
-            Player:         \(player)
-            School:         \(VisibleText.escaping("\(school.name) (\(school.region)) [\(school.id)]"))
-            My taps:        \(NumberText.grouped(stats.record.taps))
-            Best speed:     \(stats.record.bestTapsPerSecond) taps/s
-            School's taps:  \(NumberText.grouped(stats.schoolCount))
-            National rank:  \(stats.rank) of \(NumberText.grouped(stats.schools))
-
-            """
+        let values = [
+            player,
+            VisibleText.escaping("\(school.name) (\(school.region)) [\(school.id)]"),
+            NumberText.grouped(stats.record.taps),
+            CommandText.tapsPerSecond(stats.record.bestTapsPerSecond),
+            NumberText.grouped(stats.schoolCount),
+            CommandText.rank(stats.rank, of: NumberText.grouped(stats.schools)),
+        ]
+        // Labels and values in two columns, by display width: the Korean labels are two a syllable.
+        let labels = CommandText.statsLabels.map { $0 + ":" }
+        let width = (labels.map(DisplayWidth.of).max() ?? 0) + 2
+        return zip(labels, values).map { DisplayWidth.pad($0, toWidth: width) + $1 + "\n" }.joined() + "\n"
     }
 
     static func json(_ stats: Stats) -> String {

@@ -20,6 +20,8 @@ public protocol NetworkCommands {
     func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?) throws -> (catalog: Catalog, state: SavedState)
     /// Joins a server's battle for a game: its catalog, and the server's folder in the data
     /// directory held (one game per data directory and server) until `ServerGame.leave`.
+    /// Throws `ServerNotAnswering` when no server answered and none was joined before (the game
+    /// waits on a screen of its own and tries again).
     func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame
     /// `touchschool admin …`: what to print.
     func admin(_ request: AdminRequest) throws -> String
@@ -60,6 +62,10 @@ public struct ServeRequest: Sendable {
     /// The devices the battle may hold; else the server's own.
     public var maximumDevices: Int?
     public var logLevel: String?
+    /// The language of what is printed for the teacher (the locale's).
+    public var language: Language
+    /// How often the players and taps are said, in seconds, when not every minute (for tests).
+    public var activitySeconds: Int?
     /// The operator's token: from this file, else `adminToken` ($TOUCHSCHOOL_ADMIN_TOKEN), else the
     /// data directory's admin.token. Never an argument: the process list would show it.
     public var adminTokenFile: String?
@@ -72,9 +78,23 @@ public struct ServeRequest: Sendable {
     public var sshLoginGraceSeconds: Int?
 }
 
+/// The first join to a server found none answering: the game says why and tries again.
+public struct ServerNotAnswering: Error, Sendable {
+    /// The address tried first, as the player gave it (`http://host:port`).
+    public var server: String
+    public var failure: ServerFailure
+
+    public init(server: String, failure: ServerFailure) {
+        self.server = server
+        self.failure = failure
+    }
+}
+
 /// A game joined to a server's battle.
 public struct ServerGame {
     public var catalog: Catalog
+    /// The server joined, as `host:port`: the status line says where the taps go.
+    public var server: String
     public var battle: any BattleConnection
     /// Starts the connection and returns the board and the player's record as then known (the
     /// server's word when it answers at once, else the board last seen).
@@ -88,9 +108,10 @@ public struct ServerGame {
     /// Ends the game's hold on the server's folder in the data directory.
     public var leave: () -> Void
 
-    public init(catalog: Catalog, battle: any BattleConnection, connect: @escaping () -> SavedState, waitingTaps: @escaping () -> UInt64,
+    public init(catalog: Catalog, server: String, battle: any BattleConnection, connect: @escaping () -> SavedState, waitingTaps: @escaping () -> UInt64,
                 waitingTapsNotice: @escaping (UInt64) -> String, notices: [Notice], leave: @escaping () -> Void) {
         self.catalog = catalog
+        self.server = server
         self.battle = battle
         self.connect = connect
         self.waitingTaps = waitingTaps

@@ -46,10 +46,10 @@ struct PositiveCount: ExpressibleByArgument {
 
 /// `--level` and `--region`, which `search` and `rank` share.
 struct SchoolFilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Only one level; elementary, middle and high work too.", valueName: "level"))
+    @Option(help: ArgumentHelp(CommandText.levelHelp, valueName: "level"))
     var level: SchoolLevel?
 
-    @Option(help: ArgumentHelp("Only one province (시도), by any of its names: 서울, 서울특별시, seoul…", valueName: "region"))
+    @Option(help: ArgumentHelp(CommandText.regionHelp, valueName: "region"))
     var region: ProvinceArgument?
 
     var province: String? { region?.name }

@@ -4,9 +4,7 @@ import ArgumentParser
 /// own battle; `$TOUCHSCHOOL_SERVER` when the option is not given. The URLs are read by the
 /// network side (`NetworkCommands`), which says what is wrong with one.
 struct ServerOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "Use the battle of the server at this URL: http://host:port, https://, ws:// or wss:// (default: $TOUCHSCHOOL_SERVER, else the local battle). Given more than once (servers sharing one battle), a game moves to the next when one fails.",
-        valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp(CommandText.serverHelp, valueName: "url"))
     var server: [String] = []
 
     /// The servers named by the option, else by the environment; nil for the local battle.

@@ -15,7 +15,7 @@ public enum StandardStreams {
     public static func write(_ text: String) throws(CommandError) {
         guard let code = write(visible(text), to: STDOUT_FILENO) else { return }
         if code == EPIPE { endQuietlyForAClosedPipe() }
-        throw CommandError("cannot write the output: \(String(cString: strerror(code)))")
+        throw CommandError(CommandText.cannotWriteOutput(String(cString: strerror(code))))
     }
 
     /// Writes a message to standard error. Should that fail there is nowhere left to say so.

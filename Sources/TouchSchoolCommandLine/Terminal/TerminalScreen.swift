@@ -13,10 +13,10 @@ final class TerminalScreen: GameTerminal {
     /// Both ends must be a terminal: the game reads keys one by one and draws with escape codes.
     static func checkIsTerminal() throws(CommandError) {
         guard isatty(STDIN_FILENO) == 1 else {
-            throw CommandError("touchschool play needs a terminal: standard input is not one (try `touchschool rank` or `stats` in scripts)")
+            throw CommandError(CommandText.needsATerminal(input: true))
         }
         guard isatty(STDOUT_FILENO) == 1 else {
-            throw CommandError("touchschool play needs a terminal: standard output is not one (try `touchschool rank` or `stats` in scripts)")
+            throw CommandError(CommandText.needsATerminal(input: false))
         }
     }
 
@@ -33,8 +33,8 @@ final class TerminalScreen: GameTerminal {
         let term = quoted(environment["TERM"] ?? "")
         switch cn_open() {
         case 0: break
-        case -2: throw CommandError("terminal type '\(term)' cannot place the cursor, so the game cannot be shown: set TERM to your terminal (e.g. xterm-256color)")
-        default: throw CommandError("unknown terminal type '\(term)': set TERM to your terminal (e.g. xterm-256color)")
+        case -2: throw CommandError(CommandText.terminalCannotPlaceCursor(term))
+        default: throw CommandError(CommandText.unknownTerminal(term))
         }
         isOpen = true
         let useColor = colors && cn_start_colors() == 1

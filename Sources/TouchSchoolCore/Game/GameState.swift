@@ -12,6 +12,8 @@ public enum Screen: Equatable, Sendable {
 public struct PickerState: Equatable, Sendable {
     public var query: String = ""
     public var results: [SearchHit] = []
+    /// The query found nothing and `results` are the names closest to it (a typo's guesses).
+    public var resultsAreGuesses = false
     public var selection: Int = 0
     /// First result shown, so the selection stays visible.
     public var scroll: Int = 0
@@ -47,6 +49,9 @@ public enum GameTiming {
     public static let warningNanoseconds: Int64 = 2_000_000_000
     /// How many search results the picker keeps: more than any screen shows.
     public static let pickerResultLimit = 100
+    /// How many guesses the picker offers for a query that found nothing: the few closest, enough
+    /// for same-named schools (금성초등학교) to come up together.
+    public static let pickerGuessLimit = 5
     /// The longest search the picker takes: longer than any school's name with its region, short
     /// enough that a pasted novel costs a few searches, not one per character.
     public static let pickerQueryLimit = 40
@@ -72,7 +77,7 @@ public struct GameState: Sendable {
     public var mySchool: Int?
 
     public var screen: Screen
-    /// Screens to go back to with Esc; empty means Esc quits.
+    /// Screens to go back to with Esc; empty means Esc asks whether to quit.
     public var history: [Screen] = []
     public var picker = PickerState()
     public var ranking = RankingState()
@@ -85,6 +90,8 @@ public struct GameState: Sendable {
     public var notices: [Notice]
     /// Playing on a server: how the connection stands (nil: the local battle).
     public var connection: ConnectionStatus?
+    /// Playing on a server: which one, as the player gave it (host:port), to show where taps go.
+    public var server: String?
 
     /// Taps not yet handed to the store, by catalog position.
     public internal(set) var pendingScores: [Int: UInt64] = [:]
@@ -99,6 +106,8 @@ public struct GameState: Sendable {
     public internal(set) var lastSyncRequest: Instant
     public internal(set) var lastMovementBaseline: Instant
     public internal(set) var isQuitting = false
+    /// Esc was pressed with no screen to go back to: the next key answers whether to quit.
+    public internal(set) var isAskingToQuit = false
 
     public init(
         catalog: Catalog, saved: SavedState, player: String, language: Language, now: Instant,

@@ -62,6 +62,7 @@ extension GameState {
     static let mouseKey: UInt32 = 0x11_0000
 
     private mutating func handle(_ key: Key, now: Instant) -> [GameCommand] {
+        if isAskingToQuit { return answerQuit(key, now: now) }
         switch key {
         case .interrupt: return quit(now: now)
         case .help:
@@ -91,10 +92,31 @@ extension GameState {
         screen = next
     }
 
+    /// Esc: one screen back. The ranking is the game's other face (Tab), so its way back is the
+    /// game; with nowhere left to go back to, Esc asks before quitting, since one stray press of
+    /// the key next to the keys being mashed must not end a game.
     private mutating func back(now: Instant) -> [GameCommand] {
-        guard let previous = history.popLast() else { return quit(now: now) }
-        screen = previous
+        if let previous = history.popLast() {
+            screen = previous
+        } else if screen == .ranking {
+            screen = .game
+        } else {
+            isAskingToQuit = true
+        }
         return []
+    }
+
+    /// The answer to "quit?": a second Esc or yes quits (Ctrl-C quits before it gets here); any
+    /// other key keeps playing and does nothing else, so the n or the tap that meant "no" is not
+    /// counted.
+    private mutating func answerQuit(_ key: Key, now: Instant) -> [GameCommand] {
+        isAskingToQuit = false
+        switch key {
+        case .escape, .interrupt, .character("y"), .character("Y"), .character("ㅛ"), .character("예"):
+            return quit(now: now)
+        default:
+            return []
+        }
     }
 
     private mutating func quit(now: Instant) -> [GameCommand] {
@@ -163,6 +185,12 @@ extension GameState {
 
     mutating func runSearch() {
         picker.results = search.search(SearchQuery(text: picker.query, limit: GameTiming.pickerResultLimit))
+        // Only when nothing matched: the guesses cost a pass over the names of their own.
+        picker.resultsAreGuesses = false
+        if picker.results.isEmpty {
+            picker.results = search.closestNames(SearchQuery(text: picker.query, limit: GameTiming.pickerGuessLimit))
+            picker.resultsAreGuesses = !picker.results.isEmpty
+        }
         picker.selection = 0
         picker.scroll = 0
     }

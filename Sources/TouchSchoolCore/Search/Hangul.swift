@@ -55,6 +55,15 @@ public enum Hangul {
         return leads[Int(scalar - syllableBase) / 588]
     }
 
+    /// The compatibility jamo a unit is typed as, in order (`휘` → `ㅎ`, `ㅟ`; `곧` → `ㄱ`, `ㅗ`, `ㄷ`):
+    /// the first `count` of `letters`; any other unit is itself. What the closest-name fallback
+    /// compares, so that a wrong vowel (`뮨` for `문`) or a lost 받침 (`하` for `학`) costs one edit,
+    /// not a syllable. A tuple, not an array: it is asked for every jamo of thousands of names.
+    static func jamo(of unit: UInt32) -> (letters: (UInt32, UInt32, UInt32), count: Int) {
+        guard let syllable = decompose(unit) else { return ((unit, 0, 0), 1) }
+        return ((leads[syllable.lead], vowels[syllable.vowel], tails[syllable.tail]), syllable.tail == 0 ? 2 : 3)
+    }
+
     /// The syllable without its 받침 (`곧` → `고`); any other scalar unchanged.
     static func withoutTail(_ scalar: UInt32) -> UInt32 {
         guard isSyllable(scalar) else { return scalar }

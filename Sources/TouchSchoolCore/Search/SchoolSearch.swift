@@ -22,9 +22,15 @@
 /// catalog order, so that `--level high --region 서울` alone browses.
 public struct SchoolSearch: Sendable {
     private let index: SearchIndex
+    /// The schools whose name another school has too, for the lists that must tell them apart.
+    public let sameNames: SameNames
 
-    /// Over a catalog read from a snapshot, the index is the snapshot's: nothing is built.
-    public init(catalog: Catalog) { index = catalog.snapshot.map(SearchIndex.init(snapshot:)) ?? SearchIndex(catalog) }
+    /// Over a catalog read from a snapshot, the index is the snapshot's: nothing is built but
+    /// `sameNames`, from its arrays.
+    public init(catalog: Catalog) {
+        index = catalog.snapshot.map(SearchIndex.init(snapshot:)) ?? SearchIndex(catalog)
+        sameNames = SameNames(index)
+    }
 
     /// The text as search compares it: lower case, without spaces, punctuation or symbols, with
     /// Hangul composed into syllables and lone jamo as compatibility jamo. Normalizing twice
@@ -38,20 +44,9 @@ public struct SchoolSearch: Sendable {
     /// Results in rank order, best first, at most `query.limit`.
     public func search(_ query: SearchQuery) -> [SearchHit] {
         let limit = max(0, query.limit)
-        guard limit > 0 else { return [] }
-        let levelFilter = query.level.map(CatalogSnapshotLayout.levelCode)
-        let provinceFilter: Int8?
-        if let province = query.province {
-            guard let index = Province.all.firstIndex(of: Province.canonical(province) ?? province) else { return [] }
-            provinceFilter = Int8(index)
-        } else {
-            provinceFilter = nil
-        }
-        func passesFilters(_ position: Int) -> Bool {
-            if let levelFilter, index.entries[position].level != levelFilter { return false }
-            if let provinceFilter, index.entries[position].province != provinceFilter { return false }
-            return true
-        }
+        guard limit > 0, let filters = Filters(query) else { return [] }
+        let levelFilter = filters.level, provinceFilter = filters.province
+        func passesFilters(_ position: Int) -> Bool { filters.pass(index.entries[position]) }
 
         let prepared = PreparedQuery(query.text)
         if prepared.readings.isEmpty {
@@ -79,5 +74,37 @@ public struct SchoolSearch: Sendable {
             }
         }
         return best.sortedDescending().map { SearchHit(position: $0.position, score: $0.score) }
+    }
+
+    /// For a query `search` finds nothing for: the schools (within the filters) whose names start
+    /// closest to it, jamo by jamo (`휘뮨고`, `휘문고등하교` → 휘문고등학교), best first, at most
+    /// `query.limit`; none when nothing is close enough (`ClosestNames`). Latin letters are read as
+    /// 2-beolsik keys, as the search reads them.
+    public func closestNames(_ query: SearchQuery) -> [SearchHit] {
+        guard let filters = Filters(query) else { return [] }
+        let text = query.text.unicodeScalars.contains(where: { $0.isASCII && $0.properties.isAlphabetic })
+            ? Hangul.fromTwoBeolsikKeys(query.text) : query.text
+        return index.closestNames(to: SearchText.units(of: text), limit: max(0, query.limit)) { filters.pass(index.entries[$0]) }
+    }
+
+    /// A query's level and province filters, as the index stores them; nil for a province that
+    /// is none, which no school is in.
+    private struct Filters {
+        var level: UInt8?
+        var province: Int8?
+
+        init?(_ query: SearchQuery) {
+            level = query.level.map(CatalogSnapshotLayout.levelCode)
+            if let name = query.province {
+                guard let index = Province.all.firstIndex(of: Province.canonical(name) ?? name) else { return nil }
+                province = Int8(index)
+            }
+        }
+
+        func pass(_ entry: SearchEntry) -> Bool {
+            if let level, entry.level != level { return false }
+            if let province, entry.province != province { return false }
+            return true
+        }
     }
 }

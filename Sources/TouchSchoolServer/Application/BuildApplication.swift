@@ -41,7 +41,12 @@ extension TouchSchoolServer {
             httpDecoderConfiguration: .init(maxHeaderFieldSize: guardPolicy.maximumHeadBytes, maxHeaderListSize: guardPolicy.maximumHeadBytes,
                                             maxHeaderFieldCount: 100))
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: http1, ws: .init(maxFrameSize: PlayConnection.maximumFrameBytes, autoPing: .enabled(timePeriod: .seconds(30))))
+            http1: http1,
+            // A client that does not answer a close (a server shutting down, a connection refused
+            // at a limit) is dropped after our own grace, not the library's 15 s: a shutdown
+            // waits for every connection to end.
+            ws: .init(maxFrameSize: PlayConnection.maximumFrameBytes, autoPing: .enabled(timePeriod: .seconds(30)),
+                      closeTimeout: PlayConnection.closeGrace))
         let server = HTTPServerBuilder { responder in
             GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
                                                                     configuration: channelConfiguration),

@@ -38,6 +38,10 @@ public struct ServerConfiguration: Sendable {
     /// Where the game is served over SSH (`SSH/`), on `host`; nil: not at all (0: any free port).
     public var sshPort: Int?
     public var sshPolicy: SSHPolicy = .standard
+    /// Told every `activityInterval` the players connected and the taps counted in that time,
+    /// when there were taps or the players changed (`ActivityLog`).
+    public var reportActivity: (@Sendable (ServerActivity) -> Void)?
+    public var activityInterval: Duration = .seconds(60)
 
     public init(host: String, port: Int, dataDirectory: String, postgresURL: String? = nil, starterCatalogPath: String?,
                 limits: AddressLimitPolicy = .standard) {
@@ -174,7 +178,11 @@ public enum TouchSchoolServer {
         // then the HTTP server. A shutdown that takes too long is cancelled,
         // and a cancellation that takes too long ends the process; a second SIGTERM or Ctrl-C ends
         // it at once (what was acknowledged is saved; what was not, its clients send again).
-        var group = ServiceGroupConfiguration(services: [app, battle] + services.map { $0.service(for: battle) } + ssh as [any Service],
+        var reporters: [any Service] = []
+        if let report = configuration.reportActivity {
+            reporters.append(ActivityReporter(counts: metrics.activity, interval: configuration.activityInterval, report: report))
+        }
+        var group = ServiceGroupConfiguration(services: [app, battle] + services.map { $0.service(for: battle) } + reporters + ssh as [any Service],
                                               gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = Self.maximumShutdown
         group.maximumCancellationDuration = Self.maximumCancellation

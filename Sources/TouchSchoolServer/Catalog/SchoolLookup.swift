@@ -20,7 +20,10 @@ final class SchoolLookup: Sendable {
     func search(_ text: String, limit: Int, in resource: CatalogResource) -> SearchAnswer {
         let current = current(resource)
         let hits = current.search.search(SearchQuery(text: text, limit: limit))
-        return SearchAnswer(query: text, schools: hits.map { Self.row(current.catalog[$0.position]) })
+        guard hits.isEmpty else { return SearchAnswer(query: text, schools: hits.map { Self.row(current.catalog[$0.position]) }) }
+        // Nothing found: the closest names, if any, as suggestions (a pass of their own, only now).
+        let closest = current.search.closestNames(SearchQuery(text: text, limit: min(limit, SchoolEndpoints.maximumSuggestions)))
+        return SearchAnswer(query: text, schools: [], suggestions: closest.isEmpty ? nil : closest.map { Self.row(current.catalog[$0.position]) })
     }
 
     func directory(of resource: CatalogResource) -> ServedBody { current(resource).directory }

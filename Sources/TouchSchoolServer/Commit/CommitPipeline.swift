@@ -116,6 +116,7 @@ extension Battle {
             }
             metrics.batches.increment(by: Int64(acknowledged))
             metrics.tapsAccepted.increment(by: Int64(clamping: result.accepted))
+            metrics.activity.counted(result.accepted)
             metrics.tapsRefused.increment(by: Int64(clamping: result.refused))
             // Sent now unless a board went out less than `broadcastInterval` ago (the loop sends
             // it then): players see a save at once, at most four boards a second.

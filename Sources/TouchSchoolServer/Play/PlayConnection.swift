@@ -59,7 +59,11 @@ struct PlayConnection {
             return
         }
         metrics.connections.increment()
-        defer { metrics.connections.decrement() }
+        metrics.activity.connected()
+        defer {
+            metrics.connections.decrement()
+            metrics.activity.disconnected()
+        }
         let greeted = Flag()
         let layerError = CaughtError()
         let progress = WriteProgress()

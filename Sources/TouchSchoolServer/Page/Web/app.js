@@ -24,20 +24,39 @@
   const DEVICE_LOCK = 'touchschool-device';
   /** After the board stream was refused, the wait before asking again (the browser does not). */
   const BOARD_RETRY_MS = 10000;
+  /** Results a search shows; one more is asked for, to know whether the list stopped at its limit. */
+  const SEARCH_LIMIT = 20;
+  /** The projector (`?board`): rows on a page, sized to fill the screen's height, and how long a page stays. */
+  const PROJECTOR_ROWS = 10;
+  const PROJECTOR_PAGE_MS = 8000;
+  /** The projector's controls show while the pointer moves and hide once it has rested this long. */
+  const CONTROLS_IDLE_MS = 3000;
+  /** The projector's offline overlay waits this long for the stream's first connection. */
+  const FIRST_CONNECTION_MS = 3000;
   const rules = TouchSchoolRules;
+  const feedback = TouchSchoolFeedback;
 
   // ---------------------------------------------------------------- text
   const TEXT = {
     ko: {
       title: '학교 대항전', changeSchool: '학교 바꾸기', play: '게임', board: '순위', fullscreen: '전체 화면',
       searchPrompt: '학교를 검색해주세요', playerName: '내 이름', myTaps: '내 터치', schoolTotal: '학교 합계',
-      playHint: '화면을 마구 터치하세요! (키보드: Space 또는 Enter)', national: '전국 순위', ranking: '순위',
+      playHint: '화면을 마구 터치하세요!', keyboardHint: '(키보드: Space 또는 Enter)', national: '전국 순위', ranking: '순위',
       level: '학교급', province: '시도', myLeague: '내 리그', rank: '순위', school: '학교', region: '지역', taps: '터치 수',
       boardEmpty: '아직 터치가 없습니다.', all: '전체', playArea: '터치하는 곳',
       levels: { elementary: '초등학교', middle: '중학교', high: '고등학교' },
-      found: (n) => `${n}개 학교`, none: '찾는 학교가 없습니다.', searchFailed: '검색할 수 없습니다: 서버에 연결되지 않았습니다.',
+      found: (n) => `${n}개 학교`, foundMore: (n) => `${n}개 넘는 학교`,
+      none: '찾는 학교가 없습니다.', searchFailed: '검색할 수 없습니다: 서버에 연결되지 않았습니다.',
       abnormal: '비정상적인 터치 수가 감지되었습니다.',
-      rankIn: (n) => `전국 ${n}위`, first: '1위!', gap: (n) => `위 학교와 ${n} 차이`,
+      // The terminal's words (Sources/TouchSchoolView/Strings.swift), so that both faces say the same.
+      rankIn: (n) => `전국 ${n}위`, first: '1위!', gap: (school, n) => `${school}까지 ${n}번`,
+      speed: (now, best) => `초당 ${now}번 · 최고 ${best}번`, player: (name) => `플레이어 ${name}`,
+      confirmQuestion: '학교를 바꾸면 내 터치 수가 0부터 다시 시작합니다. 바꿀까요?',
+      confirmFrom: (school) => `지금 학교: ${school}`, confirmTo: (school) => `바꿀 학교: ${school}`,
+      confirmKeeps: (n) => `내 터치 수 ${n}번은 지금 학교의 점수에 그대로 남습니다.`, yes: '예', no: '아니오',
+      movement: '변동', soundOn: '소리 켜짐', soundOff: '소리 꺼짐',
+      joinPrompt: '휴대폰으로 참여하세요', pageOf: (page, pages) => `${page} / ${pages}`,
+      boardOffline: '오프라인', boardOfflineDetail: '서버와 연결이 끊겨 순위가 멈춰 있습니다. 다시 연결하는 중…',
       connecting: '연결 중…', online: '연결됨',
       offline: (n) => n > 0 ? `오프라인 · ${n}번 대기 중` : '오프라인',
       takenOver: '다른 창에서 플레이 중입니다. 여기서 하려면 새로 고침하세요.',
@@ -50,13 +69,21 @@
     en: {
       title: 'School Battle', changeSchool: 'Change school', play: 'Play', board: 'Ranking', fullscreen: 'Full screen',
       searchPrompt: 'Search for your school', playerName: 'My name', myTaps: 'My taps', schoolTotal: 'School total',
-      playHint: 'Tap the screen like crazy! (keyboard: Space or Enter)', national: 'National ranking', ranking: 'Ranking',
+      playHint: 'Tap the screen like crazy!', keyboardHint: '(keyboard: Space or Enter)', national: 'National ranking', ranking: 'Ranking',
       level: 'Level', province: 'Province', myLeague: 'My league', rank: 'Rank', school: 'School', region: 'Region', taps: 'Taps',
       boardEmpty: 'No taps yet.', all: 'All', playArea: 'Tap here',
       levels: { elementary: 'Elementary', middle: 'Middle', high: 'High' },
-      found: (n) => `${n} schools`, none: 'No school matches.', searchFailed: 'Cannot search: the server is not reachable.',
+      found: (n) => (n === 1 ? '1 school' : `${n} schools`), foundMore: (n) => `More than ${n} schools`,
+      none: 'No school matches.', searchFailed: 'Cannot search: the server is not reachable.',
       abnormal: 'Abnormal tapping detected.',
-      rankIn: (n) => `#${n} nationally`, first: '#1!', gap: (n) => `${n} behind the school above`,
+      rankIn: (n) => `#${n} nationally`, first: '#1!', gap: (school, n) => `${n} taps to overtake ${school}`,
+      speed: (now, best) => `${now} taps/s · best ${best}`, player: (name) => `player ${name}`,
+      confirmQuestion: 'If you change school, your own tap count starts again from 0. Change?',
+      confirmFrom: (school) => `Current school: ${school}`, confirmTo: (school) => `New school: ${school}`,
+      confirmKeeps: (n) => `Your ${n} taps stay in your current school's total.`, yes: 'Yes', no: 'No',
+      movement: 'Move', soundOn: 'Sound on', soundOff: 'Sound off',
+      joinPrompt: 'Join on your phone', pageOf: (page, pages) => `${page} / ${pages}`,
+      boardOffline: 'Offline', boardOfflineDetail: 'The connection to the server is lost: the ranking is frozen. Reconnecting…',
       connecting: 'Connecting…', online: 'Online',
       offline: (n) => n > 0 ? `Offline · ${n} taps waiting` : 'Offline',
       takenOver: 'Playing in another window. Reload to play here.',
@@ -81,7 +108,9 @@
     results: $('results'), playerName: $('player-name'), schoolName: $('school-name'), schoolRegion: $('school-region'),
     schoolRank: $('school-rank'), myTaps: $('my-taps'), schoolTotal: $('school-total'), gap: $('gap'), warning: $('warning'),
     play: $('play'), miniList: $('mini-list'), level: $('league-level'), province: $('league-province'),
-    boardRows: $('board-rows'), boardEmpty: $('board-empty'), elsewhere: $('elsewhere'),
+    boardRows: $('board-rows'), boardEmpty: $('board-empty'), elsewhere: $('elsewhere'), speed: $('speed'),
+    player: $('player'), sound: $('sound'), boardPage: $('board-page'), join: $('join'), offline: $('offline-overlay'),
+    confirm: $('confirm'), playHint: $('play-hint'),
   };
 
   // ---------------------------------------------------------------- storage
@@ -212,6 +241,7 @@
     pending.set(school, (pending.get(school) || 0) + 1);
     waitingTaps += 1;
     puff(x, y);
+    feedback.tap();
     scheduleRender(false);
   }
 
@@ -287,8 +317,7 @@
     const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/v1/play');
     socket = ws;
     ws.onopen = () => {
-      const name = (ui.playerName.value || '').trim() || t.defaultPlayer;
-      ws.send(JSON.stringify({ type: 'hello', protocol: PROTOCOL, device, player: name }));
+      ws.send(JSON.stringify({ type: 'hello', protocol: PROTOCOL, device, player: playerName() }));
     };
     ws.onmessage = (event) => {
       let message;
@@ -346,6 +375,7 @@
         serverPlayer = message.player;
         store.set(battleKey('player'), serverPlayer);
         board = { version: message.board.version, scores: new Map(Object.entries(message.board.scores)) };
+        if (!baseline) markBaseline();
         if (!school && serverPlayer.school) { school = serverPlayer.school; store.set('school', school); if (view === 'picker') show('game'); }
         recount();
         if (message.catalog !== directoryTag) loadDirectory();
@@ -364,7 +394,7 @@
         if (done && message.refused === 0) {
           for (const [id, n] of Object.entries(done.taps)) board.scores.set(id, (board.scores.get(id) || 0) + n);
         }
-        if (message.refused > 0) warn(t.abnormal);
+        if (message.refused > 0) { warn(t.abnormal); feedback.warning(); }
         recount();
         scheduleRender(true);
         break;
@@ -609,6 +639,7 @@
       if (!whole) return;
       board = { version: whole.version, scores: new Map(Object.entries(whole.scores)) };
       boardLive = true;
+      if (!baseline) markBaseline();
       scheduleRender(true);
     });
     source.addEventListener('changes', (event) => {
@@ -667,6 +698,9 @@
     ui.status.className = state === 'offline' ? 'offline' : '';
     ui.status.dataset.state = state;
     ui.status.dataset.waiting = String(waitingTaps);
+    // The projector cannot be read up close: a frozen board says so across the whole screen
+    // (after its first connection has had its moment).
+    if (boardOnly) ui.offline.hidden = boardLive || performance.now() < FIRST_CONNECTION_MS;
   }
 
   // ---------------------------------------------------------------- schools
@@ -727,13 +761,15 @@
     const abort = new AbortController();
     searchAbort = abort;
     try {
-      const response = await fetch('/v1/search?q=' + encodeURIComponent(text), { signal: abort.signal });
+      const response = await fetch(`/v1/search?limit=${SEARCH_LIMIT + 1}&q=${encodeURIComponent(text)}`, { signal: abort.signal });
       if (!response.ok) throw new Error(String(response.status));
       const answer = await response.json();
       if (abort.signal.aborted) return;
-      answer.schools.forEach(remember);
-      showResults(answer.schools);
-      ui.found.textContent = answer.schools.length > 0 ? t.found(answer.schools.length) : t.none;
+      const shown = answer.schools.slice(0, SEARCH_LIMIT);
+      shown.forEach(remember);
+      showResults(shown);
+      ui.found.textContent = answer.schools.length > SEARCH_LIMIT ? t.foundMore(SEARCH_LIMIT)
+        : shown.length > 0 ? t.found(shown.length) : t.none;
     } catch (error) {
       if (!abort.signal.aborted) { showResults([]); ui.found.textContent = t.searchFailed; }
     }
@@ -759,11 +795,29 @@
     }));
   }
 
+  /** Goes to the game for `row`; leaving a school with taps of mine asks first, as the terminal does. */
   function choose(row) {
     remember(row);
-    chooseID(row.id);
-    show('game');
+    const taps = myTaps();
+    if (!school || row.id === school || taps === 0) { chooseID(row.id); show('game'); return; }
+    const described = (id) => { const known = schools.get(id); return known ? `${known.name} (${region(known)})` : id; };
+    $('confirm-from').textContent = t.confirmFrom(described(school));
+    $('confirm-to').textContent = t.confirmTo(described(row.id));
+    $('confirm-keeps').textContent = t.confirmKeeps(number.format(taps));
+    ui.confirm.dataset.id = row.id;
+    ui.confirm.showModal();
+    $('confirm-yes').focus();
   }
+  $('confirm-yes').addEventListener('click', () => {
+    ui.confirm.close();
+    chooseID(ui.confirm.dataset.id);
+    show('game');
+  });
+  $('confirm-no').addEventListener('click', () => ui.confirm.close());
+  ui.confirm.addEventListener('keydown', (event) => {
+    if (event.key === 'y') $('confirm-yes').click();
+    if (event.key === 'n') $('confirm-no').click();
+  });
 
   /** Chooses the school taps go to; a tab that does not play yet chooses it when it plays. */
   function chooseID(id) {
@@ -817,7 +871,21 @@
   });
   ui.level.addEventListener('change', () => scheduleRender(true));
   ui.province.addEventListener('change', () => scheduleRender(true));
-  ui.playerName.addEventListener('change', () => store.set('name', ui.playerName.value.trim()));
+  ui.playerName.addEventListener('change', () => {
+    store.set('name', ui.playerName.value.trim());
+    showPlayer();
+    // The server knows the name from the hello: a new one is said with a new hello.
+    if (socket && welcomed) socket.close();
+  });
+
+  function playerName() { return (ui.playerName.value || '').trim() || t.defaultPlayer; }
+  function showPlayer() { ui.player.textContent = boardOnly ? '' : t.player(playerName()); }
+
+  function showSound() {
+    ui.sound.textContent = feedback.muted ? t.soundOff : t.soundOn;
+    ui.sound.setAttribute('aria-pressed', String(feedback.muted));
+  }
+  ui.sound.addEventListener('click', () => { feedback.setMuted(!feedback.muted); showSound(); });
 
   // ---------------------------------------------------------------- drawing
   // Per tap only the two counters change (constant work); ranks, the mini-board and the board
@@ -832,6 +900,7 @@
     frame = 0;
     const mine = number.format(myTaps());
     if (ui.myTaps.textContent !== mine) ui.myTaps.textContent = mine;
+    renderSpeed();
     const totalText = number.format(school ? total(school) : 0);
     if (ui.schoolTotal.textContent !== totalText) ui.schoolTotal.textContent = totalText;
     setStatus();
@@ -844,6 +913,17 @@
     lastRanks = now;
     ranksDirty = false;
     renderRanks();
+  }
+
+  /** Taps in the last second and my best, as the terminal shows them; redrawn until the speed is back to 0. */
+  let speedTimer = 0;
+  function renderSpeed() {
+    const now = Date.now();
+    while (recent.length > 0 && recent[0] <= now - 1000) recent.shift();
+    const text = school ? t.speed(number.format(recent.length), number.format(Math.max(best, me().best))) : '';
+    if (ui.speed.textContent !== text) ui.speed.textContent = text;
+    clearTimeout(speedTimer);
+    if (recent.length > 0) speedTimer = setTimeout(renderSpeed, recent[0] + 1000 - now + 1);
   }
 
   /** The schools with taps (and mine) of a league (level and province, '' for any), with their totals. */
@@ -874,12 +954,18 @@
 
   function renderGameRanks() {
     const mine = school ? total(school) : 0;
-    let above = 0, closest = Infinity;
+    // The school to overtake: the nearest strictly ahead, of several tied there the last in order
+    // (the one just above mine), as the terminal's `schoolAbove`.
+    let above = 0, closest = null;
     // The top few by a partial selection in the same pass, not a sort of every school.
     const top = [];
     eachStanding((id, score) => {
       if (score === 0 && id !== school) return;
-      if (score > mine) { above += 1; if (score < closest) closest = score; }
+      if (score > mine) {
+        above += 1;
+        const r = { id, score };
+        if (!closest || score < closest.score || (score === closest.score && better(closest, r))) closest = r;
+      }
       const r = { id, score };
       if (top.length < MINI_ROWS || better(r, top[top.length - 1])) {
         top.push(r);
@@ -888,7 +974,8 @@
       }
     });
     ui.schoolRank.textContent = school ? t.rankIn(above + 1) : '';
-    ui.gap.textContent = !school ? '' : above === 0 ? t.first : t.gap(number.format(closest - mine));
+    // One tap more than the difference overtakes (a tie only shares the place).
+    ui.gap.textContent = !school ? '' : above === 0 ? t.first : t.gap(nameOf(closest.id), number.format(closest.score - mine + 1));
     const shown = top.slice();
     if (school && !top.some((r) => r.id === school)) shown.push({ id: school, score: mine });
     const ranks = shown.map(() => 1);
@@ -903,18 +990,55 @@
 
   function renderBoard() {
     const rows = standings(ui.level.value, ui.province.value).sort(order);
-    let shown = rows.slice(0, BOARD_ROWS);
     const ranks = new Map();
     let rank = 0;
     rows.forEach((r, i) => { if (i === 0 || r.score !== rows[i - 1].score) rank = i + 1; ranks.set(r.id, rank); });
-    const mineAt = rows.findIndex((r) => r.id === school);
-    if (mineAt >= BOARD_ROWS) shown = shown.concat([rows[mineAt]]);
+    let shown;
+    if (boardOnly) {
+      // The projector shows one screenful at a time and turns the pages itself.
+      const pages = Math.max(1, Math.ceil(rows.length / PROJECTOR_ROWS));
+      projectorPage %= pages;
+      shown = rows.slice(projectorPage * PROJECTOR_ROWS, (projectorPage + 1) * PROJECTOR_ROWS);
+      ui.boardPage.textContent = pages > 1 ? t.pageOf(projectorPage + 1, pages) : '';
+    } else {
+      shown = rows.slice(0, BOARD_ROWS);
+      const mineAt = rows.findIndex((r) => r.id === school);
+      if (mineAt >= BOARD_ROWS) shown = shown.concat([rows[mineAt]]);
+    }
+    // Movement within the league shown (the school itself, at its own counts, passes no one). A
+    // school whose total stayed can only have been passed by, or have passed, schools whose total
+    // changed: it is judged against those few, not the whole league (12,000 schools nationally).
+    const counts = rows.map((r) => ({ before: before(r.id, r.score), now: r.score }));
+    const changed = counts.filter((c) => c.before !== c.now);
     ui.boardRows.replaceChildren(...shown.map((r) => {
       const row = r.row || schools.get(r.id);
-      return line('tr', [String(ranks.get(r.id)), nameOf(r.id), row ? region(row) : '', number.format(r.score)], [], r.id === school, 'td');
+      const mine = { before: before(r.id, r.score), now: r.score };
+      const moved = rules.movement(mine, mine.before === mine.now ? changed : counts);
+      const element = line('tr', [String(ranks.get(r.id)), movementText(moved), nameOf(r.id), row ? region(row) : '', number.format(r.score)],
+                           [], r.id === school, 'td');
+      if (moved !== 0) element.cells[1].className = moved > 0 ? 'up' : 'down';
+      return element;
     }));
     ui.boardEmpty.hidden = shown.length > 0;
   }
+
+  /** As the terminal's ranking: ▲ places climbed, ▼ places lost, - for none. */
+  function movementText(moved) {
+    return moved > 0 ? `▲${Math.min(moved, 999)}` : moved < 0 ? `▼${Math.min(-moved, 999)}` : '-';
+  }
+
+  // ---------------------------------------------------------------- movement
+  // "A moment ago" for ▲/▼: every school's total, taken again every MOVEMENT_BASELINE_MS, as the
+  // terminal does; the first once the first whole board is known.
+  let baseline = null;
+  function markBaseline() {
+    baseline = new Map();
+    eachStanding((id, score) => baseline.set(id, score));
+    scheduleRender(true);
+  }
+  /** A school's total a moment ago; a school not on the board then had none. Before any baseline, no movement. */
+  function before(id, now) { return baseline ? (baseline.get(id) || 0) : now; }
+  setInterval(() => { if (baseline) markBaseline(); }, rules.MOVEMENT_BASELINE_MS);
 
   function line(tag, cells, classes, mine, cellTag = 'span') {
     const element = document.createElement(tag);
@@ -928,6 +1052,47 @@
     return element;
   }
 
+  // ---------------------------------------------------------------- the projector
+  // `?board` on a projector: the board alone, one screenful of rows at a time (sized to the
+  // screen's height, turned every PROJECTOR_PAGE_MS), the address to join with its QR code, and
+  // the controls only while the pointer moves.
+  let projectorPage = 0;
+
+  function startProjector() {
+    document.body.classList.add('projector', 'idle');
+    ui.join.hidden = false;
+    // The address this page was opened at: the teacher opens the board at the one students can
+    // reach (the one `serve` prints), so it is the one to hand out.
+    const address = `${location.origin}/`;
+    $('join-url').textContent = address;
+    const qr = $('join-qr');
+    qr.setAttribute('aria-label', address);
+    // The code as large as its panel allows, drawn again when the screen changes (full screen).
+    const fit = () => {
+      TouchSchoolQR.draw(qr, address, Math.min(ui.join.clientWidth * 0.85, innerHeight * 0.55));
+      sizeProjectorRows();
+    };
+    fit();
+    addEventListener('resize', fit);
+    setInterval(() => { projectorPage += 1; scheduleRender(true); }, PROJECTOR_PAGE_MS);
+    let idleTimer = 0;
+    const wake = () => {
+      document.body.classList.remove('idle');
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => document.body.classList.add('idle'), CONTROLS_IDLE_MS);
+    };
+    addEventListener('pointermove', wake);
+    addEventListener('keydown', wake);
+    setTimeout(setStatus, FIRST_CONNECTION_MS);
+  }
+
+  /** Rows tall enough that PROJECTOR_ROWS of them fill the screen below the table's head (and above the section's padding). */
+  function sizeProjectorRows() {
+    const below = parseFloat(getComputedStyle(ui.board).paddingBottom) + PROJECTOR_ROWS;   // and a pixel of border a row
+    const room = innerHeight - ui.boardRows.getBoundingClientRect().top - below;
+    ui.board.style.setProperty('--row-height', `${Math.max(20, Math.floor(room / PROJECTOR_ROWS))}px`);
+  }
+
   // ---------------------------------------------------------------- start
   for (const element of document.querySelectorAll('[data-t]')) element.textContent = t[element.dataset.t];
   document.documentElement.lang = lang;
@@ -937,12 +1102,33 @@
   ui.province.replaceChildren(option('', t.all));
   ui.playerName.value = store.get('name', '') || '';
   ui.playerName.placeholder = t.defaultPlayer;
+  showPlayer();
+  showSound();
+  ui.sound.hidden = boardOnly;
+  // The keyboard's part of the hint only where there is a keyboard: a fine pointer that hovers
+  // (a computer, not a phone), or, where the browser does not say, once a mouse is used. (Not
+  // keys: a phone's on-screen keyboard sends them too, while typing a school's name.)
+  const finePointer = matchMedia('(hover: hover) and (pointer: fine)');
+  let mouseSeen = false;
+  const showPlayHint = () => {
+    ui.playHint.textContent = finePointer.matches || mouseSeen ? `${t.playHint} ${t.keyboardHint}` : t.playHint;
+  };
+  const sawMouse = (event) => {
+    if (event.pointerType !== 'mouse') return;
+    mouseSeen = true;
+    showPlayHint();
+    removeEventListener('pointermove', sawMouse, true);
+  };
+  finePointer.addEventListener('change', showPlayHint);
+  addEventListener('pointermove', sawMouse, true);
+  showPlayHint();
 
   // Until this tab plays (if it ever does), its school is the one asked for or the stored one,
   // and its board the stream's.
   showSchool();
   if (boardOnly) {
     show('board');
+    startProjector();
     watchBoard();
   } else {
     show(school ? 'game' : 'picker');

@@ -1,5 +1,5 @@
 // The battle's rules the page applies, as pure functions: the page's copy of
-// Sources/TouchSchoolCore/Battle/BattleRules.swift. Both are run against the same hand-written
+// Sources/TouchSchoolCore/Battle/BattleRules.swift (and of Leaderboard.swift's movement). Both are run against the same hand-written
 // cases, Tests/Vectors/battle-rules.json (in Chromium by Tests/TouchSchoolTUITests/
 // WebPageDeviceEndToEndTests.swift); a change to a rule changes both and the cases.
 'use strict';
@@ -33,9 +33,27 @@ const TouchSchoolRules = (() => {
     return { nextSeq: lastSeq + 1 + kept.length, waiting: kept.map((_, i) => lastSeq + 1 + i) };
   }
 
+  /**
+   * Places a school climbed since "a moment ago" (negative: fell), as the terminal's ranking
+   * shows it (▲/▼, `Leaderboard.movement`): one for each other school of the league ahead of it
+   * then and behind it now, less one for each behind then and ahead now. Counts are
+   * {before, now}. Ahead and behind are strict: leaving or joining a tie passes no one.
+   */
+  function movement(mine, others) {
+    let climbed = 0;
+    for (const other of others) {
+      if (other.before > mine.before && other.now < mine.now) climbed += 1;
+      else if (other.before < mine.before && other.now > mine.now) climbed -= 1;
+    }
+    return climbed;
+  }
+
   function isValidDeviceKey(key) { return typeof key === 'string' && DEVICE_KEY.test(key); }
 
   function isValidBattleID(id) { return typeof id === 'string' && BATTLE_ID.test(id); }
 
-  return Object.freeze({ player, welcome, isValidDeviceKey, isValidBattleID });
+  /** How long ago "a moment ago" is: the terminal's `GameTiming.movementBaselineNanoseconds`. */
+  const MOVEMENT_BASELINE_MS = 10000;
+
+  return Object.freeze({ player, welcome, movement, isValidDeviceKey, isValidBattleID, MOVEMENT_BASELINE_MS });
 })();

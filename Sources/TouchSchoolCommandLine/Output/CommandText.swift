@@ -1,0 +1,372 @@
+import TouchSchoolCore
+
+/// The language the commands speak: Korean under a Korean locale (`LC_ALL`, `LC_MESSAGES`, `LANG`,
+/// as the game decides), else English. Read once, when first needed: the help texts are chosen
+/// by it while the arguments are parsed, before any command runs, and the environment does not
+/// change in between.
+let commandLanguage = Language.fromLocale(environment: ProcessEnvironment.current)
+
+/// Every word the commands print, in both languages: help, tables, summaries and their own errors.
+/// Nothing else in the module spells out what a user reads (the game's screens have `Strings`).
+enum CommandText {
+    private static var ko: Bool { commandLanguage == .korean }
+
+    // MARK: touchschool
+
+    static var rootAbstract: String { ko ? "학교 대항전: 학교끼리 겨루는 연타 게임" : "학교 대항전: a school-vs-school tap battle" }
+    static var rootDiscussion: String {
+        ko ? """
+            내 학교를 고르고 키를 마구 누르세요: 키 하나가 내 학교의 터치 한 번이고, 전국 순위에서 \
+            어느 학교가 앞서는지 보입니다. 사람이 칠 수 없는 속도(누르고 있는 키, 붙여넣기)는 무시됩니다.
+
+            게임 중 키:
+              아무 키   내 학교에 터치 한 번 (게임 영역의 마우스 클릭도)
+              Tab       순위: ←/→ 리그, ↑/↓ PgUp/PgDn 이동, m 내 학교
+              F1        도움말       F2       학교 바꾸기
+              Esc       뒤로 / 종료  Ctrl-C   저장하고 종료
+              Ctrl-Z    일시 정지 (`fg`로 계속)
+
+            학교 자료: 공공데이터포털(data.go.kr) 전국초중등학교위치표준데이터, \
+            한국교육시설안전원 제공; `touchschool import FILE`로 가져옵니다.
+            """ : """
+            Choose your school, then mash keys: every key is a tap for your school, and the national \
+            leaderboard shows who leads. Inhumanly fast bursts (a held key, a paste) are refused.
+
+            Keys while playing:
+              any key    a tap for your school (a mouse click in the play area too)
+              Tab        the ranking: ←/→ league, ↑/↓ PgUp/PgDn scroll, m my school
+              F1         help          F2       choose another school
+              Esc        back / quit   Ctrl-C   save and quit
+              Ctrl-Z     suspend (`fg` resumes)
+
+            School data: 공공데이터포털 (data.go.kr) 전국초중등학교위치표준데이터, provided by \
+            한국교육시설안전원; load it with `touchschool import FILE`.
+            """
+    }
+
+    /// What ArgumentParser puts before every error message, and what the user reads instead.
+    static let parserErrorPrefix = "Error: "
+    static var errorPrefix: String { ko ? "오류: " : parserErrorPrefix }
+
+    // MARK: Shared options
+
+    static var dataDirectoryHelp: String { ko ? "점수와 가져온 학교 목록을 두는 곳." : "Where the scores and the imported catalog are kept." }
+    static var dataDirectoryDiscussion: String {
+        ko ? "기본값: $TOUCHSCHOOL_HOME, 없으면 $XDG_DATA_HOME/touchschool, 없으면 ~/.local/share/touchschool."
+            : "Default: $TOUCHSCHOOL_HOME, else $XDG_DATA_HOME/touchschool, else ~/.local/share/touchschool."
+    }
+    static var serverHelp: String {
+        ko ? "이 URL의 서버에서 겨룹니다: http://host:port, https://, ws:// 또는 wss:// (기본값: $TOUCHSCHOOL_SERVER, 없으면 이 컴퓨터의 대항전). 여러 번 주면 (한 대항전을 나눠 맡은 서버들) 게임은 서버 하나가 멈출 때 다음 서버로 옮깁니다."
+            : "Use the battle of the server at this URL: http://host:port, https://, ws:// or wss:// (default: $TOUCHSCHOOL_SERVER, else the local battle). Given more than once (servers sharing one battle), a game moves to the next when one fails."
+    }
+    static var levelHelp: String { ko ? "한 학교급만: 초, 중, 고 (elementary, middle, high도 됩니다)." : "Only one level; elementary, middle and high work too." }
+    static var regionHelp: String { ko ? "한 시도만, 어떤 이름으로든: 서울, 서울특별시, seoul…" : "Only one province (시도), by any of its names: 서울, 서울특별시, seoul…" }
+
+    // MARK: play
+
+    static var playAbstract: String { ko ? "학교를 고르고 그 학교를 위해 키를 마구 누릅니다 (기본 명령)." : "Choose your school and mash keys for it (the default command)." }
+    static var schoolIDHelp: String { ko ? "검색 없이 이 ID의 학교로 시작합니다." : "Play for the school with this id, skipping the search." }
+    static var langHelp: String { ko ? "게임의 언어 (기본값: 로캘에 따라)." : "Language of the game (default: from the locale)." }
+    static var quietHelp: String { ko ? "터미널 벨을 울리지 않습니다." : "Never ring the terminal bell." }
+    static var noMouseHelp: String { ko ? "마우스 클릭을 터치로 받지 않습니다 (마우스는 터미널이 씁니다)." : "Don't take mouse clicks as taps (leaves the mouse to the terminal)." }
+    static var playerHelp: String {
+        ko ? "누구의 터치인지, 여러 사람이 한 데이터 디렉터리를 쓸 때 (기본값: 로그인 이름)."
+            : "Whose taps these are, when several people share a data directory (default: the login name)."
+    }
+    static func alreadyPlaying(_ player: String, in directory: String) -> String {
+        ko ? "\(player)은(는) 이미 \(directory)에서 플레이 중입니다: 한 이름으로 게임 두 개를 하면 터치가 섞입니다. "
+            + "--player 이름으로 다른 사람으로 플레이하세요"
+            : "\(player) is already playing in \(directory): two games under one name would mix "
+            + "their taps; play as someone else with --player NAME"
+    }
+    static func tapsNotSaved(_ taps: UInt64, reason: String) -> String {
+        ko ? "터치 \(taps)번을 저장하지 못했습니다: \(reason)" : "\(taps) taps could not be saved: \(reason)"
+    }
+    static var unknownReason: String { ko ? "알 수 없음" : "unknown" }
+    static var lastSaveUnfinished: String { ko ? "마지막 저장이 제때 끝나지 않았습니다" : "the last save did not finish in time" }
+    /// `stream`: which of the two is not a terminal.
+    static func needsATerminal(input: Bool) -> String {
+        if ko {
+            return "touchschool play에는 터미널이 필요합니다: 표준 \(input ? "입력" : "출력")이 터미널이 아닙니다 (스크립트에서는 `touchschool rank`나 `stats`를 쓰세요)"
+        }
+        return "touchschool play needs a terminal: standard \(input ? "input" : "output") is not one (try `touchschool rank` or `stats` in scripts)"
+    }
+    static func terminalCannotPlaceCursor(_ term: String) -> String {
+        ko ? "터미널 종류 '\(term)'은(는) 커서를 옮길 수 없어 게임을 보여 줄 수 없습니다: TERM을 쓰는 터미널로 정하세요 (예: xterm-256color)"
+            : "terminal type '\(term)' cannot place the cursor, so the game cannot be shown: set TERM to your terminal (e.g. xterm-256color)"
+    }
+    static func unknownTerminal(_ term: String) -> String {
+        ko ? "알 수 없는 터미널 종류 '\(term)': TERM을 쓰는 터미널로 정하세요 (예: xterm-256color)"
+            : "unknown terminal type '\(term)': set TERM to your terminal (e.g. xterm-256color)"
+    }
+    static func noSchoolWithID(_ id: String) -> String {
+        ko ? "ID가 '\(id)'인 학교가 없습니다 (ID는 `touchschool search 이름`으로 찾으세요)"
+            : "no school has the id '\(id)' (find ids with `touchschool search NAME`)"
+    }
+
+    // MARK: search
+
+    static var searchAbstract: String {
+        ko ? "학교를 이름, 줄임말(서울고), 초성(ㅎㅁㄱ), 영문 자판 입력(tjdnfrh), 지역(부산 해운대초)으로 찾습니다."
+            : "Find schools by name, abbreviation (서울고), 초성 (ㅎㅁㄱ), English-keyboard typing (tjdnfrh) or region (부산 해운대초)."
+    }
+    static var searchDiscussion: String {
+        ko ? """
+            검색어는 따로따로 주거나 따옴표로 묶어 하나로 줄 수 있습니다. 결과마다 학교의 이름, 학교급, \
+            시도, 시군구, 점수(데이터 디렉터리에 저장된 터치 수)를 보여 줍니다. 찾는 학교가 없으면 \
+            이름이 가장 가까운 학교를 묻습니다 (휘뮨고 → 혹시 휘문고등학교?). 검색어 없이 \
+            --level이나 --region만 주면 학교 목록 순서대로 보여 줍니다.
+            """ : """
+            Words may come as separate arguments or one quoted argument. Each result shows the school's \
+            name, level, province and district, and its score (taps saved in the data directory). \
+            When nothing matches, the schools with the closest names are offered (휘뮨고 → did you mean \
+            휘문고등학교?). With no words, --level and/or --region list schools in catalog order.
+            """
+    }
+    static var queryHelp: String { ko ? "찾을 말." : "What to search for." }
+    static var limitHelp: String { ko ? "결과를 최대 이만큼: 양의 정수." : "At most this many results: a positive whole number." }
+    static var searchJSONHelp: String { ko ? "결과를 JSON 배열로 출력합니다." : "Print the results as a JSON array." }
+    static var queryNotUTF8: String {
+        ko ? "검색어가 올바른 UTF-8이 아닙니다: UTF-8 글자로 주세요 (터미널이나 스크립트의 인코딩을 확인하세요)."
+            : "the query is not valid UTF-8: give it as UTF-8 text (check the terminal's or the script's encoding)."
+    }
+    static var nothingToSearchFor: String {
+        ko ? "찾을 말이 없습니다: 이름을 주거나 (touchschool search 서울고), --level / --region을 주세요."
+            : "nothing to search for: give a name (touchschool search 서울고), or --level / --region."
+    }
+    static var searchHeadings: [String] { ko ? ["#", "학교", "학교급", "시도", "시군구", "점수"] : ["#", "School", "Level", "Province", "District", "Score"] }
+    static var noLongerListed: String { ko ? "(목록에 없음)" : "(no longer listed)" }
+    static func noMatch(_ query: String, among filters: [String]) -> String {
+        let among = filters.joined(separator: ", ")
+        if ko { return "\"\(query)\"\(filters.isEmpty ? "" : " (\(among))")에 맞는 학교가 없습니다." }
+        return "No school matches \"\(query)\"\(filters.isEmpty ? "" : " among \(among)")."
+    }
+    /// Before the guesses' table, when the query found nothing: the closest name first.
+    static func didYouMean(_ name: String) -> String { ko ? "혹시 \(name)?" : "Did you mean \(name)?" }
+    static func starterCatalogHint(schoolCount: Int) -> String {
+        ko ? """
+            기본 학교 목록에는 \(schoolCount)개 학교만 있습니다. 전국의 모든 학교를 쓰려면 \
+            전국초중등학교위치표준데이터(data.go.kr, 데이터셋 15021148)를 CSV로 내려받아 실행하세요: touchschool import FILE
+            """ : """
+            The starter catalog lists only \(schoolCount) schools. For every school in Korea, download \
+            전국초중등학교위치표준데이터 (data.go.kr, dataset 15021148) as CSV and run: touchschool import FILE
+            """
+    }
+
+    // MARK: rank
+
+    static var rankAbstract: String { ko ? "순위표: 저장된 터치 수가 많은 학교부터." : "Show the leaderboard: schools by their saved taps, most first." }
+    static var rankDiscussion: String {
+        ko ? """
+            학교 목록(가져온 전국 목록, 없으면 기본 목록)의 학교를 데이터 디렉터리에 저장된 터치 수로 \
+            순위를 매깁니다. 실행 중인 게임의 터치도 들어갑니다. 터치 수가 같은 학교는 같은 순위입니다 \
+            (1, 2, 2, 4).
+
+            예:
+              touchschool rank                            전국 상위 20개 학교
+              touchschool rank --level 고 --region 서울   서울의 고등학교
+              touchschool rank --top 5 --json             상위 5개 학교를 JSON으로
+            """ : """
+            Ranks the schools of the catalog (the imported official list, else the starter catalog) by \
+            the taps saved in the data directory, including those of games still running. Schools with \
+            equal taps share a rank (1, 2, 2, 4).
+
+            Examples:
+              touchschool rank                            the national top 20
+              touchschool rank --level 고 --region 서울   high schools in Seoul
+              touchschool rank --top 5 --json             the top 5 as JSON
+            """
+    }
+    static var topHelp: String { ko ? "보여 줄 학교 수: 양의 정수." : "How many schools to show: a positive whole number." }
+    static var rankJSONHelp: String {
+        ko ? "{rank, id, name, level, province, district, count}의 JSON 배열로 출력합니다."
+            : "Print a JSON array of {rank, id, name, level, province, district, count}."
+    }
+    static func leagueTitle(_ league: League, size: String) -> String {
+        let scope = switch league {
+        case .national: ko ? "전체 학교" : "All schools"
+        case let .level(level): level.koreanName
+        case let .province(province): province
+        case let .levelInProvince(level, province): "\(province) \(level.koreanName)"
+        }
+        return ko ? "\(scope): \(size)개 학교" : "\(scope): \(size) schools"
+    }
+    static var rankHeadings: (rank: String, taps: String, school: String) { ko ? ("순위", "터치 수", "학교") : ("Rank", "Taps", "School") }
+
+    // MARK: stats
+
+    static var statsAbstract: String {
+        ko ? "플레이어 한 사람의 기록: 학교, 터치 수, 최고 속도, 학교의 순위." : "Show a player's own numbers: school, taps, best speed, and the school's rank."
+    }
+    static var statsDiscussion: String {
+        ko ? """
+            플레이어는 이름으로 구별하며, 여러 사람이 한 데이터 디렉터리를 쓸 수 있습니다. "내 터치"는 \
+            지금 학교를 고른 뒤의 내 터치 수이고, 학교의 터치 수와 전국 순위는 모두의 것입니다.
+            """ : """
+            Players are known by name; several can share one data directory. "My taps" counts the \
+            player's taps since choosing the current school; the school's taps and national rank \
+            include everyone's.
+            """
+    }
+    static var statsPlayerHelp: String { ko ? "누구의 기록인지 (기본값: 로그인 이름)." : "Whose numbers (default: your login name)." }
+    static var statsJSONHelp: String {
+        ko ? "JSON 객체 하나로 출력합니다: player; 내 학교의 id, name, level, province, district, address; myTaps, bestTapsPerSecond, count (내 학교의 터치 수), rank, schools."
+            : "Print one JSON object: player; my school's id, name, level, province, district, address; myTaps, bestTapsPerSecond, count (my school's taps), rank, schools."
+    }
+    static func noSchoolChosen(_ player: String) -> String {
+        ko ? "\(player)은(는) 아직 학교를 고르지 않았습니다. `touchschool`을 실행해 고르세요.\n"
+            : "\(player) has not chosen a school yet. Start `touchschool` to choose one.\n"
+    }
+    /// The labels of the stats lines, in order: player, school, my taps, best speed, school's taps, rank.
+    static var statsLabels: [String] {
+        ko ? ["플레이어", "학교", "내 터치", "최고 속도", "학교 터치 수", "전국 순위"]
+            : ["Player", "School", "My taps", "Best speed", "School's taps", "National rank"]
+    }
+    static func tapsPerSecond(_ taps: Int) -> String { ko ? "초당 \(taps)번" : "\(taps) taps/s" }
+    static func rank(_ rank: Int, of size: String) -> String { ko ? "\(size)개 학교 중 \(rank)위" : "\(rank) of \(size)" }
+
+    // MARK: import
+
+    static var importAbstract: String {
+        ko ? "전국 학교 목록(전국초중등학교위치표준데이터)을 가져옵니다." : "Import the official national school list (전국초중등학교위치표준데이터)."
+    }
+    static var importDiscussion: String {
+        ko ? """
+            공공데이터포털(https://www.data.go.kr)에서 표준데이터 15021148 \
+            "전국초중등학교위치표준데이터"(한국교육시설안전원 제공)를 CSV로 내려받아 이 명령에 주세요. \
+            포털이 주는 CP949 파일도, UTF-8 파일도 됩니다.
+
+            가져온 목록은 같은 데이터 디렉터리를 쓰는 모든 게임에서 작은 기본 목록을 대신하며, 거기에 \
+            catalog.json으로 남습니다. 나중에 새 판을 가져오면 목록이 갱신됩니다. 이름이 바뀐 학교는 \
+            학교ID가 그대로이므로 점수도 그대로입니다. 새 판에 없는 학교는 점수와 함께 남고 목록에 \
+            없음으로 표시됩니다. 기본 목록의 학교는 이름, 시도, 학교급으로 전국 목록의 학교와 맞춰 \
+            점수가 옮겨 가고, 맞출 수 없는 학교는 점수가 있을 때만 남습니다.
+
+            파일을 먼저 검사합니다: 다른 인코딩, 빠진 열, 깨진 행이 있으면 문제의 줄을 알려 주고 아무것도 \
+            바꾸지 않습니다. 이미 가져온 것보다 오래된 판은 --force 없이는 가져오지 않습니다. 실행 중인 \
+            게임은 1초 안에 새 목록으로 계속합니다.
+            """ : """
+            Download the list from 공공데이터포털 (https://www.data.go.kr), standard dataset 15021148 \
+            "전국초중등학교위치표준데이터" (provided by 한국교육시설안전원), as CSV, and give the file to this \
+            command. The file may be in CP949, as the portal serves it, or in UTF-8.
+
+            The imported list replaces the small starter catalog for every game using the same data \
+            directory; it is kept there as catalog.json. Importing a newer edition later updates it. \
+            A renamed school keeps its identity (its 학교ID) and so its score. A school the new edition \
+            no longer lists stays, with its score, marked as no longer listed. A starter-catalog school \
+            is matched to its official entry by name, province and level, and its score carries over; \
+            one that cannot be matched is kept only if it has a score.
+
+            The file is checked first: a file in another encoding, with missing columns or a broken row \
+            is refused with the line at fault, and nothing is changed. An edition older than the one \
+            imported already is refused unless --force is given. Games already running carry on \
+            with the new catalog within a second.
+            """
+    }
+    static var importFileHelp: String { ko ? "전국 학교 목록: data.go.kr에서 내려받은 CSV 파일." : "The official list, a CSV file downloaded from data.go.kr." }
+    static var forceHelp: String { ko ? "이미 가져온 것보다 오래된 판도 가져옵니다." : "Import even an edition older than the one imported already." }
+    static var nothingWasChanged: String { ko ? "아무것도 바꾸지 않았습니다." : "Nothing was changed." }
+
+    /// `touchschool import`'s summary (`ImportSummary`).
+    static func imported(_ count: String, edition: String, encoding: String) -> String {
+        ko ? "\(edition) 기준 전국 학교 목록에서 \(count)개 학교를 가져왔습니다 (\(encoding))."
+            : "Imported \(count) schools of the official list of \(edition) (\(encoding))."
+    }
+    static var importSource: String {
+        ko ? "출처: 공공데이터포털(data.go.kr) 표준데이터 15021148 전국초중등학교위치표준데이터."
+            : "Source: 공공데이터포털 (data.go.kr) 표준데이터 15021148 전국초중등학교위치표준데이터."
+    }
+    /// The counted kinds of change, in the summary's order.
+    enum ImportCount { case added, renamed, noLongerListed, relisted, updated, unchanged, matchedStarter, keptStarter, droppedStarter }
+    static func label(_ count: ImportCount) -> String {
+        switch count {
+        case .added: ko ? "추가" : "added"
+        case .renamed: ko ? "이름 바뀜" : "renamed"
+        case .noLongerListed: ko ? "목록에서 빠짐 (점수와 함께 남김)" : "no longer listed (kept, with their scores)"
+        case .relisted: ko ? "목록에 다시 들어옴" : "listed again"
+        case .updated: ko ? "정보 갱신" : "details updated"
+        case .unchanged: ko ? "그대로" : "unchanged"
+        case .matchedStarter: ko ? "기본 목록의 학교 찾음 (점수 옮김)" : "starter schools matched (scores carried over)"
+        case .keptStarter: ko ? "기본 목록의 학교 못 찾음, 점수가 있어 남김" : "starter schools not found, kept for their scores"
+        case .droppedStarter: ko ? "기본 목록의 학교 못 찾음, 점수가 없어 뺌" : "starter schools not found, without a score, removed"
+        }
+    }
+    static var renamedTitle: String { ko ? "이름 바뀐 학교:" : "Renamed:" }
+    static var noLongerListedTitle: String { ko ? "목록에서 빠진 학교:" : "No longer listed:" }
+    static var keptStarterTitle: String { ko ? "못 찾았지만 남긴 기본 목록의 학교:" : "Starter schools not found, kept:" }
+    static func andMore(_ count: Int) -> String { ko ? "… 외 \(count)개" : "… and \(count) more" }
+    static func savedTo(_ path: String) -> String { ko ? "\(path)에 저장했습니다." : "Saved to \(path)." }
+
+    // MARK: reset
+
+    static var resetAbstract: String {
+        ko ? "모든 학교의 점수를 처음부터 다시 시작합니다; 예전 점수는 따로 보관됩니다." : "Start every school's score over; the scores as they were are kept."
+    }
+    static var resetDiscussion: String {
+        ko ? """
+            데이터 디렉터리의 모든 학교의 터치 수와 모든 플레이어의 내 터치 수를 0으로 합니다. 플레이어의 \
+            학교와 최고 속도는 그대로입니다. 같은 디렉터리에서 실행 중인 게임은 새 점수로 계속합니다.
+
+            예전 파일은 옆에 state.json.reset-<UTC 시각>으로 남습니다; 되돌리려면 게임이 실행 중이지 않을 때 \
+            그 파일을 state.json 위에 복사하세요.
+
+            --yes가 없으면 먼저 묻습니다. 물어볼 터미널이 없으면 --yes가 있어야 합니다.
+            """ : """
+            Sets every school's taps and every player's own taps to 0 in the data directory. Players \
+            keep their school and best speed. Games running on the same directory carry on from the \
+            new scores.
+
+            The file as it was is kept beside it, as state.json.reset-<UTC time>; to undo, copy it \
+            back over state.json while no game is running.
+
+            Asks for confirmation unless --yes is given. Without a terminal to ask on, --yes is required.
+            """
+    }
+    static var yesHelp: String { ko ? "묻지 않고 초기화합니다." : "Reset without asking." }
+    static func nothingToReset(in directory: String) -> String {
+        ko ? "초기화할 것이 없습니다: \(directory)에 저장된 점수가 없습니다.\n" : "Nothing to reset: there are no saved scores in \(directory).\n"
+    }
+    static var resetNeedsYes: String {
+        ko ? "확인 없이는 초기화하지 않습니다: 물어볼 터미널이 없습니다. 초기화하려면 --yes를 주세요."
+            : "Refusing to reset without confirmation: there is no terminal to ask on. Pass --yes to reset."
+    }
+    static func resetQuestion(_ directory: String) -> String {
+        ko ? "\(directory)의 모든 학교 점수를 처음부터 다시 시작할까요? 지금 점수는 따로 보관됩니다. [y/N] "
+            : "Start every school's score over in \(directory)? The scores as they are will be kept. [y/N] "
+    }
+    static var nothingWasReset: String { ko ? "초기화하지 않았습니다.\n" : "Nothing was reset.\n" }
+    static func resetDone(keptIn path: String) -> String {
+        ko ? "모든 점수를 처음부터 다시 시작합니다. 예전 점수는 \(path)에 있습니다.\n" : "All scores start over. The previous scores are kept in \(path).\n"
+    }
+
+    // MARK: Output
+
+    static func cannotWriteOutput(_ reason: String) -> String { ko ? "출력을 쓸 수 없습니다: \(reason)" : "cannot write the output: \(reason)" }
+
+    // MARK: admin
+
+    static var adminAbstract: String {
+        ko ? "실행 중인 서버의 관리자 도구: 기기 목록, 차단과 차단 해제."
+            : "The operator's tools on a running server: list devices, ban and unban (관리자 도구)."
+    }
+    static var adminDevicesAbstract: String {
+        ko ? "지난 한 시간(이번 정시부터) 받아들인 터치 수 순서의 기기와 그 합계, 주소."
+            : "The devices by taps accepted in the last hour (this clock hour), with their totals and addresses."
+    }
+    static var banAbstract: String {
+        ko ? "기기를 차단합니다: 이제부터 그 기기의 배치는 대항전의 모든 서버에서 거부됩니다."
+            : "Ban a device: its batches are refused from now on, on every server of the battle."
+    }
+    static var unbanAbstract: String { ko ? "기기의 차단을 풉니다 (지운 터치는 지운 채로 남습니다)." : "Lift a device's ban (taps removed stay removed)." }
+    static var banAddressAbstract: String {
+        ko ? "한 주소에서 오는 새 연결을 거부합니다 (주의: 한 학교가 주소 하나를 같이 쓸 수 있습니다)."
+            : "Refuse new connections from an address (careful: a school may share one)."
+    }
+    static var unbanAddressAbstract: String { ko ? "한 주소에서 오는 연결을 다시 받습니다." : "Accept connections from an address again." }
+
+    // MARK: serve
+    static var serveAbstract: String {
+        ko ? "다른 컴퓨터의 플레이어를 위한 대항전 서버를 실행합니다 (`touchschool play --server URL`)."
+            : "Run a battle server for players on other machines (`touchschool play --server URL`)."
+    }
+}

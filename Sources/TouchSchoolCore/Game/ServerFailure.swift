@@ -1,0 +1,11 @@
+/// Why a server did not answer, in the few kinds a player can act on; the words are the view's.
+public enum ServerFailure: Equatable, Sendable {
+    /// Nothing listens at the address: the server is not running (or on another port).
+    case refused
+    /// No route to the host, or its name is not known: the network, or a mistyped address.
+    case unreachable
+    /// The host took no connection in time: switched off, or a firewall dropping it.
+    case timedOut
+    /// Anything else, in the system's words (shown escaped, as all text from outside).
+    case other(String)
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TouchSchoolTestSupport
+
+/// The play page's sound and touch feedback on a phone, in a real headless Chromium against the
+/// real server: every sound the page starts (an oscillator's `start`) and every vibration is
+/// counted by a script that runs before the page's own. Taps click and buzz, a refused burst
+/// plays the warning, muted plays nothing, and the mute is still on after a reload. Every browser
+/// and server a test starts is gone when it ends.
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (scripts/test installs them): skipped"))
+struct WebPageFeedbackEndToEndTests {
+    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
+    typealias Page = WebPageEndToEndTests
+
+    /// Records each sound started (its wave and pitch) and each vibration, from the page's first moment.
+    static let counter = """
+        window.sounds = [];
+        window.vibrations = 0;
+        const start = OscillatorNode.prototype.start;
+        OscillatorNode.prototype.start = function (...when) { window.sounds.push(this.type); return start.apply(this, when); };
+        navigator.vibrate = () => { window.vibrations += 1; return true; };
+        """
+
+    static func sounds(_ browser: Browser) throws -> [String] {
+        try browser.script("return window.sounds") as? [String] ?? []
+    }
+
+    static func vibrations(_ browser: Browser) throws -> Int {
+        try browser.script("return window.vibrations") as? Int ?? -1
+    }
+
+    /// Three hundred taps at once (no finger is that fast): the server refuses most of them.
+    static func refusedBurst(_ phone: Browser) throws {
+        try WebPageDeviceEndToEndTests.dispatchTaps(phone, 300)
+        try phone.waitFor("the refusal", timeout: 10) { Page.text(phone, "warning") == "비정상적인 터치 수가 감지되었습니다." }
+        try Page.waitUntilDelivered(phone)
+    }
+
+    @Test func tapsSoundAndBuzzARefusalWarnsAndAMuteIsRemembered() throws {
+        let server = try ServerProcess(catalog: nil)
+        defer { server.stop() }
+        let phone = try Browser(width: 390, height: 844, touch: true, flags: ["--autoplay-policy=no-user-gesture-required"])
+        defer { phone.close() }
+        try phone.runBeforeEveryPage(Self.counter)
+        let game = "\(server.url)/?school=S0003"
+        try phone.open(game)
+        try Page.waitUntilDelivered(phone)
+        #expect(Page.text(phone, "sound") == "소리 켜짐")
+        #expect(try Self.sounds(phone).isEmpty)
+
+        // Five touches, a click and a buzz each.
+        try Page.touch(phone, 5, after: 0)
+        #expect(try Self.sounds(phone) == Array(repeating: "triangle", count: 5))
+        #expect(try Self.vibrations(phone) == 5)
+
+        // The burst's 300 taps in a moment are a short rattle (a click and a buzz every 40 ms at
+        // most: how many depends on how long the browser takes to dispatch them), and the refusal
+        // plays the warning (two low tones) and buzzes.
+        try Self.refusedBurst(phone)
+        let sounds = try Self.sounds(phone)
+        let rattle = sounds.count - 5 - 2
+        #expect(sounds.prefix(5) == ["triangle", "triangle", "triangle", "triangle", "triangle"] && sounds.suffix(2) == ["square", "square"], "\(sounds)")
+        #expect(sounds.dropFirst(5).dropLast(2).allSatisfy { $0 == "triangle" } && (1...30).contains(rattle), "\(sounds)")
+        #expect(try Self.vibrations(phone) == 5 + rattle + 1)
+
+        // Muted: the choice survives a reload, and nothing sounds (a phone still buzzes).
+        try phone.click("#sound")
+        try phone.waitFor("muted") { Page.text(phone, "sound") == "소리 꺼짐" }
+        #expect(try phone.string("return document.getElementById('sound').getAttribute('aria-pressed')") == "true")
+        try phone.open(game)
+        try Page.waitUntilDelivered(phone)
+        #expect(Page.text(phone, "sound") == "소리 꺼짐")
+        let before = Int(Page.text(phone, "my-taps")) ?? 0
+        try Page.touch(phone, 3, after: before)
+        try Self.refusedBurst(phone)
+        #expect(try Self.sounds(phone).isEmpty)
+        #expect(try Self.vibrations(phone) >= 3 + 1 + 1)
+
+        // Sound on again.
+        try phone.click("#sound")
+        try phone.waitFor("sound on") { Page.text(phone, "sound") == "소리 켜짐" }
+        let now = Int(Page.text(phone, "my-taps")) ?? 0
+        try Page.touch(phone, 1, after: now)
+        #expect(try Self.sounds(phone) == ["triangle"])
+        phone.close()
+        #expect(phone.processesUsingFolder().isEmpty)
+    }
+}

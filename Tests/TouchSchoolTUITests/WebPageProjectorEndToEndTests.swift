@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import TouchSchoolTestSupport
+
+/// Debian's QR reader (`zbar-tools`), which reads the projector's code back.
+private let zbarimg = "/usr/bin/zbarimg"
+
+/// The projector's page (`/?board`) at 1920×1080 with 40 schools on the board, in a real headless
+/// Chromium against the real server: a screenful of rows that needs no scrolling, pages turned by
+/// themselves, the join address with a QR code that a QR reader of its own (Debian's `zbarimg`)
+/// reads back from a screenshot, ▲/▼ when a school passes others, controls only while the
+/// pointer moves, and a screen-wide overlay while the board's stream is lost. The README's
+/// projector picture is taken here. Every browser and server a test starts is gone when it ends.
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: zbarimg),
+                                            "chromium, chromedriver, curl or zbarimg not found (scripts/test installs them): skipped"))
+struct WebPageProjectorEndToEndTests {
+    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
+    typealias Page = WebPageEndToEndTests
+
+    /// Forty schools of the starter catalog with taps: 서울고 100, 경기고 99, 휘문고 98 on top,
+    /// then S0004 … S0040 at 90 down to 54.
+    static let scores: [String: UInt64] = {
+        var scores: [String: UInt64] = ["S0001": 100, "S0002": 99, "S0003": 98]
+        for number in 4...40 { scores[String(format: "S%04d", number)] = UInt64(94 - number) }
+        return scores
+    }()
+
+    /// The rows shown, as "rank movement name" each.
+    static func rows(_ browser: Browser) throws -> [String] {
+        try browser.string("""
+            return [...document.querySelectorAll('#board-rows tr')].map((tr) => tr.cells[0].textContent + ' ' + tr.cells[1].textContent + ' ' + tr.cells[2].textContent).join('|')
+            """).split(separator: "|").map(String.init)
+    }
+
+    static func visibility(_ browser: Browser, _ selector: String) throws -> String {
+        try browser.string("return getComputedStyle(document.querySelector('\(selector)')).visibility")
+    }
+
+    /// What `zbarimg` reads in a PNG: the texts of the QR codes it finds, one a line.
+    static func qrCodes(in png: Data) throws -> String {
+        let file = NSTemporaryDirectory() + "touchschool-qr-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png"
+        try png.write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        return Subprocess.run(zbarimg, ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", file]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func theProjectorFillsTheScreenTurnsItsPagesAndShowsWhereToJoin() throws {
+        let server = try ServerProcess(catalog: nil, scores: Self.scores)
+        defer { server.stop() }
+        let projector = try Browser(width: 1920, height: 1080, touch: false)
+        defer { projector.close() }
+        try projector.fillScreen(width: 1920, height: 1080)
+        // What the Content-Security-Policy refused, from the page's first moment: nothing, with
+        // the QR code drawn and the rows sized by the page.
+        try projector.runBeforeEveryPage("""
+            window.refused = [];
+            document.addEventListener('securitypolicyviolation', (event) => window.refused.push(event.violatedDirective + ' ' + event.blockedURI));
+            """)
+        try projector.open(server.url + "/?board")
+        try projector.waitFor("the first page of four") {
+            try Self.rows(projector).count == 10 && Page.text(projector, "board-page") == "1 / 4"
+        }
+        #expect(try Self.rows(projector).first == "1 - 서울고등학교")
+        #expect(try Self.rows(projector).last == "10 - 경복고등학교")
+
+        // A whole page on the screen, nothing to scroll, in rows sized to the screen: ten of
+        // them take most of its height.
+        #expect(try projector.script("return document.documentElement.scrollHeight") as? Int == 1080)
+        let lastBottom = try #require(try projector.script("return document.querySelector('#board-rows tr:last-child').getBoundingClientRect().bottom") as? Double)
+        #expect(lastBottom <= 1080)
+        let rowHeight = try #require(try projector.script("return document.querySelector('#board-rows tr').getBoundingClientRect().height") as? Double)
+        #expect(rowHeight * 10 >= 1080 * 0.7, "rows of \(rowHeight) px")
+
+        // The join address in words and as a QR code that a reader of its own reads back.
+        #expect(Page.text(projector, "join-url") == server.url + "/")
+        let screenshot = try projector.screenshot()
+        #expect(try Self.qrCodes(in: screenshot) == server.url + "/")
+        try Page.save(screenshot, as: "projector.png")
+
+        #expect(try projector.script("return window.refused") as? [String] == [])
+
+        // No controls until the pointer moves, and hidden again once it rests.
+        for control in ["#league-level", "#my-league", "#fullscreen"] { #expect(try Self.visibility(projector, control) == "hidden", "\(control)") }
+        try projector.movePointer(x: 600, y: 500)
+        try projector.waitFor("the controls") { try Self.visibility(projector, "#league-level") == "visible" }
+        #expect(try Self.visibility(projector, "#my-league") == "visible")
+        try projector.waitFor("the controls hidden again", timeout: 8) { try Self.visibility(projector, "#league-level") == "hidden" }
+
+        // The pages turn by themselves.
+        try projector.waitFor("the second page", timeout: 12) { Page.text(projector, "board-page") == "2 / 4" }
+        #expect(try Self.rows(projector).first?.hasPrefix("11 ") == true && Self.rows(projector).count == 10)
+
+        // 휘문고 passes the two above it: ▲2 for it, ▼1 for each passed, as the terminal shows
+        // it (a moment later the arrows are gone: every row that ever showed one is recorded).
+        // The player: another window of the same browser (a board tab never takes a player's place).
+        let board = try projector.currentWindow()
+        let player = try projector.newWindow()
+        try projector.switchTo(window: player)
+        try projector.open(server.url + "/?school=S0003")
+        try Page.waitUntilDelivered(projector)
+        try projector.switchTo(window: board)
+        try projector.script("""
+            window.moved = new Set();
+            new MutationObserver(() => {
+              for (const tr of document.querySelectorAll('#board-rows tr')) {
+                if (/[▲▼]/.test(tr.cells[1].textContent)) window.moved.add(tr.cells[1].textContent + ' ' + tr.cells[2].textContent);
+              }
+            }).observe(document.getElementById('board-rows'), { childList: true });
+            """)
+        try projector.waitFor("the first page again", timeout: 40) { Page.text(projector, "board-page") == "1 / 4" }
+        try projector.switchTo(window: player)
+        try WebPageDeviceEndToEndTests.dispatchTaps(projector, 3)
+        try Page.waitUntilDelivered(projector)
+        try projector.switchTo(window: board)
+        try projector.waitFor("the arrows", timeout: 6) {
+            try projector.string("return [...window.moved].sort().join('|')") == "▲2 휘문고등학교|▼1 경기고등학교|▼1 서울고등학교"
+        }
+
+        // The board's stream lost: the whole screen says so until it is back.
+        server.kill9()
+        try projector.waitFor("the offline overlay", timeout: 10) {
+            try projector.script("return !document.getElementById('offline-overlay').hidden") as? Bool == true
+        }
+        let overlay = try #require(try projector.script("""
+            const r = document.getElementById('offline-overlay').getBoundingClientRect(); return [r.width, r.height]
+            """) as? [Double])
+        #expect(overlay == [1920, 1080])
+        #expect(Page.text(projector, "offline-overlay").contains("오프라인"))
+        try server.start()
+        try projector.waitFor("the overlay gone", timeout: 30) {
+            try projector.script("return document.getElementById('offline-overlay').hidden") as? Bool == true
+        }
+
+        projector.close()
+        #expect(projector.processesUsingFolder().isEmpty)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import TouchSchoolTestSupport
+
+/// One game, two faces: the page says what the terminal game says, in its words
+/// (`Sources/TouchSchoolView/Strings.swift`), in a real headless Chromium against the real server:
+/// the school to overtake and by how many taps, the speed, a result count that says when the
+/// search stopped at its limit, the question before a school change, the player's name, and the
+/// keyboard's hint only where there is a keyboard. Every browser and server a test starts is gone
+/// when it ends.
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (scripts/test installs them): skipped"))
+struct WebPageWordingEndToEndTests {
+    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
+    typealias Page = WebPageEndToEndTests
+
+    @Test func aPhoneSaysWhatTheTerminalSays() throws {
+        // 휘문고 25, 서울고 12, 부산고 8 (and 한국과학영재학교 40).
+        let server = try ServerProcess(catalog: nil, scores: Page.otherSchools)
+        defer { server.stop() }
+        let phone = try Browser(width: 390, height: 844, touch: true)
+        defer { phone.close() }
+        try phone.open(server.url + "/")
+        try phone.waitFor("the page") { (try phone.string("return document.body.dataset.ready || ''")) == "true" }
+        // A touch-only phone: no keyboard in the hint, not even once it is touched.
+        #expect(Page.text(phone, "play-hint") == "화면을 마구 터치하세요!")
+        #expect(Page.text(phone, "player") == "플레이어 웹 플레이어")
+        // The header's new sound button and player fit a 390-px phone: nothing wider than the screen.
+        #expect(try phone.script("return document.documentElement.scrollWidth") as? Int == 390)
+
+        // "고" finds more schools than a search shows: the count says so. One found is one.
+        try phone.type("고", into: "#query")
+        try phone.waitFor("a capped count") { Page.text(phone, "found") == "20개 넘는 학교" }
+        #expect(try phone.script("return document.querySelectorAll('#results li').length") as? Int == 20)
+        try phone.script("const q = document.getElementById('query'); q.value = ''; q.dispatchEvent(new Event('input'))")
+        try phone.type("민사고", into: "#query")
+        try phone.waitFor("one school") { Page.text(phone, "found") == "1개 학교" }
+
+        // The name the page plays under is shown, and the server is told it.
+        try phone.script("const n = document.getElementById('player-name'); n.value = '김하늘'; n.dispatchEvent(new Event('change'))")
+        #expect(Page.text(phone, "player") == "플레이어 김하늘")
+        try phone.click("#results button")
+        try Page.waitUntilDelivered(phone)
+        #expect(Page.text(phone, "speed") == "초당 0번 · 최고 0번")
+
+        // 부산고 (8) is the one to pass: nine taps; then 서울고 (12).
+        try phone.waitFor("부산고 to overtake") { Page.text(phone, "gap") == "부산고등학교까지 9번" }
+        try Page.touch(phone, 9, after: 0)
+        try phone.waitFor("서울고 next") { Page.text(phone, "gap") == "서울고등학교까지 4번" }
+        #expect(Page.text(phone, "play-hint") == "화면을 마구 터치하세요!")
+        let speed = Page.text(phone, "speed")
+        #expect(speed.hasPrefix("초당 ") && speed.contains("번 · 최고 ") && !speed.hasSuffix("최고 0번"), "\(speed)")
+        try phone.waitFor("the speed back to 0", timeout: 3) { Page.text(phone, "speed").hasPrefix("초당 0번 · ") }
+        try Page.waitUntilDelivered(phone)
+        // The server knows the player by the name shown (the page said hello again with it).
+        let device = try phone.string("return JSON.parse(localStorage.getItem('touchschool.device'))")
+        let me = Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "5", "-H", "X-TouchSchool-Device: \(device)", "\(server.url)/v1/me"]).output
+        #expect(me.contains("\"player\":\"김하늘\""), "\(me)")
+
+        // Leaving a school I tapped for asks first, in the terminal's words; no keeps the school.
+        try phone.click("#to-picker")
+        try phone.script("const q = document.getElementById('query'); q.value = ''; q.dispatchEvent(new Event('input'))")
+        try phone.type("휘문고", into: "#query")
+        try phone.waitFor("휘문고 found") { Page.text(phone, "results").contains("휘문고등학교") }
+        try phone.click("#results button")
+        try phone.waitFor("the question") { try phone.script("return document.getElementById('confirm').open") as? Bool == true }
+        #expect(Page.text(phone, "confirm").contains("학교를 바꾸면 내 터치 수가 0부터 다시 시작합니다. 바꿀까요?"))
+        #expect(Page.text(phone, "confirm-from") == "지금 학교: 민족사관고등학교 (강원특별자치도 횡성군)")
+        #expect(Page.text(phone, "confirm-to") == "바꿀 학교: 휘문고등학교 (서울특별시 강남구)")
+        #expect(Page.text(phone, "confirm-keeps") == "내 터치 수 9번은 지금 학교의 점수에 그대로 남습니다.")
+        // n answers no, as in the terminal (and so does the button).
+        try phone.pressKeys(["n"])
+        #expect(try phone.script("return document.getElementById('confirm').open") as? Bool == false)
+        try phone.click("#to-game")
+        #expect(Page.text(phone, "school-name") == Page.minsago && Page.text(phone, "my-taps") == "9")
+        try phone.click("#to-picker")
+        try phone.click("#results button")
+        try phone.waitFor("the question again") { try phone.script("return document.getElementById('confirm').open") as? Bool == true }
+        try phone.click("#confirm-yes")
+        try phone.waitFor("휘문고's game") { Page.text(phone, "school-name") == "휘문고등학교" && Page.text(phone, "my-taps") == "0" }
+        try phone.waitFor("한국과학영재학교 to overtake") { Page.text(phone, "gap") == "한국과학영재학교까지 16번" }
+        phone.close()
+        #expect(phone.processesUsingFolder().isEmpty)
+    }
+
+    @Test func aComputerSaysItInEnglishWithItsKeyboard() throws {
+        let server = try ServerProcess(catalog: nil, scores: Page.otherSchools)
+        defer { server.stop() }
+        let desktop = try Browser(width: 1280, height: 800, touch: false, language: "en-US")
+        defer { desktop.close() }
+        try desktop.open("\(server.url)/?school=S0127")
+        try Page.waitUntilDelivered(desktop)
+        try desktop.waitFor("the school to overtake") { Page.text(desktop, "gap") == "5 taps to overtake 서울고등학교" }
+        #expect(Page.text(desktop, "player") == "player web player")
+        #expect(Page.text(desktop, "speed") == "0 taps/s · best 0")
+        // A mouse: this is a computer, with a keyboard.
+        try desktop.movePointer(x: 400, y: 400)
+        try desktop.waitFor("the keyboard's hint") { Page.text(desktop, "play-hint") == "Tap the screen like crazy! (keyboard: Space or Enter)" }
+        try desktop.open("\(server.url)/?school=S0126")
+        try Page.waitUntilDelivered(desktop)
+        try desktop.waitFor("the leader") { Page.text(desktop, "gap") == "#1!" }
+        try desktop.click("#to-picker")
+        try desktop.type("고", into: "#query")
+        try desktop.waitFor("a capped count") { Page.text(desktop, "found") == "More than 20 schools" }
+        desktop.close()
+        #expect(desktop.processesUsingFolder().isEmpty)
+    }
+}
