@@ -27,6 +27,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // SHA-256 (already in the build through postgres-nio): a device's public id in the admin API.
         .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0" ..< "5.0.0"),
+        // `serve --ssh-port`: the game served over SSH to players with nothing installed.
+        .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
+        // Its listener (NIOPosix); already in the build through Hummingbird.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         // The pure core: catalog, search and the rules of the game. No files, locks, clock or terminal.
@@ -60,6 +64,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The game over SSH (`SSH/`): the game's own loop and view, the client's outbox
+                // numbering and board mirror, in process.
+                "TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolClient",
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             // The browser page (plain HTML, CSS, JavaScript), served at `/` as a bundle resource so
             // that `swift run` and the built binary both find it.
@@ -77,6 +86,10 @@ let package = Package(
         ),
         // The pure view: state -> cell grid, display width, the two languages. No terminal code.
         .target(name: "TouchSchoolView", dependencies: ["TouchSchoolCore"]),
+        // The game on a terminal, without ncurses: the frame loop, the input decoder, the styles'
+        // looks, and escape sequences both ways (keys in, cells out) for a terminal at the end of
+        // an SSH channel. The local game (ncurses) and the SSH server both run this loop.
+        .target(name: "TouchSchoolTerminal", dependencies: ["TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView"]),
         // The starter catalog, `Resources/schools.json`, shipped as SwiftPM's resource bundle beside
         // the programs (found by `StarterCatalogFile`). An executable target, which prints where the
         // file is, because the programs depend on it only to have the bundle built: SwiftPM links a
@@ -89,7 +102,7 @@ let package = Package(
             exclude: [
                 "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolView",
                 "Sources/TouchSchoolProtocol", "Sources/TouchSchoolServer", "Sources/TouchSchoolClient", "Sources/TouchSchoolTUI",
-                "Sources/TouchSchoolCommandLine", "Sources/TouchSchoolNetworkTUI", "Sources/CNcurses",
+                "Sources/TouchSchoolCommandLine", "Sources/TouchSchoolNetworkTUI", "Sources/TouchSchoolTerminal", "Sources/CNcurses",
                 "Sources/CSQLite", "Sources/TouchSchoolBattleDatabase",
                 "Tests", "Benchmarks", "docs", "README.md", "BENCHMARKS.md",
             ],
@@ -103,7 +116,7 @@ let package = Package(
         .target(
             name: "TouchSchoolCommandLine",
             dependencies: [
-                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView", "CNcurses", "TouchSchoolBattleDatabase",
+                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView", "TouchSchoolTerminal", "CNcurses", "TouchSchoolBattleDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -128,6 +141,7 @@ let package = Package(
         // One game's saving in a process of its own, for the multi-process tests of the state file.
         .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore", "TouchSchoolStore"], path: "Tests/StateStoreWorker"),
         .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolTestSupport"]),
         .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol", "TouchSchoolTestSupport"]),
         // What the tests share: starting programs with a clean signal state, temporary folders,
         // PostgreSQL clusters, and `.onOwnThreads`, which every suite carries so that no test
@@ -158,6 +172,6 @@ let package = Package(
             ]
         ),
         // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
-        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolTerminal", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
     ]
 )

@@ -60,11 +60,17 @@ public enum DeviceKey {
         return key
     }
 
-    /// 32 bytes from the system's secure random source, base64url without padding.
-    static func generate() -> String {
+    /// 32 bytes from the system's secure random source, base64url without padding (also an SSH
+    /// player's key for one session, when their client offers no key of its own).
+    public static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
+        return encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    /// 32 bytes as a device key: base64url without padding, 43 characters (the server also makes
+    /// an SSH player's key this way, from their public key).
+    public static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

@@ -266,5 +266,6 @@ public final class NetworkBattle: BattleConnection {
         }
     }
 
-    static func wallClockMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+    /// The wall clock in milliseconds, as batches' spans are told (also the SSH server's games').
+    public static func wallClockMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 }

@@ -28,6 +28,12 @@ enum Serving {
         if let maximumDevices = request.maximumDevices { configuration.maximumDevices = maximumDevices }
         configuration.adminTokenFile = request.adminTokenFile
         configuration.adminToken = request.adminToken
+        configuration.sshPort = request.sshPort
+        var ssh = SSHPolicy.standard
+        ssh.connectionsPerAddress = request.sshConnectionsPerAddress ?? ssh.connectionsPerAddress
+        ssh.idleTimeoutSeconds = request.sshIdleSeconds ?? ssh.idleTimeoutSeconds
+        ssh.loginGraceSeconds = request.sshLoginGraceSeconds ?? ssh.loginGraceSeconds
+        configuration.sshPolicy = ssh
         configuration.activityInterval = .seconds(request.activitySeconds ?? 60)
         configuration.reportActivity = { activity in
             try? StandardStreams.write(ServeGreeting.activity(activity, language: request.language))
@@ -41,6 +47,8 @@ enum Serving {
                 let hosts = LANAddresses.hosts(listeningOn: host, interfaces: LANAddresses.current())
                 try? StandardStreams.write("touchschool serve: listening on \(bound) (data: \(data))\n"
                                            + ServeGreeting.text(hosts: hosts, port: port, language: request.language))
+            } onSSHListening: { port, fingerprint in
+                try? StandardStreams.write("touchschool serve: SSH on port \(port) (`ssh -p \(port) NAME@HOST`), host key \(fingerprint)\n")
             }
         } catch let error as ServerError {
             throw CommandError(error.description)

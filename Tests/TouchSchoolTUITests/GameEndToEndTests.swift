@@ -4,6 +4,7 @@ import TouchSchoolTestSupport
 import TouchSchoolCore
 import TouchSchoolStore
 @testable import TouchSchoolCommandLine
+import TouchSchoolTerminal
 
 /// The real `touchschool` game in a real terminal (tmux), driven by keys like a player. Serialized:
 /// the tests measure human-paced typing, which parallel tmux servers on two cores would disturb.

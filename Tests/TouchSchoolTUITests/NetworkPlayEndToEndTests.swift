@@ -15,13 +15,17 @@ struct NetworkPlayEndToEndTests {
         let folder: String
         var dataDirectory: String { "\(folder)/data" }
         private(set) var port: Int
+        /// With `--ssh-port`: the port the server's SSH listens on.
+        private(set) var sshPort: Int?
+        private let arguments: [String]
         private var process: Process?
         private var logPath: String { "\(folder)/server.log" }
 
         /// `catalog`: the catalog file to play with (the sessions' test catalog by default); nil
         /// for the starter catalog of the installation. `scores`: totals the battle starts with
-        /// (a state file written before the start).
-        init(port: Int = 0, catalog: String? = TmuxSession.catalogJSON, scores: [String: UInt64] = [:]) throws {
+        /// (a state file written before the start). `arguments`: more options of `serve`.
+        init(port: Int = 0, catalog: String? = TmuxSession.catalogJSON, scores: [String: UInt64] = [:], arguments: [String] = []) throws {
+            self.arguments = arguments
             var template = Array("/tmp/touchschool-serve-XXXXXX".utf8CString)
             folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
             self.port = port
@@ -54,7 +58,7 @@ struct NetworkPlayEndToEndTests {
             let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
             let process = Process()
             process.executableURL = URL(fileURLWithPath: DataCommandsBinary.path)
-            process.arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory]
+            process.arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory] + arguments
             process.standardOutput = logFile
             process.standardError = logFile
             process.standardInput = FileHandle.nullDevice
@@ -66,7 +70,8 @@ struct NetworkPlayEndToEndTests {
                 let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
                 if let found = Self.listeningPort(in: text) {
                     if port == 0 { port = found }
-                    if Self.answers(url) { return }
+                    sshPort = Self.sshPort(in: text)
+                    if Self.answers(url), sshPort != nil || !arguments.contains("--ssh-port") { return }
                 }
                 guard process.isRunning else { throw TmuxSession.Failure(description: "the server ended at start:\n\(text)") }
                 Thread.sleep(forTimeInterval: 0.05)
@@ -79,6 +84,12 @@ struct NetworkPlayEndToEndTests {
         /// The port of the first `http://127.0.0.1:PORT` the server prints.
         static func listeningPort(in text: String) -> Int? {
             guard let range = text.range(of: "127.0.0.1:") else { return nil }
+            return Int(text[range.upperBound...].prefix(while: \.isNumber))
+        }
+
+        /// The port of the line "SSH on port PORT" the server prints with `--ssh-port`.
+        static func sshPort(in text: String) -> Int? {
+            guard let range = text.range(of: "SSH on port ") else { return nil }
             return Int(text[range.upperBound...].prefix(while: \.isNumber))
         }
 

@@ -31,8 +31,9 @@ final class TmuxSession {
     /// command at its prompt, as a person would.
     /// With `sharedDataDirectory`, the game plays on that directory as it is (several sessions
     /// may share one, as players on one machine do) instead of a fresh one with the test catalog.
+    /// With `program`, the pane runs that command line instead of `touchschool` (an SSH client).
     init(columns: Int = 100, rows: Int = 30, arguments: [String], term: String = "tmux-256color", inShell: Bool = false,
-         sharedDataDirectory: String? = nil, user: String = "tester") throws {
+         sharedDataDirectory: String? = nil, user: String = "tester", program: [String]? = nil) throws {
         var template = Array("/tmp/touchschool-e2e-XXXXXX".utf8CString)
         folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         dataDirectory = sharedDataDirectory ?? "\(folder)/data"
@@ -40,7 +41,8 @@ final class TmuxSession {
             try FileIO.createDirectory(dataDirectory)
             try FileSystem.live.replaceAtomically("\(dataDirectory)/catalog.json", with: Array(Self.catalogJSON.utf8))
         }
-        let command = ([DataCommandsBinary.path] + arguments + ["--data-dir", dataDirectory]).map(Self.shellQuoted).joined(separator: " ")
+        let command = (program ?? [DataCommandsBinary.path] + arguments + ["--data-dir", dataDirectory])
+            .map(Self.shellQuoted).joined(separator: " ")
         let shell = inShell ? ["PS1=\(Self.prompt) ", "bash", "--norc", "--noprofile", "-i"]
                             : ["sh", "-c", "\(command); echo EXITED:$?; sleep 600"]
         let started = tmux([

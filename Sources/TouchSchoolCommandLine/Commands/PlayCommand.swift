@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchSchoolCore
 import TouchSchoolStore
+import TouchSchoolTerminal
 
 /// `touchschool play`: the game itself, and what `touchschool` alone runs.
 struct PlayCommand: ParsableCommand {

@@ -29,6 +29,20 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))
     var port = 8080
 
+    @Option(help: ArgumentHelp("Also serve the game itself over SSH on this port, on the same host (0: any free port): `ssh -p PORT NAME@HOST` plays with nothing installed. The host key is made once in the data directory (ssh_host_ed25519_key); its fingerprint is printed at start.",
+                               valueName: "port"))
+    var sshPort: Int?
+
+    // SSH limits (default: the server's own), hidden: for tests.
+    @Option(help: .hidden)
+    var sshConnectionsPerAddress: Int?
+
+    @Option(help: .hidden)
+    var sshIdleSeconds: Int?
+
+    @Option(help: .hidden)
+    var sshLoginGraceSeconds: Int?
+
     // Per-address limits (default: the server's own), hidden: for tests and load runs.
     @Option(help: .hidden)
     var connectionsPerAddress: Int?
@@ -83,6 +97,10 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if let sshPort, !(0...65_535).contains(sshPort) { throw ValidationError("--ssh-port must be between 0 and 65535") }
+        if let sshConnectionsPerAddress, sshConnectionsPerAddress < 1 { throw ValidationError("--ssh-connections-per-address must be at least 1") }
+        if let sshIdleSeconds, sshIdleSeconds < 1 { throw ValidationError("--ssh-idle-seconds must be at least 1") }
+        if let sshLoginGraceSeconds, sshLoginGraceSeconds < 1 { throw ValidationError("--ssh-login-grace-seconds must be at least 1") }
         if let activitySeconds, activitySeconds < 1 { throw ValidationError("--activity-seconds must be at least 1") }
         let budget = 1...Int(TapBudget.maximum)
         if let addressTapsPerSecond, !budget.contains(addressTapsPerSecond) {
@@ -107,6 +125,8 @@ struct ServeCommand: ParsableCommand {
             addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst, maximumDevices: maximumDevices,
             logLevel: ProcessEnvironment.current["LOG_LEVEL"], language: Language.fromLocale(environment: ProcessEnvironment.current),
             activitySeconds: activitySeconds, adminTokenFile: adminTokenFile,
-            adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name]))
+            adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name], sshPort: sshPort,
+            sshConnectionsPerAddress: sshConnectionsPerAddress, sshIdleSeconds: sshIdleSeconds,
+            sshLoginGraceSeconds: sshLoginGraceSeconds))
     }
 }

@@ -70,6 +70,12 @@ public struct ServeRequest: Sendable {
     /// data directory's admin.token. Never an argument: the process list would show it.
     public var adminTokenFile: String?
     public var adminToken: String?
+    /// Also serve the game over SSH on this port (0: any free port); nil: not at all.
+    public var sshPort: Int?
+    /// SSH limits when given (hidden options, for tests); else the server's own.
+    public var sshConnectionsPerAddress: Int?
+    public var sshIdleSeconds: Int?
+    public var sshLoginGraceSeconds: Int?
 }
 
 /// The first join to a server found none answering: the game says why and tries again.

@@ -16,12 +16,3 @@ enum ExitSignals {
     /// Whether one of the signals arrived since the last call.
     static func takeArrived() -> Bool { cn_take_signal() != 0 }
 }
-
-/// The monotonic clock the core's `Instant`s come from.
-enum MonotonicClock {
-    static func now() -> Instant {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Instant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
-    }
-}

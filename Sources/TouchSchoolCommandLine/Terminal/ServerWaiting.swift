@@ -1,4 +1,5 @@
 import TouchSchoolCore
+import TouchSchoolTerminal
 import TouchSchoolView
 
 /// A first game on a server that does not answer: instead of an error after a long wait, the

@@ -4,11 +4,12 @@ import Glibc
 import Darwin
 #endif
 import CNcurses
+import TouchSchoolTerminal
 import TouchSchoolView
 
 /// The terminal, through ncurses: draws cell grids and reads input. Only this type talks to
 /// curses; everything it draws comes from the pure view, everything it reads goes to the decoder.
-final class TerminalScreen {
+final class TerminalScreen: GameTerminal {
     /// Both ends must be a terminal: the game reads keys one by one and draws with escape codes.
     static func checkIsTerminal() throws(CommandError) {
         guard isatty(STDIN_FILENO) == 1 else {
@@ -39,8 +40,9 @@ final class TerminalScreen {
         let useColor = colors && cn_start_colors() == 1
         for style in CellStyle.allCases {
             let look = TerminalStyle.look(of: style)
-            cn_define_style(Int32(style.rawValue), useColor ? 1 : 0, look.foreground, look.background,
-                            useColor ? look.colorAttributes : look.monochromeAttributes)
+            // TerminalColor and TerminalAttributes number as curses does (CN_COLOR_*, CN_ATTR_*).
+            cn_define_style(Int32(style.rawValue), useColor ? 1 : 0, look.foreground.rawValue, look.background.rawValue,
+                            (useColor ? look.colorAttributes : look.monochromeAttributes).rawValue)
         }
         if mouse { _ = cn_enable_mouse() }
         scalarBuffer.reserveCapacity(8)
@@ -132,6 +134,9 @@ final class TerminalScreen {
 
     func beep() { cn_beep() }
 
+    /// SIGINT, SIGTERM, SIGHUP or SIGPIPE arrived (`ExitSignals`).
+    func takeEndRequest() -> Bool { ExitSignals.takeArrived() }
+
     /// Shows `grid`, writing only the cells that differ from what the terminal shows, then sends
     /// the frame in one update. A wide character is one write covering its two cells.
     func draw(_ grid: CellGrid) {
@@ -167,35 +172,6 @@ final class TerminalScreen {
         for scalar in cell.character.unicodeScalars { scalarBuffer.append(scalar.value) }
         scalarBuffer.withUnsafeBufferPointer { scalars in
             cn_put_cell(Int32(column), Int32(row), scalars.baseAddress, Int32(scalars.count), Int32(cell.style.rawValue))
-        }
-    }
-}
-
-/// How each cell style looks in color, and without color (`NO_COLOR`, monochrome terminals).
-enum TerminalStyle {
-    struct Look {
-        var foreground: Int32 = Int32(CN_COLOR_DEFAULT)
-        var background: Int32 = Int32(CN_COLOR_DEFAULT)
-        var colorAttributes: Int32 = 0
-        var monochromeAttributes: Int32 = 0
-    }
-
-    static func look(of style: CellStyle) -> Look {
-        let bold = Int32(CN_ATTR_BOLD), reverse = Int32(CN_ATTR_REVERSE), dim = Int32(CN_ATTR_DIM)
-        switch style {
-        case .normal: return Look()
-        case .dim: return Look(colorAttributes: dim, monochromeAttributes: dim)
-        case .title: return Look(foreground: Int32(CN_COLOR_CYAN), colorAttributes: bold, monochromeAttributes: bold)
-        case .accent: return Look(foreground: Int32(CN_COLOR_YELLOW), colorAttributes: bold, monochromeAttributes: bold)
-        case .highlight: return Look(foreground: Int32(CN_COLOR_BLACK), background: Int32(CN_COLOR_CYAN), monochromeAttributes: reverse)
-        case .mine: return Look(foreground: Int32(CN_COLOR_BLACK), background: Int32(CN_COLOR_YELLOW), monochromeAttributes: reverse | bold)
-        case .warning: return Look(foreground: Int32(CN_COLOR_WHITE), background: Int32(CN_COLOR_RED), colorAttributes: bold, monochromeAttributes: reverse | bold)
-        case .rankUp: return Look(foreground: Int32(CN_COLOR_GREEN), colorAttributes: bold, monochromeAttributes: bold)
-        case .rankDown: return Look(foreground: Int32(CN_COLOR_RED), monochromeAttributes: dim)
-        case .effectFresh: return Look(foreground: Int32(CN_COLOR_WHITE), colorAttributes: bold, monochromeAttributes: bold)
-        case .effectFading: return Look(foreground: Int32(CN_COLOR_CYAN))
-        case .effectFaint: return Look(foreground: Int32(CN_COLOR_BLUE), colorAttributes: dim, monochromeAttributes: dim)
-        case .inputLine: return Look(foreground: Int32(CN_COLOR_BLACK), background: Int32(CN_COLOR_WHITE), monochromeAttributes: reverse)
         }
     }
 }

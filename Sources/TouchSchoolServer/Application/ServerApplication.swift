@@ -35,6 +35,9 @@ public struct ServerConfiguration: Sendable {
     /// `TOUCHSCHOOL_ADMIN_TOKEN`), else the data directory's `admin.token`, made at first start.
     public var adminTokenFile: String?
     public var adminToken: String?
+    /// Where the game is served over SSH (`SSH/`), on `host`; nil: not at all (0: any free port).
+    public var sshPort: Int?
+    public var sshPolicy: SSHPolicy = .standard
     /// Told every `activityInterval` the players connected and the taps counted in that time,
     /// when there were taps or the players changed (`ActivityLog`).
     public var reportActivity: (@Sendable (ServerActivity) -> Void)?
@@ -90,8 +93,11 @@ public enum TouchSchoolServer {
     /// Runs the server until SIGTERM or SIGINT: then what arrived is saved and acknowledged,
     /// every socket closed with "going away", and this returns. `onListening` gets the real
     /// address (with the port chosen when `port` was 0).
+    /// `onSSHListening` gets the SSH port (the one chosen when `sshPort` was 0) and the host
+    /// key's fingerprint, when the game is served over SSH.
     public static func run(_ configuration: ServerConfiguration, logger: Logger,
-                           onListening: @escaping @Sendable (String, Int) -> Void) async throws {
+                           onListening: @escaping @Sendable (String, Int) -> Void,
+                           onSSHListening: @escaping @Sendable (Int, String) -> Void = { _, _ in }) async throws {
         guard let url = configuration.postgresURL else {
             let store: SQLiteBattleStore
             do {
@@ -103,7 +109,8 @@ public enum TouchSchoolServer {
                 logger.notice("Moved state.json into the battle database once (state.json is left as it was)", metadata: [
                     "schools": "\(moved.schools)", "taps": "\(moved.taps)", "devices": "\(moved.devices)", "database": "\(store.name)"])
             }
-            try await serve(configuration, store: store, services: [], logger: logger, onListening: onListening)
+            try await serve(configuration, store: store, services: [], logger: logger, onListening: onListening,
+                            onSSHListening: onSSHListening)
             return
         }
         let client: PostgresClient
@@ -117,14 +124,16 @@ public enum TouchSchoolServer {
                 throw ServerError(description: "cannot prepare PostgreSQL at \(PostgresSchema.redacted(url)): \(PostgresSchema.describe(error))")
             }
             let store = PostgresBattleStore(client: client, starterCatalogPath: configuration.starterCatalogPath, logger: logger)
-            try await serve(configuration, store: store, services: [store], logger: logger, onListening: onListening)
+            try await serve(configuration, store: store, services: [store], logger: logger, onListening: onListening,
+                            onSSHListening: onSSHListening)
         }
     }
 
     /// Serves the battle kept in `store` until SIGTERM or SIGINT, with `services` (the store's
     /// own loops) running beside it.
     static func serve(_ configuration: ServerConfiguration, store: any BattleStore, services: [any StoreService],
-                      logger: Logger, onListening: @escaping @Sendable (String, Int) -> Void) async throws {
+                      logger: Logger, onListening: @escaping @Sendable (String, Int) -> Void,
+                      onSSHListening: @escaping @Sendable (Int, String) -> Void) async throws {
         let catalog: CatalogResource
         let board: StoredBoard
         let battleID: String
@@ -150,19 +159,30 @@ public enum TouchSchoolServer {
                             limits: configuration.limits, devicesStored: devicesStored, maximumDevices: configuration.maximumDevices,
                             logger: logger)
         let listening = ListeningFlag()
-        let app = try buildApplication(configuration, battle: battle, adminToken: adminToken, metrics: metrics, logger: logger) { host, port in
+        let limits = AddressLimits(policy: configuration.limits)
+        let app = try buildApplication(configuration, battle: battle, limits: limits, adminToken: adminToken, metrics: metrics,
+                                       logger: logger) { host, port in
             listening.set()
             onListening(host, port)
         }
-        // Shut down in reverse order: the battle first (save, acknowledge, close the sockets
-        // with "going away"), then the HTTP server. A shutdown that takes too long is cancelled,
+        var ssh: [SSHServer] = []
+        if let sshPort = configuration.sshPort {
+            let hostKey = try SSHHostKey.loadOrCreate(dataDirectory: configuration.dataDirectory)
+            ssh.append(SSHServer(host: configuration.host, port: sshPort, policy: configuration.sshPolicy, battle: battle,
+                                 hostKey: hostKey, limits: limits, metrics: metrics, logger: logger) { port in
+                onSSHListening(port, hostKey.fingerprint)
+            })
+        }
+        // Shut down in reverse order: the SSH games first (each hands its last taps to the
+        // battle), the battle next (save, acknowledge, close the sockets with "going away"),
+        // then the HTTP server. A shutdown that takes too long is cancelled,
         // and a cancellation that takes too long ends the process; a second SIGTERM or Ctrl-C ends
         // it at once (what was acknowledged is saved; what was not, its clients send again).
         var reporters: [any Service] = []
         if let report = configuration.reportActivity {
             reporters.append(ActivityReporter(counts: metrics.activity, interval: configuration.activityInterval, report: report))
         }
-        var group = ServiceGroupConfiguration(services: [app, battle] + services.map { $0.service(for: battle) } + reporters,
+        var group = ServiceGroupConfiguration(services: [app, battle] + services.map { $0.service(for: battle) } + reporters + ssh as [any Service],
                                               gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = Self.maximumShutdown
         group.maximumCancellationDuration = Self.maximumCancellation
@@ -175,6 +195,8 @@ public enum TouchSchoolServer {
         defer { secondSignal.cancel() }
         do {
             try await ServiceGroup(configuration: group).run()
+        } catch let error as ServerError {
+            throw error // already in words (the SSH port taken)
         } catch where !listening.isSet {
             throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port): \(Self.describeListening(error))")
         }
@@ -212,7 +234,8 @@ extension TouchSchoolServer {
     /// For a command-line program: logs to standard error through swift-log (`level`: trace …
     /// critical, default info), runs the server and blocks until it has shut down.
     public static func runBlocking(_ configuration: ServerConfiguration, logLevel: String?,
-                                   onListening: @escaping @Sendable (String, Int) -> Void) throws {
+                                   onListening: @escaping @Sendable (String, Int) -> Void,
+                                   onSSHListening: @escaping @Sendable (Int, String) -> Void = { _, _ in }) throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -222,7 +245,7 @@ extension TouchSchoolServer {
         let finished = DispatchSemaphore(value: 0)
         let outcome = Mutex<(any Error)?>(nil)
         Task {
-            do { try await run(configuration, logger: logger, onListening: onListening) } catch {
+            do { try await run(configuration, logger: logger, onListening: onListening, onSSHListening: onSSHListening) } catch {
                 outcome.withLock { $0 = error }
             }
             finished.signal()

@@ -6,6 +6,7 @@ public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     let connections: Gauge
     let boardStreams: Gauge
+    let sshGames: Gauge
     let connectionsRefused: Counter
     let requestsRefused: Counter
     let protocolErrors: Counter
@@ -25,6 +26,7 @@ public final class ServerMetrics: Sendable {
     init() {
         connections = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "open", unitName: "connections", helpText: "Open play connections."))
         boardStreams = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "open", unitName: "board_streams", helpText: "Open board streams (GET /v1/board)."))
+        sshGames = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "open", unitName: "ssh_games", helpText: "Games played over SSH (serve --ssh-port), a thread each."))
         connectionsRefused = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "connections_refused", unitName: "total", helpText: "Connections or devices refused by the per-address limits."))
         requestsRefused = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "requests_refused", unitName: "total", helpText: "HTTP requests answered 429 by the per-address request budgets."))
         protocolErrors = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "protocol_errors", unitName: "total", helpText: "Connections closed for a malformed, oversized or out-of-order message."))

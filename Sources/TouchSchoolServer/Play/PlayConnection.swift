@@ -177,14 +177,8 @@ struct PlayConnection {
             guard BattleRules.isValidDeviceKey(hello.device) else {
                 throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "not a device key: 22 to 64 base64url characters"))
             }
-            // A store that cannot be read now lets the player in: a ban is the operator's tool
-            // against a few cheaters, not worth refusing every player while the store is down.
-            if (try? await battle.store.isBanned(address: address)) == true {
-                throw Closing.error(ProtocolError(code: CloseCode.banned, message: "this address is banned from the battle"))
-            }
-            guard limits.admitDevice(hello.device, from: address, nowSeconds: Self.nowSeconds()) else {
-                metrics.connectionsRefused.increment()
-                throw Closing.error(ProtocolError(code: CloseCode.tooManyConnections, message: "too many devices from \(address) this hour"))
+            if let refusal = await Self.refusal(of: hello.device, from: address, battle: battle, limits: limits, metrics: metrics) {
+                throw Closing.error(refusal)
             }
             player = PlayerNames.clean(hello.player)
             switch await battle.hello(id, device: hello.device, player: player) {
@@ -221,6 +215,22 @@ struct PlayConnection {
         } catch {
             throw Closing.error(ProtocolError(code: error.code, message: error.description))
         }
+    }
+
+    /// Why a device may not play from `address` now (a banned address, too many devices from
+    /// it this hour), or nil: asked of every player, whatever brought them (this socket, SSH).
+    static func refusal(of device: String, from address: String, battle: Battle, limits: AddressLimits,
+                        metrics: ServerMetrics) async -> ProtocolError? {
+        // A store that cannot be read now lets the player in: a ban is the operator's tool
+        // against a few cheaters, not worth refusing every player while the store is down.
+        if (try? await battle.store.isBanned(address: address)) == true {
+            return ProtocolError(code: CloseCode.banned, message: "this address is banned from the battle")
+        }
+        guard limits.admitDevice(device, from: address, nowSeconds: nowSeconds()) else {
+            metrics.connectionsRefused.increment()
+            return ProtocolError(code: CloseCode.tooManyConnections, message: "too many devices from \(address) this hour")
+        }
+        return nil
     }
 
     /// What a batch must be to be judged at all.

@@ -1,7 +1,7 @@
 import Testing
 import TouchSchoolTestSupport
 import TouchSchoolCore
-@testable import TouchSchoolCommandLine
+import TouchSchoolTerminal
 
 @Suite(.onOwnThreads) struct InputDecoderTests {
     /// The paste's quiet gap, in milliseconds.

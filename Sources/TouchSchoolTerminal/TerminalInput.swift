@@ -1,8 +1,7 @@
 import TouchSchoolCore
-import TouchSchoolStore
 
 /// A special key as the terminal reports it, before the game gives it a meaning.
-enum TerminalKey: Equatable, Sendable {
+public enum TerminalKey: Equatable, Sendable {
     case up, down, left, right, pageUp, pageDown, home, end
     case f1, f2
     case backspace, enter
@@ -11,7 +10,7 @@ enum TerminalKey: Equatable, Sendable {
 }
 
 /// One thing read from the terminal.
-enum TerminalInput: Equatable, Sendable {
+public enum TerminalInput: Equatable, Sendable {
     /// A Unicode scalar as typed, control characters included.
     case character(UInt32)
     case key(TerminalKey)
@@ -24,16 +23,16 @@ enum TerminalInput: Equatable, Sendable {
 /// whose end marker never comes is bounded: it ends after `pasteQuietNanoseconds` without input
 /// (`tick`), at Ctrl-C (which also interrupts), and at the start of another paste. It reads no
 /// clock: the game loop passes the time in.
-struct InputDecoder {
+public struct InputDecoder {
     /// Longer pastes are cut: the text only tells the game that a paste happened.
-    static let maximumPasteLength = 4096
+    public static let maximumPasteLength = 4096
 
     /// A paste with no input for this long has lost its end marker, and ends. A terminal writes a
     /// paste in one burst (tmux in one write, a terminal emulator in chunks microseconds apart,
     /// ssh in packets at most a network round trip apart), and the game reads on after each frame
     /// (16 ms): gaps far under half a second. Yet half a second is short enough that the player's
     /// next keys count as taps again almost at once.
-    static let pasteQuietNanoseconds: Int64 = 500_000_000
+    public static let pasteQuietNanoseconds: Int64 = 500_000_000
 
     private var pastedText: String?
     /// Scalars in `pastedText`, counted as they come: counting the string would cost its length per key.
@@ -41,11 +40,11 @@ struct InputDecoder {
     /// When the last input came: in a paste, the start of its quiet gap.
     private var lastInput = Instant(nanoseconds: 0)
 
-    init() {}
+    public init() {}
 
     /// When `tick` ends the open paste unless input comes first; nil outside a paste. The game
     /// loop's wait for input ends by then.
-    var pasteDeadline: Instant? {
+    public var pasteDeadline: Instant? {
         pastedText == nil ? nil : Instant(nanoseconds: lastInput.nanoseconds &+ Self.pasteQuietNanoseconds)
     }
 
@@ -53,14 +52,14 @@ struct InputDecoder {
     /// Called when a wait for input ends without any, and before each input is decoded, so that a
     /// key after the gap is a tap even when the loop did not wake in between (a busy machine,
     /// Ctrl-Z and `fg`).
-    mutating func tick(now: Instant) -> GameEvent? {
+    public mutating func tick(now: Instant) -> GameEvent? {
         guard let text = pastedText, now.nanoseconds(since: lastInput) >= Self.pasteQuietNanoseconds else { return nil }
         pastedText = nil
         return .paste(text)
     }
 
     /// `input`, read at `now`, as a game event; `tick(now:)` first.
-    mutating func decode(_ input: TerminalInput, now: Instant) -> GameEvent? {
+    public mutating func decode(_ input: TerminalInput, now: Instant) -> GameEvent? {
         lastInput = now
         if pastedText != nil { return continuePaste(with: input) }
         switch input {
@@ -130,10 +129,10 @@ struct InputDecoder {
     }
 
     /// Ctrl-C.
-    static let interruptCharacter: UInt32 = 3
+    public static let interruptCharacter: UInt32 = 3
 
     /// What a typed character means: a control key, a printable character, or nothing.
-    static func character(_ value: UInt32) -> Key? {
+    public static func character(_ value: UInt32) -> Key? {
         switch value {
         case interruptCharacter: return .interrupt
         case 8, 127: return .backspace

@@ -1,0 +1,191 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TouchSchoolClient
+import TouchSchoolCore
+import TouchSchoolProtocol
+import TouchSchoolStore
+
+/// An SSH player's game joined to the server's battle in process, as a play connection joins it
+/// (`Play/PlayConnection.swift`): the same admission (bans, devices per address), a hello
+/// answered with the welcome, numbered batches answered with acknowledgements, and the board's
+/// changes, with the SSH client's own address for the per-address limits and tap budgets. The
+/// batches are numbered by the client's `Outbox` after the welcome's `lastSeq`
+/// (`BattleRules.welcome`) and mirrored by its `BoardMirror`: the rules every client follows.
+/// Kept in memory: the session lives in the server, so nothing survives it that the server
+/// did not acknowledge.
+final class SSHBattleLink: BattleConnection, Sendable {
+    let battle: Battle
+    let device: String
+    let player: String
+    let address: String
+    let catalog: Catalog
+    private let id: ConnectionID
+    /// The batches on their way to the battle, in order.
+    private let sending: AsyncStream<TapBatch>
+    private let batches: AsyncStream<TapBatch>.Continuation
+    private let state: Mutex<State>
+
+    private struct State {
+        var outbox: Outbox
+        var mirror: BoardMirror
+        var events: [GameEvent] = []
+        /// Wall-clock end of the last span handed over: the next batch's start.
+        var lastSubmitMs: Int64
+        /// The board or the outbox changed since the last answer (else the answer is `nil`).
+        var changed = true
+        /// Why the battle let this player go (the device connected again elsewhere, the server
+        /// is shutting down), once it has.
+        var lost: String?
+        /// The game left the battle itself (`leave`): the end of the battle's messages is not a loss.
+        var left = false
+    }
+
+    /// How long quitting waits for the server to acknowledge the last taps.
+    static let finalDeliveryNanoseconds: Int64 = 3_000_000_000
+
+    enum Joining {
+        case joined(SSHBattleLink)
+        case refused(String)
+    }
+
+    /// Admits the player, says hello and waits for the welcome.
+    static func join(battle: Battle, device: String, player: String, address: String, limits: AddressLimits,
+                     metrics: ServerMetrics) async -> Joining {
+        if let refusal = await PlayConnection.refusal(of: device, from: address, battle: battle, limits: limits, metrics: metrics) {
+            return .refused(refusal.message)
+        }
+        let (messages, outbox) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Battle.outboxLimit))
+        guard let id = await battle.connect(outbox: outbox) else { return .refused(Battle.goingAway.message) }
+        let welcome: Welcome
+        switch await battle.hello(id, device: device, player: player) {
+        case let .welcome(text):
+            guard case let .welcome(decoded)? = try? MessageCoding.decodeServer(text) else {
+                await battle.disconnect(id)
+                return .refused("the server's welcome cannot be read")
+            }
+            welcome = decoded
+        case let .refused(error):
+            await battle.disconnect(id)
+            return .refused(error.message)
+        }
+        let catalog = await battle.catalog.catalog
+        let link = SSHBattleLink(battle: battle, id: id, device: device, player: player, address: address, catalog: catalog,
+                                 welcome: welcome)
+        link.start(messages)
+        return .joined(link)
+    }
+
+    private init(battle: Battle, id: ConnectionID, device: String, player: String, address: String, catalog: Catalog,
+                 welcome: Welcome) {
+        self.battle = battle
+        self.id = id
+        self.device = device
+        self.player = player
+        self.address = address
+        self.catalog = catalog
+        var outbox = Outbox()
+        outbox.serverApplied(upTo: welcome.lastSeq)
+        var mirror = BoardMirror()
+        mirror.take(welcome)
+        state = Mutex(State(outbox: outbox, mirror: mirror, lastSubmitMs: NetworkBattle.wallClockMs()))
+        let (sending, batches) = AsyncStream.makeStream(of: TapBatch.self)
+        self.sending = sending
+        self.batches = batches
+    }
+
+    /// The battle as the game starts with it: the welcome's board and player.
+    var startingState: SavedState {
+        state.withLock { $0.mirror.savedState(adding: $0.outbox, player: player) }
+    }
+
+    /// Why the battle let this player go; nil while it plays.
+    var lostReason: String? { state.withLock { $0.lost } }
+
+    /// Two tasks: one hands the batches to the battle in their order, one takes what the battle
+    /// sends this player.
+    private func start(_ messages: AsyncStream<Outgoing>) {
+        let network = ClientAddress.network(of: address)
+        Task { [self, sending] in
+            for await batch in sending {
+                await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch,
+                                                  address: address, network: network))
+            }
+        }
+        Task { [self] in
+            for await message in messages {
+                switch message {
+                case let .text(text):
+                    guard let decoded = try? MessageCoding.decodeServer(text) else { continue }
+                    receive(decoded)
+                case let .close(_, reason):
+                    state.withLock { $0.lost = $0.lost ?? reason }
+                }
+            }
+            state.withLock { if !$0.left { $0.lost = $0.lost ?? "the server ended the game" } }
+        }
+    }
+
+    private func receive(_ message: ServerMessage) {
+        state.withLock { state in
+            switch message {
+            case let .ack(ack):
+                let batch = state.outbox.acknowledge(ack.seq)
+                state.mirror.acknowledged(ack, batch: batch)
+                state.changed = true
+                if ack.refused > 0 { state.events.append(.tapsRefusedByServer(ack.refused)) }
+            case let .board(changes):
+                state.mirror.apply(changes)
+                state.changed = true
+            case let .error(error):
+                state.lost = error.message
+            case .welcome, .pong:
+                break
+            }
+        }
+    }
+
+    // MARK: BattleConnection
+
+    func submit(_ changes: PendingChanges) {
+        state.withLock { state in
+            let now = NetworkBattle.wallClockMs()
+            if let batch = state.outbox.append(changes, startMs: state.lastSubmitMs, endMs: now) {
+                batches.yield(batch)
+                state.changed = true
+            }
+            state.lastSubmitMs = max(state.lastSubmitMs, now)
+            let board = state.changed
+                ? state.mirror.board(adding: state.outbox, catalog: catalog, generation: 0, player: player)
+                : nil
+            state.changed = false
+            state.events.append(.synced(board))
+        }
+    }
+
+    func takeEvents() -> [GameEvent] {
+        state.withLock { state in
+            defer { state.events.removeAll(keepingCapacity: true) }
+            return state.events
+        }
+    }
+
+    /// Waits a little for the server to acknowledge what waits, then leaves the battle.
+    func finish(timeoutNanoseconds: Int64) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, min(timeoutNanoseconds, Self.finalDeliveryNanoseconds)))
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            let (waiting, lost) = state.withLock { (!$0.outbox.batches.isEmpty, $0.lost != nil) }
+            if !waiting || lost { break }
+            usleep(20_000)
+        }
+        leave()
+        return true
+    }
+
+    /// Leaves the battle: no more batches, the connection gone.
+    func leave() {
+        state.withLock { $0.left = true }
+        batches.finish()
+        Task { [battle, id] in await battle.disconnect(id) }
+    }
+}

@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TouchSchoolCore
+import TouchSchoolView
+
+/// A terminal the game loop plays on: the player's own (ncurses) or a remote one (an SSH
+/// channel, written as escape sequences). The loop only reads inputs, draws grids and rings.
+public protocol GameTerminal: AnyObject {
+    /// How long `read` waits for input: 0 returns at once.
+    func setReadTimeout(milliseconds: Int)
+    /// The next input, or nil when none came within the read timeout.
+    func read() -> TerminalInput?
+    /// Shows `grid`, writing only what differs from what the terminal shows.
+    func draw(_ grid: CellGrid)
+    func beep()
+    /// Whether something outside the game asked it to end since the last call (a signal, a
+    /// closed connection, a server shutting down): the loop then saves and quits as on Ctrl-C.
+    func takeEndRequest() -> Bool
+}
+
+/// The monotonic clock the core's `Instant`s come from.
+public enum MonotonicClock {
+    public static func now() -> Instant {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Instant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+    }
+}

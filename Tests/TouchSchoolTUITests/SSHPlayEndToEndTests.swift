@@ -1,0 +1,351 @@
+import Foundation
+import Testing
+import TouchSchoolTestSupport
+
+/// The game over SSH: `touchschool serve --ssh-port` with the real OpenSSH client, under tmux for
+/// the game itself, and as plain subprocesses for what must be refused. Every key is made by
+/// ssh-keygen for the test; every client is ended (and reaped) when its test ends.
+@Suite(.onOwnThreads, .serialized,
+       .enabled(if: ["/usr/bin/tmux", "/usr/bin/ssh", "/usr/bin/ssh-keygen"].allSatisfy(FileManager.default.isExecutableFile(atPath:)),
+                "tmux or OpenSSH's client not found: skipped"))
+struct SSHPlayEndToEndTests {
+    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
+
+    /// 민족사관고등학교 in the starter catalog, found by its short name 민사고.
+    static let minsago = "S0336"
+
+    /// A key pair made by ssh-keygen: the private key's path.
+    static func makeKey(_ name: String, in folder: TemporaryDirectory) throws -> String {
+        let path = "\(folder.path)/\(name)"
+        let made = Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", path])
+        try #require(made.status == 0, "ssh-keygen: \(made.error)")
+        return path
+    }
+
+    /// The client's options: no host key checks (a throwaway server), no keys but `key`, the
+    /// language sent as the game reads it.
+    static func sshArguments(key: String?, port: Int, user: String) -> [String] {
+        var arguments = ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+                         "-o", "SendEnv=LANG", "-p", "\(port)"]
+        if let key {
+            arguments += ["-o", "IdentitiesOnly=yes", "-i", key]
+        } else {
+            arguments += ["-o", "PubkeyAuthentication=no", "-o", "PreferredAuthentications=password"]
+        }
+        return arguments + ["\(user)@127.0.0.1"]
+    }
+
+    /// `ssh` to the server's game under tmux, in `language`.
+    /// `extra`: more options of ssh (`-b ADDRESS`: connect from that address).
+    static func player(_ user: String, key: String?, on server: ServerProcess, language: String = "C.UTF-8",
+                       extra: [String] = []) throws -> TmuxSession {
+        let port = try #require(server.sshPort)
+        return try TmuxSession(arguments: [], user: user,
+                               program: ["/usr/bin/env", "LANG=\(language)", "/usr/bin/ssh"] + extra + sshArguments(key: key, port: port, user: user))
+    }
+
+    /// An admin API request with the server's token (`admin.token` in its data directory).
+    static func admin(_ method: String, _ path: String, on server: ServerProcess) throws -> String {
+        let token = try String(contentsOfFile: "\(server.dataDirectory)/admin.token", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = Subprocess.run("/usr/bin/curl", ["-sf", "--max-time", "5", "-X", method, "-H", "Authorization: Bearer \(token)",
+                                                      "\(server.url)\(path)"])
+        try #require(result.status == 0, "\(method) \(path): \(result)")
+        return result.output
+    }
+
+    /// `ssh` run to its end (at most 20 s) with `extra` options before the destination and
+    /// `command` after it; standard input from /dev/null.
+    static func runSSH(_ extra: [String], key: String, on server: ServerProcess, command: [String] = [],
+                       environment: [String: String]? = nil) throws -> (status: Int32, output: String, error: String) {
+        let port = try #require(server.sshPort)
+        let arguments = sshArguments(key: key, port: port, user: "player")
+        return Subprocess.run("/usr/bin/timeout", ["20", "/usr/bin/ssh"] + extra + arguments + command, environment: environment)
+    }
+
+    static func screenLines(_ session: TmuxSession) -> [Substring] {
+        session.screen().split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    @Test func playsTheBattleOverSSHAndTheSameKeyComesBackToItsSchool() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        let aliceKey = try Self.makeKey("alice", in: keys), bobKey = try Self.makeKey("bob", in: keys)
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+
+        let alice = try Self.player("alice", key: aliceKey, on: server)
+        defer { alice.close() }
+        try alice.chooseSchool(named: "민사고", tapsLabel: "My taps")
+        #expect(Self.screenLines(alice)[1].contains("민족사관고등학교"))
+        try GameEndToEndTests.tapLikeAPerson(alice, count: 20)
+        // Counted by the server, in the battle every client sees.
+        let deadline = Date().addingTimeInterval(10)
+        while try NetworkPlayEndToEndTests.total(Self.minsago, on: server) < 20, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 20)
+        let metrics = Subprocess.run("/usr/bin/curl", ["-sf", "--max-time", "5", "\(server.url)/metrics"]).output
+        #expect(metrics.contains("touchschool_open_ssh_games 1"), "\(metrics)")
+
+        // A larger window (a window-change request) is drawn whole: rows past the old 30 fill.
+        alice.resize(columns: 120, rows: 40)
+        try alice.waitFor("the game redrawn at 120 × 40") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 40 && lines[30..<40].contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+                && screen.contains("My taps 20")
+        }
+        alice.press("C-c")
+        try alice.waitFor("EXITED:0")
+
+        // The same key again: the game starts on the school, with the taps; its batches are numbered
+        // after the ones the server has (numbered from 1 again, they would be taken as repeats).
+        let again = try Self.player("alice", key: aliceKey, on: server)
+        defer { again.close() }
+        try again.waitFor("My taps 20")
+        #expect(Self.screenLines(again)[1].contains("민족사관고등학교"))
+        try GameEndToEndTests.tapLikeAPerson(again, count: 5, after: 20)
+        let more = Date().addingTimeInterval(10)
+        while try NetworkPlayEndToEndTests.total(Self.minsago, on: server) < 25, Date() < more { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 25)
+        again.press("C-c")
+        try again.waitFor("EXITED:0")
+
+        // Another key is another player, who starts at the search, in the language sent (LANG);
+        // Esc on that first screen asks, and Esc again ends the session.
+        let bob = try Self.player("bob", key: bobKey, on: server, language: "ko_KR.UTF-8")
+        defer { bob.close() }
+        try bob.waitFor("학교를 검색해주세요")
+        bob.press("Escape")
+        try bob.waitFor("종료할까요?")
+        bob.press("Escape")
+        try bob.waitFor("EXITED:0")
+
+        // A client with no key (any password) plays too, as a player of that session only.
+        let guest = try Self.player("guest", key: nil, on: server)
+        defer { guest.close() }
+        try guest.waitFor("password")
+        guest.press("Enter")
+        try guest.waitFor("Search for your school")
+        guest.press("C-c")
+        try guest.waitFor("EXITED:0")
+        #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 25)
+    }
+
+    @Test func theGamesKeysArriveOverSSH() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        let key = try Self.makeKey("dana", in: keys)
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+        let dana = try Self.player("dana", key: key, on: server)
+        defer { dana.close() }
+        try dana.chooseSchool(named: "민사고", tapsLabel: "My taps")
+        // Tab: the ranking; → the next league; Tab back to the game.
+        dana.press("Tab")
+        try dana.waitFor("Ranking · ")
+        let first = try #require(Self.screenLines(dana).first { $0.contains("Ranking · ") })
+        dana.press("Right")
+        try dana.waitFor("the next league") { $0.contains("Ranking · ") && !$0.contains(first) }
+        dana.press("Tab")
+        try dana.waitFor("My taps 0")
+        // F1: help; Esc: back (an Esc alone in its packet is the Esc key).
+        dana.press("F1")
+        try dana.waitFor("Every press adds 1 to your school's score")
+        dana.press("Escape")
+        try dana.waitFor("My taps 0")
+        // PgDn in the ranking: the list moves (the escape sequences of the list keys arrive).
+        dana.press("Tab")
+        try dana.waitFor("Ranking · ")
+        let ranking = dana.screen()
+        dana.press("PageDown")
+        try dana.waitFor("the ranking scrolled") { $0.contains("Ranking · ") && $0 != ranking }
+        dana.press("Tab")
+        try dana.waitFor("My taps 0")
+        // A bracketed paste is never taps; a Hangul key is one.
+        dana.paste("pasted text, not taps")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(TmuxSession.number(after: "My taps", in: dana.screen()) == 0, "\(dana.screen())")
+        try GameEndToEndTests.tapLikeAPerson(dana, count: 1)
+        dana.type("ㅎ")
+        try dana.waitFor("My taps 2")
+        // F2: choose another school, at the search, which finds it by 초성 and by the Latin
+        // letters of a Korean keyboard's keys (민사고 typed with the input method off).
+        dana.press("F2")
+        try dana.waitFor("Search for your school")
+        dana.type("ㅁㅅㄱ")
+        try dana.waitFor("the school found") { $0.contains("> ㅁㅅㄱ") && $0.contains(">* 민족사관고등학교") } // selected, my school
+        for _ in 0..<3 { dana.press("BSpace") }
+        try dana.waitFor("> _") // the query emptied by Backspace
+        dana.type("alstkrh")
+        try dana.waitFor("the school found") { $0.contains("> alstkrh") && $0.contains(">* 민족사관고등학교") }
+        dana.press("C-c")
+        try dana.waitFor("EXITED:0")
+    }
+
+    @Test func aServerShuttingDownEndsTheGamesAndKeepsEveryTap() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        let key = try Self.makeKey("alice", in: keys)
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+        let alice = try Self.player("alice", key: key, on: server)
+        defer { alice.close() }
+        try alice.chooseSchool(named: "민사고", tapsLabel: "My taps")
+        try GameEndToEndTests.tapLikeAPerson(alice, count: 15)
+        // SIGTERM at once, taps still in the game: the game hands them over before the battle
+        // closes (a shutdown that took longer than the harness's 5 s would be killed, and lose them).
+        server.stop()
+        let ended = try alice.waitFor("EXITED:0")
+        #expect(ended.contains("shutting down"), "\(ended)")
+        try server.start()
+        #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 15)
+    }
+
+    @Test func anAddressHoldsItsConnectionsAndAnIdleGameEnds() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        let aliceKey = try Self.makeKey("alice", in: keys), bobKey = try Self.makeKey("bob", in: keys)
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0", "--ssh-connections-per-address", "1",
+                                                                  "--ssh-idle-seconds", "3", "--ssh-login-grace-seconds", "2"])
+        defer { server.stop() }
+        let alice = try Self.player("alice", key: aliceKey, on: server)
+        defer { alice.close() }
+        try alice.waitFor("Search for your school")
+        // A second connection from the same address is closed before the handshake.
+        let second = try Self.runSSH([], key: bobKey, on: server)
+        #expect(second.status == 255, "\(second)")
+        #expect(!second.output.contains("Search for your school"))
+        // Alice types nothing: her game ends after 3 s, saying why, and the address's place is free again.
+        let ended = try alice.waitFor("EXITED:0", timeout: 15)
+        #expect(ended.contains("without a key"), "\(ended)")
+        let bob = try Self.player("bob", key: bobKey, on: server)
+        defer { bob.close() }
+        try bob.waitFor("Search for your school")
+        // Closing the client (its window) ends its game on the server.
+        bob.close()
+
+        let deadline = Date().addingTimeInterval(10)
+        while server.log().components(separatedBy: "An SSH player left").count - 1 < 2, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(server.log().components(separatedBy: "An SSH player left").count - 1 == 2, "\(server.log())")
+        // A connection that never starts a game (`ssh -N`: no session) is closed after the login
+        // grace (2 s here), not at once (as a refused one would be) nor never.
+        let started = Date()
+        let idle = try Self.runSSH(["-N"], key: bobKey, on: server)
+        let took = Date().timeIntervalSince(started)
+        #expect(idle.status == 255 && took >= 1.5 && took < 10, "\(idle) after \(took) s")
+    }
+
+    @Test func anSSHPlayerCountsUnderItsOwnAddressAndABannedAddressIsRefused() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        let key = try Self.makeKey("carol", in: keys)
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+        // From 127.0.0.2 (all of 127/8 is this machine): its batches carry that address, not the
+        // server's own or a placeholder.
+        let carol = try Self.player("carol", key: key, on: server, extra: ["-b", "127.0.0.2"])
+        defer { carol.close() }
+        try carol.chooseSchool(named: "민사고", tapsLabel: "My taps")
+        try GameEndToEndTests.tapLikeAPerson(carol, count: 3)
+        let deadline = Date().addingTimeInterval(10)
+        var devices = ""
+        repeat {
+            devices = try Self.admin("GET", "/v1/admin/devices", on: server)
+            if devices.contains("\"accepted\":3") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        } while Date() < deadline
+        #expect(devices.contains("\"player\":\"carol\""), "\(devices)")
+        #expect(devices.contains("\"addresses\":[\"127.0.0.2\"]"), "\(devices)")
+        carol.press("C-c")
+        try carol.waitFor("EXITED:0")
+
+        // A banned address is refused as every player from it is.
+        _ = try Self.admin("POST", "/v1/admin/addresses/127.0.0.3/ban", on: server)
+        let banned = try Self.player("carol", key: key, on: server, extra: ["-b", "127.0.0.3"])
+        defer { banned.close() }
+        try banned.waitFor("EXITED:1")
+        #expect(banned.screen().contains("this address is banned"), "\(banned.screen())")
+    }
+
+    @Test func refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        let key = try Self.makeKey("player", in: keys)
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+
+        let command = try Self.runSSH([], key: key, on: server, command: ["echo", "ran-a-command"])
+        #expect(command.status != 0 && command.status != 124, "\(command)")
+        #expect(!command.output.contains("ran-a-command"))
+        #expect(command.error.contains("runs no commands"), "\(command.error)")
+
+        let subsystem = try Self.runSSH(["-s"], key: key, on: server, command: ["sftp"])
+        #expect(subsystem.status != 0 && subsystem.status != 124, "\(subsystem)")
+
+        let noTerminal = try Self.runSSH(["-T"], key: key, on: server)
+        #expect(noTerminal.status != 0 && noTerminal.status != 124, "\(noTerminal)")
+        #expect(noTerminal.error.contains("needs a terminal"), "\(noTerminal.error)")
+
+        // A terminal that cannot place the cursor cannot show the game.
+        let dumb = try Self.runSSH(["-tt"], key: key, on: server, environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin", "HOME": keys.path])
+        #expect(dumb.status != 0 && dumb.status != 124, "\(dumb)")
+        #expect((dumb.output + dumb.error).contains("cannot place the cursor"), "\(dumb)")
+
+        // A remote forward is refused: the client, told to give up then, ends at once.
+        let remote = try Self.runSSH(["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:\(server.port)"], key: key, on: server)
+        #expect(remote.status != 0 && remote.status != 124, "\(remote)")
+
+        // A local forward: the client listens, but the server opens nothing through it.
+        let local = try freePort()
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        let port = try #require(server.sshPort)
+        // (At the log level that shows the refusal: ssh takes the first value an option is given.)
+        let started = Subprocess.start("/usr/bin/ssh", ["-N", "-o", "LogLevel=INFO", "-L", "\(local):127.0.0.1:\(server.port)"]
+                                           + Self.sshArguments(key: key, port: port, user: "player"),
+                                       outputPath: "\(logs.path)/out", errorPath: "\(logs.path)/err")
+        guard case let .success(pid) = started else { Issue.record("ssh did not start: \(started)"); return }
+        defer {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        let deadline = Date().addingTimeInterval(15)
+        var refused = false
+        while Date() < deadline, !refused {
+            let through = Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "3", "http://127.0.0.1:\(local)/healthz"])
+            #expect(through.status != 0, "an HTTP answer came through the forward: \(through.output)")
+            if through.status == 0 { break }
+            refused = ((try? String(contentsOfFile: "\(logs.path)/err", encoding: .utf8)) ?? "").contains("open failed")
+            if !refused { Thread.sleep(forTimeInterval: 0.2) }
+        }
+        #expect(refused, "the client never tried the forward: \((try? String(contentsOfFile: "\(logs.path)/err", encoding: .utf8)) ?? "")")
+    }
+
+    @Test func theHostKeyIsMadeOnceAndItsFingerprintPrinted() throws {
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+        let path = "\(server.dataDirectory)/ssh_host_ed25519_key"
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)
+        #expect(mode.intValue == 0o600)
+        let printed = try #require(Self.fingerprint(in: server.log()))
+        // What a client sees: the key the server offers, as ssh-keygen prints its fingerprint.
+        let port = try #require(server.sshPort)
+        let scanned = Subprocess.run("/usr/bin/sh", ["-c", "/usr/bin/timeout 20 /usr/bin/ssh-keyscan -t ed25519 -p \(port) 127.0.0.1 2>/dev/null | /usr/bin/ssh-keygen -lf -"])
+        #expect(scanned.output.contains(printed), "printed \(printed); scanned \(scanned)")
+        server.stop()
+        try server.start()
+        #expect(Self.fingerprint(in: server.log()) == printed)
+        // A host key others may read is refused, as sshd refuses it.
+        server.stop()
+        chmod(path, 0o644)
+        #expect(throws: (any Error).self) { try server.start() }
+        #expect(server.log().contains("chmod 600"), "\(server.log())")
+    }
+
+    static func fingerprint(in log: String) -> String? {
+        guard let range = log.range(of: "host key SHA256:") else { return nil }
+        return "SHA256:" + log[range.upperBound...].prefix { !$0.isWhitespace }
+    }
+}
