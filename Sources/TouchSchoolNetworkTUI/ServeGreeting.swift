@@ -41,6 +41,20 @@ enum ServeGreeting {
         return text
     }
 
+    /// The lines printed once the game is served over SSH on `port` too: the command for each
+    /// address, with the host key's fingerprint for the players to compare with what their client
+    /// shows at the first connection.
+    static func ssh(hosts: [String], port: Int, fingerprint: String, language: Language) -> String {
+        let ko = language == .korean
+        var text = ko ? "설치 없이 터미널에서 (SSH):\n" : "From any terminal, nothing installed (SSH):\n"
+        for host in hosts {
+            let shown = host.contains(":") ? "[\(host)]" : host
+            text += "  ssh -p \(port) \(ko ? "이름" : "NAME")@\(shown)\n"
+        }
+        text += ko ? "  호스트 키 지문: \(fingerprint)\n" : "  host key fingerprint: \(fingerprint)\n"
+        return text
+    }
+
     /// The line for a period's activity (`ServerActivity`).
     static func activity(_ activity: ServerActivity, language: Language) -> String {
         let players = NumberText.grouped(activity.players), taps = NumberText.grouped(activity.taps)

@@ -48,7 +48,9 @@ enum Serving {
                 try? StandardStreams.write("touchschool serve: listening on \(bound) (data: \(data))\n"
                                            + ServeGreeting.text(hosts: hosts, port: port, language: request.language))
             } onSSHListening: { port, fingerprint in
-                try? StandardStreams.write("touchschool serve: SSH on port \(port) (`ssh -p \(port) NAME@HOST`), host key \(fingerprint)\n")
+                let hosts = LANAddresses.hosts(listeningOn: request.host, interfaces: LANAddresses.current())
+                try? StandardStreams.write("touchschool serve: SSH on port \(port) (`ssh -p \(port) NAME@HOST`), host key \(fingerprint)\n"
+                                           + ServeGreeting.ssh(hosts: hosts, port: port, fingerprint: fingerprint, language: request.language))
             }
         } catch let error as ServerError {
             throw CommandError(error.description)

@@ -168,4 +168,23 @@ import TouchSchoolCore
         #expect(ServeGreeting.activity(activity, language: .korean) == "접속 12명 · 최근 1분 터치 3,456번\n")
         #expect(ServeGreeting.activity(activity, language: .english) == "12 players connected · 3,456 taps in the last minute\n")
     }
+
+    /// With --ssh-port, the command for each address and the key's fingerprint to compare.
+    @Test func theSSHLinesInBothLanguages() {
+        let hosts = ["192.168.0.10", "fd00::5"]
+        #expect(ServeGreeting.ssh(hosts: hosts, port: 2222, fingerprint: "SHA256:abc", language: .korean) == """
+            설치 없이 터미널에서 (SSH):
+              ssh -p 2222 이름@192.168.0.10
+              ssh -p 2222 이름@[fd00::5]
+              호스트 키 지문: SHA256:abc
+
+            """)
+        #expect(ServeGreeting.ssh(hosts: hosts, port: 2222, fingerprint: "SHA256:abc", language: .english) == """
+            From any terminal, nothing installed (SSH):
+              ssh -p 2222 NAME@192.168.0.10
+              ssh -p 2222 NAME@[fd00::5]
+              host key fingerprint: SHA256:abc
+
+            """)
+    }
 }

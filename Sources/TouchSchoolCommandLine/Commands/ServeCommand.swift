@@ -6,30 +6,15 @@ struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: CommandText.serveAbstract,
-        discussion: """
-            Needs no setup: the battle lives in the data directory's battle.sqlite (the first start \
-            moves in a state.json of an earlier release, once, and leaves it as it was), and the \
-            catalog served is the directory's imported list, else the starter catalog. \
-            Prints the address it listens on (with --port 0, the port chosen), then, in the \
-            locale's language, what to hand out to a class: the page's address for phones, the \
-            projector's (/?board), the `touchschool --server` line and a QR code of the phone \
-            address (with --host 0.0.0.0, for each of this machine's network addresses); then, \
-            each minute something happened, the players connected and the taps of that minute. \
-            SIGTERM or Ctrl-C: saves and acknowledges what arrived, closes every connection, exits 0. \
-            The protocol: docs/protocol.md. Logs go to standard error ($LOG_LEVEL: trace … critical).
+        discussion: CommandText.serveDiscussion)
 
-            With --postgres-file (or --postgres, $TOUCHSCHOOL_POSTGRES_URL, $DATABASE_URL), the scores, devices and catalog live in PostgreSQL \
-            instead, shared by every server started with the same URL (run as many as needed behind \
-            a load balancer: docs/operations.md). The schema is created or updated at start.
-            """)
-
-    @Option(help: ArgumentHelp("The address to listen on (0.0.0.0: every interface, for other machines).", valueName: "host"))
+    @Option(help: ArgumentHelp(CommandText.serveHostHelp, valueName: "host"))
     var host = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))
+    @Option(help: ArgumentHelp(CommandText.servePortHelp, valueName: "port"))
     var port = 8080
 
-    @Option(help: ArgumentHelp("Also serve the game itself over SSH on this port, on the same host (0: any free port): `ssh -p PORT NAME@HOST` plays with nothing installed. The host key is made once in the data directory (ssh_host_ed25519_key); its fingerprint is printed at start.",
+    @Option(help: ArgumentHelp(CommandText.sshPortHelp,
                                valueName: "port"))
     var sshPort: Int?
 
@@ -57,15 +42,15 @@ struct ServeCommand: ParsableCommand {
     @Option(help: .hidden)
     var activitySeconds: Int?
 
-    @Option(help: ArgumentHelp("The taps a second all players from one address (an IPv6 /64) may have counted together, sustained (default 2000: a school lab of 40 behind one NAT at full speed).",
+    @Option(help: ArgumentHelp(CommandText.addressTapsHelp,
                                valueName: "taps"))
     var addressTapsPerSecond: Int?
 
-    @Option(help: ArgumentHelp("The taps all players from one address may have counted at once (default 10000: a lab coming back from a short outage).",
+    @Option(help: ArgumentHelp(CommandText.addressBurstHelp,
                                valueName: "taps"))
     var addressBurst: Int?
 
-    @Option(help: ArgumentHelp("The players (devices) the battle may hold; past it new players are refused and the others play on (default 2000000).",
+    @Option(help: ArgumentHelp(CommandText.maximumDevicesHelp,
                                valueName: "count"))
     var maximumDevices: Int?
 
@@ -73,17 +58,17 @@ struct ServeCommand: ParsableCommand {
     /// with none, the battle lives in the data directory.
     @OptionGroup var postgres: PostgresOptions
 
-    @Option(help: ArgumentHelp("With --postgres: first move the scores, devices and catalog of an embedded server's data directory into PostgreSQL, once (a second move is refused).",
+    @Option(help: ArgumentHelp(CommandText.moveFromHelp,
                                valueName: "dir"))
     var from: String?
 
     @Option(name: .customLong("trusted-proxy"),
-            help: ArgumentHelp("A load balancer's address (given once per balancer): connections from it are counted by the address its X-Forwarded-For names, for the per-address limits.",
+            help: ArgumentHelp(CommandText.trustedProxyHelp,
                                valueName: "ip"))
     var trustedProxies: [String] = []
 
     @Option(name: .customLong("admin-token-file"),
-            help: ArgumentHelp("A file holding the operator's token for the admin API (/v1/admin/), e.g. one shared by every server on one PostgreSQL (default: $TOUCHSCHOOL_ADMIN_TOKEN, else the data directory's admin.token, made at the first start).",
+            help: ArgumentHelp(CommandText.adminTokenFileHelp,
                                valueName: "file"),
             completion: .file())
     var adminTokenFile: String?

@@ -402,6 +402,76 @@ enum CommandText {
         ko ? "다른 컴퓨터의 플레이어를 위한 대항전 서버를 실행합니다 (`touchschool play --server URL`)."
             : "Run a battle server for players on other machines (`touchschool play --server URL`)."
     }
+
+    // MARK: serve
+
+    static var serveDiscussion: String {
+        ko ? """
+            설정이 필요 없습니다: 대항전은 데이터 폴더의 battle.sqlite에 있고(처음 시작할 때 이전 판의 \
+            state.json을 한 번 옮겨 오고 원본은 그대로 둡니다), 내보내는 학교 목록은 폴더에 가져온 목록, \
+            없으면 기본 목록입니다. 듣는 주소(--port 0이면 고른 포트)를 출력한 뒤, 로캘의 언어로 학생들에게 \
+            나눠 줄 것을 출력합니다: 휴대폰용 페이지 주소, 프로젝터 주소(/?board), `touchschool --server` 줄과 \
+            휴대폰 주소의 QR 코드(--host 0.0.0.0이면 이 컴퓨터의 네트워크 주소마다); 그 뒤로 무언가 있었던 \
+            1분마다 접속한 플레이어 수와 그 1분의 터치 수. SIGTERM이나 Ctrl-C: 도착한 것을 저장하고 확인한 뒤 \
+            모든 연결을 닫고 0으로 끝납니다. 프로토콜: docs/protocol.md. 로그는 표준 오류로 \
+            ($LOG_LEVEL: trace … critical).
+
+            --postgres-file(또는 --postgres, $TOUCHSCHOOL_POSTGRES_URL, $DATABASE_URL)을 주면 점수, 기기, \
+            학교 목록이 PostgreSQL에 있고, 같은 URL로 시작한 모든 서버가 함께 씁니다(로드 밸런서 뒤에 \
+            필요한 만큼: docs/operations.md). 스키마는 시작할 때 만들거나 고칩니다.
+            """ : """
+            Needs no setup: the battle lives in the data directory's battle.sqlite (the first start \
+            moves in a state.json of an earlier release, once, and leaves it as it was), and the \
+            catalog served is the directory's imported list, else the starter catalog. \
+            Prints the address it listens on (with --port 0, the port chosen), then, in the \
+            locale's language, what to hand out to a class: the page's address for phones, the \
+            projector's (/?board), the `touchschool --server` line and a QR code of the phone \
+            address (with --host 0.0.0.0, for each of this machine's network addresses); then, \
+            each minute something happened, the players connected and the taps of that minute. \
+            SIGTERM or Ctrl-C: saves and acknowledges what arrived, closes every connection, exits 0. \
+            The protocol: docs/protocol.md. Logs go to standard error ($LOG_LEVEL: trace … critical).
+
+            With --postgres-file (or --postgres, $TOUCHSCHOOL_POSTGRES_URL, $DATABASE_URL), the scores, devices and catalog live in PostgreSQL \
+            instead, shared by every server started with the same URL (run as many as needed behind \
+            a load balancer: docs/operations.md). The schema is created or updated at start.
+            """
+    }
+    static var serveHostHelp: String {
+        ko ? "들을 주소 (0.0.0.0: 모든 네트워크, 다른 컴퓨터에서 들어오게)."
+            : "The address to listen on (0.0.0.0: every interface, for other machines)."
+    }
+    static var servePortHelp: String {
+        ko ? "들을 포트 (0: 비어 있는 아무 포트)."
+            : "The port to listen on (0: any free port)."
+    }
+    static var sshPortHelp: String {
+        ko ? "이 포트에서 SSH로도 게임 자체를 엽니다 (같은 호스트, 0: 비어 있는 아무 포트): 아무것도 설치하지 않고 `ssh -p PORT NAME@HOST`로 플레이합니다. 호스트 키는 데이터 폴더에 한 번 만들어지고(ssh_host_ed25519_key), 시작할 때 지문을 출력합니다."
+            : "Also serve the game itself over SSH on this port, on the same host (0: any free port): `ssh -p PORT NAME@HOST` plays with nothing installed. The host key is made once in the data directory (ssh_host_ed25519_key); its fingerprint is printed at start."
+    }
+    static var addressTapsHelp: String {
+        ko ? "한 주소(IPv6는 /64)의 모든 플레이어가 합쳐서 1초에 인정받을 수 있는 터치 수, 꾸준히 (기본값 2000: 한 NAT 뒤 40명 실습실이 전속력으로)."
+            : "The taps a second all players from one address (an IPv6 /64) may have counted together, sustained (default 2000: a school lab of 40 behind one NAT at full speed)."
+    }
+    static var addressBurstHelp: String {
+        ko ? "한 주소의 모든 플레이어가 한꺼번에 인정받을 수 있는 터치 수 (기본값 10000: 짧은 끊김에서 돌아오는 실습실)."
+            : "The taps all players from one address may have counted at once (default 10000: a lab coming back from a short outage)."
+    }
+    static var maximumDevicesHelp: String {
+        ko ? "대항전이 담을 수 있는 플레이어(기기) 수; 넘으면 새 플레이어는 거부되고 나머지는 계속합니다 (기본값 2000000)."
+            : "The players (devices) the battle may hold; past it new players are refused and the others play on (default 2000000)."
+    }
+    static var moveFromHelp: String {
+        ko ? "--postgres와 함께: 먼저 내장 서버의 데이터 폴더에 있는 점수, 기기, 학교 목록을 PostgreSQL로 한 번 옮깁니다 (두 번째는 거부됩니다)."
+            : "With --postgres: first move the scores, devices and catalog of an embedded server's data directory into PostgreSQL, once (a second move is refused)."
+    }
+    static var trustedProxyHelp: String {
+        ko ? "로드 밸런서의 주소 (밸런서마다 한 번): 그 밸런서에서 온 연결은 주소별 제한에서 X-Forwarded-For가 가리키는 주소로 셉니다."
+            : "A load balancer's address (given once per balancer): connections from it are counted by the address its X-Forwarded-For names, for the per-address limits."
+    }
+    static var adminTokenFileHelp: String {
+        ko ? "관리자 API(/v1/admin/)의 운영자 토큰을 담은 파일, 예: 같은 PostgreSQL을 쓰는 모든 서버가 함께 쓰는 것 (기본값: $TOUCHSCHOOL_ADMIN_TOKEN, 없으면 처음 시작할 때 만드는 데이터 폴더의 admin.token)."
+            : "A file holding the operator's token for the admin API (/v1/admin/), e.g. one shared by every server on one PostgreSQL (default: $TOUCHSCHOOL_ADMIN_TOKEN, else the data directory's admin.token, made at the first start)."
+    }
 }
 
 /// What the network commands (`touchschool-network`: `--server`, `admin`) say when a server does
