@@ -112,4 +112,22 @@ struct WebPageWordingEndToEndTests {
         desktop.close()
         #expect(desktop.processesUsingFolder().isEmpty)
     }
+
+    /// Two schools of one name (the starter catalog's two 세화고등학교) are told apart by where
+    /// they are on a phone, where the ranking has no region column and the side board never had
+    /// one, as the terminal's ranking and side panel do; a name of its own gets nothing.
+    @Test func sameNamedSchoolsAreToldApartOnAPhone() throws {
+        let server = try ServerProcess(catalog: nil, scores: ["S0011": 30, "S0602": 20, "S0001": 10])
+        defer { server.stop() }
+        let phone = try Browser(width: 390, height: 844, touch: true)
+        defer { phone.close() }
+        try phone.open(server.url + "/?school=S0001")
+        let side = "return [...document.querySelectorAll('#mini-list li .s')].map(e => e.innerText).join('|')"
+        try phone.waitFor("the side board") { (try phone.string(side)).contains("세화고등학교 제주특별자치도 제주시") }
+        #expect(try phone.string(side) == "세화고등학교 서울특별시 서초구|세화고등학교 제주특별자치도 제주시|서울고등학교")
+        try phone.click("#to-board")
+        let names = "return [...document.querySelectorAll('#board-rows tr')].map(r => r.cells[2].innerText).join('|')"
+        try phone.waitFor("the ranking") { (try phone.string(names)).contains("서울고등학교") }
+        #expect(try phone.string(names) == "세화고등학교 서울특별시 서초구|세화고등학교 제주특별자치도 제주시|서울고등학교")
+    }
 }

@@ -708,6 +708,18 @@
   function levelName(level) { return t.levels[level] || level; }
   function region(row) { return row.district ? `${row.province} ${row.district}` : row.province; }
   function remember(row) { schools.set(row.id, row); }
+  // Names more than one school has (several 금성초등학교): where such a school is told after its
+  // name wherever a list shows no region, as the terminal's ranking and side panel do.
+  let sharedNames = new Set();
+  /** A small, dim "where" after a shared name's cell; nothing for a name of its own. */
+  function tellApart(cell, id, className = 'where') {
+    const row = schools.get(id);
+    if (!row || !sharedNames.has(row.name)) return;
+    const where = document.createElement('span');
+    where.className = className;
+    where.textContent = ` ${region(row)}`;
+    cell.append(where);
+  }
 
   async function loadDirectory() {
     try {
@@ -715,8 +727,11 @@
       if (!response.ok) return;
       const directory = await response.json();
       const at = directory.fields.reduce((map, field, i) => { map[field] = i; return map; }, {});
+      const seen = new Set();
+      sharedNames = new Set();
       for (const row of directory.schools) {
         remember({ id: row[at.id], name: row[at.name], level: row[at.level], province: row[at.province], district: row[at.district] });
+        if (seen.has(row[at.name])) sharedNames.add(row[at.name]); else seen.add(row[at.name]);
       }
       directoryTag = directory.catalog;
       if (performance.getEntriesByName('touchschool-directory').length === 0) performance.mark('touchschool-directory');
@@ -985,8 +1000,11 @@
     if (school && !top.some((r) => r.id === school)) shown.push({ id: school, score: mine });
     const ranks = shown.map(() => 1);
     eachStanding((id, score) => { for (let i = 0; i < shown.length; i++) if (score > shown[i].score) ranks[i] += 1; });
-    ui.miniList.replaceChildren(...shown.map((r, i) =>
-      line('li', [String(ranks[i]), nameOf(r.id), number.format(r.score)], ['n', 's', 't'], r.id === school)));
+    ui.miniList.replaceChildren(...shown.map((r, i) => {
+      const item = line('li', [String(ranks[i]), nameOf(r.id), number.format(r.score)], ['n', 's', 't'], r.id === school);
+      tellApart(item.children[1], r.id);
+      return item;
+    }));
   }
 
   function order(a, b) { return b.score - a.score || collator.compare(nameOf(a.id), nameOf(b.id)); }
@@ -1022,6 +1040,8 @@
       const element = line('tr', [String(ranks.get(r.id)), movementText(moved), nameOf(r.id), row ? region(row) : '', number.format(r.score)],
                            [], r.id === school, 'td');
       if (moved !== 0) element.cells[1].className = moved > 0 ? 'up' : 'down';
+      // Shown only while the region column is not (a phone: style.css).
+      tellApart(element.cells[2], r.id, 'where board-where');
       return element;
     }));
     ui.boardEmpty.hidden = shown.length > 0;
