@@ -59,23 +59,8 @@ public struct EscapeSequenceScreen {
             style = .normal
             cursor = nil
         }
-        for row in 0..<height {
-            for column in 0..<width {
-                let cell = grid[column, row]
-                if cell.isContinuation { continue }
-                if let previous {
-                    if previous[column, row] == cell { continue }
-                } else if cell == .blank {
-                    continue // the cleared screen is blank already
-                }
-                // A wide character in the last column has no room for its right half.
-                let wide = DisplayWidth.of(cell.character) == 2
-                if wide, column == width - 1 {
-                    put(Cell(" ", style: cell.style), width: 1, column: column, row: row, into: &out)
-                } else {
-                    put(cell, width: wide ? 2 : 1, column: column, row: row, into: &out)
-                }
-            }
+        grid.changes(over: previous, width: width, height: height) { column, row, cell, cells in
+            put(cell, width: cells, column: column, row: row, into: &out)
         }
         shown = grid
         return out

@@ -145,23 +145,9 @@ final class TerminalScreen: GameTerminal {
         let previous = shown.flatMap { $0.width == grid.width && $0.height == grid.height ? $0 : nil }
         if previous == nil { cn_clear() }
         var wroteAny = previous == nil
-        for row in 0..<height {
-            for column in 0..<width {
-                let cell = grid[column, row]
-                if cell.isContinuation { continue }
-                if let previous {
-                    if previous[column, row] == cell { continue }
-                } else if cell == .blank {
-                    continue // the cleared screen is blank already
-                }
-                // A wide character in the last column has no room for its right half.
-                if column == width - 1, DisplayWidth.of(cell.character) == 2 {
-                    put(Cell(" ", style: cell.style), column: column, row: row)
-                } else {
-                    put(cell, column: column, row: row)
-                }
-                wroteAny = true
-            }
+        grid.changes(over: previous, width: width, height: height) { column, row, cell, _ in
+            put(cell, column: column, row: row)
+            wroteAny = true
         }
         shown = grid
         if wroteAny { cn_refresh() }
