@@ -2,26 +2,28 @@ import Synchronization
 
 /// A connection's writes, watched for a reader that stopped reading. Such a reader fills its
 /// socket's buffers and the next write waits for room for ever: nothing else ends it (a ping
-/// waits behind it too). `watch` looks every interval and, when a write has been under way since
-/// the previous look without one finishing, calls `stalled` (which closes the connection).
+/// waits behind it too). `watch` looks every interval and, when the same write was under way at
+/// the previous look and still is, calls `stalled` (which closes the connection): a write stuck
+/// for between one and two intervals.
 final class WriteProgress: Sendable {
-    private let state = Mutex((writing: false, completed: 0))
+    /// Whether a write is under way, and how many have started (the one under way is the last).
+    private let state = Mutex((writing: false, started: 0))
 
     /// Runs `write`, counted.
     func track<T>(_ write: () async throws -> T) async throws -> T {
-        state.withLock { $0.writing = true }
-        defer { state.withLock { $0 = (false, $0.completed + 1) } }
+        state.withLock { $0 = (true, $0.started + 1) }
+        defer { state.withLock { $0.writing = false } }
         return try await write()
     }
 
     /// Looks every `interval` until cancelled or stalled; `tick` runs at each look that found
-    /// the writer moving and returns false to stop watching.
+    /// the writer moving and returns false to stop watching (and close).
     func watch(every interval: Duration, tick: () -> Bool = { true }, stalled: () -> Void) async {
         var seen = state.withLock { $0 }
         while true {
             do { try await Task.sleep(for: interval) } catch { return }
             let now = state.withLock { $0 }
-            if now.writing && now.completed == seen.completed {
+            if now.writing && seen.writing && now.started == seen.started {
                 stalled()
                 return
             }
