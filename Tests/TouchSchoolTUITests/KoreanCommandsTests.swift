@@ -52,6 +52,12 @@ import TouchSchoolStore
         let sentences = english.output.split(separator: "\n").map { line in
             line.trimmingCharacters(in: .whitespaces)
         }.filter { $0.count > 24 && $0.contains(" ") && !$0.hasPrefix("USAGE:") && !$0.hasPrefix("-") && !$0.hasPrefix("<") && !$0.hasPrefix("touchschool") }
+        // Prose (the unindented lines) is joined as written, never with the source's indentation
+        // inside a sentence.
+        for output in [english.output, korean.output] {
+            let gaps = output.split(separator: "\n").filter { !$0.hasPrefix(" ") && $0.contains("   ") }
+            #expect(gaps.isEmpty, "\(gaps)")
+        }
         let left = sentences.filter { korean.output.contains($0) && !parsersOwn.contains($0) && !$0.hasPrefix("See 'touchschool help") }
         #expect(left.isEmpty, "English left in `\(command.joined(separator: " ")) --help`: \(left)")
     }

@@ -367,9 +367,13 @@ enum CommandText {
     static var unbanAddressAbstract: String { ko ? "한 주소에서 오는 연결을 다시 받습니다." : "Accept connections from an address again." }
     static var adminDiscussion: String {
         ko ? """
-            모두 --server URL과 서버의 관리자 토큰이 필요합니다: --token-file FILE, 없으면             $TOUCHSCHOOL_ADMIN_TOKEN, 없으면 --data-dir(서버의 데이터 폴더: 처음 시작할 때 서버가 만듭니다)의             admin.token. 토큰은 명령줄에 쓰지 않습니다.
+            모두 --server URL과 서버의 관리자 토큰이 필요합니다: --token-file FILE, 없으면 \
+            $TOUCHSCHOOL_ADMIN_TOKEN, 없으면 --data-dir(서버의 데이터 폴더: 처음 시작할 때 서버가 만듭니다)의 \
+            admin.token. 토큰은 명령줄에 쓰지 않습니다.
             """ : """
-            Each needs --server URL and the server's admin token: --token-file FILE, else             $TOUCHSCHOOL_ADMIN_TOKEN, else the admin.token in --data-dir (the server's data directory,             where it makes one at its first start). The token is never given on the command line.
+            Each needs --server URL and the server's admin token: --token-file FILE, else \
+            $TOUCHSCHOOL_ADMIN_TOKEN, else the admin.token in --data-dir (the server's data directory, \
+            where it makes one at its first start). The token is never given on the command line.
             """
     }
     static var adminServerHelp: String {
