@@ -111,6 +111,9 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch,
                                                   address: address, network: network))
             }
+            // Only once every batch handed over is with the battle: it takes none from a
+            // connection that is gone.
+            await battle.disconnect(id)
         }
         Task { [self] in
             for await message in messages {
@@ -182,10 +185,9 @@ final class SSHBattleLink: BattleConnection, Sendable {
         return true
     }
 
-    /// Leaves the battle: no more batches, the connection gone.
+    /// Leaves the battle: no more batches; the connection goes once the last is handed over.
     func leave() {
         state.withLock { $0.left = true }
         batches.finish()
-        Task { [battle, id] in await battle.disconnect(id) }
     }
 }
