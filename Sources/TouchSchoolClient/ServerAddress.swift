@@ -79,7 +79,8 @@ public struct ServerAddress: Equatable, Hashable, Sendable, CustomStringConverti
         self.init(secure: secure, host: host.lowercased(), port: port)
     }
 
-    private var hostInURL: String { host.contains(":") ? "[\(host)]" : host }
+    /// The host as a URL or an `ssh` command writes it: an IPv6 address in brackets.
+    public var hostInURL: String { host.contains(":") ? "[\(host)]" : host }
 
     /// `host:port` (an IPv6 address in brackets), as the player is shown where they play.
     public var hostAndPort: String { "\(hostInURL):\(port)" }

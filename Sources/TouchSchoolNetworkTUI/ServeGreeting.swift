@@ -1,3 +1,4 @@
+import TouchSchoolClient
 import TouchSchoolCore
 import TouchSchoolServer
 import TouchSchoolView
@@ -48,7 +49,7 @@ enum ServeGreeting {
         let ko = language == .korean
         var text = ko ? "설치 없이 터미널에서 (SSH):\n" : "From any terminal, nothing installed (SSH):\n"
         for host in hosts {
-            let shown = host.contains(":") ? "[\(host)]" : host
+            let shown = ServerAddress(secure: false, host: host, port: port).hostInURL
             text += "  ssh -p \(port) \(ko ? "이름" : "NAME")@\(shown)\n"
         }
         text += ko ? "  호스트 키 지문: \(fingerprint)\n" : "  host key fingerprint: \(fingerprint)\n"
@@ -63,7 +64,7 @@ enum ServeGreeting {
     }
 
     static func baseURL(host: String, port: Int) -> String {
-        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        ServerAddress(secure: false, host: host, port: port).httpBase
     }
 
     static func isLoopback(_ host: String) -> Bool {
