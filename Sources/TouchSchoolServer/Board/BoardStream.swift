@@ -54,11 +54,11 @@ struct BoardStream {
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             defer { slot.release() }
-            try await stream(to: &writer, channel: channel)
+            try await stream(to: &writer, channel: channel, slot: slot)
         })
     }
 
-    private func stream(to writer: inout any ResponseBodyWriter, channel: any Channel) async throws {
+    private func stream(to writer: inout any ResponseBodyWriter, channel: any Channel, slot: AddressSlot) async throws {
         let (events, outbox) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Self.outboxLimit))
         // A server shutting down ends the stream at once: the page reads it again elsewhere.
         guard let (id, board) = await battle.watchBoard(outbox: outbox) else {
@@ -69,10 +69,17 @@ struct BoardStream {
         defer { metrics.boardStreams.decrement() }
         let progress = WriteProgress()
         // A reader that closed its connection ends the stream now, not at the next write, which
-        // may be a keep-alive interval away: its place is given back at once.
-        let readerGone = ReaderGone { outbox.finish() }
+        // may be a keep-alive interval away: its place is given back at once, not after the
+        // stream's ending has waited for the battle and the writer.
+        let readerGone = ReaderGone {
+            slot.release()
+            outbox.finish()
+        }
         try? await channel.pipeline.addHandler(readerGone, position: .first).get()
-        channel.closeFuture.whenComplete { _ in outbox.finish() }
+        channel.closeFuture.whenComplete { _ in
+            slot.release()
+            outbox.finish()
+        }
         let outcome: Result<Void, any Error>
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
