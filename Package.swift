@@ -104,7 +104,7 @@ let package = Package(
                 "Sources/TouchSchoolProtocol", "Sources/TouchSchoolServer", "Sources/TouchSchoolClient", "Sources/TouchSchoolTUI",
                 "Sources/TouchSchoolCommandLine", "Sources/TouchSchoolNetworkTUI", "Sources/TouchSchoolTerminal", "Sources/CNcurses",
                 "Sources/CSQLite", "Sources/TouchSchoolBattleDatabase",
-                "Tests", "Benchmarks", "docs", "README.md", "BENCHMARKS.md",
+                "Tests", "Benchmarks", "docs", "scripts", "README.md", "BENCHMARKS.md",
             ],
             sources: ["Sources/TouchSchoolStarterCatalog"],
             resources: [.copy("Resources/schools.json")]

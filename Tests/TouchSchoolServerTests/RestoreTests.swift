@@ -71,30 +71,40 @@ import TouchSchoolTestSupport
         func events() -> [GameEvent] { battle.takeEvents() }
     }
 
+    /// A game played on `server` (listening on `port`): 5 taps delivered, then `backUp` (the
+    /// store as it is with the device's batch 1 applied), 7 taps delivered, and the server
+    /// stopped. The client, still running, and the server's battle.
+    static func playThroughABackup(on server: ServerProcess, port: Int, backUp: () throws -> Void) async throws -> (Client, battle: String) {
+        let address = ServerAddress(secure: false, host: "127.0.0.1", port: port)
+        let battleID = try await HTTP.battle(server)
+        let client = try Client(battle: battleID, servers: [address])
+        client.battle.start()
+        try await client.tap(5, first: true)
+        #expect(try await client.delivered())
+        try backUp()
+        try await client.tap(7)
+        #expect(try await client.delivered())
+        #expect(try await HTTP.scores(server).scores == [Self.school: 12])
+        server.signal(SIGTERM)
+        // Within the server's own bound for a graceful stop (25 s): what is kept is tested here,
+        // not how fast a loaded machine stops.
+        #expect(server.waitForExit(timeout: 30) == 0)
+        return (client, battleID)
+    }
+
     @Test func theEmbeddedStoreRestoredMidPlayCountsEveryWaitingTapOnceEvenThroughAFailedSaveAndACrash() async throws {
         let data = makeTemporaryDirectory()
         let port = try freePort()
         var server = try ServerProcess.start(dataDirectory: data, arguments: ["--port", "\(port)"])
         defer { server.stop() }
         let address = ServerAddress(secure: false, host: "127.0.0.1", port: port)
-        let battleID = try await HTTP.battle(server)
-        let client = try Client(battle: battleID, servers: [address])
-        client.battle.start()
-
-        try await client.tap(5, first: true)
-        #expect(try await client.delivered())
-        // The backup, taken while the server runs: the device's batch 1 applied, 5 taps.
+        // The backup, taken while the server runs.
         let backup = "\(makeTemporaryDirectory())/battle-backup.sqlite"
-        try sqlite3("\(data)/battle.sqlite", ".backup \(backup)")
-        try await client.tap(7)
-        #expect(try await client.delivered())
-        #expect(try await HTTP.scores(server).scores == [Self.school: 12])
+        let (client, battleID) = try await Self.playThroughABackup(on: server, port: port) {
+            try sqlite3("\(data)/battle.sqlite", ".backup \(backup)")
+        }
 
-        // The server stops; 11 and 13 taps wait as batches 3 and 4; the store is restored.
-        server.signal(SIGTERM)
-        // Within the server's own bound for a graceful stop (25 s): what is kept is tested here,
-        // not how fast a loaded machine stops.
-        #expect(server.waitForExit(timeout: 30) == 0)
+        // 11 and 13 taps wait as batches 3 and 4; the store is restored.
         try await client.tap(11)
         try await client.tap(13)
         #expect(try await eventually("24 taps waiting") { client.battle.waitingTaps == 24 })
@@ -133,21 +143,8 @@ import TouchSchoolTestSupport
         let port = try freePort()
         var server = try ServerProcess.start(arguments: ["--postgres", cluster.url, "--port", "\(port)"])
         defer { server.stop() }
-        let address = ServerAddress(secure: false, host: "127.0.0.1", port: port)
-        let battleID = try await HTTP.battle(server)
-        let client = try Client(battle: battleID, servers: [address])
-        client.battle.start()
-        try await client.tap(5, first: true)
-        #expect(try await client.delivered())
         let dump = "\(cluster.directory)/battle.dump"
-        try cluster.dump(to: dump)
-        try await client.tap(7)
-        #expect(try await client.delivered())
-
-        server.signal(SIGTERM)
-        // Within the server's own bound for a graceful stop (25 s): what is kept is tested here,
-        // not how fast a loaded machine stops.
-        #expect(server.waitForExit(timeout: 30) == 0)
+        let (client, battleID) = try await Self.playThroughABackup(on: server, port: port) { try cluster.dump(to: dump) }
         try await client.tap(11)
         #expect(try await eventually("11 taps waiting") { client.battle.waitingTaps == 11 })
         // The database restored from the dump, as an operator would: dropped, made again, loaded.

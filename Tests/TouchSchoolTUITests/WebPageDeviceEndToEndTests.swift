@@ -18,6 +18,12 @@ struct WebPageDeviceEndToEndTests {
 
     static let minsago = "민족사관고등학교"
 
+    /// The id of 민족사관고등학교 in the server's catalog.
+    static func minsagoID(_ server: ServerProcess) throws -> String {
+        let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", server.url, "--data-dir", "\(server.folder)/reader"])
+        return try #require(try JSONValue.parse(search.output).arrayValue?.first?["id"]?.stringValue)
+    }
+
     /// Every key of the page's storage with its value, in order: equal snapshots mean nothing wrote.
     static func storage(_ browser: Browser) throws -> String {
         try browser.string("return JSON.stringify(Object.keys(localStorage).sort().map((k) => [k, localStorage.getItem(k)]))")
@@ -50,8 +56,7 @@ struct WebPageDeviceEndToEndTests {
     @Test func aBoardTabAndASecondPlayTabNeverTakeThePlayersPlace() throws {
         let server = try ServerProcess(catalog: nil)
         defer { server.stop() }
-        let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", server.url, "--data-dir", "\(server.folder)/reader"])
-        let id = try #require(try JSONValue.parse(search.output).arrayValue?.first?["id"]?.stringValue)
+        let id = try Self.minsagoID(server)
         let browser = try Browser(width: 1000, height: 760, touch: false, language: "en-US")
         defer { browser.close() }
 
@@ -111,16 +116,28 @@ struct WebPageDeviceEndToEndTests {
         }
         try browser.switchTo(window: player)
         try browser.waitFor("the first tab stopped") { Page.status(browser).state == "stopped" }
+        try Self.expectEveryTapOnceAfterTheTakeOver(browser, server: server, school: id, player: player, second: second, board: board)
+
+        browser.close()
+        #expect(browser.processesUsingFolder().isEmpty)
+    }
+
+    /// After a take-over, the server down, with 5 + 3 taps saved and 4 waiting: the tab that lost
+    /// the device (`player`, the current window, stopped) writes nothing more however it is
+    /// tapped; once the server is back, the tab that took over (`second`) sends what waited, then
+    /// its own 2 taps, and the first never connects again: every tap made in the playing tab
+    /// counts once, as the board tab (`board`) shows.
+    static func expectEveryTapOnceAfterTheTakeOver(_ browser: Browser, server: ServerProcess, school id: String,
+                                                   player: String, second: String, board: String) throws {
         #expect(Page.text(browser, "status") == "Another tab took over the game. Reload to play here.")
-        let afterTakeOver = try Self.storage(browser)
-        try Self.dispatchTaps(browser, 5)
+        let afterTakeOver = try storage(browser)
+        try dispatchTaps(browser, 5)
         try browser.script("document.dispatchEvent(new Event('visibilitychange'))")
         // Longer than an offline seal (5 s): a tab still playing would have written its batch.
         Thread.sleep(forTimeInterval: 5.5)
-        #expect(try Self.storage(browser) == afterTakeOver, "the tab that lost the device wrote to the storage")
+        #expect(try storage(browser) == afterTakeOver, "the tab that lost the device wrote to the storage")
+        #expect(Page.status(browser).state == "stopped")
 
-        // The server is back: the second tab sends what waited, then its own taps; the first
-        // never connects again. Every tap made in the playing tab counts once.
         try server.start()
         try browser.switchTo(window: second)
         try Page.waitUntilDelivered(browser)
@@ -128,13 +145,10 @@ struct WebPageDeviceEndToEndTests {
         try Page.waitUntilDelivered(browser)
         #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 5 + 3 + 4 + 2)
         try browser.switchTo(window: board)
-        try browser.waitFor("every tap on the board tab", timeout: 15) { Self.boardTotal(browser) == "14" }
-        #expect(Self.metric("touchschool_open_connections", on: server) == 1)
+        try browser.waitFor("every tap on the board tab", timeout: 15) { boardTotal(browser) == "14" }
+        #expect(metric("touchschool_open_connections", on: server) == 1)
         try browser.switchTo(window: player)
         #expect(Page.status(browser).state == "stopped")
-
-        browser.close()
-        #expect(browser.processesUsingFolder().isEmpty)
     }
 
     /// A JSON value as text with its keys sorted: equal texts, equal values.
@@ -162,8 +176,7 @@ struct WebPageDeviceEndToEndTests {
         let first = try ServerProcess(catalog: nil)
         defer { first.stop() }
         let firstBattle = try Self.battle(of: first)
-        let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", first.url, "--data-dir", "\(first.folder)/reader"])
-        let id = try #require(try JSONValue.parse(search.output).arrayValue?.first?["id"]?.stringValue)
+        let id = try Self.minsagoID(first)
         let browser = try Browser(width: 1000, height: 760, touch: false, language: "en-US")
         defer { browser.close() }
         try browser.open("\(first.url)/?school=\(id)")

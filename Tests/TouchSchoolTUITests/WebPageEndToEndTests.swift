@@ -223,8 +223,7 @@ struct WebPageEndToEndTests {
     @Test func tapsMadeWhileTheConnectionIsDownCountOnceEvenWhenThePageIsClosed() throws {
         let server = try ServerProcess(catalog: nil)
         defer { server.stop() }
-        let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", server.url, "--data-dir", "\(server.folder)/reader"])
-        let id = try #require(try JSONValue.parse(search.output).arrayValue?.first?["id"]?.stringValue)
+        let id = try WebPageDeviceEndToEndTests.minsagoID(server)
         let phone = try Browser(width: 360, height: 740, touch: true, language: "en-US")
         defer { phone.close() }
         try phone.open("\(server.url)/?school=\(id)")

@@ -34,18 +34,6 @@ struct WebPageTabsEndToEndTests {
         #expect(facts[3] as? String == "function")
     }
 
-    /// The id of 민족사관고등학교 in the server's catalog.
-    static func minsagoID(_ server: ServerProcess) throws -> String {
-        let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", server.url, "--data-dir", "\(server.folder)/reader"])
-        return try #require(try JSONValue.parse(search.output).arrayValue?.first?["id"]?.stringValue)
-    }
-
-    /// The server's saved total for `school` (`GET /v1/scores`).
-    static func savedTotal(_ school: String, on server: ServerProcess) throws -> UInt64 {
-        let answer = Subprocess.run("/usr/bin/curl", ["-sf", "--max-time", "5", "\(server.url)/v1/scores"]).output
-        return try JSONValue.parse(answer)["scores"]?[school]?.uint64Value ?? 0
-    }
-
     /// Whether the current window says another tab plays, with the button to play here.
     static func waits(_ browser: Browser) -> Bool {
         (try? browser.script("return !document.getElementById('elsewhere').hidden && !document.getElementById('play-here').hidden") as? Bool) == true
@@ -67,7 +55,7 @@ struct WebPageTabsEndToEndTests {
     @Test func withoutWebLocksOneTabPlaysAndPlayHereMovesIt() throws {
         let server = try ServerProcess(catalog: nil)
         defer { server.stop() }
-        let id = try Self.minsagoID(server)
+        let id = try Device.minsagoID(server)
         let browser = try Self.insecureBrowser(language: "en-US")
         defer { browser.close() }
 
@@ -118,28 +106,7 @@ struct WebPageTabsEndToEndTests {
         try browser.switchTo(window: player)
         try browser.waitFor("the first tab stopped", timeout: 2) { Page.status(browser).state == "stopped" }
         print("play here: the second tab played \(Int(takeOver * 1000)) ms after the click (WebDriver's polling included)")
-        #expect(Page.text(browser, "status") == "Another tab took over the game. Reload to play here.")
-        let afterTakeOver = try Device.storage(browser)
-        try Device.dispatchTaps(browser, 5)
-        try browser.script("document.dispatchEvent(new Event('visibilitychange'))")
-        // Longer than an offline seal (5 s): a tab still playing would have written its batch.
-        Thread.sleep(forTimeInterval: 5.5)
-        #expect(try Device.storage(browser) == afterTakeOver, "the tab that lost the device wrote to the storage")
-        #expect(Page.status(browser).state == "stopped")
-
-        // The server is back: the second tab sends what waited, then its own taps; the first never
-        // connects again. Every tap made in the playing tab counts once.
-        try server.start()
-        try browser.switchTo(window: second)
-        try Page.waitUntilDelivered(browser)
-        try Page.touch(browser, 2, after: 12, pointerType: "mouse")
-        try Page.waitUntilDelivered(browser)
-        #expect(try Self.savedTotal(id, on: server) == 5 + 3 + 4 + 2)
-        try browser.switchTo(window: board)
-        try browser.waitFor("every tap on the board tab", timeout: 15) { Device.boardTotal(browser) == "14" }
-        #expect(Device.metric("touchschool_open_connections", on: server) == 1)
-        try browser.switchTo(window: player)
-        #expect(Page.status(browser).state == "stopped")
+        try Device.expectEveryTapOnceAfterTheTakeOver(browser, server: server, school: id, player: player, second: second, board: board)
 
         browser.close()
         #expect(browser.processesUsingFolder().isEmpty)
@@ -148,7 +115,7 @@ struct WebPageTabsEndToEndTests {
     @Test func withoutWebLocksAClosedOrCrashedPlayersTabIsReplacedByItself() throws {
         let server = try ServerProcess(catalog: nil)
         defer { server.stop() }
-        let id = try Self.minsagoID(server)
+        let id = try Device.minsagoID(server)
         let browser = try Self.insecureBrowser(language: "ko-KR")
         defer { browser.close() }
 
@@ -209,7 +176,7 @@ struct WebPageTabsEndToEndTests {
         try Page.waitUntilDelivered(browser)
         try Page.touch(browser, 1, after: 7, pointerType: "mouse")
         try Page.waitUntilDelivered(browser)
-        #expect(try Self.savedTotal(id, on: server) == 2 + 3 + 2 + 1)
+        #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 2 + 3 + 2 + 1)
         #expect(Page.text(browser, "my-taps") == "8")
         #expect(Device.metric("touchschool_open_connections", on: server) == 1)
 
@@ -231,7 +198,7 @@ struct WebPageTabsEndToEndTests {
     @Test func withoutWebLocksTwoTabsOpenedAtOnceEndWithOnePlaying() throws {
         let server = try ServerProcess(catalog: nil)
         defer { server.stop() }
-        let id = try Self.minsagoID(server)
+        let id = try Device.minsagoID(server)
         let browser = try Self.insecureBrowser(language: "en-US")
         defer { browser.close() }
         let board = try browser.currentWindow()
@@ -283,7 +250,7 @@ struct WebPageTabsEndToEndTests {
             try Page.touch(browser, 2, after: taps, pointerType: "mouse")
             try Page.waitUntilDelivered(browser)
             taps += 2
-            #expect(try Self.savedTotal(id, on: server) == UInt64(taps))
+            #expect(try NetworkPlayEndToEndTests.total(id, on: server) == UInt64(taps))
             #expect(Device.metric("touchschool_open_connections", on: server) == 1)
             for tab in tabs {
                 try browser.switchTo(window: tab)

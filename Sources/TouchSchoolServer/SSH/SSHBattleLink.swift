@@ -173,7 +173,9 @@ final class SSHBattleLink: BattleConnection, Sendable {
         }
     }
 
-    /// Waits a little for the server to acknowledge what waits, then leaves the battle.
+    /// Waits a little for the server to acknowledge what waits, then leaves the battle. Always
+    /// true: `submit` answers each change at once, and every batch it handed over reaches the
+    /// battle before the link disconnects (`start`), acknowledged or not by now.
     func finish(timeoutNanoseconds: Int64) -> Bool {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, min(timeoutNanoseconds, Self.finalDeliveryNanoseconds)))
         while DispatchTime.now().uptimeNanoseconds < deadline {
