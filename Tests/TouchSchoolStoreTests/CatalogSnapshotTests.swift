@@ -325,7 +325,7 @@ import TouchSchoolTestSupport
     /// Where the text and records are, read from the header alone; a header whose first sections
     /// overlap or wrap around gives none (the snapshot's own checks then refuse it).
     @Test func theTextAndRecordsRangeComesFromTheHeaderAndABadOneGivesNone() throws {
-        var bytes = try CatalogSnapshot.encode(Self.starter, stamp: Self.stamp)
+        var bytes = CatalogSnapshot.encode(Self.starter, stamp: Self.stamp)
         func word(_ offset: Int) -> UInt64 { bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) } }
         func setWord(_ offset: Int, _ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 8, with: $0) } }
         // The section table at 80: strings (0), meta (1), schools (2); offset then length.

@@ -27,7 +27,6 @@ struct GameEndToEndTests {
     }
 
     static func saved(in session: TmuxSession) throws -> SavedState {
-        let catalog = try CatalogFile.load(path: "\(session.dataDirectory)/catalog.json")
         return try StateStore(directory: session.dataDirectory).read().state
     }
 

@@ -54,7 +54,7 @@ struct NetworkPlayEndToEndTests {
 
         /// Starts the server (again, on the same port once it has one) and waits until it listens.
         func start() throws {
-            FileManager.default.createFile(atPath: logPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
             let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
             let process = Process()
             process.executableURL = URL(fileURLWithPath: DataCommandsBinary.path)

@@ -42,7 +42,7 @@ public final class ServerMetrics: Sendable {
             buckets: [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                       .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1)])
         boardPolls = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "board_changes_read", unitName: "total", helpText: "Polls of the shared store that found totals changed by another server."))
-        storeAvailable = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "store_available", helpText: "1 while the scores can be saved (the data directory or PostgreSQL), 0 while saving fails and acknowledgements wait."))
+        storeAvailable = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "store_available", unitName: "", helpText: "1 while the scores can be saved (the data directory or PostgreSQL), 0 while saving fails and acknowledgements wait."))
         storeAvailable.set(Double(1))
         broadcasts = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "board_broadcasts", unitName: "total", helpText: "Board changes sent to every player."))
     }

@@ -105,7 +105,8 @@ final class ConnectionGuardHandler: ChannelInboundHandler {
     /// Starts the head's clock, once.
     private func start(context: ChannelHandlerContext) {
         guard deadline == nil, !headDone else { return }
-        deadline = context.eventLoop.scheduleTask(in: policy.headTimeout) { [self] in
+        // On the channel's event loop, where the handler and its context live.
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: policy.headTimeout) { [self] in
             guard !headDone else { return }
             // Nothing at all: a socket held open, closed without a word. A head begun and not
             // finished: told so.
@@ -150,7 +151,7 @@ final class ConnectionGuardHandler: ChannelInboundHandler {
         metrics.connectionsRefused.increment()
         guard let status else { return context.close(promise: nil) }
         let response = "HTTP/1.1 \(status)\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response))).whenComplete { _ in
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }
     }

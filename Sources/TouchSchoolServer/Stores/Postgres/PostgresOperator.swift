@@ -166,9 +166,9 @@ extension PostgresBattleStore {
         let (client, logger) = (self.client, self.logger)
         try await run("change the banned addresses") {
             if banned {
-                try await client.query("INSERT INTO touchschool_banned_addresses (address) VALUES (\(address)) ON CONFLICT DO NOTHING", logger: logger)
+                _ = try await client.query("INSERT INTO touchschool_banned_addresses (address) VALUES (\(address)) ON CONFLICT DO NOTHING", logger: logger)
             } else {
-                try await client.query("DELETE FROM touchschool_banned_addresses WHERE address = \(address)", logger: logger)
+                _ = try await client.query("DELETE FROM touchschool_banned_addresses WHERE address = \(address)", logger: logger)
             }
         }
     }
