@@ -20,7 +20,7 @@ RESULTS=${LOAD_RESULTS:-/tmp/touchschool-load-pg.jsonl}
 # The server as installed (`scripts/build-release`, with the starter catalog beside it):
 # `touchschool-network`, what `touchschool serve` hands over to. The generator
 # are this package's, in release.
-SERVER="$(cd .. && pwd)/.build/install/touchschool-network"
+SERVER="$(cd .. && pwd)/.build/install/bin/touchschool-network"
 timeout 3600 ../scripts/build-release >&2  # incremental: quick when nothing changed
 for product in LoadGenerator; do
     timeout 3600 swift build -c release --product "$product" >&2

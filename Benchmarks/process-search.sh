@@ -17,7 +17,7 @@ trap 'rm -rf "$data"' EXIT
 
 # The build to install (scripts/build-release: touchschool fully static), unless $TOUCHSCHOOL_BIN.
 if [ -z "${TOUCHSCHOOL_BIN:-}" ]; then scripts/build-release >/dev/null; fi
-bin=${TOUCHSCHOOL_BIN:-.build/install/touchschool}
+bin=${TOUCHSCHOOL_BIN:-.build/install/bin/touchschool}
 "$bin" import --data-dir "$data" "$csv" >/dev/null
 
 # The same text fzf searches: each school's name and address (which starts with its province and

@@ -3,7 +3,7 @@
 
 Needs pyte (pip install pyte), fzf and less, and the official list beside the checkout
 (../shared/data). Measures the build to install (`scripts/build-release`, run first, into
-.build/install: `touchschool` fully static) unless --binary names another. Run from anywhere:
+.build/install/bin: `touchschool` fully static) unless --binary names another. Run from anywhere:
 
     python3 Benchmarks/startup-benchmarks.py [--binary PATH] [--baseline-binary PATH] [--runs N]
 
@@ -119,7 +119,7 @@ def main():
     if not binary:
         # The programs as installed, rebuilt first (incremental: quick when nothing changed).
         subprocess.run([os.path.join(REPO, "scripts", "build-release")], cwd=REPO, check=True, stdout=subprocess.DEVNULL)
-        binary = os.path.join(REPO, ".build", "install", "touchschool")
+        binary = os.path.join(REPO, ".build", "install", "bin", "touchschool")
     builds = {"touchschool": binary}
     for number, other in enumerate(arguments.baseline_binary, 1):
         label, _, path = other.rpartition("=")
