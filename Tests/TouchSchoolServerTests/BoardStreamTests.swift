@@ -211,7 +211,10 @@ final class BoardStreamReader: Sendable {
             attempts.append(String(format: "%.2f s: %@", Date().timeIntervalSince(start), reader.status.map(String.init) ?? "no status"))
             await reader.close()
             guard Date().timeIntervalSince(start) < timeout else {
-                throw HarnessError("no board stream admitted within \(timeout) s (answers: \(attempts.joined(separator: ", ")); server's log: \(server.errors))")
+                let gauges = (try? await HTTP.get("\(server.baseURL)/metrics").body)?
+                    .split(separator: "\n").filter { $0.hasPrefix("touchschool_open_") }.joined(separator: ", ") ?? "no metrics"
+                throw HarnessError("no board stream admitted within \(timeout) s (answers: \(attempts.joined(separator: ", ")); "
+                    + "\(gauges); server's log: \(server.errors))")
             }
             try await Task.sleep(for: .milliseconds(250))
         }

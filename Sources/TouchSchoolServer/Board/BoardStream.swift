@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 import Synchronization
 import TouchSchoolProtocol
@@ -33,7 +34,7 @@ struct BoardStream {
             let address = ClientAddress.of(peer: context.remoteAddress?.ipAddress,
                                            forwardedFor: request.headers[ClientAddress.forwardedFor],
                                            trustedProxies: trustedProxies)
-            return response(from: address, channel: context.channel)
+            return response(from: address, channel: context.channel, logger: context.logger)
         }
     }
 
@@ -42,8 +43,9 @@ struct BoardStream {
         "event: \(name)\ndata: \(json)\n\n"
     }
 
-    private func response(from address: String, channel: any Channel) -> Response {
+    private func response(from address: String, channel: any Channel, logger: Logger) -> Response {
         guard let slot = AddressSlot(limits: limits, address: address) else {
+            logger.debug("Board stream refused: too many connections", metadata: ["address": "\(address)"])
             metrics.connectionsRefused.increment()
             return Routes.json(#"{"error":"too many connections from \#(address)"}"#, status: .tooManyRequests)
         }
@@ -54,11 +56,11 @@ struct BoardStream {
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             defer { slot.release() }
-            try await stream(to: &writer, channel: channel, slot: slot)
+            try await stream(to: &writer, channel: channel, slot: slot, logger: logger)
         })
     }
 
-    private func stream(to writer: inout any ResponseBodyWriter, channel: any Channel, slot: AddressSlot) async throws {
+    private func stream(to writer: inout any ResponseBodyWriter, channel: any Channel, slot: AddressSlot, logger: Logger) async throws {
         let (events, outbox) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Self.outboxLimit))
         // A server shutting down ends the stream at once: the page reads it again elsewhere.
         guard let (id, board) = await battle.watchBoard(outbox: outbox) else {
@@ -72,14 +74,21 @@ struct BoardStream {
         // may be a keep-alive interval away: its place is given back at once, not after the
         // stream's ending has waited for the battle and the writer.
         let readerGone = ReaderGone {
+            logger.debug("Board stream's reader closed its side")
             slot.release()
             outbox.finish()
         }
-        try? await channel.pipeline.addHandler(readerGone, position: .first).get()
+        do {
+            try await channel.pipeline.addHandler(readerGone, position: .first).get()
+        } catch {
+            logger.debug("Board stream cannot watch its reader", metadata: ["error": "\(error)"])
+        }
         channel.closeFuture.whenComplete { _ in
+            logger.debug("Board stream's connection closed")
             slot.release()
             outbox.finish()
         }
+        logger.debug("Board stream started")
         let outcome: Result<Void, any Error>
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -98,6 +107,7 @@ struct BoardStream {
         } catch {
             outcome = .failure(error)
         }
+        logger.debug("Board stream ended", metadata: ["outcome": "\(outcome)"])
         await battle.disconnect(id)
         // The connection may serve further requests.
         try? await channel.pipeline.removeHandler(readerGone).get()
