@@ -78,7 +78,9 @@ import TouchSchoolProtocol
         // A stream closed by its reader gives its place back at once, not when a write to it
         // fails (a keep-alive 15 s or more away): 0.04 to 0.6 s measured here, 10 s allowed
         // for a busy test process.
+        let closing = Date()
         await third.close()
+        print("board stream: the third reader closed in \(String(format: "%.3f", Date().timeIntervalSince(closing))) s")
         let replacing = try await BoardStreamReader.waitForAdmission(server, timeout: 10)
         _ = try await replacing.event(0)
         // The gauge falls when the closed stream's ending is done, which may follow its place
@@ -214,10 +216,26 @@ final class BoardStreamReader: Sendable {
                 let gauges = (try? await HTTP.get("\(server.baseURL)/metrics").body)?
                     .split(separator: "\n").filter { $0.hasPrefix("touchschool_open_") }.joined(separator: ", ") ?? "no metrics"
                 throw HarnessError("no board stream admitted within \(timeout) s (answers: \(attempts.joined(separator: ", ")); "
-                    + "\(gauges); server's log: \(server.errors))")
+                    + "\(gauges); the test's event loops: \(await eventLoopLatencies()); server's log: \(server.errors))")
             }
             try await Task.sleep(for: .milliseconds(250))
         }
+    }
+
+    /// How long each of the HTTP client's event loops takes to run a task now (a loop held by
+    /// other work would delay closing a connection): for a failure's message.
+    static func eventLoopLatencies() async -> String {
+        var latencies: [String] = []
+        for loop in HTTPClient.shared.eventLoopGroup.makeIterator() {
+            let start = Date()
+            let answered = Mutex(false)
+            loop.execute { answered.withLock { $0 = true } }
+            while !answered.withLock({ $0 }), Date().timeIntervalSince(start) < 5 {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            latencies.append(answered.withLock { $0 } ? String(format: "%.3f s", Date().timeIntervalSince(start)) : "no answer in 5 s")
+        }
+        return latencies.joined(separator: ", ")
     }
 
     var status: UInt? { state.withLock { $0.status } }
