@@ -378,7 +378,7 @@ import TouchSchoolTestSupport
         let rank = Subprocess.run(ServerProcess.binary, ["rank", "--json", "--top", "1", "--data-dir", directory])
         #expect(rank.status == 0, "\(rank.error)")
         #expect(rank.output.contains("\"id\": \"\(schoolA)\"") && rank.output.contains("\"count\": 9"), "\(rank.output)")
-        let stats = Subprocess.run(ServerProcess.binary, ["stats", "--json", "--player", device.key, "--data-dir", directory])
+        let stats = Subprocess.run(ServerProcess.binary, ["stats", "--json", "--player=\(device.key)", "--data-dir", directory])
         #expect(stats.status == 0, "\(stats.error)")
         #expect(stats.output.contains("\"myTaps\": 9") && stats.output.contains("\"count\": 9"), "\(stats.output)")
         let search = Subprocess.run(ServerProcess.binary, ["search", "--json", "--limit", "1", "서울고등학교", "--data-dir", directory])
