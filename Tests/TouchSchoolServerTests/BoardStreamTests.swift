@@ -228,7 +228,8 @@ final class BoardStreamReader: Sendable {
                 let gauges = (try? await HTTP.get("\(server.baseURL)/metrics").body)?
                     .split(separator: "\n").filter { $0.hasPrefix("touchschool_open_") }.joined(separator: ", ") ?? "no metrics"
                 throw HarnessError("no board stream admitted within \(timeout) s (answers: \(attempts.joined(separator: ", ")); "
-                    + "\(gauges); the test's event loops: \(await eventLoopLatencies()); server's log: \(server.errors))")
+                    + "\(gauges); the test's event loops: \(await eventLoopLatencies()); the server's sockets: \(sockets(of: server)); "
+                    + "the server's threads: \(threads(of: server)); server's log: \(server.errors))")
             }
             try await Task.sleep(for: .milliseconds(250))
         }
@@ -248,6 +249,18 @@ final class BoardStreamReader: Sendable {
             latencies.append(answered.withLock { $0 } ? String(format: "%.3f s", Date().timeIntervalSince(start)) : "no answer in 5 s")
         }
         return latencies.joined(separator: ", ")
+    }
+
+    /// The server's TCP sockets with their queues and states (`ss`), for a failure's message.
+    static func sockets(of server: ServerProcess) -> String {
+        Subprocess.run("/usr/bin/ss", ["-tnpi", "state", "all", "( sport = :\(server.port) )"]).output
+    }
+
+    /// Where each of the server's threads is (gdb's backtraces), for a failure's message.
+    static func threads(of server: ServerProcess) -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") else { return "(no gdb)" }
+        let output = Subprocess.run("/usr/bin/timeout", ["60", "/usr/bin/gdb", "-p", "\(server.pid)", "-batch", "-ex", "thread apply all bt 25"]).output
+        return output.split(separator: "\n").filter { $0.hasPrefix("Thread ") || $0.hasPrefix("#") }.map { $0.prefix(160) }.joined(separator: "\n")
     }
 
     var status: UInt? { state.withLock { $0.status } }
