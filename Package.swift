@@ -82,6 +82,8 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                // An event loop of its own for each connection (`ServerConnection`).
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The pure view: state -> cell grid, display width, the two languages. No terminal code.

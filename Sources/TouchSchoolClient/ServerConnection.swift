@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWSClient
 import Logging
+import NIOPosix
 import Synchronization
 import TouchSchoolCore
 import TouchSchoolProtocol
@@ -13,6 +14,10 @@ extension NetworkBattle {
     /// A restarted server sees the waiting taps within this long.
     static let maximumRetrySeconds = 2.0
     static let firstRetrySeconds = 0.1
+    /// Longest from opening a connection to the server's welcome: a server that takes the
+    /// connection and says nothing (or closes its side without answering) is offline after it.
+    /// The server gives a client as long for its hello.
+    static let handshakeSeconds = 15.0
     /// How often the outbox is looked at for batches to send.
     static let sendPollNanoseconds: UInt64 = 50_000_000
     /// An idle connection sends a ping this often; without a word from the server for
@@ -85,8 +90,23 @@ extension NetworkBattle {
         let session = SessionState()
         var configuration = WebSocketClientConfiguration()
         configuration.maxFrameSize = PlayProtocol.maximumServerMessageBytes
+        // The connection on an event loop of its own, shut down if no welcome comes in time:
+        // that closes the connection, the one way to end a handshake the WebSocket client would
+        // otherwise wait on for ever (it keeps a connection the server half-closed open, waiting
+        // for an answer that cannot come).
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(Self.handshakeSeconds))
+            if !session.withLock({ $0.welcomed }) { try? await loop.shutdownGracefully() }
+        }
+        defer {
+            deadline.cancel()
+            // Once the connection has ended: only the loop's thread is left to stop.
+            loop.shutdownGracefully { _ in }
+        }
         do {
-            let close = try await WebSocketClient.connect(url: server.playURL, configuration: configuration, logger: Self.logger) {
+            let close = try await WebSocketClient.connect(url: server.playURL, configuration: configuration, eventLoopGroup: loop,
+                                                          logger: Self.logger) {
                 inbound, outbound, _ in
                 try await outbound.write(.text(MessageCoding.encode(.hello(Hello(device: self.device, player: self.player)))))
                 try await withThrowingTaskGroup(of: Void.self) { group in

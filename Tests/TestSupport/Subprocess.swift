@@ -91,6 +91,18 @@ public enum Subprocess {
         }
     }
 
+    /// Starts a program in the background with this process's standard input, output and error
+    /// (and nothing else of it); the caller reaps it.
+    public static func startSharingOutput(_ executable: String, _ arguments: [String]) -> Result<pid_t, SpawnFailure> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        switch spawn(executable, arguments, environment: nil, actions: &actions) {
+        case let .success(pid): return .success(pid)
+        case let .failure(message): return .failure(SpawnFailure(description: message))
+        }
+    }
+
     public struct SpawnFailure: Error, CustomStringConvertible {
         public var description: String
     }
@@ -130,11 +142,24 @@ public enum Subprocess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // Nothing of the test process but the descriptors the actions set (0, 1 and 2): Swift NIO
+        // opens its sockets without close-on-exec, and a program started while another test's
+        // connection is open would hold that connection open after the test closes it.
+        _ = closeFrom(&actions, 3)
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard result == 0 else { return .failure("cannot run \(executable): \(String(cString: strerror(result)))") }
         return .success(pid)
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+    /// module does not declare: looked up once.
+    private static let closeFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+            fatalError("glibc 2.34 or later is needed: posix_spawn_file_actions_addclosefrom_np not found")
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// Reaps the child; its exit status, or 128 + the signal that ended it, as a shell reports it.
     private static func wait(for pid: pid_t) -> Int32 {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import Testing
 import TouchSchoolTestSupport
 @testable import TouchSchoolClient
@@ -55,5 +56,57 @@ import TouchSchoolStore
         #expect(kept.batches[1].startMs >= kept.batches[0].endMs)
         #expect(battle.waitingTaps == 5)
         #expect(battle.startingState.scores == ["S1": 5, "S2": 9])
+    }
+
+    /// A server that takes the connection, reads the upgrade request and closes its side without
+    /// a word (as a server shutting down closes a connection it has not answered yet): the game
+    /// is offline within the handshake's deadline and tries again, never "connecting" for ever.
+    /// The WebSocket client keeps a half-closed connection open and waits for an answer that
+    /// cannot come.
+    @Test func aServerThatClosesWithoutAnsweringLeavesTheGameOfflineNotConnectingForEver() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 && listen(listener, 16) == 0
+            }
+        }
+        try #require(bound)
+        // Each connection: its request read, its sending side shut, the socket kept open.
+        let held = Mutex<[Int32]>([])
+        defer { held.withLock { $0.forEach { close($0) } } }
+        let accepting = Thread {
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                _ = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+                shutdown(connection, Int32(SHUT_WR))
+                held.withLock { $0.append(connection) }
+            }
+        }
+        accepting.start()
+
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = ServerAddress(secure: false, host: "127.0.0.1", port: Int(UInt16(bigEndian: address.sin_port)))
+        let folder = BattleFolder(dataDirectory: directory.path, battle: "silent-battle-0001", servers: [server])
+        let battle = NetworkBattle(folder: folder, device: String(repeating: "B", count: 43), player: "p", catalog: Self.catalog,
+                                   catalogETag: nil, board: BoardMirror(), outbox: Outbox())
+        let start = Date()
+        battle.start()
+        var all: [GameEvent] = []
+        while !all.contains(.connectionChanged(.offline(waitingTaps: 0))), Date().timeIntervalSince(start) < NetworkBattle.handshakeSeconds + 15 {
+            all += battle.takeEvents()
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(all.contains(.connectionChanged(.offline(waitingTaps: 0))), "events: \(all)")
+        #expect(held.withLock { $0.count } >= 1, "the game never reached the server")
+        _ = battle.finish(timeoutNanoseconds: 0)
+        shutdown(listener, Int32(SHUT_RDWR))
     }
 }

@@ -20,16 +20,6 @@ import TouchSchoolProtocol
         return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.dropFirst(name.count + 1)) }
     }
 
-    /// What `connection` received until it holds `text`, or all it received in `timeout` seconds.
-    static func read(_ connection: RawConnection, until text: String, timeout: TimeInterval) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var received = ""
-        while !received.contains(text), Date() < deadline {
-            received += connection.read(for: 0.1)
-        }
-        return received
-    }
-
     /// The value once it is `expected`, or the last one read after `within` seconds.
     static func metric(_ name: String, on server: ServerProcess, becomes expected: Double, within seconds: TimeInterval) async throws -> Double? {
         let deadline = Date().addingTimeInterval(seconds)
@@ -76,13 +66,9 @@ import TouchSchoolProtocol
         // stream is no play connection (the gauge of those stays at one).
         #expect(try await Self.metric("touchschool_open_connections", on: server) == 1)
         #expect(try await Self.metric("touchschool_open_board_streams", on: server) == 1)
-        // The third from a bare socket the test closes itself: the kernel tells the server at
-        // once, whatever the test process's HTTP client is busy with.
-        let third = try RawConnection(to: server.port)
-        third.send("GET \(PlayProtocol.boardPath) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        let thirdAnswer = Self.read(third, until: "event: board\n", timeout: 20)
-        #expect(thirdAnswer.hasPrefix("HTTP/1.1 200"), "\(thirdAnswer)")
-        #expect(thirdAnswer.contains("event: board\n"), "\(thirdAnswer)")
+        let third = try await BoardStreamReader.open(server)
+        #expect(third.status == 200)
+        _ = try await third.event(0)
         let refused = try await BoardStreamReader.open(server)
         #expect(refused.status == 429)
         #expect(try await refused.ended())
@@ -92,7 +78,7 @@ import TouchSchoolProtocol
         // A stream closed by its reader gives its place back at once, not when a write to it
         // fails (a keep-alive 15 s or more away): 0.04 to 0.6 s measured here, 10 s allowed
         // for a busy test process.
-        third.close()
+        await third.close()
         let replacing = try await BoardStreamReader.waitForAdmission(server, timeout: 10)
         _ = try await replacing.event(0)
         // The gauge falls when the closed stream's ending is done, which may follow its place
@@ -228,39 +214,17 @@ final class BoardStreamReader: Sendable {
                 let gauges = (try? await HTTP.get("\(server.baseURL)/metrics").body)?
                     .split(separator: "\n").filter { $0.hasPrefix("touchschool_open_") }.joined(separator: ", ") ?? "no metrics"
                 throw HarnessError("no board stream admitted within \(timeout) s (answers: \(attempts.joined(separator: ", ")); "
-                    + "\(gauges); the test's event loops: \(await eventLoopLatencies()); the server's sockets: \(sockets(of: server)); "
-                    + "the server's threads: \(threads(of: server)); server's log: \(server.errors))")
+                    + "\(gauges); the server's sockets: \(sockets(of: server)); server's log: \(server.errors))")
             }
             try await Task.sleep(for: .milliseconds(250))
         }
     }
 
-    /// How long each of the HTTP client's event loops takes to run a task now (a loop held by
-    /// other work would delay closing a connection): for a failure's message.
-    static func eventLoopLatencies() async -> String {
-        var latencies: [String] = []
-        for loop in HTTPClient.shared.eventLoopGroup.makeIterator() {
-            let start = Date()
-            let answered = Mutex(false)
-            loop.execute { answered.withLock { $0 = true } }
-            while !answered.withLock({ $0 }), Date().timeIntervalSince(start) < 5 {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
-            latencies.append(answered.withLock { $0 } ? String(format: "%.3f s", Date().timeIntervalSince(start)) : "no answer in 5 s")
-        }
-        return latencies.joined(separator: ", ")
-    }
-
-    /// The server's TCP sockets with their queues and states (`ss`), for a failure's message.
+    /// The server's TCP sockets with their queues and states (`ss`), for a failure's message: a
+    /// stream its reader closed that the server still holds open, or a connection a program
+    /// started meanwhile keeps open for the reader (`SubprocessTests`).
     static func sockets(of server: ServerProcess) -> String {
         Subprocess.run("/usr/bin/ss", ["-tnpi", "state", "all", "( sport = :\(server.port) )"]).output
-    }
-
-    /// Where each of the server's threads is (gdb's backtraces), for a failure's message.
-    static func threads(of server: ServerProcess) -> String {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") else { return "(no gdb)" }
-        let output = Subprocess.run("/usr/bin/timeout", ["60", "/usr/bin/gdb", "-p", "\(server.pid)", "-batch", "-ex", "thread apply all bt 25"]).output
-        return output.split(separator: "\n").filter { $0.hasPrefix("Thread ") || $0.hasPrefix("#") }.map { $0.prefix(160) }.joined(separator: "\n")
     }
 
     var status: UInt? { state.withLock { $0.status } }

@@ -16,13 +16,8 @@ import TouchSchoolTestSupport
     }()
 
     /// Starts `StateStoreWorker directory player school rounds` (rounds 0: until killed).
-    func spawnWorker(directory: String, player: String, school: String, rounds: Int) -> pid_t {
-        let argv: [UnsafeMutablePointer<CChar>?] = [Self.workerPath, directory, player, school, String(rounds)].map { (argument: String) in strdup(argument) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, Self.workerPath, nil, nil, argv, environ)
-        if result != 0 { Issue.record("cannot start \(Self.workerPath): \(String(cString: strerror(result)))") }
-        return pid
+    func spawnWorker(directory: String, player: String, school: String, rounds: Int) throws -> pid_t {
+        try Subprocess.startSharingOutput(Self.workerPath, [directory, player, school, String(rounds)]).get()
     }
 
     /// Waits for the child; kills it after `seconds`. Returns its `wait` status.
@@ -50,8 +45,8 @@ import TouchSchoolTestSupport
         let games = 4
         let syncsPerGame = 150
         let schools = ["S1", "S2", "S3"]
-        let children = (0..<games).map { game in
-            spawnWorker(directory: directory.path, player: "player\(game)", school: schools[game % 3], rounds: syncsPerGame)
+        let children = try (0..<games).map { game in
+            try spawnWorker(directory: directory.path, player: "player\(game)", school: schools[game % 3], rounds: syncsPerGame)
         }
         for child in children { #expect(exitCode(wait(for: child)) == 0) }
 
@@ -75,7 +70,7 @@ import TouchSchoolTestSupport
         var lastCount: UInt64 = 1
         for _ in 0..<20 {
             // Each of the worker's saves adds one tap to S1 and one to S2 in the same write.
-            let child = spawnWorker(directory: directory.path, player: "kim", school: "S2", rounds: 0)
+            let child = try spawnWorker(directory: directory.path, player: "kim", school: "S2", rounds: 0)
             usleep(UInt32.random(in: 5_000...80_000, using: &generator))
             kill(child, SIGKILL)
             #expect(signal(wait(for: child)) == SIGKILL)
