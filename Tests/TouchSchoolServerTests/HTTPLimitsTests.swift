@@ -90,11 +90,15 @@ import TouchSchoolTestSupport
         defer { server.stop() }
         let flood = try RawConnection(to: server.port, from: "127.0.0.10")
         let search = "GET /v1/search?q=%ED%95%9C%EB%B9%9B HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        let sent = Date()
         flood.send(String(repeating: search, count: 700))
         let statuses = flood.statuses(count: 700, timeout: 30)
+        // The budget refills at 100 a second while the flood is served (about a second here; more
+        // on a loaded machine).
+        let refilled = Int((Date().timeIntervalSince(sent) * 100).rounded(.up))
         #expect(statuses.count == 700)
         let answered = statuses.filter { $0 == 200 }.count
-        #expect((500...600).contains(answered), "the burst of 500 and what refilled meanwhile: \(answered)")
+        #expect((500...500 + refilled).contains(answered), "the burst of 500 and at most \(refilled) refilled meanwhile: \(answered)")
         #expect(statuses.filter { $0 == 429 }.count == 700 - answered)
 
         let neighbour = try RawConnection(to: server.port, from: "127.0.0.11")
