@@ -44,7 +44,23 @@ public final class NetworkBattle: BattleConnection {
         var isClosing = false
         /// Which of `folder.servers` the connection task uses now.
         var serverIndex = 0
+        /// Where the connection task is, and since when: for a stalled connection's diagnosis.
+        var phase = ConnectionPhase(step: "not started", since: Date())
     }
+
+    /// A step of the connection task and when it began.
+    struct ConnectionPhase: Sendable, CustomStringConvertible {
+        var step: String
+        var since: Date
+        var description: String { "\(step) (for \(String(format: "%.1f", Date().timeIntervalSince(since))) s)" }
+    }
+
+    func enterPhase(_ step: String) {
+        shared.withLock { $0.phase = ConnectionPhase(step: step, since: Date()) }
+    }
+
+    /// Where the connection task is now, and for how long.
+    var connectionPhase: String { shared.withLock { "\($0.phase)" } }
 
     /// - Parameters:
     ///   - catalog: the server's catalog the game starts with (generation 0), and its ETag.

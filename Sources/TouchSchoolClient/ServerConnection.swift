@@ -33,7 +33,9 @@ extension NetworkBattle {
         let servers = folder.servers
         while !Task.isCancelled, !shared.withLock({ $0.isClosing }) {
             let server = servers[shared.withLock { $0.serverIndex } % servers.count]
+            enterPhase("connecting to \(server)")
             let outcome = await connectOnce(server)
+            enterPhase("after \(outcome), waiting to try again")
             switch outcome {
             case .unsupportedProtocol:
                 setLink(.unsupportedProtocol)
@@ -108,11 +110,14 @@ extension NetworkBattle {
             let close = try await WebSocketClient.connect(url: server.playURL, configuration: configuration, eventLoopGroup: loop,
                                                           logger: Self.logger) {
                 inbound, outbound, _ in
+                self.enterPhase("upgraded, saying hello to \(server)")
                 try await outbound.write(.text(MessageCoding.encode(.hello(Hello(device: self.device, player: self.player)))))
+                self.enterPhase("waiting for the welcome of \(server)")
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await self.receive(inbound, session: session, server: server) }
                     group.addTask { try await self.send(outbound, session: session) }
                     try await group.next()
+                    self.enterPhase("connection to \(server) ending")
                     group.cancelAll()
                 }
             }
@@ -150,6 +155,7 @@ extension NetworkBattle {
                     session.withLock { $0.otherBattle = true }
                     return
                 }
+                enterPhase("welcomed by \(server): keeping the renumbered outbox")
                 guard let sentUpTo = welcomed(welcome) else {
                     session.withLock { $0.cannotSaveOutbox = true }
                     return
@@ -158,6 +164,7 @@ extension NetworkBattle {
                     $0.welcomed = true
                     $0.sentUpTo = sentUpTo
                 }
+                enterPhase("online with \(server)")
                 refreshCatalogIfChanged(welcome.catalog, from: server)
             case let .ack(ack):
                 acknowledged(ack)
