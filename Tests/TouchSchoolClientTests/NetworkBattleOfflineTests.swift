@@ -65,7 +65,11 @@ import TouchSchoolStore
     /// cannot come.
     @Test func aServerThatClosesWithoutAnsweringLeavesTheGameOfflineNotConnectingForEver() async throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
+        defer {
+            // Wakes the accepting thread (closing alone does not), which then ends.
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -107,6 +111,5 @@ import TouchSchoolStore
         #expect(all.contains(.connectionChanged(.offline(waitingTaps: 0))), "events: \(all)")
         #expect(held.withLock { $0.count } >= 1, "the game never reached the server")
         _ = battle.finish(timeoutNanoseconds: 0)
-        shutdown(listener, Int32(SHUT_RDWR))
     }
 }
