@@ -14,6 +14,8 @@ public final class NetworkBattle: BattleConnection {
     let folder: BattleFolder
     let device: String
     let player: String
+    /// Longest from opening a connection to the server's welcome (`standardHandshakeSeconds`).
+    let handshakeSeconds: Double
     /// Outbox writes and the answers to the game, one at a time, in order.
     let queue = DispatchQueue(label: "touchschool.network-battle")
     let shared: Mutex<Shared>
@@ -65,11 +67,13 @@ public final class NetworkBattle: BattleConnection {
     /// - Parameters:
     ///   - catalog: the server's catalog the game starts with (generation 0), and its ETag.
     ///   - board: the last board seen, so that a game started offline shows it.
+    ///   - handshakeSeconds: how long a server has to welcome a connection before it is given up.
     public init(folder: BattleFolder, device: String, player: String, catalog: Catalog, catalogETag: String?,
-                board: BoardMirror, outbox: Outbox) {
+                board: BoardMirror, outbox: Outbox, handshakeSeconds: Double = NetworkBattle.standardHandshakeSeconds) {
         self.folder = folder
         self.device = device
         self.player = player
+        self.handshakeSeconds = handshakeSeconds
         self.shared = Mutex(Shared(outbox: outbox, mirror: board, catalog: catalog, catalogETag: catalogETag,
                                    lastSubmitMs: Self.wallClockMs()))
     }

@@ -14,10 +14,10 @@ extension NetworkBattle {
     /// A restarted server sees the waiting taps within this long.
     static let maximumRetrySeconds = 2.0
     static let firstRetrySeconds = 0.1
-    /// Longest from opening a connection to the server's welcome: a server that takes the
-    /// connection and says nothing (or closes its side without answering) is offline after it.
-    /// The server gives a client as long for its hello.
-    static let handshakeSeconds = 15.0
+    /// Longest from opening a connection to the server's welcome (the default of
+    /// `handshakeSeconds`): a server that takes the connection and says nothing (or closes its
+    /// side without answering) is offline after it. The server gives a client as long for its hello.
+    public static let standardHandshakeSeconds = 15.0
     /// How often the outbox is looked at for batches to send.
     static let sendPollNanoseconds: UInt64 = 50_000_000
     /// An idle connection sends a ping this often; without a word from the server for
@@ -81,31 +81,108 @@ extension NetworkBattle {
     private struct Session: Sendable {
         /// The last batch number sent (or known to the server); nil until the welcome.
         var sentUpTo: UInt64?
+        /// A welcome of this battle arrived before the handshake deadline: the connection is
+        /// kept however long the welcome takes to handle (the outbox's renumbering is saved).
+        var welcoming = false
         var welcomed = false
+        /// No welcome came in time: the connection task has moved on, and a welcome that comes
+        /// after all is not taken (this connection must send nothing beside the next one's).
+        var givenUp = false
         var unsupported = false
         var otherBattle = false
         var cannotSaveOutbox = false
         var lastHeard = Date()
+
+        /// At the handshake deadline: whether the connection is given up (no welcome began).
+        mutating func giveUpUnlessWelcomed() -> Bool {
+            if welcoming { return false }
+            givenUp = true
+            return true
+        }
+
+        /// At a welcome: whether it is taken (the connection was not given up).
+        mutating func beginWelcome() -> Bool {
+            if givenUp { return false }
+            welcoming = true
+            return true
+        }
     }
 
+    /// One connection, from opening it to its end; at the handshake deadline without a welcome,
+    /// the connection is given up: cancelled, and no longer waited for.
+    ///
+    /// Given up rather than torn down: its event loop is shut down only `givenUpGraceSeconds`
+    /// later, if the connection has not ended by then. Shutting the loop down under a live
+    /// connection (the first way this was done) closed the socket, but the WebSocket layer's
+    /// closing handshake then scheduled work on the stopped loop, which NIO drops ("Cannot
+    /// schedule tasks on an EventLoop that has already shut down"), and the connection task
+    /// waited on it for ever: the game stayed "connecting" (seen in the restore tests under load,
+    /// with a server slow to welcome).
     private func connectOnce(_ server: ServerAddress) async -> ConnectionOutcome {
         let session = SessionState()
+        // The connection on an event loop of its own, shut down when the connection has ended,
+        // or, for one given up, when it is left no other way to end: the one way to end a
+        // handshake the WebSocket client would otherwise wait on for ever (it keeps a
+        // connection the server half-closed open, waiting for an answer that cannot come).
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let ended = Ending()
+        let connection = Task {
+            await self.talk(to: server, session: session, on: loop)
+            ended.signal()
+            try? await loop.shutdownGracefully()
+        }
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(handshakeSeconds))
+            guard session.withLock({ $0.giveUpUnlessWelcomed() }) else { return }
+            ended.signal()
+            connection.cancel()
+            try await Task.sleep(for: .seconds(Self.givenUpGraceSeconds))
+            try? await loop.shutdownGracefully()
+        }
+        await withTaskCancellationHandler { await ended.wait() } onCancel: { connection.cancel() }
+        return session.withLock { session in
+            if session.givenUp { return .failed }
+            deadline.cancel()
+            if session.unsupported { return .unsupportedProtocol }
+            if session.otherBattle { return .otherBattle }
+            if session.cannotSaveOutbox { return .cannotSaveOutbox }
+            return session.welcomed ? .welcomedThenClosed : .failed
+        }
+    }
+
+    /// How long a connection given up at the handshake deadline has to end by itself (its
+    /// cancellation closes an upgraded WebSocket at once) before its event loop is shut down.
+    static let givenUpGraceSeconds = 15.0
+
+    /// Resumes the connection task once: when the connection ends or is given up.
+    private final class Ending: Sendable {
+        private let state = Mutex<(signalled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+        func signal() {
+            let waiter = state.withLock { state in
+                state.signalled = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
+
+        func wait() async {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state in
+                    if state.signalled { return true }
+                    state.waiter = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+    }
+
+    /// The WebSocket: hello, then the server's messages and the outbox's batches until it ends.
+    private func talk(to server: ServerAddress, session: SessionState, on loop: MultiThreadedEventLoopGroup) async {
         var configuration = WebSocketClientConfiguration()
         configuration.maxFrameSize = PlayProtocol.maximumServerMessageBytes
-        // The connection on an event loop of its own, shut down if no welcome comes in time:
-        // that closes the connection, the one way to end a handshake the WebSocket client would
-        // otherwise wait on for ever (it keeps a connection the server half-closed open, waiting
-        // for an answer that cannot come).
-        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let deadline = Task {
-            try await Task.sleep(for: .seconds(Self.handshakeSeconds))
-            if !session.withLock({ $0.welcomed }) { try? await loop.shutdownGracefully() }
-        }
-        defer {
-            deadline.cancel()
-            // Once the connection has ended: only the loop's thread is left to stop.
-            loop.shutdownGracefully { _ in }
-        }
         do {
             let close = try await WebSocketClient.connect(url: server.playURL, configuration: configuration, eventLoopGroup: loop,
                                                           logger: Self.logger) {
@@ -126,12 +203,6 @@ extension NetworkBattle {
             }
         } catch {
             // Refused, dropped, timed out: offline for now.
-        }
-        return session.withLock { session in
-            if session.unsupported { return .unsupportedProtocol }
-            if session.otherBattle { return .otherBattle }
-            if session.cannotSaveOutbox { return .cannotSaveOutbox }
-            return session.welcomed ? .welcomedThenClosed : .failed
         }
     }
 
@@ -155,6 +226,7 @@ extension NetworkBattle {
                     session.withLock { $0.otherBattle = true }
                     return
                 }
+                guard session.withLock({ $0.beginWelcome() }) else { return }
                 enterPhase("welcomed by \(server): keeping the renumbered outbox")
                 guard let sentUpTo = welcomed(welcome) else {
                     session.withLock { $0.cannotSaveOutbox = true }

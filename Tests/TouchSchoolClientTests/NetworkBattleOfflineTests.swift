@@ -104,7 +104,7 @@ import TouchSchoolStore
         let start = Date()
         battle.start()
         var all: [GameEvent] = []
-        while !all.contains(.connectionChanged(.offline(waitingTaps: 0))), Date().timeIntervalSince(start) < NetworkBattle.handshakeSeconds + 15 {
+        while !all.contains(.connectionChanged(.offline(waitingTaps: 0))), Date().timeIntervalSince(start) < NetworkBattle.standardHandshakeSeconds + 15 {
             all += battle.takeEvents()
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -45,6 +45,7 @@ final class ScriptedServer: Sendable {
                 for reply in script(decoded) {
                     switch reply {
                     case let .send(message): try await outbound.write(.text(MessageCoding.encode(message)))
+                    case let .wait(duration): try await Task.sleep(for: duration)
                     case let .close(code):
                         try await outbound.close(.init(codeNumber: Int(code)), reason: nil)
                         return
@@ -77,6 +78,8 @@ final class ScriptedServer: Sendable {
 
 enum ScriptedReply: Sendable {
     case send(ServerMessage)
+    /// Nothing for this long (a server slow to answer).
+    case wait(Duration)
     case close(UInt16)
 }
 
@@ -85,10 +88,11 @@ enum ScriptedReply: Sendable {
     static let me = PlayerState(school: "S1", taps: 0, best: 0)
     static let battleID = "scripted-battle-0001"
 
-    func battle(on port: Int, in directory: TemporaryDirectory, outbox: Outbox = Outbox()) -> (NetworkBattle, BattleFolder) {
+    func battle(on port: Int, in directory: TemporaryDirectory, outbox: Outbox = Outbox(),
+                handshakeSeconds: Double = NetworkBattle.standardHandshakeSeconds) -> (NetworkBattle, BattleFolder) {
         let folder = BattleFolder(dataDirectory: directory.path, battle: Self.battleID, servers: [ServerAddress(secure: false, host: "127.0.0.1", port: port)])
         let battle = NetworkBattle(folder: folder, device: String(repeating: "B", count: 43), player: "p", catalog: Self.catalog,
-                                   catalogETag: "\"c\"", board: BoardMirror(), outbox: outbox)
+                                   catalogETag: "\"c\"", board: BoardMirror(), outbox: outbox, handshakeSeconds: handshakeSeconds)
         return (battle, folder)
     }
 
@@ -163,6 +167,56 @@ enum ScriptedReply: Sendable {
         #expect(board?.player == PlayerRecord(schoolID: "S1", taps: 103, bestTapsPerSecond: 3))
         _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
         #expect(try folder.outbox.load() == Outbox(nextSeq: 4, batches: []))
+    }
+
+    /// A server that upgrades the connection, reads the hello and welcomes it only after the
+    /// game's handshake deadline (a server slow to read its store): the game gives that
+    /// connection up, connects again and is welcomed on the new one, and its taps are sent once,
+    /// there. Giving up once shut the connection's event loop under the live WebSocket, whose
+    /// closing then waited for ever on the stopped loop: the game stayed "connecting".
+    @Test func aConnectionNotWelcomedByTheDeadlineIsGivenUpAndTheGameConnectsAgain() async throws {
+        let hellos = Mutex(0)
+        let welcome = ServerMessage.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: [:]),
+                                                    player: Self.me, catalog: "\"c\""))
+        let server = try await ScriptedServer { message in
+            switch message {
+            case .hello:
+                let first = hellos.withLock { count in
+                    count += 1
+                    return count == 1
+                }
+                return first ? [.wait(.seconds(4)), .send(welcome)] : [.send(welcome)]
+            case let .taps(batch):
+                return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: batch.totalTaps, refused: 0,
+                                                    player: PlayerState(school: "S1", taps: batch.totalTaps, best: 3))))]
+            case .ping:
+                return [.send(.pong)]
+            }
+        }
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var outbox = Outbox()
+        outbox.append(PendingChanges(player: "p", scoreDeltas: ["S1": 6], playerTaps: 6, bestTapsPerSecond: 3), startMs: 0, endMs: 1)
+        let (battle, folder) = battle(on: server.port, in: directory, outbox: outbox, handshakeSeconds: 1)
+        battle.start()
+        var events: [GameEvent] = []
+        let start = Date()
+        while battle.waitingTaps > 0 || !events.contains(.connectionChanged(.online)), Date().timeIntervalSince(start) < 30 {
+            events += battle.takeEvents()
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(events.contains(.connectionChanged(.offline(waitingTaps: 6))), "the first connection was given up: \(events)")
+        #expect(events.contains(.connectionChanged(.online)), "\(events); its connection: \(battle.connectionPhase)")
+        #expect(battle.waitingTaps == 0)
+        // The first connection's late welcome (4 s after its hello) is not taken: batch 1 was
+        // sent once, on the second connection.
+        try await Task.sleep(for: .seconds(5))
+        let sent = server.received.all.compactMap { message -> UInt64? in if case let .taps(batch) = message { batch.seq } else { nil } }
+        #expect(sent == [1])
+        #expect(hellos.withLock { $0 } == 2)
+        _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
+        #expect(try folder.outbox.load() == Outbox(nextSeq: 2, batches: []))
     }
 
     @Test func anotherCatalogOnTheServerIsFetchedKeptAndReplacesTheGamesBeforeTheNextAnswer() async throws {
