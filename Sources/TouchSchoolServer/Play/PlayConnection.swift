@@ -29,6 +29,8 @@ struct PlayConnection {
 
     /// How long a closed connection waits for the peer's close frame before it is dropped.
     static let closeGrace: Duration = .seconds(3)
+    /// A welcome slower than this is logged as a notice.
+    static let slowWelcome: Duration = .seconds(2)
 
     private enum Closing: Error {
         case error(ProtocolError)
@@ -177,6 +179,7 @@ struct PlayConnection {
             guard BattleRules.isValidDeviceKey(hello.device) else {
                 throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "not a device key: 22 to 64 base64url characters"))
             }
+            let said = ContinuousClock.now
             if let refusal = await Self.refusal(of: hello.device, from: address, battle: battle, limits: limits, metrics: metrics) {
                 throw Closing.error(refusal)
             }
@@ -185,6 +188,11 @@ struct PlayConnection {
             case let .welcome(welcome): outbox.yield(.text(welcome))
             case let .refused(error): throw Closing.error(error)
             }
+            // A welcome the store held back is worth the operator's notice: a game gives up a
+            // connection not welcomed within 15 s and tries again.
+            let waited = ContinuousClock.now - said
+            logger.log(level: waited > Self.slowWelcome ? .notice : .debug, "Welcomed a device",
+                       metadata: ["address": "\(address)", "after_ms": "\(waited / .milliseconds(1))"])
             device = hello.device
         default:
             throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "the first message must be hello"))
