@@ -143,10 +143,21 @@ func eventually(_ what: String, timeout: TimeInterval = 30, _ condition: () asyn
     return false
 }
 
+/// A new directory for one test's files, inside `testProcessDirectory`.
 func makeTemporaryDirectory() -> String {
-    var template = Array("/tmp/touchschool-server-XXXXXX".utf8CString)
+    var template = Array("\(testProcessDirectory)/XXXXXX".utf8CString)
     return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
 }
+
+/// Where this test process keeps its tests' directories, removed with everything in it when the
+/// process exits: servers' data, backups and clients' folders are read back after a test's
+/// processes end (and in its failure messages), so they go at the end rather than with each test.
+let testProcessDirectory: String = {
+    var template = Array("/tmp/touchschool-server-XXXXXX".utf8CString)
+    let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    atexit { try? FileManager.default.removeItem(atPath: testProcessDirectory) }
+    return path
+}()
 
 /// A player's connection speaking the protocol: what the server sent, kept in order, and how
 /// the server closed it.
