@@ -175,6 +175,9 @@ enum ScriptedReply: Sendable {
     /// there. Giving up once shut the connection's event loop under the live WebSocket, whose
     /// closing then waited for ever on the stopped loop: the game stayed "connecting".
     @Test func aConnectionNotWelcomedByTheDeadlineIsGivenUpAndTheGameConnectsAgain() async throws {
+        // The first hello is answered 8 s late, past a 3 s deadline; later ones at once (within
+        // the deadline even on a loaded machine).
+        let lateWelcome = Duration.seconds(8)
         let hellos = Mutex(0)
         let welcome = ServerMessage.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: [:]),
                                                     player: Self.me, catalog: "\"c\""))
@@ -185,7 +188,7 @@ enum ScriptedReply: Sendable {
                     count += 1
                     return count == 1
                 }
-                return first ? [.wait(.seconds(4)), .send(welcome)] : [.send(welcome)]
+                return first ? [.wait(lateWelcome), .send(welcome)] : [.send(welcome)]
             case let .taps(batch):
                 return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: batch.totalTaps, refused: 0,
                                                     player: PlayerState(school: "S1", taps: batch.totalTaps, best: 3))))]
@@ -198,23 +201,23 @@ enum ScriptedReply: Sendable {
         defer { directory.remove() }
         var outbox = Outbox()
         outbox.append(PendingChanges(player: "p", scoreDeltas: ["S1": 6], playerTaps: 6, bestTapsPerSecond: 3), startMs: 0, endMs: 1)
-        let (battle, folder) = battle(on: server.port, in: directory, outbox: outbox, handshakeSeconds: 1)
+        let (battle, folder) = battle(on: server.port, in: directory, outbox: outbox, handshakeSeconds: 3)
+        let start = ContinuousClock.now
         battle.start()
         var events: [GameEvent] = []
-        let start = Date()
-        while battle.waitingTaps > 0 || !events.contains(.connectionChanged(.online)), Date().timeIntervalSince(start) < 30 {
+        while battle.waitingTaps > 0 || !events.contains(.connectionChanged(.online)), ContinuousClock.now - start < .seconds(60) {
             events += battle.takeEvents()
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(events.contains(.connectionChanged(.offline(waitingTaps: 6))), "the first connection was given up: \(events)")
         #expect(events.contains(.connectionChanged(.online)), "\(events); its connection: \(battle.connectionPhase)")
         #expect(battle.waitingTaps == 0)
-        // The first connection's late welcome (4 s after its hello) is not taken: batch 1 was
-        // sent once, on the second connection.
-        try await Task.sleep(for: .seconds(5))
+        // Past the first connection's late welcome, which is not taken: batch 1 was sent once,
+        // on a later connection.
+        try await Task.sleep(until: start + lateWelcome + .seconds(2))
         let sent = server.received.all.compactMap { message -> UInt64? in if case let .taps(batch) = message { batch.seq } else { nil } }
         #expect(sent == [1])
-        #expect(hellos.withLock { $0 } == 2)
+        #expect(hellos.withLock { $0 } >= 2)
         _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
         #expect(try folder.outbox.load() == Outbox(nextSeq: 2, batches: []))
     }
