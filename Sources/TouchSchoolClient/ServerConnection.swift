@@ -125,24 +125,28 @@ extension NetworkBattle {
         // handshake the WebSocket client would otherwise wait on for ever (it keeps a
         // connection the server half-closed open, waiting for an answer that cannot come).
         let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let ended = Ending()
+        // Finished when the connection ends or is given up, whichever comes first.
+        let (ended, end) = AsyncStream.makeStream(of: Void.self)
         let connection = Task {
             await self.talk(to: server, session: session, on: loop)
-            ended.signal()
+            end.finish()
             try? await loop.shutdownGracefully()
         }
         let deadline = Task {
             try await Task.sleep(for: .seconds(handshakeSeconds))
             guard session.withLock({ $0.giveUpUnlessWelcomed() }) else { return }
-            ended.signal()
+            end.finish()
             connection.cancel()
             try await Task.sleep(for: .seconds(Self.givenUpGraceSeconds))
             try? await loop.shutdownGracefully()
         }
-        await withTaskCancellationHandler { await ended.wait() } onCancel: { connection.cancel() }
+        // The game closing cancels the connection and waits no longer; the deadline is left to
+        // shut the loop down should the cancelled connection not end (a half-closed handshake).
+        await withTaskCancellationHandler { for await _ in ended {} } onCancel: { connection.cancel() }
+        let closing = Task.isCancelled
         return session.withLock { session in
             if session.givenUp { return .failed }
-            deadline.cancel()
+            if !closing { deadline.cancel() } // the connection has ended, its loop with it
             if session.unsupported { return .unsupportedProtocol }
             if session.otherBattle { return .otherBattle }
             if session.cannotSaveOutbox { return .cannotSaveOutbox }
@@ -154,29 +158,10 @@ extension NetworkBattle {
     /// cancellation closes an upgraded WebSocket at once) before its event loop is shut down.
     static let givenUpGraceSeconds = 15.0
 
-    /// Resumes the connection task once: when the connection ends or is given up.
-    private final class Ending: Sendable {
-        private let state = Mutex<(signalled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-        func signal() {
-            let waiter = state.withLock { state in
-                state.signalled = true
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume()
-        }
-
-        func wait() async {
-            await withCheckedContinuation { continuation in
-                let now = state.withLock { state in
-                    if state.signalled { return true }
-                    state.waiter = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        }
+    /// A step of a connection not given up: one given up may still be ending beside the next
+    /// attempt, whose steps are the ones worth telling.
+    private func enterPhase(_ step: String, of session: SessionState) {
+        if !session.withLock({ $0.givenUp }) { enterPhase(step) }
     }
 
     /// The WebSocket: hello, then the server's messages and the outbox's batches until it ends.
@@ -187,14 +172,14 @@ extension NetworkBattle {
             let close = try await WebSocketClient.connect(url: server.playURL, configuration: configuration, eventLoopGroup: loop,
                                                           logger: Self.logger) {
                 inbound, outbound, _ in
-                self.enterPhase("upgraded, saying hello to \(server)")
+                self.enterPhase("upgraded, saying hello to \(server)", of: session)
                 try await outbound.write(.text(MessageCoding.encode(.hello(Hello(device: self.device, player: self.player)))))
-                self.enterPhase("waiting for the welcome of \(server)")
+                self.enterPhase("waiting for the welcome of \(server)", of: session)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await self.receive(inbound, session: session, server: server) }
                     group.addTask { try await self.send(outbound, session: session) }
                     try await group.next()
-                    self.enterPhase("connection to \(server) ending")
+                    self.enterPhase("connection to \(server) ending", of: session)
                     group.cancelAll()
                 }
             }
