@@ -69,6 +69,8 @@ let package = Package(
                 "TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolClient",
                 .product(name: "NIOSSH", package: "swift-nio-ssh"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // The HTTP decoder's errors, answered by the connection guard (`ConnectionGuard`).
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             // The browser page (plain HTML, CSS, JavaScript), served at `/` as a bundle resource so
             // that `swift run` and the built binary both find it.

@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// How long and how large a connection may be before it has said what it wants. Hummingbird
 /// times out a keep-alive connection only once its first request is read, and its WebSocket
@@ -51,12 +52,19 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
             }
             channel.closeFuture.whenComplete { _ in limits.closeSocket(from: address) }
         }
+        let guardHandler = ConnectionGuardHandler(policy: policy, metrics: metrics)
         do {
-            try channel.pipeline.syncOperations.addHandler(ConnectionGuardHandler(policy: policy, metrics: metrics), position: .first)
+            try channel.pipeline.syncOperations.addHandler(guardHandler, position: .first)
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return inner.setup(channel: channel, logger: logger)
+        return inner.setup(channel: channel, logger: logger).assumeIsolated().flatMapThrowing { value in
+            // Right behind the HTTP decoder, which Hummingbird leaves without an error handler: a
+            // request it cannot parse would otherwise leave the connection waiting for ever.
+            let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try channel.pipeline.syncOperations.addHandler(RequestErrorCatcher(guardHandler: guardHandler), position: .after(decoder.handler))
+            return value
+        }.nonisolated()
     }
 
     struct SocketLimitReached: Error {}
@@ -69,10 +77,14 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
 /// Guards a connection's first request head: complete within `headTimeout` (else 408, or a
 /// plain close if nothing came) and at most `maximumHeadBytes` (else 431), both followed by a
 /// close. Later requests on a kept-alive connection meet Hummingbird's idle timeout and the
-/// decoder's size limits, set from the same policy.
-final class ConnectionGuardHandler: ChannelInboundHandler {
+/// decoder's size limits, set from the same policy. A request the HTTP decoder refuses
+/// (`RequestErrorCatcher`) is answered 400 here, first in the pipeline, as raw bytes.
+final class ConnectionGuardHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    /// Anything the pipeline writes (the HTTP encoder's bytes and files, WebSocket frames) passes
+    /// untouched; only whether something was written is noted.
+    typealias OutboundIn = Any
     typealias OutboundOut = ByteBuffer
 
     private let policy: ConnectionGuardPolicy
@@ -82,6 +94,11 @@ final class ConnectionGuardHandler: ChannelInboundHandler {
     private var tail: [UInt8] = []
     private var headDone = false
     private var deadline: Scheduled<Void>?
+    /// This handler's context, for an answer written from `RequestErrorCatcher` (same event loop).
+    private var context: ChannelHandlerContext?
+    /// Whether any response has begun: a 400 then would land inside it, so the connection is
+    /// only closed.
+    private var wroteAnything = false
 
     init(policy: ConnectionGuardPolicy, metrics: ServerMetrics) {
         self.policy = policy
@@ -89,7 +106,31 @@ final class ConnectionGuardHandler: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { start(context: context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        wroteAnything = true
+        context.write(data, promise: promise)
+    }
+
+    /// The HTTP decoder refused what this connection sent: 400 and a close, or only a close
+    /// when a response is already under way.
+    func requestRefused() {
+        guard let context else { return }
+        if wroteAnything {
+            headDone = true
+            deadline?.cancel()
+            metrics.connectionsRefused.increment()
+            context.close(promise: nil)
+        } else {
+            refuse(context: context, status: "400 Bad Request")
+        }
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -154,5 +195,22 @@ final class ConnectionGuardHandler: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }
+    }
+}
+
+/// Sits right behind the HTTP decoder and hands the guard the errors it raises (an unknown
+/// method, a malformed request line or header, an unsupported version, too many headers,
+/// Content-Length beside Transfer-Encoding): without it such a request reaches no handler and
+/// its connection is neither answered nor closed. Any other error goes on down the pipeline (after a
+/// WebSocket upgrade the decoder is gone and this passes everything on).
+final class RequestErrorCatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = Any
+    private let guardHandler: ConnectionGuardHandler
+
+    init(guardHandler: ConnectionGuardHandler) { self.guardHandler = guardHandler }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard error is HTTPParserError else { return context.fireErrorCaught(error) }
+        guardHandler.requestRefused()
     }
 }
