@@ -159,7 +159,12 @@ public enum TouchSchoolServer {
                             limits: configuration.limits, devicesStored: devicesStored, maximumDevices: configuration.maximumDevices,
                             logger: logger)
         let listening = ListeningFlag()
-        let limits = AddressLimits(policy: configuration.limits)
+        let openFiles = SocketCapacity.raiseOpenFileLimit()
+        let capacity = SocketCapacity(openFiles: openFiles, policy: configuration.limits)
+        let limits = AddressLimits(policy: configuration.limits, capacity: capacity)
+        logger.info("Sockets this process can hold", metadata: [
+            "open_files": "\(openFiles)", "sockets": "\(capacity.total)", "sockets_per_address": "\(capacity.perAddress)",
+            "connections_per_address": "\(capacity.connectionsPerAddress)"])
         let app = try buildApplication(configuration, battle: battle, limits: limits, adminToken: adminToken, metrics: metrics,
                                        logger: logger) { host, port in
             listening.set()

@@ -38,20 +38,27 @@ public struct AddressLimitPolicy: Sendable {
 /// connection.
 final class AddressLimits: Sendable {
     let policy: AddressLimitPolicy
+    /// The sockets this process can hold, all told and per address (`SocketCapacity`).
+    let capacity: SocketCapacity
     private let state = Mutex(State())
 
     private struct State {
         var open: [String: Int] = [:]
         var sockets: [String: Int] = [:]
+        var allSockets = 0
         /// Devices seen per address, with when they were last seen (seconds, monotonic).
         var devices: [String: [String: Int64]] = [:]
     }
 
-    init(policy: AddressLimitPolicy) { self.policy = policy }
+    /// `capacity`: by default the policy's own numbers, as if descriptors were without end.
+    init(policy: AddressLimitPolicy, capacity: SocketCapacity? = nil) {
+        self.policy = policy
+        self.capacity = capacity ?? SocketCapacity(unbounded: policy)
+    }
 
     /// Takes a connection slot for `address`; false when it has too many open.
     func openConnection(from address: String) -> Bool {
-        state.withLock { Self.take(address, in: &$0.open, limit: policy.connectionsPerAddress) }
+        state.withLock { Self.take(address, in: &$0.open, limit: capacity.connectionsPerAddress) }
     }
 
     func closeConnection(from address: String) {
@@ -60,12 +67,21 @@ final class AddressLimits: Sendable {
 
     /// Takes a socket slot for `address` (any connection, before its first byte is read);
     /// false when it has too many open.
+    /// false when it has too many open, or the process as many as it can hold.
     func openSocket(from address: String) -> Bool {
-        state.withLock { Self.take(address, in: &$0.sockets, limit: policy.socketsPerAddress) }
+        state.withLock { state in
+            guard state.allSockets < capacity.total, Self.take(address, in: &state.sockets, limit: capacity.perAddress) else { return false }
+            state.allSockets += 1
+            return true
+        }
     }
 
     func closeSocket(from address: String) {
-        state.withLock { Self.give(address, in: &$0.sockets) }
+        state.withLock { state in
+            guard state.sockets[address] != nil else { return }
+            Self.give(address, in: &state.sockets)
+            state.allSockets -= 1
+        }
     }
 
     private static func take(_ address: String, in open: inout [String: Int], limit: Int) -> Bool {
