@@ -119,7 +119,7 @@ struct BoardStream {
     /// reader that stopped reading: its connection is closed (which ends the write).
     private func keepAlive(_ outbox: AsyncStream<Outgoing>.Continuation, watching progress: WriteProgress,
                            closing channel: any Channel) async {
-        await progress.watch(every: Self.keepAliveInterval) {
+        await progress.watch(every: Self.keepAliveInterval, channel: channel) {
             if case .enqueued = outbox.yield(.text(Self.keepAlive)) { return true }
             return false
         } stalled: {

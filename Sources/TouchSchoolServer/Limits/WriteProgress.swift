@@ -1,3 +1,4 @@
+import NIOCore
 import Synchronization
 
 /// A connection's writes, watched for a reader that stopped reading. Such a reader fills its
@@ -17,17 +18,28 @@ final class WriteProgress: Sendable {
     }
 
     /// Looks every `interval` until cancelled or stalled; `tick` runs at each look that found
-    /// the writer moving and returns false to stop watching (and close).
-    func watch(every interval: Duration, tick: () -> Bool = { true }, stalled: () -> Void) async {
+    /// the writer moving and returns false to stop watching (and close). The writer is stalled
+    /// when one write took from one look to the next, or when `channel`'s socket shows its
+    /// reader read nothing between them (`SocketProgress`: the writes still fit the kernel's
+    /// buffers, but nobody takes them).
+    func watch(every interval: Duration, channel: (any Channel)?, tick: () -> Bool = { true }, stalled: () -> Void) async {
+        func socket() async -> SocketProgress? {
+            guard let channel else { return nil }
+            return await SocketProgress.of(channel)
+        }
         var seen = state.withLock { $0 }
+        var socketSeen = await socket()
         while true {
             do { try await Task.sleep(for: interval) } catch { return }
             let now = state.withLock { $0 }
-            if now.writing && seen.writing && now.started == seen.started {
+            let socketNow = await socket()
+            let unread = socketNow.flatMap { now in socketSeen.map { now.showsNoReading(since: $0) } } ?? false
+            if (now.writing && seen.writing && now.started == seen.started) || unread {
                 stalled()
                 return
             }
             seen = now
+            socketSeen = socketNow
             guard tick() else {
                 stalled()
                 return
