@@ -26,39 +26,85 @@ public struct RequestBudgetPolicy: Sendable {
     public var adminFailuresPerSecond = 1
     public var adminFailureBurst = 10
 
+    /// What all addresses together may spend on the costly kinds, whatever each address's own
+    /// budget still allows: 199 addresses each far inside their budgets used to take 1.86
+    /// cores with QR codes and move a player's acknowledgement from 53 ms to 2 s at p99. Each
+    /// is sized to a small share of one core at its measured cost (BENCHMARKS.md, "Floods"),
+    /// so that play is served first; past it, 503 with `Retry-After`.
+    /// Searches (about 0.1 ms each over the national list): a national event's players choosing
+    /// their schools, a few keystrokes each.
+    public var allSearchesPerSecond = 1_000
+    public var allSearchBurst = 3_000
+    /// QR codes (1.5 ms each when not cached): a projector asks for one when it opens.
+    public var allQRCodesPerSecond = 50
+    public var allQRCodeBurst = 200
+    /// Whole directories, catalogs and boards (megabytes each with the national list).
+    public var allBulkPerSecond = 50
+    public var allBulkBurst = 300
+
     public static let standard = RequestBudgetPolicy()
 }
 
-/// Every address's request budgets, shared by the server's connections.
+/// Every address's request budgets, and the server's for the costly kinds, shared by the
+/// server's connections.
 final class RequestBudgets: Sendable {
-    enum Kind { case search, bulk, request }
+    /// What a request costs. A QR code is charged to its address's search budget (both are
+    /// computed per request), and to the server's QR budget.
+    enum Kind { case search, qrCode, bulk, request }
+
+    enum Admission: Equatable {
+        case admitted
+        /// This address has spent its budget: 429.
+        case addressSpent
+        /// All addresses together have spent the server's budget for this kind: 503.
+        case serverBusy
+    }
 
     private struct Budgets: Sendable {
         var search: AddressBudgets
         var bulk: AddressBudgets
         var request: AddressBudgets
         var adminFailure: AddressBudgets
+        /// The server's budgets, under one key each.
+        var allSearches: AddressBudgets
+        var allQRCodes: AddressBudgets
+        var allBulk: AddressBudgets
     }
     private let budgets: Mutex<Budgets>
+    private static let everyone = "*"
 
     init(policy: RequestBudgetPolicy) {
         budgets = Mutex(Budgets(search: AddressBudgets(perSecond: policy.searchesPerSecond, burst: policy.searchBurst),
                                 bulk: AddressBudgets(perSecond: policy.bulkPerSecond, burst: policy.bulkBurst),
                                 request: AddressBudgets(perSecond: policy.requestsPerSecond, burst: policy.requestBurst),
-                                adminFailure: AddressBudgets(perSecond: policy.adminFailuresPerSecond, burst: policy.adminFailureBurst)))
+                                adminFailure: AddressBudgets(perSecond: policy.adminFailuresPerSecond, burst: policy.adminFailureBurst),
+                                allSearches: AddressBudgets(perSecond: policy.allSearchesPerSecond, burst: policy.allSearchBurst),
+                                allQRCodes: AddressBudgets(perSecond: policy.allQRCodesPerSecond, burst: policy.allQRCodeBurst),
+                                allBulk: AddressBudgets(perSecond: policy.allBulkPerSecond, burst: policy.allBulkBurst)))
     }
 
-    /// Spends one request of `kind` by `address`; whether it had one. An admin request also
-    /// needs a failure left: an address out of them is refused even with the right token until
-    /// one refills (a guess that happens to be right is no different).
-    func admit(_ kind: Kind, admin: Bool, by address: String, atMs nowMs: Int64) -> Bool {
+    /// Spends one request of `kind` by `address`, and one of the server's budget for a costly
+    /// kind; what was decided. An admin request also needs a failure left: an address out of
+    /// them is refused even with the right token until one refills (a guess that happens to be
+    /// right is no different). A request refused spends nothing of the other budget.
+    func admit(_ kind: Kind, admin: Bool, by address: String, atMs nowMs: Int64) -> Admission {
         budgets.withLock { budgets in
-            if admin, budgets.adminFailure.available(to: address, atMs: nowMs) < 1 { return false }
+            if admin, budgets.adminFailure.available(to: address, atMs: nowMs) < 1 { return .addressSpent }
             switch kind {
-            case .search: return budgets.search.take(by: address, atMs: nowMs)
-            case .bulk: return budgets.bulk.take(by: address, atMs: nowMs)
-            case .request: return budgets.request.take(by: address, atMs: nowMs)
+            case .search, .qrCode:
+                guard budgets.search.available(to: address, atMs: nowMs) >= 1 else { return .addressSpent }
+                let taken = kind == .search ? budgets.allSearches.take(by: Self.everyone, atMs: nowMs)
+                    : budgets.allQRCodes.take(by: Self.everyone, atMs: nowMs)
+                guard taken else { return .serverBusy }
+                budgets.search.spend(1, by: address, atMs: nowMs)
+            case .bulk:
+                guard budgets.bulk.available(to: address, atMs: nowMs) >= 1 else { return .addressSpent }
+                guard budgets.allBulk.take(by: Self.everyone, atMs: nowMs) else { return .serverBusy }
+                budgets.bulk.spend(1, by: address, atMs: nowMs)
+            case .request:
+                guard budgets.request.take(by: address, atMs: nowMs) else { return .addressSpent }
             }
+            return .admitted
         }
     }
 
@@ -81,10 +127,16 @@ struct RequestBudgetMiddleware<Context: RemoteAddressRequestContext>: RouterMidd
         let path = request.uri.path
         let isAdmin = path.hasPrefix("/v1/admin/")
         let nowMs = Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000)
-        guard budgets.admit(Self.kind(of: path), admin: isAdmin, by: address, atMs: nowMs) else {
+        switch budgets.admit(Self.kind(of: path), admin: isAdmin, by: address, atMs: nowMs) {
+        case .admitted: break
+        case .addressSpent:
             metrics.requestsRefused.increment()
             return Response(status: .tooManyRequests, headers: [.retryAfter: "1", .contentType: "application/json; charset=utf-8"],
                             body: .init(byteBuffer: .init(string: #"{"error":"too many requests from this address: try again in a second"}"#)))
+        case .serverBusy:
+            metrics.requestsRefused.increment()
+            return Response(status: .serviceUnavailable, headers: [.retryAfter: "1", .contentType: "application/json; charset=utf-8"],
+                            body: .init(byteBuffer: .init(string: #"{"error":"the server is busy with requests like this one: try again in a second"}"#)))
         }
         let response = try await next(request, context)
         if isAdmin, response.status == .unauthorized {
@@ -95,9 +147,10 @@ struct RequestBudgetMiddleware<Context: RemoteAddressRequestContext>: RouterMidd
 
     private static func kind(of path: String) -> RequestBudgets.Kind {
         switch path {
-        // A QR code is computed per request as a search is (eight masks scored).
-        case SchoolEndpoints.searchPath, PageRoutes.qrPath: .search
-        case SchoolEndpoints.schoolsPath, "/v1/catalog": .bulk
+        case SchoolEndpoints.searchPath: .search
+        // Eight masks scored for each code not cached.
+        case PageRoutes.qrPath: .qrCode
+        case SchoolEndpoints.schoolsPath, "/v1/catalog", "/v1/scores": .bulk
         default: .request
         }
     }

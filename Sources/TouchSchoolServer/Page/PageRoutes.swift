@@ -12,6 +12,7 @@ struct PageRoutes {
     let battle: Battle
     let page: WebPage
     let lookup: SchoolLookup
+    let qrCodes = QRCodeCache()
 
     func add(to router: Router<HTTPRequestContext>) {
         router.get("/") { request, _ in page.response(for: WebPage.indexName, request: request) }
@@ -38,11 +39,11 @@ struct PageRoutes {
         // The projector's QR code of the address it was opened at: the one encoder `serve` also
         // draws in the terminal with. Only modules come out, never the text.
         router.get(RouterPath(Self.qrPath)) { request, _ -> Response in
-            guard let text = request.uri.queryParameters.get("text"), !text.isEmpty, let code = QRCode(text) else {
+            guard let text = request.uri.queryParameters.get("text"), !text.isEmpty, let svg = qrCodes.svg(for: text) else {
                 return Routes.json(#"{"error":"give text=, at most 106 bytes"}"#, status: .badRequest)
             }
             return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400", .xContentTypeOptions: "nosniff"],
-                            body: .init(byteBuffer: ByteBuffer(string: code.svg)))
+                            body: .init(byteBuffer: ByteBuffer(string: svg)))
         }
         router.get(RouterPath(SchoolEndpoints.schoolsPath)) { request, _ -> Response in
             let catalog = await battle.catalog
