@@ -11,6 +11,20 @@ public struct SSHPolicy: Sendable {
     /// seconds, or as long as it takes to type any password.
     public var loginGraceSeconds: Int
 
+    /// Memory one address's games may hold together: a lab of 40 at the largest screen, and
+    /// more. 60 games at 500 × 200 from one address used to take 3.5 MB each.
+    public var memoryPerAddress = 64 << 20
+
+    /// What one game holds at most, at the largest screen it is drawn at
+    /// (`SSHSessionHandler.maximumColumns` × `maximumRows`, 24,576 cells): measured 344 KB at
+    /// 80 × 24 and 3.5 MB at 500 × 200, about 32 bytes a cell over a base of 0.3 MB
+    /// (BENCHMARKS.md, "The game over SSH"); 1 MiB rounds it up.
+    static let bytesPerGameAtLargestScreen = 1 << 20
+
+    /// Connections one address may hold: `connectionsPerAddress`, and no more games than its
+    /// memory holds at the largest screen.
+    public var gamesPerAddress: Int { max(1, min(connectionsPerAddress, memoryPerAddress / Self.bytesPerGameAtLargestScreen)) }
+
     public static let standard = SSHPolicy(connectionsPerAddress: 100, maximumSessions: 2_000, idleTimeoutSeconds: 15 * 60,
                                            loginGraceSeconds: 30)
 

@@ -42,7 +42,7 @@ struct SSHServer: Service {
         // The play sockets' count of open connections per address, for SSH connections (only
         // the connection count of this policy is used: sockets, devices and taps are
         // `context.limits`', shared with every other player).
-        let connections = AddressLimits(policy: AddressLimitPolicy(connectionsPerAddress: policy.connectionsPerAddress, socketsPerAddress: 0,
+        let connections = AddressLimits(policy: AddressLimitPolicy(connectionsPerAddress: policy.gamesPerAddress, socketsPerAddress: 0,
                                                                    devicesPerAddressPerHour: 0, tapsPerSecond: 0, tapBurst: 0))
         let context = context
         let loginGrace = TimeAmount.seconds(Int64(policy.loginGraceSeconds))

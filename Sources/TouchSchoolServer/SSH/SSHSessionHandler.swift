@@ -13,9 +13,11 @@ final class SSHSessionHandler: ChannelInboundHandler {
     /// No locale name is longer; a longer value is not one.
     static let maximumEnvironmentValueBytes = 64
     /// Terminals larger than this are drawn as if they were this large: the view's grid grows
-    /// with the terminal, and the client chooses the size.
-    static let maximumColumns = 500
-    static let maximumRows = 200
+    /// with the terminal, and the client chooses the size (65535 × 65535 is one request away).
+    /// A 1080p screen full of an 8 × 12-pixel font is 240 × 90; each game's memory at this size
+    /// is what `SSHPolicy.gamesPerAddress` counts.
+    static let maximumColumns = 256
+    static let maximumRows = 96
 
     private let identity: SSHPlayerIdentity
     private let address: String
