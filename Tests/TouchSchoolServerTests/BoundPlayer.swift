@@ -40,10 +40,19 @@ final class BoundPlayer: Sendable {
 
     /// Connects from `local` to the server's play socket, says hello and waits for the welcome.
     static func join(_ server: ServerProcess, from local: String, device: TestDevice) async throws -> (BoundPlayer, Welcome) {
+        let player = try await connect(server, from: local)
+        try await player.send(.hello(Hello(device: device.key, player: device.name)))
+        let welcome = try await player.next("welcome") { if case let .welcome(welcome) = $0 { welcome } else { nil } }
+        return (player, welcome)
+    }
+
+    /// Connects from `local` (an IPv4 address to the server's 127.0.0.1, an IPv6 one to its ::1)
+    /// to the server's play socket, and says nothing yet.
+    static func connect(_ server: ServerProcess, from local: String) async throws -> BoundPlayer {
         let player = BoundPlayer()
         let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: .singletonMultiThreadedEventLoopGroup)
             .bind(to: try SocketAddress(ipAddress: local, port: 0))
-            .connect(host: "127.0.0.1", port: server.port) { channel in
+            .connect(host: local.contains(":") ? "::1" : "127.0.0.1", port: server.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: 1 << 22) { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
@@ -92,9 +101,12 @@ final class BoundPlayer: Sendable {
             player.state.withLock { $0.ended = true }
         }
         player.task.withLock { $0 = task }
-        try await player.send(.hello(Hello(device: device.key, player: device.name)))
-        let welcome = try await player.next("welcome") { if case let .welcome(welcome) = $0 { welcome } else { nil } }
-        return (player, welcome)
+        return player
+    }
+
+    /// The code of the error the server sent before closing: why it refused this player.
+    func refusal() async throws -> UInt16 {
+        try await next("an error") { if case let .error(error) = $0 { error.code } else { nil } }
     }
 
     func send(_ message: ClientMessage) async throws {

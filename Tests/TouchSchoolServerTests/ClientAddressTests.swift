@@ -19,6 +19,21 @@ import TouchSchoolTestSupport
         #expect(ClientAddress.network(of: "unknown") == "unknown")
     }
 
+    /// A ban names the network the budgets count, in one spelling whatever spelling was given.
+    @Test func aBanNamesOneNetworkWhateverTheSpelling() {
+        #expect(ClientAddress.bannedNetwork("203.0.113.7") == "203.0.113.7")
+        #expect(ClientAddress.bannedNetwork("203.0.113.7/32") == "203.0.113.7")
+        #expect(ClientAddress.bannedNetwork("::ffff:203.0.113.7") == "203.0.113.7")
+        #expect(ClientAddress.bannedNetwork("::FFFF:cb00:7107") == "203.0.113.7")
+        #expect(ClientAddress.bannedNetwork("2001:db8:1:2::9") == "2001:db8:1:2::/64")
+        #expect(ClientAddress.bannedNetwork("2001:0DB8:0001:0002:0:0:0:1") == "2001:db8:1:2::/64")
+        #expect(ClientAddress.bannedNetwork("2001:db8:1:2::/64") == "2001:db8:1:2::/64")
+        for refused in ["203.0.113.007", "203.0.113.7/24", "203.0.113.7/", "2001:db8::1/48", "2001:db8::1/128", "::ffff:203.0.113.7/64",
+                        "203.0.113", "example.org", "", "unknown"] {
+            #expect(ClientAddress.bannedNetwork(refused) == nil, "\(refused)")
+        }
+    }
+
     /// Behind a trusted balancer, the nearest forwarded address that is not a balancer; what a
     /// client wrote at the start of the header is not believed.
     @Test func behindATrustedProxyTheLimitsCountTheAddressItForwards() {

@@ -55,16 +55,23 @@ struct AdminRoutes {
                 return Routes.json(MessageCoding.encodeJSON(AdminAnswer.Ban(id: id, banned: false, removed: [:])))
             }
         }
+        // An address alone, or with its prefix length (`203.0.113.7/32`, `2001:db8::/64`).
         for (action, banned) in [("ban", true), ("unban", false)] {
-            admin.post("addresses/:address/\(action)") { request, context -> Response in
-                guard let address = context.parameters.get("address"), Self.isAddress(address) else {
-                    return Self.error("not an IP address: give one as the server logs and lists them (e.g. 203.0.113.7 or 2001:db8::1)",
-                                      status: .badRequest)
-                }
-                log(request, context, "\(action) an address", ["address": "\(address)"])
-                return try await answer {
-                    try await battle.setBanned(address: address, banned)
-                    return Routes.json(MessageCoding.encodeJSON(AdminAnswer.Address(address: address, banned: banned)))
+            for path in ["addresses/:address/\(action)", "addresses/:address/:prefix/\(action)"] {
+                admin.post(RouterPath(path)) { request, context -> Response in
+                    let given = [context.parameters.get("address"), context.parameters.get("prefix")].compactMap { $0 }.joined(separator: "/")
+                    guard let network = ClientAddress.bannedNetwork(given) else {
+                        return Self.error("not an address to ban: give an IPv4 address in dotted decimal without leading zeros "
+                                          + "(203.0.113.7 or 203.0.113.7/32), or an IPv6 address (2001:db8::1 or 2001:db8::/64, "
+                                          + "whose /64 is banned)", status: .badRequest)
+                    }
+                    log(request, context, "\(action) an address", ["address": "\(network)"])
+                    return try await answer {
+                        try await battle.setBanned(address: network, banned)
+                        // A ban of one IPv6 address made before bans covered its /64.
+                        if !banned, network != given { try await battle.setBanned(address: given, false) }
+                        return Routes.json(MessageCoding.encodeJSON(AdminAnswer.Address(address: network, banned: banned)))
+                    }
                 }
             }
         }
@@ -83,11 +90,6 @@ struct AdminRoutes {
         do { return try await body() } catch let error as BattleStoreError {
             return Self.error("the battle cannot be read or changed now: \(error)", status: .serviceUnavailable)
         }
-    }
-
-    static func isAddress(_ text: String) -> Bool {
-        var v4 = in_addr(), v6 = in6_addr()
-        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 
     static let badDevice = error("not a device id: 24 hex digits, as GET /v1/admin/devices lists them", status: .badRequest)

@@ -107,7 +107,7 @@ struct PlayConnection {
             }
             // A reader that stopped reading.
             group.addTask {
-                await progress.watch(every: Self.writeStallInterval) {
+                await progress.watch(every: Self.writeStallInterval, channel: channel) {
                     logger.notice("Closing a connection whose reader stopped reading", metadata: ["address": "\(address)"])
                     metrics.protocolErrors.increment()
                     channel.close(promise: nil)
@@ -231,7 +231,14 @@ struct PlayConnection {
                         metrics: ServerMetrics) async -> ProtocolError? {
         // A store that cannot be read now lets the player in: a ban is the operator's tool
         // against a few cheaters, not worth refusing every player while the store is down.
-        if (try? await battle.store.isBanned(address: address)) == true {
+        // Bans are kept by network (`ClientAddress.bannedNetwork`); one of a single IPv6
+        // address, made before bans covered its /64, under the address itself.
+        let network = ClientAddress.network(of: address)
+        var banned = false
+        for key in network == address ? [address] : [network, address] where !banned {
+            banned = (try? await battle.store.isBanned(address: key)) == true
+        }
+        if banned {
             return ProtocolError(code: CloseCode.banned, message: "this address is banned from the battle")
         }
         guard limits.admitDevice(device, from: address, nowSeconds: nowSeconds()) else {
