@@ -45,9 +45,19 @@ public final class BattleDatabase {
     ///
     /// Every commit is durable before it returns: WAL with `synchronous=FULL` syncs the log at
     /// each commit.
-    public static func openForServer(dataDirectory directory: String) throws(StoreError) -> (database: BattleDatabase, moved: Move?) {
+    ///
+    /// `battle`: the identity the directory's `battle.id` held before this start, if any. Such a
+    /// battle has kept its scores here since its first start, so a database that is missing or
+    /// empty (and no `state.json` to move in) is one that was lost: refused, changing nothing,
+    /// rather than played on from zero with every score gone.
+    public static func openForServer(dataDirectory directory: String,
+                                     battle: String? = nil) throws(StoreError) -> (database: BattleDatabase, moved: Move?) {
         let path = path(inDataDirectory: directory)
         let isNew = !FileIO.exists(path)
+        let lostIfEmpty = battle.map { battle in !FileIO.exists(StateStore(directory: directory).path) ? battle : nil } ?? nil
+        if isNew, let battle = lostIfEmpty {
+            throw StoreError(message: "cannot open the battle database \(path): it is missing, " + lost(battle: battle, directory: directory))
+        }
         let database = try open(path, readOnly: false)
         let moved: Move?
         do throws(SQLiteError) {
@@ -55,7 +65,9 @@ public final class BattleDatabase {
             try database.connection.execute("PRAGMA busy_timeout = 10000")
             // Before anything is written (the log's mode is kept in the file): another
             // program's file stays as it was.
-            _ = try database.checkOwnership()
+            if try database.checkOwnership() == 0, let battle = lostIfEmpty {
+                throw SQLiteError(code: 0, message: "it is empty, " + lost(battle: battle, directory: directory))
+            }
             // Takes effect only on a database being made.
             try database.connection.execute("PRAGMA page_size = \(BattleDatabaseSchema.pageSize)")
             try database.connection.execute("PRAGMA journal_mode = WAL")
@@ -72,6 +84,13 @@ public final class BattleDatabase {
         // A file made now is named in the directory durably too.
         if isNew { syncDirectory(directory) }
         return (database, moved)
+    }
+
+    /// Why a missing or empty database is refused, and the operator's two ways on.
+    private static func lost(battle: String, directory: String) -> String {
+        "but \(BattleIdentityFile.path(inDataDirectory: directory)) says this directory holds battle \(battle), whose scores were "
+            + "kept there: restore \(fileName) from a backup (docs/operations.md, \"Backups\"), or, to begin a new battle here, "
+            + "move \(BattleIdentityFile.fileName) away (players' waiting taps stay with the old battle)"
     }
 
     /// The database for a command that only reads (`rank`, `stats`, `search`, a move into

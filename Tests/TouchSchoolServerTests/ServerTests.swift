@@ -399,6 +399,38 @@ import TouchSchoolTestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/battle.sqlite")) == garbage)
     }
 
+    /// Seen before: `: > DIR/battle.sqlite` beside an existing `battle.id` started a fresh battle
+    /// in silence, every score gone and new taps acknowledged into the empty store. A battle's
+    /// database emptied or removed is refused, naming both ways on, and left as it is; moving
+    /// `battle.id` away is the operator saying "a new battle".
+    @Test func anEmptiedOrMissingDatabaseOfABattleWithHistoryIsRefusedAndLeftAsItIs() async throws {
+        let directory = makeTemporaryDirectory()
+        let server = try ServerProcess.start(dataDirectory: directory)
+        let device = TestDevice(name: "before")
+        let (player, _) = try await TestPlayer.join(server, device: device)
+        try await player.send(.taps(device.batch(schoolA, taps: 5, switchTo: true)))
+        _ = try await player.ack(1)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit(timeout: 10) == 0, "\(server.errors)")
+        let database = "\(directory)/battle.sqlite"
+        for (what, empty) in [("is empty", { try Data().write(to: URL(fileURLWithPath: database)) }),
+                              ("is missing", { try FileManager.default.removeItem(atPath: database) })] as [(String, () throws -> Void)] {
+            try empty()
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+            let launched = try ServerProcess.launch(dataDirectory: directory)
+            #expect { _ = try launched.listening() } throws: { error in
+                "\(error)".contains("battle.sqlite: it \(what), but \(directory)/battle.id says this directory holds battle")
+                    && "\(error)".contains("restore battle.sqlite from a backup") && "\(error)".contains("move battle.id away")
+            }
+            let left = FileManager.default.contents(atPath: database)
+            #expect(what == "is empty" ? left == Data() : left == nil, "\(what): left as it was")
+        }
+        try FileManager.default.moveItem(atPath: "\(directory)/battle.id", toPath: "\(directory)/battle.id.old")
+        let fresh = try ServerProcess.start(dataDirectory: directory)
+        defer { fresh.stop() }
+        #expect(try await HTTP.scores(fresh).scores.isEmpty, "a new battle, begun as the operator said")
+    }
+
     /// A second `serve` on a port another one holds says so and ends at once with status 1,
     /// whatever it was asked to do next (it used to print nothing, spin a core and ignore SIGTERM).
     @Test func aBusyPortEndsServeAtOnceWithTheReason() async throws {

@@ -32,8 +32,10 @@ final class SQLiteBattleStore: BattleStore {
     init(dataDirectory: String, starterCatalogPath: String?) throws(StoreError) {
         directory = dataDirectory
         catalogs = DataDirectoryCatalog(directory: dataDirectory, starterCatalogPath: starterCatalogPath)
-        identity = try BattleIdentityFile.loadOrCreate(dataDirectory: dataDirectory)
-        let (database, moved) = try BattleDatabase.openForServer(dataDirectory: dataDirectory)
+        // The database first: an identity is only ever beside a database that was made.
+        let battle = try BattleIdentityFile.load(path: BattleIdentityFile.path(inDataDirectory: dataDirectory))
+        let (database, moved) = try BattleDatabase.openForServer(dataDirectory: dataDirectory, battle: battle)
+        if let battle { identity = battle } else { identity = try BattleIdentityFile.loadOrCreate(dataDirectory: dataDirectory) }
         self.database = Mutex(database)
         self.moved = moved
     }
