@@ -292,4 +292,42 @@ struct WebPageEndToEndTests {
         #expect(try browser.script("return document.querySelectorAll('img:not([id]), b:not([id])').length") as? Int == 0)
         #expect(try browser.string("return document.title") == "School Battle TouchSchool")
     }
+
+    /// Seen before: an imported 10 KB school name without a space widened the search list to
+    /// 174,275 px. On a phone the page keeps its width with such a name in the results, the
+    /// game's heading and the board, and a result shows at most two lines of it.
+    @Test func aSchoolNameOfTenKilobytesKeepsThePageOnAPhonesWidth() throws {
+        let long = "한빛고등학교" + String(repeating: "W", count: 10_000)
+        let catalog = TmuxSession.catalogJSON.replacingOccurrences(of: "\"한빛고등학교\"", with: "\"\(long)\"")
+        let server = try ServerProcess(catalog: catalog)
+        defer { server.stop() }
+        let browser = try Browser(width: 390, height: 844, touch: true, language: "ko-KR")
+        defer { browser.close() }
+        func widths() throws -> (page: Int, view: Int) {
+            let page = try browser.script("return document.documentElement.scrollWidth") as? Int ?? -1
+            let view = try browser.script("return document.documentElement.clientWidth") as? Int ?? 0
+            return (page, view)
+        }
+        try browser.open(server.url + "/")
+        try browser.type("한빛", into: "#query")
+        try browser.waitFor("the school in the results") { Self.text(browser, "results").contains(long) }
+        let results = try widths()
+        #expect(results.page <= results.view, "the search list: \(results)")
+        // Two lines are about 2.4 to 3 em high; the whole name would be hundreds.
+        let tenthsOfEm = try browser.script("""
+            const name = document.querySelector('#results .name');
+            return Math.round(10 * name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).fontSize));
+            """) as? Int ?? -1
+        #expect((10...35).contains(tenthsOfEm), "the name in a result is \(tenthsOfEm) tenths of an em high")
+        try browser.click("#results button")
+        try browser.waitFor("the game") { Self.text(browser, "school-name") == long }
+        let game = try widths()
+        #expect(game.page <= game.view, "the game: \(game)")
+        try Self.touch(browser, 2, after: 0)
+        try Self.waitUntilDelivered(browser)
+        try browser.click("#to-board")
+        try browser.waitFor("the board") { Self.text(browser, "board-rows").contains(long) }
+        let board = try widths()
+        #expect(board.page <= board.view, "the board: \(board)")
+    }
 }
