@@ -53,6 +53,78 @@ import TouchSchoolTestSupport
         #expect(try await HTTP.get(server.baseURL + "/healthz").status == 200)
     }
 
+    /// Requests the HTTP parser refuses, each complete: seen before the fix, all 35 such sockets
+    /// were still open after 45 s (neither the head's limit nor the idle limit reaches them).
+    /// Each is answered 400 and closed at once; on a kept-alive connection, after a response,
+    /// the connection is closed.
+    @Test func requestsTheParserRefusesAreAnswered400AndClosed() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let manyHeaders = (0..<101).map { "X-H\($0): 1\r\n" }.joined()
+        let malformed = [
+            "unknown method": "FOO / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+            "NUL in the method": "G\u{0}T / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+            "HTTP/9.9": "GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n",
+            "HTTP/0.9 request line": "GET /\r\n\r\n",
+            "101 headers": "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + manyHeaders + "\r\n",
+            "a space in a header name": "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: 1\r\n\r\n",
+            "Content-Length with Transfer-Encoding":
+                "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        ]
+        let sockets = try malformed.mapValues { request in
+            let socket = try RawConnection(to: server.port)
+            socket.send(request)
+            return socket
+        }
+        for (name, socket) in sockets.sorted(by: { $0.key < $1.key }) {
+            let answer = socket.readUntilClosed(timeout: 5)
+            #expect(answer?.text.hasPrefix("HTTP/1.1 400") == true, "\(name): \(String(describing: answer))")
+        }
+        let kept = try RawConnection(to: server.port)
+        kept.send(Self.request)
+        #expect(kept.read(for: 1).hasPrefix("HTTP/1.1 200"))
+        kept.send(malformed["unknown method"]!)
+        #expect(kept.readUntilClosed(timeout: 5) != nil, "a refused second request closes its connection")
+        #expect(try await HTTP.get(server.baseURL + "/healthz").status == 200)
+    }
+
+    /// The common soft limit of 1,024 open files: seen before the fix, 1,100 sockets from one
+    /// address took every descriptor, and another address got no `/healthz` within 10 s and no
+    /// player could connect. One address now holds at most half of what the process can, and
+    /// another is answered at once.
+    @Test func oneAddressHoldingAllItMayLeavesRoomForEveryoneElse() async throws {
+        let server = try ServerProcess.start(openFiles: (soft: 1_024, hard: 1_024))
+        defer { server.stop() }
+        var held: [RawConnection] = []
+        for _ in 0..<1_100 { held.append(try RawConnection(to: server.port, from: "127.0.0.30")) }
+        // Those past the address's share are closed at once, the rest held open (until the
+        // head's 10 s): 1,024 files less 128 for the process's own is 896, half of it 448.
+        try await Task.sleep(for: .milliseconds(500))
+        let refused = held.indices.filter { held[$0].readUntilClosed(timeout: 0.001) != nil }
+        #expect(refused.count == 1_100 - 448, "\(refused.count) of 1,100 refused")
+
+        let asked = Date()
+        let neighbour = try RawConnection(to: server.port, from: "127.0.0.31")
+        neighbour.send(Self.request)
+        #expect(neighbour.statuses(count: 1, timeout: 1) == [200], "another address's /healthz")
+        #expect(Date().timeIntervalSince(asked) < 1, "/healthz answered within a second: \(Date().timeIntervalSince(asked)) s")
+        let joining = Date()
+        let (player, welcome) = try await BoundPlayer.join(server, from: "127.0.0.32", device: TestDevice(name: "neighbour"))
+        #expect(welcome.battle.isEmpty == false)
+        #expect(Date().timeIntervalSince(joining) < 1, "a new player welcomed within a second: \(Date().timeIntervalSince(joining)) s")
+        await player.close()
+        #expect(server.waitForExit(timeout: 0) == nil, "the server runs on")
+    }
+
+    /// The soft limit is raised to the hard one at start.
+    @Test func theSoftOpenFileLimitIsRaisedToTheHardOne() throws {
+        let server = try ServerProcess.start(openFiles: (soft: 1_024, hard: 4_096))
+        defer { server.stop() }
+        let limits = try String(contentsOfFile: "/proc/\(server.pid)/limits", encoding: .utf8)
+        let line = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }.map(String.init) ?? ""
+        #expect(line.split(separator: " ", omittingEmptySubsequences: true).suffix(3).prefix(2) == ["4096", "4096"], "\(line)")
+    }
+
     /// Every socket counts against its address, whatever it carries or says; another address
     /// is not held back, and a socket closed gives its slot back.
     @Test func socketsFromOneAddressAreCountedAndAnotherAddressIsNot() async throws {

@@ -34,8 +34,9 @@ final class ServerProcess: @unchecked Sendable {
     /// Starts a server on `dataDirectory` (a new one by default) and waits for its line
     /// "listening on http://127.0.0.1:PORT" (or, with `--host 0.0.0.0`, "listening on every
     /// interface, port PORT").
-    static func start(dataDirectory: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws -> ServerProcess {
-        try launch(dataDirectory: dataDirectory, arguments: arguments, environment: environment).listening()
+    static func start(dataDirectory: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
+                      openFiles: (soft: Int, hard: Int)? = nil) throws -> ServerProcess {
+        try launch(dataDirectory: dataDirectory, arguments: arguments, environment: environment, openFiles: openFiles).listening()
     }
 
     /// A server started but not yet listening: several can start at once.
@@ -52,8 +53,11 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Starts a server without waiting for it. The environment's DATABASE_URL is not passed on:
-    /// a server uses PostgreSQL only when a test says so (`--postgres`).
-    static func launch(dataDirectory: String? = nil, arguments: [String] = [], environment extra: [String: String] = [:]) throws -> Launched {
+    /// a server uses PostgreSQL only when a test says so (`--postgres`). `openFiles`: the
+    /// server's limits on open files, set by util-linux's prlimit, which then runs the server
+    /// in its own place (the pid is the server's).
+    static func launch(dataDirectory: String? = nil, arguments: [String] = [], environment extra: [String: String] = [:],
+                       openFiles: (soft: Int, hard: Int)? = nil) throws -> Launched {
         let directory = dataDirectory ?? makeTemporaryDirectory()
         let logs = makeTemporaryDirectory()
         let outputPath = "\(logs)/out", errorPath = "\(logs)/err"
@@ -61,7 +65,9 @@ final class ServerProcess: @unchecked Sendable {
         environment["LOG_LEVEL"] = "debug"
         environment["DATABASE_URL"] = nil
         environment.merge(extra) { $1 }
-        switch Subprocess.start(binary, ["serve", "--port", "0", "--data-dir", directory] + arguments, environment: environment,
+        var command = [binary, "serve", "--port", "0", "--data-dir", directory] + arguments
+        if let openFiles { command = ["/usr/bin/prlimit", "--nofile=\(openFiles.soft):\(openFiles.hard)", "--"] + command }
+        switch Subprocess.start(command[0], Array(command.dropFirst()), environment: environment,
                                 outputPath: outputPath, errorPath: errorPath) {
         case let .success(pid): return Launched(pid: pid, directory: directory, outputPath: outputPath, errorPath: errorPath)
         case let .failure(failure): throw HarnessError(failure.description)
@@ -358,6 +364,14 @@ final class TestDevice: @unchecked Sendable {
         lastEndMs = start + durationMs
         return TapBatch(seq: seq, taps: [school: taps], playerTaps: taps, switchedTo: switchTo ? school : nil, best: 8,
                         startMs: start, endMs: lastEndMs)
+    }
+
+    /// The next batch: `taps` for several schools over `durationMs`, none of them the player's own.
+    func batch(_ taps: [String: UInt64], durationMs: Int64) -> TapBatch {
+        seq += 1
+        let start = max(lastEndMs, Self.nowMs() - 3_000)
+        lastEndMs = start + durationMs
+        return TapBatch(seq: seq, taps: taps, playerTaps: 0, best: 8, startMs: start, endMs: lastEndMs)
     }
 }
 

@@ -3,7 +3,7 @@ import Testing
 import TouchSchoolProtocol
 import TouchSchoolTestSupport
 
-/// A play connection whose reader stops reading, against a real server.
+/// Connections whose readers stop reading, against a real server.
 @Suite(.onOwnThreads) struct WriteStallTests {
     /// It floods pings and reads none of the pongs: its buffers fill, the server's next write
     /// waits for room, and nothing else would end it (the server's own ping waits behind it).
@@ -23,6 +23,50 @@ import TouchSchoolTestSupport
         // Read now: a closed connection gives what was buffered, then its end.
         let drained = mute.readUntilClosed(timeout: 10)
         #expect(drained != nil, "the server closed the connection of a reader that stopped reading")
+        #expect(server.waitForExit(timeout: 0) == nil)
+    }
+
+    /// Seen before: 600 board stream readers with 4 KB receive buffers on a changing board, none
+    /// closed in 75 s (the kernel's send buffer took the small writes for minutes), the server
+    /// 114 MB larger. A reader whose window stays shut while data waits is closed within 15 to
+    /// 30 s of it; a reader that reads stays.
+    @Test func boardStreamReadersThatNeverReadAreClosedAndOneThatReadsStays() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        // A board of 240 schools (about 4 KB as a whole), more than the readers' windows hold.
+        let schools = (1...240).map { String(format: "S%04d", $0) }
+        for (index, chunk) in stride(from: 0, to: schools.count, by: 120).map({ Array(schools[$0..<$0 + 120]) }).enumerated() {
+            let device = TestDevice(name: "filler\(index)")
+            let (player, _) = try await TestPlayer.join(server, device: device)
+            for start in stride(from: 0, to: chunk.count, by: PlayProtocol.maximumSchoolsPerBatch) {
+                let batch = chunk[start..<min(start + PlayProtocol.maximumSchoolsPerBatch, chunk.count)]
+                try await player.send(.taps(device.batch(Dictionary(uniqueKeysWithValues: batch.map { ($0, 1) }), durationMs: 400)))
+            }
+            _ = try await player.ack(device.seq)
+            await player.close()
+        }
+        let request = "GET \(PlayProtocol.boardPath) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        // The smallest receive buffer the kernel gives (it raises 1 byte to its minimum).
+        let mute = try (0..<50).map { _ in try RawConnection(to: server.port, from: "127.0.0.40", receiveBuffer: 1) }
+        for reader in mute { reader.send(request) }
+        let reading = try RawConnection(to: server.port, from: "127.0.0.41")
+        reading.send(request)
+        let opened = Date()
+
+        // The board changes all along: 16 schools a batch, 2.5 batches a second.
+        let tapper = TestDevice(name: "tapper")
+        let (player, _) = try await TestPlayer.join(server, device: tapper)
+        var read = ""
+        while Date().timeIntervalSince(opened) < 40 {
+            let batch = schools.shuffled().prefix(PlayProtocol.maximumSchoolsPerBatch)
+            try await player.send(.taps(tapper.batch(Dictionary(uniqueKeysWithValues: batch.map { ($0, 1) }), durationMs: 400)))
+            read += reading.read(for: 0.4)
+        }
+        await player.close()
+        let closed = mute.filter { $0.readUntilClosed(timeout: 0.5) != nil }.count
+        #expect(closed == mute.count, "\(closed) of \(mute.count) readers that never read were closed within 40 s")
+        #expect(read.contains("event: board") && read.contains("event: changes"), "\(read.prefix(300))")
+        #expect(reading.readUntilClosed(timeout: 1) == nil, "the reader that reads stays")
         #expect(server.waitForExit(timeout: 0) == nil)
     }
 }

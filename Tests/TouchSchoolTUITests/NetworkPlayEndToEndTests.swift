@@ -51,6 +51,8 @@ struct NetworkPlayEndToEndTests {
         }
 
         var url: String { "http://127.0.0.1:\(port)" }
+        /// The server's process id, while it runs.
+        var pid: pid_t? { process?.processIdentifier }
 
         /// Starts the server (again, on the same port once it has one) and waits until it listens.
         func start() throws {

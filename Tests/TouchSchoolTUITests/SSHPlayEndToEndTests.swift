@@ -38,9 +38,9 @@ struct SSHPlayEndToEndTests {
     /// `ssh` to the server's game under tmux, in `language`.
     /// `extra`: more options of ssh (`-b ADDRESS`: connect from that address).
     static func player(_ user: String, key: String?, on server: ServerProcess, language: String = "C.UTF-8",
-                       extra: [String] = []) throws -> TmuxSession {
+                       extra: [String] = [], columns: Int = 100, rows: Int = 30) throws -> TmuxSession {
         let port = try #require(server.sshPort)
-        return try TmuxSession(arguments: [], user: user,
+        return try TmuxSession(columns: columns, rows: rows, arguments: [], user: user,
                                program: ["/usr/bin/env", "LANG=\(language)", "/usr/bin/ssh"] + extra + sshArguments(key: key, port: port, user: user))
     }
 
@@ -234,6 +234,64 @@ struct SSHPlayEndToEndTests {
         let idle = try Self.runSSH(["-N"], key: bobKey, on: server)
         let took = Date().timeIntervalSince(started)
         #expect(idle.status == 255 && took >= 1.5 && took < 10, "\(idle) after \(took) s")
+    }
+
+    /// Seen before: 60 games at 500 × 200 from one address cost about 3.5 MB each (6.7 GB at
+    /// the 2,000-game cap). A game is drawn at 256 × 96 at most, and an address holds as many
+    /// connections as its memory allows at that size (64 MiB: 64), whatever more it was given.
+    @Test func gamesAtTheLargestTerminalsAreBoundedInMemoryAndPerAddress() throws {
+        let keys = try TemporaryDirectory()
+        defer { keys.remove() }
+        // A key each: a second connection of one device takes its game's place.
+        let gameKeys = try (0..<9).map { try Self.makeKey("large\($0)", in: keys) }
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0", "--ssh-connections-per-address", "1000"])
+        defer { server.stop() }
+        let pid = try #require(server.pid)
+        func residentKB() throws -> Int {
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+        }
+        // One game first: the server's one-time costs (its first SSH handshake, the game's code) out of the figure.
+        let first = try Self.player("first", key: gameKeys[0], on: server, columns: 500, rows: 200)
+        defer { first.close() }
+        try first.waitFor("Search for your school")
+        let before = try residentKB()
+        let games = try gameKeys.dropFirst().map { try Self.player("large", key: $0, on: server, columns: 500, rows: 200) }
+        defer { for game in games { game.close() } }
+        for game in games { try game.waitFor("Search for your school") }
+        let perGame = (try residentKB() - before) / games.count
+        #expect(perGame <= 1_600, "each game at 500 × 200 holds \(perGame) KB (3.5 MB before the bound)")
+
+        // The address's connections: 64 held (less the 9 games above), the rest closed at once.
+        let port = try #require(server.sshPort)
+        var sockets: [Int32] = []
+        defer { for socket in sockets { Glibc.close(socket) } }
+        for _ in 0..<70 {
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var target = sockaddr_in()
+            target.sin_family = sa_family_t(AF_INET)
+            target.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, "127.0.0.1", &target.sin_addr)
+            let connected = withUnsafePointer(to: &target) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            try #require(connected == 0)
+            sockets.append(socket)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        // A socket the server closed reads its end (0) at once; one it holds has nothing to read yet but its greeting.
+        let closed = sockets.filter { socket in
+            var buffer = [UInt8](repeating: 0, count: 256)
+            var ended = false
+            while true {
+                var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 0) > 0 else { break }
+                let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { ended = true; break }
+            }
+            return ended
+        }.count
+        #expect(closed == 70 - (64 - 9), "\(closed) of 70 closed")
     }
 
     @Test func anSSHPlayerCountsUnderItsOwnAddressAndABannedAddressIsRefused() throws {
