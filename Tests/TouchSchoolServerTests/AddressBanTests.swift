@@ -7,6 +7,14 @@ import TouchSchoolTestSupport
 /// for every spelling of the address it names and for the network the budgets count (an IPv6
 /// /64), whatever address family the server listens on.
 @Suite(.onOwnThreads, .serialized) struct AddressBanTests {
+    /// A player from `address` says hello and is refused as banned.
+    static func expectRefused(_ server: ServerProcess, from address: String) async throws {
+        let refused = try await BoundPlayer.connect(server, from: address)
+        try await refused.send(.hello(Hello(device: TestDevice(name: "banned").key, player: "banned")))
+        #expect(try await refused.refusal() == CloseCode.banned, "\(address)")
+        await refused.close()
+    }
+
     /// Seen before: on a server listening on `::`, banning 127.0.0.146 answered 200 and the
     /// player played on as ::ffff:127.0.0.146.
     @Test func anIPv4BanHoldsOnAServerListeningOnEveryIPv6Address() async throws {
@@ -15,10 +23,7 @@ import TouchSchoolTestSupport
         let token = try AdminAPI.token(of: server)
         let ban = try await AdminAPI.request(server, token: token, "POST", "/v1/admin/addresses/127.0.0.146/ban")
         #expect(ban.status == 200 && ban.body == #"{"address":"127.0.0.146","banned":true}"#, "\(ban)")
-        let refused = try await BoundPlayer.connect(server, from: "127.0.0.146")
-        try await refused.send(.hello(Hello(device: TestDevice(name: "banned").key, player: "banned")))
-        #expect(try await refused.refusal() == CloseCode.banned)
-        await refused.close()
+        try await Self.expectRefused(server, from: "127.0.0.146")
         let (neighbour, _) = try await BoundPlayer.join(server, from: "127.0.0.147", device: TestDevice(name: "neighbour"))
         await neighbour.close()
     }
@@ -32,10 +37,7 @@ import TouchSchoolTestSupport
         let token = try AdminAPI.token(of: server)
         let mapped = try await AdminAPI.request(server, token: token, "POST", "/v1/admin/addresses/::ffff:127.0.0.68/ban")
         #expect(mapped.status == 200 && mapped.body == #"{"address":"127.0.0.68","banned":true}"#, "\(mapped)")
-        let refused = try await BoundPlayer.connect(server, from: "127.0.0.68")
-        try await refused.send(.hello(Hello(device: TestDevice(name: "banned").key, player: "banned")))
-        #expect(try await refused.refusal() == CloseCode.banned)
-        await refused.close()
+        try await Self.expectRefused(server, from: "127.0.0.68")
 
         let slash32 = try await AdminAPI.request(server, token: token, "POST", "/v1/admin/addresses/127.0.0.69/32/ban")
         #expect(slash32.status == 200 && slash32.body == #"{"address":"127.0.0.69","banned":true}"#, "\(slash32)")
@@ -60,12 +62,7 @@ import TouchSchoolTestSupport
         let token = try AdminAPI.token(of: server)
         let ban = try await AdminAPI.request(server, token: token, "POST", "/v1/admin/addresses/fd00:5ec:0:1::1/ban")
         #expect(ban.status == 200 && ban.body == #"{"address":"fd00:5ec:0:1::/64","banned":true}"#, "\(ban)")
-        for address in addresses.prefix(2) {
-            let refused = try await BoundPlayer.connect(server, from: address)
-            try await refused.send(.hello(Hello(device: TestDevice(name: "banned").key, player: "banned")))
-            #expect(try await refused.refusal() == CloseCode.banned, "\(address)")
-            await refused.close()
-        }
+        for address in addresses.prefix(2) { try await Self.expectRefused(server, from: address) }
         let (otherNetwork, _) = try await BoundPlayer.join(server, from: addresses[2], device: TestDevice(name: "other"))
         await otherNetwork.close()
     }
