@@ -71,6 +71,15 @@ final class RawConnection {
         }
     }
 
+    /// Whether the server has closed the connection without sending anything, as a socket refused
+    /// at a limit is: looked at now, without waiting.
+    func closedSilently() -> Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 0) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
+    }
+
     /// What the server has sent within `seconds`, without waiting for a close.
     func read(for seconds: TimeInterval) -> String {
         let deadline = Date().addingTimeInterval(seconds)
