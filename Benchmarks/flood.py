@@ -97,10 +97,10 @@ class Player:
                 if not chunk:
                     return
                 self.buffer += chunk
-            length = self._frame_length()
+            length, header = self._frame_length(), self._header_length()
             frame, self.buffer = self.buffer[:length], self.buffer[length:]
             opcode = frame[0] & 0x0F
-            payload = frame[self._header_length():]
+            payload = frame[header:]
             if opcode == 0x9:  # ping: answer as every client does
                 mask = os.urandom(4)
                 self.sock.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))

@@ -42,16 +42,33 @@ import TouchSchoolTestSupport
         #expect(budgets.admit(.search, admin: false, by: "10.0.0.9", atMs: 0) == .serverBusy)
     }
 
-    @Test func qrCodesShareTheAddressesSearchBudgetAndHaveTheServersOwn() {
+    @Test func qrCodesShareTheAddressesSearchBudgetAndCodesDrawnHaveTheServersOwn() {
         let budgets = RequestBudgets(policy: Self.policy)
-        for address in 0..<3 { #expect(budgets.admit(.qrCode, admin: false, by: "10.0.0.\(address)", atMs: 0) == .admitted) }
-        #expect(budgets.admit(.qrCode, admin: false, by: "10.0.0.4", atMs: 0) == .serverBusy)
-        // Searches have budget left: a separate one.
-        #expect(budgets.admit(.search, admin: false, by: "10.0.0.4", atMs: 0) == .admitted)
-        // The address's search budget counts its codes: 4 left of 5 after one code.
-        #expect(budgets.admit(.qrCode, admin: false, by: "10.0.0.5", atMs: 1_000) == .admitted)
-        for _ in 0..<4 { #expect(budgets.admit(.search, admin: false, by: "10.0.0.5", atMs: 1_000) == .admitted) }
-        #expect(budgets.admit(.search, admin: false, by: "10.0.0.5", atMs: 1_000) == .addressSpent)
+        // The address's search budget counts its codes: 4 searches left of 5 after one code.
+        #expect(budgets.admit(.qrCode, admin: false, by: "10.0.0.5", atMs: 0) == .admitted)
+        for _ in 0..<4 { #expect(budgets.admit(.search, admin: false, by: "10.0.0.5", atMs: 0) == .admitted) }
+        #expect(budgets.admit(.qrCode, admin: false, by: "10.0.0.5", atMs: 0) == .addressSpent)
+        // Codes drawn (not cached): the server's 3, then one a second.
+        #expect((0..<4).map { _ in budgets.drawQRCode(atMs: 0) } == [true, true, true, false])
+        #expect(budgets.drawQRCode(atMs: 1_000))
+        // Searches have a budget of their own.
+        #expect(budgets.admit(.search, admin: false, by: "10.0.0.6", atMs: 1_000) == .admitted)
+    }
+
+    /// What repeats is drawn once: the cache answers without asking the budget.
+    @Test func aCachedCodeIsNotDrawnAgain() {
+        let cache = QRCodeCache()
+        var drawn = 0
+        let first = cache.svg(for: "http://192.168.0.10:8080/") { drawn += 1; return true }
+        let again = cache.svg(for: "http://192.168.0.10:8080/") { drawn += 1; return true }
+        #expect(drawn == 1 && first == again)
+        guard case let .svg(svg) = first else { Issue.record("no code: \(first)"); return }
+        #expect(svg.hasPrefix("<svg"))
+        #expect(cache.svg(for: "http://192.168.0.10:8080/other") { false } == .busy)
+        #expect(cache.svg(for: String(repeating: "x", count: 500)) { true } == .tooLong)
+        // The oldest drawn is the first forgotten.
+        for index in 0..<QRCodeCache.capacity { _ = cache.svg(for: "http://10.0.0.1/\(index)") { true } }
+        #expect(cache.svg(for: "http://192.168.0.10:8080/") { false } == .busy)
     }
 
     @Test func wholeDirectoriesHaveTheServersBulkBudget() {

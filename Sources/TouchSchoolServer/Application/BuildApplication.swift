@@ -16,10 +16,11 @@ extension TouchSchoolServer {
         let page = try WebPage()
 
         let router = Router(context: HTTPRequestContext.self)
-        router.add(middleware: RequestBudgetMiddleware(budgets: RequestBudgets(policy: .standard), trustedProxies: configuration.trustedProxies, metrics: metrics))
+        let budgets = RequestBudgets(policy: .standard)
+        router.add(middleware: RequestBudgetMiddleware(budgets: budgets, trustedProxies: configuration.trustedProxies, metrics: metrics))
         Routes(battle: battle, metrics: metrics).add(to: router)
         BoardStream(battle: battle, limits: limits, metrics: metrics, trustedProxies: configuration.trustedProxies).add(to: router)
-        PageRoutes(battle: battle, page: page, lookup: SchoolLookup()).add(to: router)
+        PageRoutes(battle: battle, page: page, lookup: SchoolLookup(), budgets: budgets).add(to: router)
         AdminRoutes(battle: battle, token: adminToken, trustedProxies: configuration.trustedProxies, logger: logger).add(to: router)
 
         let playRouter = Router(context: PlayRequestContext.self)

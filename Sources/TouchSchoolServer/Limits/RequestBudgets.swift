@@ -35,7 +35,8 @@ public struct RequestBudgetPolicy: Sendable {
     /// their schools, a few keystrokes each.
     public var allSearchesPerSecond = 1_000
     public var allSearchBurst = 3_000
-    /// QR codes (1.5 ms each when not cached): a projector asks for one when it opens.
+    /// QR codes drawn (1.5 ms each; one cached is not drawn again): a projector asks for the
+    /// code of its join address when it opens.
     public var allQRCodesPerSecond = 50
     public var allQRCodeBurst = 200
     /// Whole directories, catalogs and boards (megabytes each with the national list).
@@ -49,7 +50,7 @@ public struct RequestBudgetPolicy: Sendable {
 /// server's connections.
 final class RequestBudgets: Sendable {
     /// What a request costs. A QR code is charged to its address's search budget (both are
-    /// computed per request), and to the server's QR budget.
+    /// computed per request); one not cached also to the server's QR budget (`drawQRCode`).
     enum Kind { case search, qrCode, bulk, request }
 
     enum Admission: Equatable {
@@ -91,12 +92,12 @@ final class RequestBudgets: Sendable {
         budgets.withLock { budgets in
             if admin, budgets.adminFailure.available(to: address, atMs: nowMs) < 1 { return .addressSpent }
             switch kind {
-            case .search, .qrCode:
+            case .search:
                 guard budgets.search.available(to: address, atMs: nowMs) >= 1 else { return .addressSpent }
-                let taken = kind == .search ? budgets.allSearches.take(by: Self.everyone, atMs: nowMs)
-                    : budgets.allQRCodes.take(by: Self.everyone, atMs: nowMs)
-                guard taken else { return .serverBusy }
+                guard budgets.allSearches.take(by: Self.everyone, atMs: nowMs) else { return .serverBusy }
                 budgets.search.spend(1, by: address, atMs: nowMs)
+            case .qrCode:
+                guard budgets.search.take(by: address, atMs: nowMs) else { return .addressSpent }
             case .bulk:
                 guard budgets.bulk.available(to: address, atMs: nowMs) >= 1 else { return .addressSpent }
                 guard budgets.allBulk.take(by: Self.everyone, atMs: nowMs) else { return .serverBusy }
@@ -107,6 +108,20 @@ final class RequestBudgets: Sendable {
             return .admitted
         }
     }
+
+    /// Takes one QR code to draw from the server's budget (a code not cached); whether there was one.
+    func drawQRCode(atMs nowMs: Int64) -> Bool {
+        budgets.withLock { $0.allQRCodes.take(by: Self.everyone, atMs: nowMs) }
+    }
+
+    /// The answer when the server's budget for a costly kind is spent.
+    static var busy: Response {
+        Response(status: .serviceUnavailable, headers: [.retryAfter: "1", .contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: .init(string: #"{"error":"the server is busy with requests like this one: try again in a second"}"#)))
+    }
+
+    /// The budgets' clock: monotonic milliseconds.
+    static func nowMs() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
 
     /// An admin request refused for its token.
     func adminFailed(by address: String, atMs nowMs: Int64) {
@@ -126,7 +141,7 @@ struct RequestBudgetMiddleware<Context: RemoteAddressRequestContext>: RouterMidd
                                                                  trustedProxies: trustedProxies))
         let path = request.uri.path
         let isAdmin = path.hasPrefix("/v1/admin/")
-        let nowMs = Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000)
+        let nowMs = RequestBudgets.nowMs()
         switch budgets.admit(Self.kind(of: path), admin: isAdmin, by: address, atMs: nowMs) {
         case .admitted: break
         case .addressSpent:
@@ -135,8 +150,7 @@ struct RequestBudgetMiddleware<Context: RemoteAddressRequestContext>: RouterMidd
                             body: .init(byteBuffer: .init(string: #"{"error":"too many requests from this address: try again in a second"}"#)))
         case .serverBusy:
             metrics.requestsRefused.increment()
-            return Response(status: .serviceUnavailable, headers: [.retryAfter: "1", .contentType: "application/json; charset=utf-8"],
-                            body: .init(byteBuffer: .init(string: #"{"error":"the server is busy with requests like this one: try again in a second"}"#)))
+            return RequestBudgets.busy
         }
         let response = try await next(request, context)
         if isAdmin, response.status == .unauthorized {

@@ -12,6 +12,8 @@ struct PageRoutes {
     let battle: Battle
     let page: WebPage
     let lookup: SchoolLookup
+    /// The server's budget for QR codes not cached.
+    let budgets: RequestBudgets
     let qrCodes = QRCodeCache()
 
     func add(to router: Router<HTTPRequestContext>) {
@@ -39,8 +41,13 @@ struct PageRoutes {
         // The projector's QR code of the address it was opened at: the one encoder `serve` also
         // draws in the terminal with. Only modules come out, never the text.
         router.get(RouterPath(Self.qrPath)) { request, _ -> Response in
-            guard let text = request.uri.queryParameters.get("text"), !text.isEmpty, let svg = qrCodes.svg(for: text) else {
-                return Routes.json(#"{"error":"give text=, at most 106 bytes"}"#, status: .badRequest)
+            let bad = Routes.json(#"{"error":"give text=, at most 106 bytes"}"#, status: .badRequest)
+            guard let text = request.uri.queryParameters.get("text"), !text.isEmpty else { return bad }
+            let svg: String
+            switch qrCodes.svg(for: text, mayDraw: { budgets.drawQRCode(atMs: RequestBudgets.nowMs()) }) {
+            case let .svg(drawn): svg = drawn
+            case .tooLong: return bad
+            case .busy: return RequestBudgets.busy
             }
             return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400", .xContentTypeOptions: "nosniff"],
                             body: .init(byteBuffer: ByteBuffer(string: svg)))

@@ -8,15 +8,24 @@ final class QRCodeCache: Sendable {
     static let capacity = 64
     private let cached = Mutex<(svgs: [String: String], order: [String])>(([:], []))
 
-    /// The code of `text` as SVG; nil when `text` is too long for a code.
-    func svg(for text: String) -> String? {
-        if let hit = cached.withLock({ $0.svgs[text] }) { return hit }
-        guard let svg = QRCode(text)?.svg else { return nil }
+    enum Drawn: Equatable {
+        case svg(String)
+        /// Too long for a code.
+        case tooLong
+        /// Not cached, and `mayDraw` said no.
+        case busy
+    }
+
+    /// The code of `text` as SVG, from the cache, or drawn now if `mayDraw` allows.
+    func svg(for text: String, mayDraw: () -> Bool) -> Drawn {
+        if let hit = cached.withLock({ $0.svgs[text] }) { return .svg(hit) }
+        guard mayDraw() else { return .busy }
+        guard let svg = QRCode(text)?.svg else { return .tooLong }
         cached.withLock { cached in
             guard cached.svgs.updateValue(svg, forKey: text) == nil else { return }
             cached.order.append(text)
             if cached.order.count > Self.capacity { cached.svgs[cached.order.removeFirst()] = nil }
         }
-        return svg
+        return .svg(svg)
     }
 }
