@@ -16,9 +16,10 @@ public struct SSHPolicy: Sendable {
     public var memoryPerAddress = 64 << 20
 
     /// What one game holds at most, at the largest screen it is drawn at
-    /// (`SSHSessionHandler.maximumColumns` × `maximumRows`, 24,576 cells): measured 344 KB at
-    /// 80 × 24 and 3.5 MB at 500 × 200, about 32 bytes a cell over a base of 0.3 MB
-    /// (BENCHMARKS.md, "The game over SSH"); 1 MiB rounds it up.
+    /// (`SSHSessionHandler.maximumColumns` × `maximumRows`, 24,576 cells): the server's memory
+    /// grew by 1.02 to 1.04 MB a game at that size (`SSHPlayEndToEndTests`, games in 500 × 200
+    /// terminals), 344 KB at 80 × 24 (BENCHMARKS.md, "The game over SSH"), 3.9 MB at 500 × 200
+    /// before the bound.
     static let bytesPerGameAtLargestScreen = 1 << 20
 
     /// Connections one address may hold: `connectionsPerAddress`, and no more games than its
