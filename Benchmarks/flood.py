@@ -4,7 +4,7 @@
 Run from anywhere:  python3 Benchmarks/flood.py --server PATH/touchschool-network
                         [--endpoint qr|search|healthz|schools|all] [--addresses 199] [--rate R] [--seconds 15]
 
-Starts `serve --port 0` on a fresh data directory (the starter catalog beside the program), then:
+Imports the official list into a fresh data directory and starts `serve --port 0` on it, then:
 1. Idle: one player (its own address, 127.0.0.2) sends a batch of one tap every 100 ms, as a
    person tapping, for `--seconds`; the time from each batch sent to its ack is recorded.
 2. Flood: the same player again while `--addresses` other addresses (127.0.1.1 ...) each keep one
@@ -39,7 +39,7 @@ ENDPOINTS = {
     # The projector's code of its join address: the same text each time, as a projector asks.
     "qr": lambda i: "/v1/qr.svg?text=" + "http%3A%2F%2F192.168.0.10%3A8080%2F",
     # A code of a text of its own each time: nothing to cache.
-    "qr-varied": lambda i: "/v1/qr.svg?text=http%3A%2F%2F10.0.0.1%2F" + str(i),
+    "qr-varied": lambda i: "/v1/qr.svg?text=http%3A%2F%2F10.0.0.1%2F" + str(random.getrandbits(40)),
     "search": lambda i: "/v1/search?q=" + random.choice(["%ED%95%9C%EB%B9%9B", "%EC%84%9C%EC%9A%B8", "%EB%AF%BC%EC%82%AC%EA%B3%A0", "gksqlc"]),
     "healthz": lambda i: "/healthz",
     "schools": lambda i: "/v1/schools",
@@ -207,9 +207,14 @@ def main():
     parser.add_argument("--addresses", type=int, default=199)
     parser.add_argument("--rate", type=float, help="requests a second per address (default: per endpoint)")
     parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--list", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data",
+                                                       "korea-schools-2026-03-20.cp949.csv"),
+                        help="the official list, imported first (searches over 12,011 schools); '' for the starter catalog")
     options = parser.parse_args()
 
     folder = tempfile.mkdtemp(prefix="touchschool-flood-")
+    if options.list:
+        subprocess.run([options.server, "import", options.list, "--data-dir", os.path.join(folder, "data")], check=True, capture_output=True)
     log = open(os.path.join(folder, "server.log"), "w")
     server = subprocess.Popen([options.server, "serve", "--port", "0", "--data-dir", os.path.join(folder, "data")],
                               stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TouchSchoolTestSupport
 @testable import TouchSchoolServer
@@ -78,5 +79,24 @@ import TouchSchoolTestSupport
             #expect(budgets.admit(.bulk, admin: false, by: "10.0.0.\(address)", atMs: 0) == .addressSpent)
         }
         #expect(budgets.admit(.bulk, admin: false, by: "10.0.0.7", atMs: 0) == .serverBusy)
+    }
+}
+
+/// The costly requests' work: on one thread of its own at a lower priority; its callers go on
+/// at theirs.
+@Suite(.onOwnThreads) struct CostlyWorkTests {
+    static func niceness() -> Int32 { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+
+    @Test func costlyWorkRunsOnOneNicerThreadOfItsOwn() async {
+        let caller = pthread_self()
+        let first = await CostlyWork.shared.run { (pthread_self(), Self.niceness()) }
+        let second = await CostlyWork.shared.run { pthread_self() }
+        #expect(pthread_equal(first.0, second) != 0, "one thread")
+        #expect(pthread_equal(first.0, caller) == 0, "not the caller's")
+        #expect(first.1 == 10)
+        // The caller resumed at its own priority, and so does a thread made after it resumed.
+        #expect(Self.niceness() == 0)
+        let made = await withCheckedContinuation { continuation in Thread { continuation.resume(returning: Self.niceness()) }.start() }
+        #expect(made == 0)
     }
 }

@@ -18,9 +18,9 @@ extension TouchSchoolServer {
         let router = Router(context: HTTPRequestContext.self)
         let budgets = RequestBudgets(policy: .standard)
         router.add(middleware: RequestBudgetMiddleware(budgets: budgets, trustedProxies: configuration.trustedProxies, metrics: metrics))
-        Routes(battle: battle, metrics: metrics).add(to: router)
+        Routes(battle: battle, metrics: metrics, costly: .shared).add(to: router)
         BoardStream(battle: battle, limits: limits, metrics: metrics, trustedProxies: configuration.trustedProxies).add(to: router)
-        PageRoutes(battle: battle, page: page, lookup: SchoolLookup(), budgets: budgets).add(to: router)
+        PageRoutes(battle: battle, page: page, lookup: SchoolLookup(), budgets: budgets, costly: .shared).add(to: router)
         AdminRoutes(battle: battle, token: adminToken, trustedProxies: configuration.trustedProxies, logger: logger).add(to: router)
 
         let playRouter = Router(context: PlayRequestContext.self)

@@ -9,11 +9,13 @@ import TouchSchoolProtocol
 struct Routes {
     let battle: Battle
     let metrics: ServerMetrics
+    /// Where a whole board is encoded: not in front of play.
+    let costly: CostlyWork
 
     func add(to router: Router<HTTPRequestContext>) {
         router.get("/v1/scores") { _, _ -> Response in
             let board = await battle.board()
-            return Self.json(MessageCoding.encodeJSON(board))
+            return Self.json(await costly.run { MessageCoding.encodeJSON(board) })
         }
         router.get(RouterPath(PlayProtocol.battlePath)) { _, _ -> Response in
             var response = Self.json(MessageCoding.encodeJSON(BattleIdentity(battle: battle.battleID)))

@@ -34,11 +34,11 @@ public struct RequestBudgetPolicy: Sendable {
     /// Searches (about 0.1 ms each over the national list): a national event's players choosing
     /// their schools, a few keystrokes each.
     public var allSearchesPerSecond = 1_000
-    public var allSearchBurst = 3_000
+    public var allSearchBurst = 1_000
     /// QR codes drawn (1.5 ms each; one cached is not drawn again): a projector asks for the
     /// code of its join address when it opens.
     public var allQRCodesPerSecond = 50
-    public var allQRCodeBurst = 200
+    public var allQRCodeBurst = 50
     /// Whole directories, catalogs and boards (megabytes each with the national list).
     public var allBulkPerSecond = 50
     public var allBulkBurst = 300

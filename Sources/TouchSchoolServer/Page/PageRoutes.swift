@@ -14,6 +14,8 @@ struct PageRoutes {
     let lookup: SchoolLookup
     /// The server's budget for QR codes not cached.
     let budgets: RequestBudgets
+    /// Where searches and QR codes are worked out: not in front of play.
+    let costly: CostlyWork
     let qrCodes = QRCodeCache()
 
     func add(to router: Router<HTTPRequestContext>) {
@@ -34,7 +36,8 @@ struct PageRoutes {
                 limit = number
             }
             let catalog = await battle.catalog
-            var response = Routes.json(MessageCoding.encodeJSON(lookup.search(text, limit: limit, in: catalog)))
+            let answer = await costly.run { [limit] in MessageCoding.encodeJSON(lookup.search(text, limit: limit, in: catalog)) }
+            var response = Routes.json(answer)
             response.headers[.cacheControl] = "no-cache"
             return response
         }
@@ -44,7 +47,8 @@ struct PageRoutes {
             let bad = Routes.json(#"{"error":"give text=, at most 106 bytes"}"#, status: .badRequest)
             guard let text = request.uri.queryParameters.get("text"), !text.isEmpty else { return bad }
             let svg: String
-            switch qrCodes.svg(for: text, mayDraw: { budgets.drawQRCode(atMs: RequestBudgets.nowMs()) }) {
+            let drawn = await costly.run { [qrCodes] in qrCodes.svg(for: text, mayDraw: { budgets.drawQRCode(atMs: RequestBudgets.nowMs()) }) }
+            switch drawn {
             case let .svg(drawn): svg = drawn
             case .tooLong: return bad
             case .busy: return RequestBudgets.busy

@@ -74,7 +74,7 @@ import TouchSchoolStore
         /// `/healthz` as a client sees it.
         func health() async throws -> HTTPResponse.Status {
             let router = Router(context: HTTPRequestContext.self)
-            Routes(battle: battle, metrics: ServerMetrics()).add(to: router)
+            Routes(battle: battle, metrics: ServerMetrics(), costly: .shared).add(to: router)
             return try await Application(router: router).test(.router) { client in
                 try await client.execute(uri: "/healthz", method: .get) { $0.status }
             }
