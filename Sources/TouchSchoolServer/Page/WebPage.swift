@@ -46,7 +46,11 @@ struct WebPage: Sendable {
         self.files = files
     }
 
-    static var installedDirectory: String? { Bundle.module.url(forResource: "Web", withExtension: nil)?.path }
+    /// The page's folder: this target's resource bundle (`swift build`) or an installation's
+    /// `share/touchschool/web/` (scripts/install-layout).
+    static let shipped = ShippedFile(bundleName: "TouchSchool_TouchSchoolServer.resources", bundlePath: "Web", installedPath: "web")
+
+    static var installedDirectory: String? { shipped.path }
 
     func response(for name: String, request: Request) -> Response {
         guard let file = files[name] else { return Response(status: .notFound) }
