@@ -2,9 +2,6 @@ import TouchSchoolCore
 
 /// Every word the game shows, in both languages. Nothing else in the view spells out UI text.
 public struct Strings: Sendable {
-    /// The game's version, shown on the About screen.
-    public static let version = "1.0.0"
-
     public let language: Language
 
     public init(_ language: Language) { self.language = language }
@@ -281,7 +278,9 @@ public struct Strings: Sendable {
     var helpKeys: String { ko ? "Tab 정보  Esc 뒤로" : "Tab about  Esc back" }
 
     var aboutTitle: String { ko ? "정보" : "About" }
-    var aboutVersion: String { ko ? "학교 대항전 TouchSchool 버전 \(Self.version)" : "TouchSchool (학교 대항전) version \(Self.version)" }
+    var aboutVersion: String {
+        ko ? "학교 대항전 TouchSchool 버전 \(TouchSchoolVersion.release)" : "TouchSchool (학교 대항전) version \(TouchSchoolVersion.release)"
+    }
     var aboutText: String {
         ko ? "학교끼리 터치 수를 겨루는 터미널 게임입니다." : "A school-against-school tapping battle for the terminal."
     }
