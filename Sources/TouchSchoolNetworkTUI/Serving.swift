@@ -7,6 +7,10 @@ enum Serving {
     static func serve(_ request: ServeRequest) throws {
         let directory = request.dataDirectory
         do { try DataDirectory.prepare(directory) } catch { throw CommandError("cannot use the data directory \(directory): \(error)") }
+        // One server per directory whose battle is in it (`ServerLock`). Servers sharing a battle
+        // in PostgreSQL share its board through PostgreSQL.
+        let serverLock = request.postgresURL == nil ? try claim(directory) : nil
+        defer { serverLock?.lock.release() }
         if let from = request.moveFrom, let url = request.postgresURL {
             do {
                 let moved = try runAsync { try await PostgresAdministration.moveDataDirectory(from, url: url) }
@@ -40,6 +44,7 @@ enum Serving {
         }
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: request.logLevel) { host, port in
+                serverLock?.announce(port: port)
                 let data = request.postgresURL == nil ? directory : "PostgreSQL"
                 // The address as bound, for scripts and logs; on every interface that is no
                 // address anyone can type (0.0.0.0), so the line says so instead.
@@ -54,6 +59,18 @@ enum Serving {
             }
         } catch let error as ServerError {
             throw CommandError(error.description)
+        }
+    }
+
+    /// The directory's `ServerLock`, or the refusal that names the server holding it.
+    private static func claim(_ directory: String) throws -> HeldServerLock {
+        let outcome: ServerLock.Outcome
+        do { outcome = try ServerLock.claim(dataDirectory: directory) } catch {
+            throw CommandError("cannot use the data directory \(directory): \(error)")
+        }
+        switch outcome {
+        case let .held(lock): return lock
+        case let .taken(pid, port): throw CommandError(NetworkCommandText.directoryServed(directory, pid: pid, port: port))
         }
     }
 }

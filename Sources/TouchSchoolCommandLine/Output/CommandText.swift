@@ -492,4 +492,16 @@ public enum NetworkCommandText {
         }
         return "서버 \(server)에 연결할 수 없습니다: \(why)"
     }
+
+    /// `serve` on a data directory another server serves (`ServerLock`): who that is, and why not two.
+    public static func directoryServed(_ directory: String, pid: Int?, port: Int?) -> String {
+        let ko = commandLanguage == .korean
+        var who: [String] = []
+        if let pid { who.append("pid \(pid)") }
+        if let port { who.append(ko ? "포트 \(port)" : "port \(port)") }
+        let named = who.isEmpty ? "" : " (\(who.joined(separator: ", ")))"
+        return ko
+            ? "다른 touchschool serve\(named)가 이미 데이터 디렉터리 \(directory)에서 서버를 열고 있습니다: 서버 두 개는 순위판을 둘로 나눕니다. 그 서버를 쓰거나, 멈춘 뒤 다시 시작하세요 (다른 대항전은 --data-dir로)"
+            : "another touchschool serve\(named) already serves the data directory \(directory): two servers would split its live board. Use that one, or stop it first (another battle: --data-dir)"
+    }
 }
