@@ -19,7 +19,8 @@ extension TouchSchoolServer {
         router.add(middleware: RequestBudgetMiddleware(budgets: RequestBudgets(policy: .standard), trustedProxies: configuration.trustedProxies, metrics: metrics))
         Routes(battle: battle, metrics: metrics).add(to: router)
         BoardStream(battle: battle, limits: limits, metrics: metrics, trustedProxies: configuration.trustedProxies).add(to: router)
-        PageRoutes(battle: battle, page: page, lookup: SchoolLookup()).add(to: router)
+        let join = JoinAddresses { LANAddresses.hosts(listeningOn: configuration.host, interfaces: LANAddresses.current()) }
+        PageRoutes(battle: battle, page: page, lookup: SchoolLookup(), join: join).add(to: router)
         AdminRoutes(battle: battle, token: adminToken, trustedProxies: configuration.trustedProxies, logger: logger).add(to: router)
 
         let playRouter = Router(context: PlayRequestContext.self)

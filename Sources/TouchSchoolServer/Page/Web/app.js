@@ -1086,15 +1086,20 @@
   function startProjector() {
     document.body.classList.add('projector', 'idle');
     ui.join.hidden = false;
-    // The address this page was opened at: the teacher opens the board at the one students can
-    // reach (the one `serve` prints), so it is the one to hand out.
-    const address = `${location.origin}/`;
-    $('join-url').textContent = address;
-    const qr = $('join-qr');
-    qr.alt = address;
-    // The server draws the code (the encoder `serve` uses in the terminal); SVG, so it stays
-    // sharp at whatever size the panel gives it (style.css).
-    qr.src = `/v1/qr.svg?text=${encodeURIComponent(address)}`;
+    // The address this page was opened at, where students can reach it too (the one `serve`
+    // prints, a school's domain)...
+    showJoin(`${location.origin}/`);
+    // ...except this machine's own loopback, where a teacher naturally opens it: no phone reaches
+    // that, so the server's addresses on its networks instead, when it listens on them.
+    if (isLoopback(location.hostname)) {
+      fetch('/v1/join', { cache: 'no-store' })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((answer) => {
+          const reachable = answer && answer.addresses.find((address) => !isLoopback(new URL(address).hostname));
+          if (reachable) showJoin(reachable);
+        })
+        .catch(() => {});   // offline: the address it was opened at stays
+    }
     const fit = () => sizeProjectorRows();
     fit();
     addEventListener('resize', fit);
@@ -1108,6 +1113,18 @@
     addEventListener('pointermove', wake);
     addEventListener('keydown', wake);
     setTimeout(setStatus, FIRST_CONNECTION_MS);
+  }
+
+  function isLoopback(hostname) { return /^(localhost|127\.[0-9.]+|\[::1\])$/.test(hostname); }
+
+  /** The join address in words and as a QR code. */
+  function showJoin(address) {
+    $('join-url').textContent = address;
+    const qr = $('join-qr');
+    qr.alt = address;
+    // The server draws the code (the encoder `serve` uses in the terminal); SVG, so it stays
+    // sharp at whatever size the panel gives it (style.css).
+    qr.src = `/v1/qr.svg?text=${encodeURIComponent(address)}`;
   }
 
   /** Rows tall enough that PROJECTOR_ROWS of them fill the screen below the table's head (and above the section's padding). */
