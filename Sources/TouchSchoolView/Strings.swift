@@ -216,7 +216,8 @@ public struct Strings: Sendable {
             : "↑↓ PgUp/PgDn Home/End scroll  Tab game  Esc back  F1 help"
     }
 
-    func levelName(_ level: SchoolLevel, plural: Bool = false) -> String {
+    /// The level as the game names it (also `search`'s table, in the command's language).
+    public func levelName(_ level: SchoolLevel, plural: Bool = false) -> String {
         if ko { return level.koreanName }
         let name = switch level {
         case .elementary: "Elementary"

@@ -84,7 +84,7 @@ struct SearchCommand: ParsableCommand {
         var lines = [header]
         for (rank, row) in rows.enumerated() {
             let name = row.school.isListed ? row.school.name : "\(row.school.name) \(CommandText.noLongerListed)"
-            lines.append([String(rank + 1), name, row.school.level.koreanName, row.school.province,
+            lines.append([String(rank + 1), name, Strings(commandLanguage).levelName(row.school.level), row.school.province,
                           row.school.district.isEmpty ? "-" : row.school.district, String(row.score)].map(VisibleText.escaping))
         }
         var widths = Array(repeating: 0, count: header.count)
