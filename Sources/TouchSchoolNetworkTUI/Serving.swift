@@ -42,6 +42,9 @@ enum Serving {
         configuration.reportActivity = { activity in
             try? StandardStreams.write(ServeGreeting.activity(activity, language: request.language))
         }
+        // The listening line first, as docs/operations.md promises scripts: the SSH listener is
+        // often up before the HTTP one, and its block waits for the greeting.
+        let output = ServeOutput()
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: request.logLevel) { host, port in
                 serverLock?.announce(port: port)
@@ -50,12 +53,12 @@ enum Serving {
                 // address anyone can type (0.0.0.0), so the line says so instead.
                 let bound = host == "0.0.0.0" || host == "::" ? "every interface, port \(port)" : ServeGreeting.baseURL(host: host, port: port)
                 let hosts = LANAddresses.hosts(listeningOn: host, interfaces: LANAddresses.current())
-                try? StandardStreams.write("touchschool serve: listening on \(bound) (data: \(data))\n"
-                                           + ServeGreeting.text(hosts: hosts, port: port, language: request.language))
+                output.greet("touchschool serve: listening on \(bound) (data: \(data))\n"
+                             + ServeGreeting.text(hosts: hosts, port: port, language: request.language))
             } onSSHListening: { port, fingerprint in
                 let hosts = LANAddresses.hosts(listeningOn: request.host, interfaces: LANAddresses.current())
-                try? StandardStreams.write("touchschool serve: SSH on port \(port) (`ssh -p \(port) NAME@HOST`), host key \(fingerprint)\n"
-                                           + ServeGreeting.ssh(hosts: hosts, port: port, fingerprint: fingerprint, language: request.language))
+                output.afterGreeting("touchschool serve: SSH on port \(port) (`ssh -p \(port) NAME@HOST`)\n"
+                                     + ServeGreeting.ssh(hosts: hosts, port: port, fingerprint: fingerprint, language: request.language))
             }
         } catch let error as ServerError {
             throw CommandError(error.description)

@@ -345,7 +345,7 @@ struct SSHPlayEndToEndTests {
     }
 
     static func fingerprint(in log: String) -> String? {
-        guard let range = log.range(of: "host key SHA256:") else { return nil }
+        guard let range = log.range(of: "fingerprint: SHA256:") ?? log.range(of: "지문: SHA256:") else { return nil }
         return "SHA256:" + log[range.upperBound...].prefix { !$0.isWhitespace }
     }
 }
