@@ -23,10 +23,15 @@ public struct Strings: Sendable {
     }
 
     func warning(_ reason: TapRefusal, refused: String) -> String {
-        let why = switch reason {
-        case .heldKey: ko ? "키를 누르고 있음" : "key held down"
-        case .tooManyTaps: ko ? "사람이 칠 수 없는 속도" : "too many taps"
-        case .paste: ko ? "붙여넣기" : "pasted text"
+        let why: String
+        switch reason {
+        case .heldKey: why = ko ? "키를 누르고 있음" : "key held down"
+        case .tooManyTaps: why = ko ? "사람이 칠 수 없는 속도" : "too many taps"
+        case .paste: why = ko ? "붙여넣기" : "pasted text"
+        case .banned:
+            // Not the speed: nothing the player does now counts, and only the operator can change that.
+            return ko ? "운영자가 이 기기를 차단했습니다: 터치가 세지 않습니다. (\(refused)번 무시됨)"
+                : "The operator has banned this device: its taps do not count. (\(refused) taps refused)"
         }
         return ko
             ? "비정상적인 터치 수가 감지되었습니다. (\(why) · \(refused)번 무시됨)"

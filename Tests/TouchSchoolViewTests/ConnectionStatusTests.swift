@@ -69,4 +69,16 @@ import TouchSchoolCore
         #expect(status.contains("비정상적인 터치 수가 감지되었습니다."), "\(status)")
         #expect(status.contains("40"), "\(status)")
     }
+
+    /// A device the operator banned is told so, not that it tapped too fast (the issue's "Abnormal
+    /// tapping detected" for a banned player).
+    @Test(arguments: Language.allCases)
+    func theOperatorsBanIsSaidAsSuch(language: Language) {
+        var state = Fixture.game(language, columns: 100, rows: 24)
+        _ = update(&state, .tapsRefusedByOperator(7), now: Fixture.start)
+        let status = view(state, now: Fixture.start).lines.last!
+        let banned = language == .korean ? "운영자가 이 기기를 차단했습니다" : "The operator has banned this device"
+        #expect(status.contains(banned) && status.contains("7"), "\(status)")
+        #expect(!status.contains("비정상") && !status.contains("Abnormal"), "\(status)")
+    }
 }

@@ -38,6 +38,9 @@ public enum GameEvent: Equatable, Sendable {
     /// Playing on a server: it judged this many of the taps handed over beyond what a human makes
     /// and did not count them (the server's side of the tap guard).
     case tapsRefusedByServer(UInt64)
+    /// Playing on a server: the operator banned this device, and the server counted none of this
+    /// many taps for that (not for their speed).
+    case tapsRefusedByOperator(UInt64)
 }
 
 /// How a game playing on a server is connected to it. The game plays on whatever this is: taps

@@ -48,6 +48,7 @@
       found: (n) => `${n}개 학교`, foundMore: (n) => `${n}개 넘는 학교`, didYouMean: (name) => `혹시 ${name}?`,
       none: '찾는 학교가 없습니다.', searchFailed: '검색할 수 없습니다: 서버에 연결되지 않았습니다.',
       abnormal: '비정상적인 터치 수가 감지되었습니다.',
+      banned: '운영자가 이 기기를 차단했습니다: 터치가 세지 않습니다.',
       // The terminal's words (Sources/TouchSchoolView/Strings.swift), so that both faces say the same.
       rankIn: (n) => `전국 ${n}위`, first: '1위!', gap: (school, n) => `${school}까지 ${n}번`,
       speed: (now, best) => `초당 ${now}번 · 최고 ${best}번`, player: (name) => `플레이어 ${name}`,
@@ -77,6 +78,7 @@
       didYouMean: (name) => `Did you mean ${name}?`,
       none: 'No school matches.', searchFailed: 'Cannot search: the server is not reachable.',
       abnormal: 'Abnormal tapping detected.',
+      banned: 'The operator has banned this device: its taps do not count.',
       rankIn: (n) => `#${n} nationally`, first: '#1!', gap: (school, n) => `${n} taps to overtake ${school}`,
       speed: (now, best) => `${now} taps/s · best ${best}`, player: (name) => `player ${name}`,
       confirmQuestion: 'If you change school, your own tap count starts again from 0. Change?',
@@ -395,7 +397,9 @@
         if (done && message.refused === 0) {
           for (const [id, n] of Object.entries(done.taps)) board.scores.set(id, (board.scores.get(id) || 0) + n);
         }
-        if (message.refused > 0) { warn(t.abnormal); feedback.warning(); }
+        // Banned by the operator: said as such, not as tapping too fast.
+        if (message.banned) { warn(t.banned); feedback.warning(); }
+        else if (message.refused > 0) { warn(t.abnormal); feedback.warning(); }
         recount();
         scheduleRender(true);
         break;
