@@ -81,6 +81,10 @@ public struct Strings: Sendable {
             : "The server cannot be reached: check the address and the network."
         case .timedOut: ko ? "응답이 없습니다 (시간 초과): 서버 컴퓨터가 꺼져 있거나 방화벽이 막고 있습니다."
             : "No answer (timed out): the server's machine is off, or a firewall drops the connection."
+        case .plainHTTP: ko ? "그 서버는 HTTPS가 아니라 일반 HTTP로 응답합니다: 주소를 http://로 주세요."
+            : "The server there speaks plain HTTP, not HTTPS: give the address with http://."
+        case .sshServer: ko ? "그 포트는 SSH 포트입니다 (ssh -p 포트 이름@주소로 플레이합니다): --server에는 서버의 HTTP 포트를 주세요."
+            : "That is an SSH port (play there with ssh -p PORT NAME@HOST): give --server the server's HTTP port."
         case let .other(reason): ko ? "연결할 수 없습니다: \(reason)" : "Cannot connect: \(reason)"
         }
     }

@@ -488,6 +488,8 @@ public enum NetworkCommandText {
         case .refused: "연결이 거부되었습니다 (그 주소와 포트에서 `touchschool serve`가 실행 중인가요?)"
         case .unreachable: "그 컴퓨터에 닿을 수 없습니다 (주소와 네트워크를 확인하세요)"
         case .timedOut: "제때 응답이 없습니다"
+        case .plainHTTP: "그 서버는 HTTPS가 아니라 일반 HTTP로 응답합니다: 주소를 http://로 주세요"
+        case .sshServer: "그 포트는 SSH 포트입니다 (`ssh -p 포트 이름@주소`로 플레이합니다): --server에는 서버의 HTTP 포트를 주세요"
         case let .other(text): text
         }
         return "서버 \(server)에 연결할 수 없습니다: \(why)"
