@@ -1180,6 +1180,10 @@
     claimDevice(false);
   }
   loadDirectory();
+  // The page as an app (sw.js): it opens without the network next time. Browsers offer service
+  // workers only to secure pages (https://, or this machine's localhost): a phone on the plain
+  // http:// of a classroom's network plays as before.
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
   performance.mark('touchschool-interactive');
   document.body.dataset.ready = 'true';
 })();
