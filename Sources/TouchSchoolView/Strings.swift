@@ -106,6 +106,10 @@ public struct Strings: Sendable {
         switch notice {
         case let .message(text):
             return text
+        case let .playingLocally(servers):
+            let command = "touchschool " + servers.map { "--server \($0)" }.joined(separator: " ")
+            return ko ? "이 컴퓨터에서만 플레이합니다: 터치는 이 컴퓨터에만 남습니다. 반 대항전에서 하려면 나간 뒤 (Esc) 이렇게 시작하세요: \(command)"
+                : "Playing on this computer only: the taps stay here. To play in the class's battle, quit (Esc) and start: \(command)"
         case let .stateProblem(.setAside(keptAs, reason)):
             return ko ? "점수 파일을 쓸 수 없어 \(keptAs)에 보관하고 새로 시작합니다 (\(reason))."
                 : "The score file could not be used; it was kept as \(keptAs) and scores start over (\(reason))."
@@ -193,6 +197,8 @@ public struct Strings: Sendable {
     }
     /// Playing with --server: the server the taps go to, beside the keys.
     func playingOn(_ server: String) -> String { ko ? "서버 \(server)" : "server \(server)" }
+    /// Where a game without `--server` plays, beside its keys.
+    var playingLocally: String { ko ? "이 컴퓨터만" : "this computer only" }
     var gameKeys: String {
         ko ? "Tab 순위  F1 도움말  F2 학교 바꾸기  Esc/Ctrl-C 종료" : "Tab ranking  F1 help  F2 change school  Esc/Ctrl-C quit"
     }

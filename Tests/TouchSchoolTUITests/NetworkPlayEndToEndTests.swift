@@ -333,4 +333,31 @@ struct NetworkPlayEndToEndTests {
         try Self.quit(second)
         #expect(try Self.total(Self.hanbit, on: server) == 25)
     }
+
+    /// A student who played on the class's server and later starts the game without `--server`
+    /// (from the same data directory) is told the game plays on this computer only, with the
+    /// command that joins the server again; the status line says where it plays. They used to
+    /// play alone, silently.
+    @Test func aGameStartedWithoutServerAfterOneOnAServerSaysItPlaysLocallyAndHowToJoin() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let data = Self.makeDataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let online = try Self.player("alice", at: server.url, dataDirectory: data)
+        defer { online.close() }
+        try online.chooseSchool(named: "한빛고", tapsLabel: "My taps")
+        try Self.quit(online)
+
+        let alone = try TmuxSession(arguments: ["--lang", "en"], sharedDataDirectory: data, user: "alice")
+        defer { alone.close() }
+        let told = try alone.waitFor("the local play notice") { $0.contains("Press any key") }
+        let joined = told.replacingOccurrences(of: "|", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(joined.contains("Playing on this computer only: the taps stay here."), "\(told)")
+        #expect(joined.contains("touchschool --server \(server.url)"), "\(told)")
+        alone.press("Enter")
+        let playing = try alone.waitFor("the game") { !$0.contains("Press any key") }
+        #expect(playing.split(separator: "\n").last?.contains("this computer only") == true, "\(playing)")
+        alone.press("C-c")
+        try alone.waitFor("EXITED:0")
+    }
 }

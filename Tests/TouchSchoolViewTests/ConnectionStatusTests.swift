@@ -27,9 +27,25 @@ import TouchSchoolCore
         #expect(unsupported.contains(language == .korean ? "프로토콜" : "protocol"), "\(unsupported)")
     }
 
+    /// Online, the keys as locally; the local game says it plays on this computer only.
     @Test(arguments: Language.allCases)
     func onlineShowsTheKeysAsLocally(language: Language) {
-        #expect(statusLine(language, .online) == statusLine(language, nil))
+        let keys = language == .korean ? "Tab 순위  F1 도움말  F2 학교 바꾸기  Esc/Ctrl-C 종료" : "Tab ranking  F1 help  F2 change school  Esc/Ctrl-C quit"
+        let online = statusLine(language, .online), local = statusLine(language, nil)
+        #expect(online.trimmingCharacters(in: .whitespaces) == keys, "\(online)")
+        #expect(local.hasPrefix(" " + keys) && local.hasSuffix((language == .korean ? "이 컴퓨터만" : "this computer only") + " "), "\(local)")
+    }
+
+    /// In an 80-column terminal the keys are whole (they were cut to `Esc/Ctrl-C qu…` beside the
+    /// server), and the server is named as much as fits.
+    @Test(arguments: Language.allCases)
+    func eightyColumnsKeepTheKeysWholeBesideTheServer(language: Language) {
+        var state = Fixture.game(language, columns: 80, rows: 24)
+        state.server = "192.168.0.10:8080"
+        _ = update(&state, .connectionChanged(.online), now: Fixture.start)
+        let line = view(state, now: Fixture.start).lines.last!
+        #expect(line.contains(language == .korean ? "Esc/Ctrl-C 종료" : "Esc/Ctrl-C quit"), "\(line)")
+        #expect(line.contains("192.168.0.10:8080"), "\(line)")
     }
 
     @Test(arguments: Language.allCases)

@@ -120,4 +120,7 @@ public enum Notice: Equatable, Sendable {
     case stateProblem(StateProblem)
     /// A message already in words (a data directory that cannot be created).
     case message(String)
+    /// The game plays on this computer only, and a game from this data directory joined these
+    /// servers before: a student who forgot `--server` is shown how to join them again.
+    case playingLocally(lastServers: [String])
 }
