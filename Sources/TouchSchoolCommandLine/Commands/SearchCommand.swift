@@ -87,20 +87,8 @@ struct SearchCommand: ParsableCommand {
             lines.append([String(rank + 1), name, Strings(commandLanguage).levelName(row.school.level), row.school.province,
                           row.school.district.isEmpty ? "-" : row.school.district, String(row.score)].map(VisibleText.escaping))
         }
-        var widths = Array(repeating: 0, count: header.count)
-        for line in lines { for (column, cell) in line.enumerated() { widths[column] = max(widths[column], DisplayWidth.of(cell)) } }
-        var output = ""
-        for line in lines {
-            var cells: [String] = []
-            for (column, cell) in line.enumerated() {
-                let padding = String(repeating: " ", count: widths[column] - DisplayWidth.of(cell))
-                // Numbers right-aligned, text left-aligned; no trailing spaces.
-                if column == 0 || column == line.count - 1 { cells.append(padding + cell) }
-                else { cells.append(cell + padding) }
-            }
-            output += cells.joined(separator: "  ") + "\n"
-        }
-        return output
+        // The rank and the score are numbers.
+        return TextTable.render(lines, rightAligned: [0, header.count - 1])
     }
 
     static func json(_ rows: [(school: School, score: UInt64)]) -> String {
