@@ -413,6 +413,8 @@ import TouchSchoolTestSupport
         let errors = (try? String(contentsOfFile: second.errorPath, encoding: .utf8)) ?? ""
         #expect(errors.contains("cannot listen on 127.0.0.1:\(first.port): the port is in use"), "\(errors)")
         #expect(errors.contains("--port"))
+        // Nothing arrived to save: the refusal is not told as a shutdown.
+        #expect(!errors.contains("Shutting down"), "\(errors)")
         // The first plays on.
         #expect(try await HTTP.get("\(first.baseURL)/healthz").status == 200)
     }
