@@ -188,6 +188,10 @@ public struct Strings: Sendable {
     func schoolTotal(_ taps: String) -> String { ko ? "학교 합계 \(taps)" : "School total \(taps)" }
     func overtake(_ school: String, taps: String) -> String { ko ? "\(school)까지 \(taps)번" : "\(taps) taps to overtake \(school)" }
     var leader: String { ko ? "1위!" : "#1!" }
+    /// A school without a tap has no rank: at the start of a battle every school shared 1위.
+    var noRankYet: String { ko ? "아직 순위 없음" : "no rank yet" }
+    /// No school ahead and none of the school's taps yet: every school is at zero.
+    var firstTapLeads: String { ko ? "첫 터치면 1위!" : "One tap takes #1!" }
     func speed(now: Int, best: Int) -> String { ko ? "초당 \(now)번 · 최고 \(best)번" : "\(now) taps/s · best \(best)" }
     var mashHint: String { ko ? "아무 키나 마구 누르세요!" : "Mash any key!" }
     var nationalPanelTitle: String { ko ? "전국 순위" : "National ranking" }

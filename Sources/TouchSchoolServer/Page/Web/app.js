@@ -50,7 +50,7 @@
       abnormal: '비정상적인 터치 수가 감지되었습니다.',
       banned: '운영자가 이 기기를 차단했습니다: 터치가 세지 않습니다.',
       // The terminal's words (Sources/TouchSchoolView/Strings.swift), so that both faces say the same.
-      rankIn: (n) => `전국 ${n}위`, first: '1위!', gap: (school, n) => `${school}까지 ${n}번`,
+      rankIn: (n) => `전국 ${n}위`, first: '1위!', noRank: '아직 순위 없음', firstTap: '첫 터치면 1위!', gap: (school, n) => `${school}까지 ${n}번`,
       speed: (now, best) => `초당 ${now}번 · 최고 ${best}번`, player: (name) => `플레이어 ${name}`,
       confirmQuestion: '학교를 바꾸면 내 터치 수가 0부터 다시 시작합니다. 바꿀까요?',
       confirmFrom: (school) => `지금 학교: ${school}`, confirmTo: (school) => `바꿀 학교: ${school}`,
@@ -79,7 +79,7 @@
       none: 'No school matches.', searchFailed: 'Cannot search: the server is not reachable.',
       abnormal: 'Abnormal tapping detected.',
       banned: 'The operator has banned this device: its taps do not count.',
-      rankIn: (n) => `#${n} nationally`, first: '#1!', gap: (school, n) => `${n} taps to overtake ${school}`,
+      rankIn: (n) => `#${n} nationally`, first: '#1!', noRank: 'no rank yet', firstTap: 'One tap takes #1!', gap: (school, n) => `${n} taps to overtake ${school}`,
       speed: (now, best) => `${now} taps/s · best ${best}`, player: (name) => `player ${name}`,
       confirmQuestion: 'If you change school, your own tap count starts again from 0. Change?',
       confirmFrom: (school) => `Current school: ${school}`, confirmTo: (school) => `New school: ${school}`,
@@ -997,9 +997,11 @@
         if (top.length > MINI_ROWS) top.pop();
       }
     });
-    ui.schoolRank.textContent = school ? t.rankIn(above + 1) : '';
+    // A school without a tap has no rank (at a battle's start every school shared the first).
+    ui.schoolRank.textContent = !school ? '' : mine === 0 ? t.noRank : t.rankIn(above + 1);
     // One tap more than the difference overtakes (a tie only shares the place).
-    ui.gap.textContent = !school ? '' : above === 0 ? t.first : t.gap(nameOf(closest.id), number.format(closest.score - mine + 1));
+    ui.gap.textContent = !school ? '' : above > 0 ? t.gap(nameOf(closest.id), number.format(closest.score - mine + 1))
+      : mine === 0 ? t.firstTap : t.first;
     const shown = top.slice();
     if (school && !top.some((r) => r.id === school)) shown.push({ id: school, score: mine });
     const ranks = shown.map(() => 1);
