@@ -485,8 +485,22 @@
   /** Another tab plays: this one says so, with the button to play here, and shows the board. */
   function showWaiting() {
     ui.elsewhere.hidden = false;
+    readPlayer();
     watchBoard();
   }
+
+  /**
+   * The player as the playing tab keeps them (read here, never written): "my taps" are the
+   * player's wherever they tap (a second tab read 0). Again whenever that tab stores them.
+   */
+  function readPlayer() {
+    const remembered = store.get('battle', null);
+    battle = rules.isValidBattleID(remembered) ? remembered : null;
+    loadBattle();
+    recount();
+    scheduleRender(true);
+  }
+  addEventListener('storage', () => { if (!owner && !ui.elsewhere.hidden) readPlayer(); });
 
   function play() {
     waitingForDevice = null;
