@@ -112,8 +112,11 @@ import TouchSchoolStore
         let typo = DataCommandsBinary.run(["search", "휘문고등하교", "--data-dir", folder.path])
         #expect(typo.status == 0)
         #expect(typo.output.hasPrefix("No school matches \"휘문고등하교\".\nDid you mean 휘문고등학교?\n#  School"), "\(typo.output)")
+        // The JSON carries the suggestions too, as GET /v1/search does (it was `[]`).
         let json = DataCommandsBinary.run(["search", "휘뮨고", "--json", "--data-dir", folder.path])
-        #expect(json.output == "[]\n")
+        let answer = try JSONValue.parse(json.output)
+        #expect(answer["query"]?.stringValue == "휘뮨고" && answer["schools"]?.arrayValue?.isEmpty == true, "\(json.output)")
+        #expect(answer["suggestions"]?.arrayValue?.first?["name"]?.stringValue == "휘문고등학교", "\(json.output)")
     }
 
     /// The level column in the command's language, as the game names it: High in English

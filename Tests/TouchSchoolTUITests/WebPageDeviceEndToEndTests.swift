@@ -21,7 +21,7 @@ struct WebPageDeviceEndToEndTests {
     /// The id of 민족사관고등학교 in the server's catalog.
     static func minsagoID(_ server: ServerProcess) throws -> String {
         let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", server.url, "--data-dir", "\(server.folder)/reader"])
-        return try #require(try JSONValue.parse(search.output).arrayValue?.first?["id"]?.stringValue)
+        return try #require(try JSONValue.parse(search.output)["schools"]?.arrayValue?.first?["id"]?.stringValue)
     }
 
     /// Every key of the page's storage with its value, in order: equal snapshots mean nothing wrote.

@@ -127,7 +127,10 @@ enum CommandText {
     }
     static var queryHelp: String { ko ? "찾을 말." : "What to search for." }
     static var limitHelp: String { ko ? "결과를 최대 이만큼: 양의 정수." : "At most this many results: a positive whole number." }
-    static var searchJSONHelp: String { ko ? "결과를 JSON 배열로 출력합니다." : "Print the results as a JSON array." }
+    static var searchJSONHelp: String {
+        ko ? "결과를 JSON으로 출력합니다: {\"query\", \"schools\", \"suggestions\"} (서버의 /v1/search처럼, 가까운 이름은 찾은 학교가 없을 때만)."
+            : "Print the results as JSON: {\"query\", \"schools\", \"suggestions\"} (as the server's /v1/search; the closest names only when nothing matched)."
+    }
     static var queryNotUTF8: String {
         ko ? "검색어가 올바른 UTF-8이 아닙니다: UTF-8 글자로 주세요 (터미널이나 스크립트의 인코딩을 확인하세요)."
             : "the query is not valid UTF-8: give it as UTF-8 text (check the terminal's or the script's encoding)."
