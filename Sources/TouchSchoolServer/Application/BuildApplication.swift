@@ -53,6 +53,11 @@ extension TouchSchoolServer {
                                                                     configuration: channelConfiguration),
                                 policy: guardPolicy, limits: limits, trustedProxies: configuration.trustedProxies, metrics: metrics)
         }
+        // Hummingbird's own notes ("Server started and listening on 0.0.0.0:P") only when the
+        // operator asks for debugging: the teacher's terminal shows the log beside the greeting,
+        // which says where the server listens, in words students can type.
+        var applicationLogger = logger
+        if logger.logLevel > .debug { applicationLogger.logLevel = max(logger.logLevel, .notice) }
         return Application(
             router: router,
             server: server,
@@ -60,7 +65,7 @@ extension TouchSchoolServer {
             onServerRunning: { channel in
                 onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
             },
-            logger: logger
+            logger: applicationLogger
         )
     }
 }
