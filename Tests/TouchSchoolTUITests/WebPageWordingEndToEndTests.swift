@@ -148,4 +148,25 @@ struct WebPageWordingEndToEndTests {
         phone.close()
         #expect(phone.processesUsingFolder().isEmpty)
     }
+
+    /// On a phone, the name field is on the screen with the search and its results, before them
+    /// in the order of the fields: below twenty results it was never reached, and every phone
+    /// played as 웹 플레이어.
+    @Test func thePhonesNameFieldComesBeforeTheResults() throws {
+        let server = try ServerProcess(catalog: nil)
+        defer { server.stop() }
+        let phone = try Browser(width: 390, height: 844, touch: true)
+        defer { phone.close() }
+        try phone.open("\(server.url)/")
+        try phone.type("고", into: "#query")
+        try phone.waitFor("twenty results") { try phone.script("return document.querySelectorAll('#results li').length") as? Int == 20 }
+        let placed = try phone.script("""
+            const name = document.getElementById('player-name'), results = document.getElementById('results');
+            const r = name.getBoundingClientRect();
+            return [r.top >= 0 && r.bottom <= innerHeight, (name.compareDocumentPosition(results) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0]
+            """) as? [Bool]
+        #expect(placed == [true, true], "on the screen, and before the results: \(String(describing: placed))")
+        phone.close()
+        #expect(phone.processesUsingFolder().isEmpty)
+    }
 }
