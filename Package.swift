@@ -72,8 +72,8 @@ let package = Package(
                 // The HTTP decoder's errors, answered by the connection guard (`ConnectionGuard`).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            // The browser page (plain HTML, CSS, JavaScript), served at `/` as a bundle resource so
-            // that `swift run` and the built binary both find it.
+            // The browser page (plain HTML, CSS, JavaScript), served at `/`: copied beside the built
+            // binary as its resource bundle, installed in share/touchschool/web/ (`ShippedFile`).
             resources: [.copy("Page/Web")]
         ),
         // A game's connection to a server: the durable outbox, the socket, the catalog's cache.

@@ -140,7 +140,9 @@ def main():
         for label, path in builds.items():
             data[label] = os.path.join(workdir, label.replace(" ", "-"))
             run([path, "import", "--data-dir", data[label], UTF8_CSV])
-            school[label] = json.loads(run([path, "search", "서울고등학교", "--data-dir", data[label], "--json"]))[0]["id"]
+            answer = json.loads(run([path, "search", "서울고등학교", "--data-dir", data[label], "--json"]))
+            # {"query", "schools", …}; a build from before it carried the suggestions printed the list alone.
+            school[label] = (answer["schools"] if isinstance(answer, dict) else answer)[0]["id"]
 
         frames = {label: [] for label in list(builds) + ["less"]}
         idle = {label: [] for label in list(builds) + ["less"]}

@@ -187,7 +187,9 @@ class Game:
         self.workdir = workdir
         self.template = os.path.join(workdir, "template")
         run([binary, "import", "--data-dir", self.template, CSV])
-        found = json.loads(run([binary, "search", "서울고등학교", "--data-dir", self.template, "--json"]))
+        answer = json.loads(run([binary, "search", "서울고등학교", "--data-dir", self.template, "--json"]))
+        # {"query", "schools", …}; a build from before it carried the suggestions printed the list alone.
+        found = answer["schools"] if isinstance(answer, dict) else answer
         if not found:
             raise HarnessError("search found no school to play for")
         self.school = found[0]["id"]

@@ -248,7 +248,8 @@ public final class NetworkBattle: BattleConnection {
                 state.outbox = outbox
                 state.mirror.acknowledged(ack, batch: batch)
                 state.changed = true
-                if ack.refused > 0 { state.events.append(.tapsRefusedByServer(ack.refused)) }
+                if ack.banned == true { state.events.append(.tapsRefusedByOperator(ack.refused)) }
+                else if ack.refused > 0 { state.events.append(.tapsRefusedByServer(ack.refused)) }
                 report(&state)
                 return school != ack.player.school ? state.mirror : nil
             }

@@ -52,7 +52,10 @@ public enum ServerHTTP {
             return ServerResponse(status: Int(response.status.code), etag: response.headers.first(name: "ETag"),
                                   body: Array(buffer: body))
         } catch {
-            let failure = classify(error)
+            var failure = classify(error)
+            // Something answered, but not as a TouchSchool server: which mistake, if it is one of
+            // the two a class makes (`ServerProbe`).
+            if failure != .refused, failure != .unreachable, let identified = ServerProbe.identify(server) { failure = identified }
             throw ServerRequestError(description: "cannot reach the server at \(server): \(describe(failure))", failure: failure)
         }
     }
@@ -118,6 +121,8 @@ public enum ServerHTTP {
         case .refused: "connection refused (is `touchschool serve` running there, on that port?)"
         case .unreachable: "the host cannot be reached (check the address and the network)"
         case .timedOut: "no answer in time"
+        case .plainHTTP: "the server there speaks plain HTTP, not HTTPS: give the address with http://"
+        case .sshServer: "that is an SSH port (play there with `ssh -p PORT NAME@HOST`); give --server the server's HTTP port"
         case let .other(text): text
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchSchoolCore
 
 /// `touchschool`: the game by default, and the commands around it.
 struct TouchSchool: ParsableCommand {

@@ -33,7 +33,7 @@ enum AdminRequests {
         switch request.action {
         case let .devices(_, json):
             let devices = try decode([AdminAnswer.Device].self, response.body)
-            return json ? Self.json(devices) : table(devices)
+            return json ? Self.json(devices) : table(devices, schoolNames: devices.isEmpty ? [:] : schoolNames(on: server))
         case let .ban(id, removeTaps):
             let answer = try decode(AdminAnswer.Ban.self, response.body)
             let removed = answer.removed.values.reduce(0, +)
@@ -46,19 +46,24 @@ enum AdminRequests {
         }
     }
 
-    static func table(_ devices: [AdminAnswer.Device]) -> String {
-        var text = "ID                        LAST HOUR (ACCEPTED/REFUSED)  IN ALL (ACCEPTED/REFUSED)  BANNED  PLAYER  SCHOOL  ADDRESSES\n"
+    /// One line a device, every column lined up by display width (players' names are often
+    /// Hangul); the school by its name where the server's directory names it (`schoolNames`).
+    static func table(_ devices: [AdminAnswer.Device], schoolNames: [String: String]) -> String {
+        var lines = [["ID", "LAST HOUR (ACCEPTED/REFUSED)", "IN ALL (ACCEPTED/REFUSED)", "BANNED", "PLAYER", "SCHOOL", "ADDRESSES"]]
         for device in devices {
-            let hour = "\(device.acceptedLastHour)/\(device.refusedLastHour)"
-            let all = "\(device.accepted)/\(device.refused)"
-            text += device.id.padding(toLength: 26, withPad: " ", startingAt: 0)
-                + hour.padding(toLength: 30, withPad: " ", startingAt: 0)
-                + all.padding(toLength: 27, withPad: " ", startingAt: 0)
-                + (device.banned ? "yes     " : "no      ")
-                + VisibleText.escaping(device.player) + "  " + VisibleText.escaping(device.school ?? "-") + "  "
-                + VisibleText.escaping(device.addresses.joined(separator: ", ")) + "\n"
+            let school = device.school.map { schoolNames[$0] ?? $0 } ?? "-"
+            lines.append([device.id, "\(device.acceptedLastHour)/\(device.refusedLastHour)", "\(device.accepted)/\(device.refused)",
+                          device.banned ? "yes" : "no", device.player, school, device.addresses.joined(separator: ", ")].map(VisibleText.escaping))
         }
-        return text
+        return TextTable.render(lines, rightAligned: [])
+    }
+
+    /// The server's schools by id (`GET /v1/schools`); none when it does not answer (the ids stay).
+    static func schoolNames(on server: ServerAddress) -> [String: String] {
+        guard let directory = try? ServerHTTP.fetchJSON(SchoolDirectory.self, from: server, SchoolEndpoints.schoolsPath) else { return [:] }
+        var names: [String: String] = [:]
+        for row in directory.schools where row.count >= 2 { names[row[0]] = row[1] }
+        return names
     }
 
     static func json(_ devices: [AdminAnswer.Device]) -> String {

@@ -43,8 +43,10 @@ enum ServeGreeting {
     }
 
     /// The lines printed once the game is served over SSH on `port` too: the command for each
-    /// address, with the host key's fingerprint for the players to compare with what their client
-    /// shows at the first connection.
+    /// address, what a player without a key types at the password prompt (OpenSSH shows only
+    /// `NAME@HOST's password:`, and NIOSSH sends a banner only after the password), and the host
+    /// key's fingerprint for the players to compare with what their client shows at the first
+    /// connection.
     static func ssh(hosts: [String], port: Int, fingerprint: String, language: Language) -> String {
         let ko = language == .korean
         var text = ko ? "설치 없이 터미널에서 (SSH):\n" : "From any terminal, nothing installed (SSH):\n"
@@ -52,6 +54,8 @@ enum ServeGreeting {
             let shown = ServerAddress(secure: false, host: host, port: port).hostInURL
             text += "  ssh -p \(port) \(ko ? "이름" : "NAME")@\(shown)\n"
         }
+        text += ko ? "  SSH 키가 없으면 비밀번호는 아무거나 (그냥 Enter도): 그 접속의 기기는 끝나면\n  잊힙니다. 키가 있으면 (ssh-keygen) 학교와 터치가 이어집니다.\n"
+            : "  No SSH key? Any password, or just Enter: that session's device is forgotten\n  when it ends; with a key (ssh-keygen), the school and taps come back.\n"
         text += ko ? "  호스트 키 지문: \(fingerprint)\n" : "  host key fingerprint: \(fingerprint)\n"
         return text
     }

@@ -37,6 +37,8 @@ enum ServerGameJoining {
                                + (waiting ? "Taps an earlier version kept for it wait in \(locator.addressFolder(address)) and are sent once it answers."
                                           : "(Once a game has joined a server, it also starts while the server is down.)"))
         }
+        // For the game started here without --server (`LastServerFile`).
+        LastServerFile.write(addresses.map(\.httpBase), dataDirectory: directory)
         let folder = BattleFolder(dataDirectory: directory, battle: battleID, servers: addresses)
         do { try folder.create() } catch { throw CommandError("cannot create \(folder.path): \(error)") }
         // One game per data directory and battle, whatever address it was reached by: two would

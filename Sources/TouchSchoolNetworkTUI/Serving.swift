@@ -7,6 +7,10 @@ enum Serving {
     static func serve(_ request: ServeRequest) throws {
         let directory = request.dataDirectory
         do { try DataDirectory.prepare(directory) } catch { throw CommandError("cannot use the data directory \(directory): \(error)") }
+        // One server per directory whose battle is in it (`ServerLock`). Servers sharing a battle
+        // in PostgreSQL share its board through PostgreSQL.
+        let serverLock = request.postgresURL == nil ? try claim(directory) : nil
+        defer { serverLock?.lock.release() }
         if let from = request.moveFrom, let url = request.postgresURL {
             do {
                 let moved = try runAsync { try await PostgresAdministration.moveDataDirectory(from, url: url) }
@@ -38,22 +42,38 @@ enum Serving {
         configuration.reportActivity = { activity in
             try? StandardStreams.write(ServeGreeting.activity(activity, language: request.language))
         }
+        // The listening line first, as docs/operations.md promises scripts: the SSH listener is
+        // often up before the HTTP one, and its block waits for the greeting.
+        let output = ServeOutput()
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: request.logLevel) { host, port in
+                serverLock?.announce(port: port)
                 let data = request.postgresURL == nil ? directory : "PostgreSQL"
                 // The address as bound, for scripts and logs; on every interface that is no
                 // address anyone can type (0.0.0.0), so the line says so instead.
                 let bound = host == "0.0.0.0" || host == "::" ? "every interface, port \(port)" : ServeGreeting.baseURL(host: host, port: port)
                 let hosts = LANAddresses.hosts(listeningOn: host, interfaces: LANAddresses.current())
-                try? StandardStreams.write("touchschool serve: listening on \(bound) (data: \(data))\n"
-                                           + ServeGreeting.text(hosts: hosts, port: port, language: request.language))
+                output.greet("touchschool serve: listening on \(bound) (data: \(data))\n"
+                             + ServeGreeting.text(hosts: hosts, port: port, language: request.language))
             } onSSHListening: { port, fingerprint in
                 let hosts = LANAddresses.hosts(listeningOn: request.host, interfaces: LANAddresses.current())
-                try? StandardStreams.write("touchschool serve: SSH on port \(port) (`ssh -p \(port) NAME@HOST`), host key \(fingerprint)\n"
-                                           + ServeGreeting.ssh(hosts: hosts, port: port, fingerprint: fingerprint, language: request.language))
+                output.afterGreeting("touchschool serve: SSH on port \(port) (`ssh -p \(port) NAME@HOST`)\n"
+                                     + ServeGreeting.ssh(hosts: hosts, port: port, fingerprint: fingerprint, language: request.language))
             }
         } catch let error as ServerError {
             throw CommandError(error.description)
+        }
+    }
+
+    /// The directory's `ServerLock`, or the refusal that names the server holding it.
+    private static func claim(_ directory: String) throws -> HeldServerLock {
+        let outcome: ServerLock.Outcome
+        do { outcome = try ServerLock.claim(dataDirectory: directory) } catch {
+            throw CommandError("cannot use the data directory \(directory): \(error)")
+        }
+        switch outcome {
+        case let .held(lock): return lock
+        case let .taken(pid, port): throw CommandError(NetworkCommandText.directoryServed(directory, pid: pid, port: port))
         }
     }
 }

@@ -156,7 +156,8 @@ public struct PlayerState: Codable, Equatable, Sendable {
     }
 }
 
-/// A batch is saved: `accepted` of its taps counted, `refused` judged beyond what a human makes.
+/// A batch is saved: `accepted` of its taps counted, `refused` judged beyond what a human makes
+/// (or, with `banned`, all of them, because the operator banned the device).
 /// A batch acknowledged is never to be sent again, whatever was refused.
 public struct Acknowledgement: Codable, Equatable, Sendable {
     public var seq: UInt64
@@ -164,12 +165,17 @@ public struct Acknowledgement: Codable, Equatable, Sendable {
     public var refused: UInt64
     /// The player as saved after this batch.
     public var player: PlayerState
+    /// True when the operator banned the device: the taps were refused for that, not for their
+    /// speed, and the player is told so. Absent otherwise (a client that does not know it reads
+    /// the acknowledgement as before).
+    public var banned: Bool?
 
-    public init(seq: UInt64, accepted: UInt64, refused: UInt64, player: PlayerState) {
+    public init(seq: UInt64, accepted: UInt64, refused: UInt64, player: PlayerState, banned: Bool? = nil) {
         self.seq = seq
         self.accepted = accepted
         self.refused = refused
         self.player = player
+        self.banned = banned
     }
 }
 

@@ -20,7 +20,7 @@ extension Frame {
         let board = state.leaderboard
         let total = board.count(of: mySchool)
 
-        let rank = strings.nationalRank(NumberText.grouped(board.rank(of: mySchool, in: .national)))
+        let rank = total == 0 ? strings.noRankYet : strings.nationalRank(NumberText.grouped(board.rank(of: mySchool, in: .national)))
         let rankStart = grid.putRight(rank, endColumn: columns - 1, row: header.y + 1, style: .accent)
         putNameAndDetail(school.name, school.region, column: 1, row: header.y + 1, endColumn: rankStart - 2,
                          nameStyle: .mine, detailStyle: .dim)
@@ -38,7 +38,7 @@ extension Frame {
             let taps = NumberText.grouped(behind == .max ? behind : behind + 1)
             chase = (strings.overtake(state.catalog[above.position].name, taps: taps), .normal)
         } else {
-            chase = (strings.leader, .accent)
+            chase = (total == 0 ? strings.firstTapLeads : strings.leader, .accent)
         }
         let speed = strings.speed(now: state.counter.tapsPerSecond(at: now), best: state.counter.bestTapsPerSecond)
         grid.putPieces([chase, (speed, .dim)], column: 1, row: header.y + 3, endColumn: columns - 1)

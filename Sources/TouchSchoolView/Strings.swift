@@ -2,9 +2,6 @@ import TouchSchoolCore
 
 /// Every word the game shows, in both languages. Nothing else in the view spells out UI text.
 public struct Strings: Sendable {
-    /// The game's version, shown on the About screen.
-    public static let version = "1.0.0"
-
     public let language: Language
 
     public init(_ language: Language) { self.language = language }
@@ -26,10 +23,15 @@ public struct Strings: Sendable {
     }
 
     func warning(_ reason: TapRefusal, refused: String) -> String {
-        let why = switch reason {
-        case .heldKey: ko ? "키를 누르고 있음" : "key held down"
-        case .tooManyTaps: ko ? "사람이 칠 수 없는 속도" : "too many taps"
-        case .paste: ko ? "붙여넣기" : "pasted text"
+        let why: String
+        switch reason {
+        case .heldKey: why = ko ? "키를 누르고 있음" : "key held down"
+        case .tooManyTaps: why = ko ? "사람이 칠 수 없는 속도" : "too many taps"
+        case .paste: why = ko ? "붙여넣기" : "pasted text"
+        case .banned:
+            // Not the speed: nothing the player does now counts, and only the operator can change that.
+            return ko ? "운영자가 이 기기를 차단했습니다: 터치가 세지 않습니다. (\(refused)번 무시됨)"
+                : "The operator has banned this device: its taps do not count. (\(refused) taps refused)"
         }
         return ko
             ? "비정상적인 터치 수가 감지되었습니다. (\(why) · \(refused)번 무시됨)"
@@ -79,6 +81,10 @@ public struct Strings: Sendable {
             : "The server cannot be reached: check the address and the network."
         case .timedOut: ko ? "응답이 없습니다 (시간 초과): 서버 컴퓨터가 꺼져 있거나 방화벽이 막고 있습니다."
             : "No answer (timed out): the server's machine is off, or a firewall drops the connection."
+        case .plainHTTP: ko ? "그 서버는 HTTPS가 아니라 일반 HTTP로 응답합니다: 주소를 http://로 주세요."
+            : "The server there speaks plain HTTP, not HTTPS: give the address with http://."
+        case .sshServer: ko ? "그 포트는 SSH 포트입니다 (ssh -p 포트 이름@주소로 플레이합니다): --server에는 서버의 HTTP 포트를 주세요."
+            : "That is an SSH port (play there with ssh -p PORT NAME@HOST): give --server the server's HTTP port."
         case let .other(reason): ko ? "연결할 수 없습니다: \(reason)" : "Cannot connect: \(reason)"
         }
     }
@@ -100,6 +106,10 @@ public struct Strings: Sendable {
         switch notice {
         case let .message(text):
             return text
+        case let .playingLocally(servers):
+            let command = "touchschool " + servers.map { "--server \($0)" }.joined(separator: " ")
+            return ko ? "이 컴퓨터에서만 플레이합니다: 터치는 이 컴퓨터에만 남습니다. 반 대항전에서 하려면 나간 뒤 (Esc) 이렇게 시작하세요: \(command)"
+                : "Playing on this computer only: the taps stay here. To play in the class's battle, quit (Esc) and start: \(command)"
         case let .stateProblem(.setAside(keptAs, reason)):
             return ko ? "점수 파일을 쓸 수 없어 \(keptAs)에 보관하고 새로 시작합니다 (\(reason))."
                 : "The score file could not be used; it was kept as \(keptAs) and scores start over (\(reason))."
@@ -178,6 +188,10 @@ public struct Strings: Sendable {
     func schoolTotal(_ taps: String) -> String { ko ? "학교 합계 \(taps)" : "School total \(taps)" }
     func overtake(_ school: String, taps: String) -> String { ko ? "\(school)까지 \(taps)번" : "\(taps) taps to overtake \(school)" }
     var leader: String { ko ? "1위!" : "#1!" }
+    /// A school without a tap has no rank: at the start of a battle every school shared 1위.
+    var noRankYet: String { ko ? "아직 순위 없음" : "no rank yet" }
+    /// No school ahead and none of the school's taps yet: every school is at zero.
+    var firstTapLeads: String { ko ? "첫 터치면 1위!" : "One tap takes #1!" }
     func speed(now: Int, best: Int) -> String { ko ? "초당 \(now)번 · 최고 \(best)번" : "\(now) taps/s · best \(best)" }
     var mashHint: String { ko ? "아무 키나 마구 누르세요!" : "Mash any key!" }
     var nationalPanelTitle: String { ko ? "전국 순위" : "National ranking" }
@@ -187,6 +201,8 @@ public struct Strings: Sendable {
     }
     /// Playing with --server: the server the taps go to, beside the keys.
     func playingOn(_ server: String) -> String { ko ? "서버 \(server)" : "server \(server)" }
+    /// Where a game without `--server` plays, beside its keys.
+    var playingLocally: String { ko ? "이 컴퓨터만" : "this computer only" }
     var gameKeys: String {
         ko ? "Tab 순위  F1 도움말  F2 학교 바꾸기  Esc/Ctrl-C 종료" : "Tab ranking  F1 help  F2 change school  Esc/Ctrl-C quit"
     }
@@ -219,7 +235,8 @@ public struct Strings: Sendable {
             : "↑↓ PgUp/PgDn Home/End scroll  Tab game  Esc back  F1 help"
     }
 
-    func levelName(_ level: SchoolLevel, plural: Bool = false) -> String {
+    /// The level as the game names it (also `search`'s table, in the command's language).
+    public func levelName(_ level: SchoolLevel, plural: Bool = false) -> String {
         if ko { return level.koreanName }
         let name = switch level {
         case .elementary: "Elementary"
@@ -281,7 +298,9 @@ public struct Strings: Sendable {
     var helpKeys: String { ko ? "Tab 정보  Esc 뒤로" : "Tab about  Esc back" }
 
     var aboutTitle: String { ko ? "정보" : "About" }
-    var aboutVersion: String { ko ? "학교 대항전 TouchSchool 버전 \(Self.version)" : "TouchSchool (학교 대항전) version \(Self.version)" }
+    var aboutVersion: String {
+        ko ? "학교 대항전 TouchSchool 버전 \(TouchSchoolVersion.release)" : "TouchSchool (학교 대항전) version \(TouchSchoolVersion.release)"
+    }
     var aboutText: String {
         ko ? "학교끼리 터치 수를 겨루는 터미널 게임입니다." : "A school-against-school tapping battle for the terminal."
     }

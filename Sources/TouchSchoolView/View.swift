@@ -92,8 +92,8 @@ struct Frame {
     }
 
     /// The bottom line: the question whether to quit, else a refused burst, else a failing or
-    /// slow save, else a server out of reach, else the screen's keys; the last two with the
-    /// server played on at the right, when there is room for it.
+    /// slow save, else a server out of reach, else the screen's keys; the last two with where the
+    /// game plays at the right (the server, or this computer only), when there is room for it.
     private mutating func drawStatusLine(keys: String) {
         let line = layout.statusLine
         let width = line.width - 2
@@ -114,14 +114,14 @@ struct Frame {
             let connection = state.connection.flatMap { strings.connection($0) }
             let text = connection ?? keys
             var room = width
-            if let server = state.server {
-                let label = strings.playingOn(server)
-                let labelWidth = DisplayWidth.of(label)
-                // The keys (or the connection's trouble) keep what they need first.
-                if width - labelWidth - 2 >= min(DisplayWidth.of(text), width / 2) {
-                    grid.putRight(label, endColumn: line.width - 1, row: line.y, style: .dim)
-                    room -= labelWidth + 2
-                }
+            // The keys keep all they need first (cut, they hid how to quit), the connection's
+            // trouble at least half the line; then the label, shorter if need be (the server
+            // without the word), or none.
+            let labels = state.server.map { [strings.playingOn($0), $0] } ?? (state.connection == nil ? [strings.playingLocally] : [])
+            let needed = connection == nil ? DisplayWidth.of(text) : min(DisplayWidth.of(text), width / 2)
+            if let label = labels.first(where: { width - DisplayWidth.of($0) - 2 >= needed }) {
+                grid.putRight(label, endColumn: line.width - 1, row: line.y, style: .dim)
+                room -= DisplayWidth.of(label) + 2
             }
             grid.put(DisplayWidth.truncate(text, toWidth: room), column: 1, row: line.y, style: connection == nil ? .dim : .warning)
         }

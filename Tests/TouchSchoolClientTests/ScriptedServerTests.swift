@@ -169,6 +169,32 @@ enum ScriptedReply: Sendable {
         #expect(try folder.outbox.load() == Outbox(nextSeq: 4, batches: []))
     }
 
+    /// An acknowledgement of a banned device's batch is the operator's ban to the game, not its
+    /// tap guard: the refused taps come as `tapsRefusedByOperator`, never `tapsRefusedByServer`.
+    @Test func aBannedDevicesRefusalIsSaidAsTheOperatorsBan() async throws {
+        let server = try await ScriptedServer { message in
+            switch message {
+            case .hello:
+                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: [:]), player: Self.me, catalog: "\"c\"")))]
+            case let .taps(batch):
+                return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: 0, refused: batch.totalTaps, player: Self.me, banned: true)))]
+            case .ping:
+                return [.send(.pong)]
+            }
+        }
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var outbox = Outbox()
+        outbox.append(PendingChanges(player: "p", scoreDeltas: ["S1": 4], playerTaps: 4, bestTapsPerSecond: 3), startMs: 0, endMs: 1)
+        let (battle, _) = battle(on: server.port, in: directory, outbox: outbox)
+        battle.start()
+        let events = try await collect(battle) { $0.contains(.tapsRefusedByOperator(4)) }
+        #expect(events.contains(.tapsRefusedByOperator(4)), "\(events)")
+        #expect(!events.contains { if case .tapsRefusedByServer = $0 { true } else { false } }, "\(events)")
+        _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
+    }
+
     /// A server that upgrades the connection, reads the hello and welcomes it only after the
     /// game's handshake deadline (a server slow to read its store): the game gives that
     /// connection up, connects again and is welcomed on the new one, and its taps are sent once,

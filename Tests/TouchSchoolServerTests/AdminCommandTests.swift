@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolView
 import TouchSchoolProtocol
 import TouchSchoolTestSupport
 
@@ -11,6 +12,37 @@ import TouchSchoolTestSupport
         environment["TOUCHSCHOOL_ADMIN_TOKEN"] = nil
         environment.merge(extra) { $1 }
         return Subprocess.run(ServerProcess.binary, ["admin"] + arguments, environment: environment)
+    }
+
+    /// The operator's table: every column starts at one display column on every line (the
+    /// columns after BANNED were one space apart and wandered with a Hangul name), and the school
+    /// is named, not its raw id.
+    @Test func theDevicesTableLinesUpAndNamesTheSchools() async throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        for (name, school) in [("김민지", "S0001"), ("bot", "S0002")] {
+            let device = TestDevice(name: name)
+            let (player, _) = try await TestPlayer.join(server, device: device)
+            try await player.send(.taps(device.batch(school, taps: name == "bot" ? 300 : 7, durationMs: 100, switchTo: true)))
+            _ = try await player.ack(1)
+            await player.close()
+        }
+        let table = Self.admin(["devices", "--server", server.baseURL, "--data-dir", server.dataDirectory])
+        #expect(table.status == 0, "\(table.error)")
+        let lines = table.output.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3, "\(table.output)")
+        /// The display column where `text` starts in `line`.
+        func column(of text: String, in line: String) -> Int? {
+            line.range(of: text).map { DisplayWidth.of(String(line[..<$0.lowerBound])) }
+        }
+        let minji = try #require(lines.first { $0.contains("김민지") }), bot = try #require(lines.first { $0.contains("bot") })
+        #expect(column(of: "PLAYER", in: lines[0]) == column(of: "김민지", in: minji) && column(of: "PLAYER", in: lines[0]) == column(of: "bot", in: bot),
+                "\(table.output)")
+        #expect(column(of: "SCHOOL", in: lines[0]) == column(of: "서울고등학교", in: minji), "\(table.output)")
+        #expect(column(of: "SCHOOL", in: lines[0]) == column(of: "경기고등학교", in: bot), "\(table.output)")
+        #expect(column(of: "ADDRESSES", in: lines[0]) == column(of: "127.0.0.1", in: minji) && column(of: "ADDRESSES", in: lines[0]) == column(of: "127.0.0.1", in: bot),
+                "\(table.output)")
+        #expect(!table.output.contains("S0001"), "\(table.output)")
     }
 
     @Test func devicesAsJSONThenABanThatTakesTheTapsOff() async throws {

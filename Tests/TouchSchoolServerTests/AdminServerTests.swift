@@ -119,8 +119,10 @@ enum AdminScenario {
         try await cheaterPlayer.send(.taps(cheater.batch(schoolA, taps: 5)))
         let refusedAck = try await cheaterPlayer.ack(5)
         #expect(refusedAck.accepted == 0 && refusedAck.refused == 5)
+        #expect(refusedAck.banned == true, "refused for the ban, not for the speed")
         try await honestPlayer.send(.taps(honest.batch(schoolA, taps: 3)))
-        #expect(try await honestPlayer.ack(2).accepted == 3, "honest players play on")
+        let honestAck = try await honestPlayer.ack(2)
+        #expect(honestAck.accepted == 3 && honestAck.banned == nil, "honest players play on")
         #expect(try await AdminAPI.devices(admin, token: token).first { $0.id == listed.id }?.banned == true)
 
         // Unbanned: counted again.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchSchoolTestSupport
 import TouchSchoolCore
+import TouchSchoolView
 @testable import TouchSchoolNetworkTUI
 @testable import TouchSchoolServer
 
@@ -169,13 +170,17 @@ import TouchSchoolCore
         #expect(ServeGreeting.activity(activity, language: .english) == "12 players connected · 3,456 taps in the last minute\n")
     }
 
-    /// With --ssh-port, the command for each address and the key's fingerprint to compare.
+    /// With --ssh-port, the command for each address, what a player without a key types at the
+    /// password prompt (nothing said it), and the key's fingerprint to compare; no line wider than
+    /// an 80-column terminal.
     @Test func theSSHLinesInBothLanguages() {
         let hosts = ["192.168.0.10", "fd00::5"]
         #expect(ServeGreeting.ssh(hosts: hosts, port: 2222, fingerprint: "SHA256:abc", language: .korean) == """
             설치 없이 터미널에서 (SSH):
               ssh -p 2222 이름@192.168.0.10
               ssh -p 2222 이름@[fd00::5]
+              SSH 키가 없으면 비밀번호는 아무거나 (그냥 Enter도): 그 접속의 기기는 끝나면
+              잊힙니다. 키가 있으면 (ssh-keygen) 학교와 터치가 이어집니다.
               호스트 키 지문: SHA256:abc
 
             """)
@@ -183,8 +188,15 @@ import TouchSchoolCore
             From any terminal, nothing installed (SSH):
               ssh -p 2222 NAME@192.168.0.10
               ssh -p 2222 NAME@[fd00::5]
+              No SSH key? Any password, or just Enter: that session's device is forgotten
+              when it ends; with a key (ssh-keygen), the school and taps come back.
               host key fingerprint: SHA256:abc
 
             """)
+        for language in [Language.korean, .english] {
+            for line in ServeGreeting.ssh(hosts: hosts, port: 2222, fingerprint: "SHA256:abc", language: language).split(separator: "\n") {
+                #expect(DisplayWidth.of(String(line)) <= 80, "\(line)")
+            }
+        }
     }
 }

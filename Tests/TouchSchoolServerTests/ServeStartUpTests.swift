@@ -62,4 +62,24 @@ import TouchSchoolTestSupport
         try await Task.sleep(for: .seconds(3))
         #expect(server.output == quiet, "an idle server printed more:\n\(server.output)")
     }
+
+    /// With SSH too and the output to a file, as a script reads it: the first line is the
+    /// `listening on` line (the SSH line came first in 3 of 3 runs: its listener is up sooner), the
+    /// SSH block follows the greeting, and the host key's fingerprint is printed once; at the
+    /// default log level, Hummingbird's "[HummingbirdCore] Server started and listening" is not in
+    /// the log the teacher's terminal shows.
+    @Test func theListeningLineComesFirstAndTheFingerprintOnce() async throws {
+        let server = try ServerProcess.start(arguments: ["--ssh-port", "0"],
+                                             environment: ["LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "LOG_LEVEL": "info"])
+        defer { server.stop() }
+        #expect(try await eventually("the SSH block", timeout: 10) { server.output.contains("host key fingerprint: ") }, "\(server.output)")
+        let output = server.output
+        #expect(output.hasPrefix("touchschool serve: listening on http://127.0.0.1:\(server.port) "), "\(output)")
+        let greeting = try #require(output.range(of: "Students join at:"))
+        let ssh = try #require(output.range(of: "touchschool serve: SSH on port "))
+        #expect(greeting.lowerBound < ssh.lowerBound, "\(output)")
+        #expect(output.components(separatedBy: "SHA256:").count == 2, "the fingerprint once:\n\(output)")
+        // Hummingbird's own line stays out of the teacher's terminal (the log goes there too).
+        #expect(!server.errors.contains("Server started and listening"), "\(server.errors)")
+    }
 }

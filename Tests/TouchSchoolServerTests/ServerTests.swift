@@ -445,7 +445,34 @@ import TouchSchoolTestSupport
         let errors = (try? String(contentsOfFile: second.errorPath, encoding: .utf8)) ?? ""
         #expect(errors.contains("cannot listen on 127.0.0.1:\(first.port): the port is in use"), "\(errors)")
         #expect(errors.contains("--port"))
+        // Nothing arrived to save: the refusal is not told as a shutdown.
+        #expect(!errors.contains("Shutting down"), "\(errors)")
         // The first plays on.
+        #expect(try await HTTP.get("\(first.baseURL)/healthz").status == 200)
+    }
+
+    /// A second `serve` on the data directory another one serves ends at once with status 1,
+    /// naming the first's pid and port, and the first plays on. Two used to start on one database
+    /// and each showed the live board of its own players only.
+    @Test func aSecondServeOnOneDataDirectoryIsRefusedNamingTheFirst() async throws {
+        let first = try ServerProcess.start()
+        defer { first.stop() }
+        let started = Date()
+        let second = try ServerProcess.launch(dataDirectory: first.dataDirectory)
+        var status: Int32 = 0
+        var ended = false
+        while !ended, Date().timeIntervalSince(started) < 10 {
+            ended = waitpid(second.pid, &status, WNOHANG) == second.pid
+            if !ended { usleep(20_000) }
+        }
+        if !ended {
+            kill(second.pid, SIGKILL)
+            waitpid(second.pid, &status, 0)
+        }
+        #expect(ended && (status >> 8) & 0xFF == 1, "the second server still ran after 10 s")
+        let errors = (try? String(contentsOfFile: second.errorPath, encoding: .utf8)) ?? ""
+        #expect(errors.contains("already serves the data directory \(first.dataDirectory)"), "\(errors)")
+        #expect(errors.contains("pid \(first.pid), port \(first.port)"), "\(errors)")
         #expect(try await HTTP.get("\(first.baseURL)/healthz").status == 200)
     }
 

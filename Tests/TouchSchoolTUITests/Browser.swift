@@ -219,6 +219,14 @@ final class Browser {
         _ = try command("POST", "/goog/cdp/execute", ["cmd": "Page.addScriptToEvaluateOnNewDocument", "params": ["source": source]])
     }
 
+    /// Why Chromium would not offer to install the page as an app (DevTools'
+    /// `Page.getInstallabilityErrors`): each error's id; empty when it is installable.
+    func installabilityErrors() throws -> [String] {
+        let answer = try command("POST", "/goog/cdp/execute", ["cmd": "Page.getInstallabilityErrors", "params": [String: Any]()]) as? [String: Any]
+        let errors = answer?["installabilityErrors"] as? [[String: Any]] ?? []
+        return errors.map { ($0["errorId"] as? String) ?? "\($0)" }
+    }
+
     /// Makes the page exactly `width` × `height` CSS pixels, as a screen with no browser around
     /// it (a projector's full screen; DevTools' `Emulation.setDeviceMetricsOverride`).
     func fillScreen(width: Int, height: Int) throws {

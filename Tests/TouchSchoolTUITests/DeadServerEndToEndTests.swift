@@ -63,4 +63,27 @@ struct DeadServerEndToEndTests {
         #expect(korean.status == 1)
         #expect(korean.error.contains("서버 \(url)에 연결할 수 없습니다: 연결이 거부되었습니다"), "\(korean.error)")
     }
+
+    /// The two wrong addresses a class is handed: `https://` for the plain-HTTP server, and the
+    /// SSH port as `--server`. The game's connecting screen and the commands name the mistake (they
+    /// said "No answer (timed out): the server's machine is off…" and "invalid constant string").
+    @Test func anHTTPSAddressOfThePlainServerAndItsSSHPortAreNamedAsSuch() throws {
+        let server = try ServerProcess(arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+        let sshPort = try #require(server.sshPort)
+        let https = "https://127.0.0.1:\(server.port)"
+        let session = try TmuxSession(arguments: ["--lang", "en", "--server", https])
+        defer { session.close() }
+        let screen = try session.waitFor("the plain-HTTP diagnosis", timeout: 20) { $0.contains("speaks plain HTTP") }
+        #expect(screen.contains("give the address with http://"), "\(screen)")
+        session.press("Escape")
+        try session.waitFor("EXITED:0", timeout: 5)
+
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let rank = DataCommandsBinary.run(["rank", "--server", "http://127.0.0.1:\(sshPort)", "--data-dir", directory.path])
+        #expect(rank.status == 1 && rank.error.contains("that is an SSH port"), "\(rank)")
+        let korean = DataCommandsBinary.run(["rank", "--server", https, "--data-dir", directory.path], locale: ["LANG": "ko_KR.UTF-8"])
+        #expect(korean.status == 1 && korean.error.contains("일반 HTTP로 응답합니다"), "\(korean)")
+    }
 }

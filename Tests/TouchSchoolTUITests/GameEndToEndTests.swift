@@ -70,6 +70,23 @@ struct GameEndToEndTests {
         #expect(try Self.saved(in: session).players["tester"]?.taps == 2)
     }
 
+    /// The About screen (F1, then Tab) names the release `--version` prints: one version number.
+    @Test func theAboutScreenShowsTheVersionTheCommandPrints() throws {
+        let printed = Subprocess.run(DataCommandsBinary.path, ["--version"])
+        let version = printed.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(printed.status == 0 && !version.isEmpty, "\(printed)")
+        let session = try TmuxSession(arguments: ["--lang", "en"])
+        defer { session.close() }
+        try session.chooseSchool(named: "한빛", tapsLabel: "My taps")
+        session.press("F1")
+        try session.waitFor("Tab about  Esc back")
+        session.press("Tab")
+        let about = try session.waitFor("the About screen") { $0.contains("Tab help  Esc back") }
+        #expect(about.contains("version \(version)"), "--version printed \(version); the About screen:\n\(about)")
+        session.press("C-c")
+        try session.waitFor("EXITED:0")
+    }
+
     /// A typo finds nothing, but the closest name is offered and Enter takes it.
     @Test func aTypoIsForgivenInThePicker() throws {
         let session = try TmuxSession(arguments: ["--lang", "ko"])

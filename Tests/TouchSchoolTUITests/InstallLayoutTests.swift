@@ -43,6 +43,11 @@ import TouchSchoolTestSupport
                                     environment: ["MANWIDTH": "100", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
         #expect(manual.status == 0)
         #expect(manual.output.contains("TOUCHSCHOOL(1)") && manual.output.contains("--version"))
+        // Its Korean words (argument-parser's generator drops them: scripts/manual-help) and no
+        // warning from man ("Empty input line").
+        #expect(manual.output.contains("touchschool — 학교 대항전: a school-vs-school tap battle"), "\(manual.output.prefix(300))")
+        #expect(manual.output.contains("abbreviation (서울고), 초성 (ㅎㅁㄱ)"), "the search command's words")
+        #expect(manual.error.isEmpty, "\(manual.error)")
         for command in ["search", "rank", "serve", "admin"] {
             #expect(manual.output.contains("     \(command) "), "the manual describes \(command)")
         }
@@ -59,6 +64,76 @@ import TouchSchoolTestSupport
         #expect(zsh.hasPrefix("#compdef touchschool"))
         let fish = try String(contentsOfFile: "\(prefix)/share/fish/vendor_completions.d/touchschool.fish", encoding: .utf8)
         #expect(fish.contains("complete -c 'touchschool'"))
+    }
+
+    static let officialList = URL(fileURLWithPath: repository).deletingLastPathComponent()
+        .appendingPathComponent("shared/data/korea-schools-2026-03-20.cp949.csv").path
+
+    /// What a machine the programs are installed on has: the installation, copied to another
+    /// prefix, with this checkout (the build folder in it) out of reach. A mount namespace of its
+    /// own (`unshare`, as root) lays an empty file system over the checkout, and a PID namespace
+    /// ends whatever the script leaves running when it ends. The script imports the official list,
+    /// serves it (health, page, board stream), ranks through the server and renders the manual,
+    /// each step's status and output marked for the checks below.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), "needs root and unshare"),
+          .enabled(if: FileManager.default.fileExists(atPath: officialList), "the official list is not in ../shared/data"))
+    func anInstallationCopiedElsewhereRunsWithoutTheCheckout() throws {
+        let installed = try Self.install()
+        defer { installed.remove() }
+        let machine = try TemporaryDirectory()
+        defer { machine.remove() }
+        let copy = Subprocess.run("/bin/cp", ["-R", installed.path, "\(machine.path)/prefix"])
+        try #require(copy.status == 0, "\(copy)")
+        installed.remove()
+        let script = #"""
+            set -u
+            mount -t tmpfs -o ro tmpfs "$CHECKOUT" || exit 90
+            [ -e "$CHECKOUT/Package.swift" ] && exit 91
+            cd "$MACHINE"
+            bin="$MACHINE/prefix/bin/touchschool"
+            mkdir data client
+            "$bin" import "$LIST" --data-dir data > import.out 2>&1; echo "IMPORT $?"
+            "$bin" serve --port 0 --data-dir data > serve.out 2> serve.err &
+            server=$!
+            port=
+            for _ in $(seq 300); do
+              port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\) .*|\1|p' serve.out)
+              [ -n "$port" ] && break
+              kill -0 $server 2>/dev/null || break
+              sleep 0.1
+            done
+            echo "PORT $port"
+            echo "SERVE-ERRORS $(head -c 600 serve.err | tr '\n' ' ')"
+            echo "HEALTH $(curl -s --max-time 5 "http://127.0.0.1:$port/healthz")"
+            echo "PAGE $(curl -s --max-time 5 -o page.html -w '%{http_code} %{content_type}' "http://127.0.0.1:$port/") $(grep -c '<script' page.html)"
+            echo "BOARD $(curl -s -N --max-time 2 "http://127.0.0.1:$port/v1/board" | grep -c '^data:')"
+            "$bin" rank --server "http://127.0.0.1:$port" --data-dir client > rank.out 2>&1; echo "RANK $?"
+            echo "RANK-OUTPUT $(head -n 4 rank.out | tr '\n' '|')"
+            kill $server; wait $server
+            MANWIDTH=100 LANG=C.UTF-8 man -P cat -l prefix/share/man/man1/touchschool.1 > man.out 2> man.err; echo "MAN $?"
+            echo "MAN-HEAD $(head -n 8 man.out | tr '\n' '|')"
+            echo "MAN-ERRORS $(tr '\n' '|' < man.err)"
+            """#
+        let run = Subprocess.run("/usr/bin/unshare", ["--mount", "--pid", "--fork", "--mount-proc", "--kill-child", "/bin/sh", "-c", script],
+                                 environment: ["CHECKOUT": Self.repository, "MACHINE": machine.path, "LIST": Self.officialList,
+                                               "PATH": "/usr/bin:/bin", "HOME": machine.path, "LANG": "C"])
+        let lines: [String] = run.output.split(separator: "\n").map(String.init)
+        func line(_ marker: String) -> String {
+            let prefix = marker + " "
+            guard let found = lines.first(where: { $0.hasPrefix(prefix) }) else { return "(no \(marker) line: \(run))" }
+            return String(found.dropFirst(prefix.count))
+        }
+        #expect(run.status == 0, "\(run)")
+        #expect(line("IMPORT") == "0")
+        let port = Int(line("PORT"))
+        try #require(port != nil, "the server did not listen: \(line("SERVE-ERRORS"))")
+        #expect(line("HEALTH").contains("\"status\":\"ok\""), "\(line("HEALTH"))")
+        #expect(line("PAGE").hasPrefix("200 text/html"), "\(line("PAGE"))")
+        #expect((Int(line("BOARD")) ?? 0) >= 1, "the board stream sent no event: \(line("BOARD"))")
+        #expect(line("RANK") == "0", "\(line("RANK-OUTPUT"))")
+        #expect(line("MAN") == "0")
+        #expect(line("MAN-HEAD").contains("학교 대항전"), "\(line("MAN-HEAD"))")
+        #expect(line("MAN-ERRORS").isEmpty, "\(line("MAN-ERRORS"))")
     }
 
     /// The unit in docs/, pointed at an installation, passes systemd's own check.

@@ -112,8 +112,27 @@ import TouchSchoolStore
         let typo = DataCommandsBinary.run(["search", "휘문고등하교", "--data-dir", folder.path])
         #expect(typo.status == 0)
         #expect(typo.output.hasPrefix("No school matches \"휘문고등하교\".\nDid you mean 휘문고등학교?\n#  School"), "\(typo.output)")
+        // The JSON carries the suggestions too, as GET /v1/search does (it was `[]`).
         let json = DataCommandsBinary.run(["search", "휘뮨고", "--json", "--data-dir", folder.path])
-        #expect(json.output == "[]\n")
+        let answer = try JSONValue.parse(json.output)
+        #expect(answer["query"]?.stringValue == "휘뮨고" && answer["schools"]?.arrayValue?.isEmpty == true, "\(json.output)")
+        #expect(answer["suggestions"]?.arrayValue?.first?["name"]?.stringValue == "휘문고등학교", "\(json.output)")
+    }
+
+    /// The level column in the command's language, as the game names it: High in English
+    /// (it printed 고등학교 there), 고등학교 in Korean.
+    @Test func searchNamesTheLevelInTheCommandsLanguage() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        /// The cells of 휘문고등학교's row: rank, name, level, province, district, score.
+        func row(_ result: (status: Int32, output: String, error: String)) -> [String] {
+            let line = result.output.split(separator: "\n").first { $0.contains("휘문고등학교") } ?? ""
+            return line.split(separator: " ").map(String.init)
+        }
+        let english = DataCommandsBinary.run(["search", "휘문고", "--data-dir", folder.path])
+        #expect(english.status == 0 && row(english).dropFirst().prefix(3) == ["휘문고등학교", "High", "서울특별시"], "\(english.output)")
+        let korean = DataCommandsBinary.run(["search", "휘문고", "--data-dir", folder.path], locale: Self.korean)
+        #expect(korean.status == 0 && row(korean).dropFirst().prefix(3) == ["휘문고등학교", "고등학교", "서울특별시"], "\(korean.output)")
     }
 
     @Test func theImportSummaryIsKorean() throws {

@@ -60,7 +60,7 @@ import TouchSchoolTestSupport
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let installed = "\(folder.path)/touchschool"
-        let bundle = "\(URL(fileURLWithPath: DataCommandsBinary.path).deletingLastPathComponent().path)/\(StarterCatalogFile.bundleName)"
+        let bundle = "\(URL(fileURLWithPath: DataCommandsBinary.path).deletingLastPathComponent().path)/\(StarterCatalogFile.file.bundleName)"
         // Copied by cp, not by this process: a copy open for writing here would be inherited by
         // the programs other tests start meanwhile, and running it would fail with ETXTBSY.
         let copy = Subprocess.run("/bin/cp", ["-R", DataCommandsBinary.path, bundle, folder.path])

@@ -18,14 +18,18 @@ struct NetworkPlayEndToEndTests {
         /// With `--ssh-port`: the port the server's SSH listens on.
         private(set) var sshPort: Int?
         private let arguments: [String]
+        private let host: String
         private var process: Process?
         private var logPath: String { "\(folder)/server.log" }
 
         /// `catalog`: the catalog file to play with (the sessions' test catalog by default); nil
         /// for the starter catalog of the installation. `scores`: totals the battle starts with
-        /// (a state file written before the start). `arguments`: more options of `serve`.
-        init(port: Int = 0, catalog: String? = TmuxSession.catalogJSON, scores: [String: UInt64] = [:], arguments: [String] = []) throws {
+        /// (a state file written before the start). `arguments`: more options of `serve`. `host`:
+        /// where it listens (0.0.0.0: every interface; `url` reaches it at 127.0.0.1 all the same).
+        init(port: Int = 0, catalog: String? = TmuxSession.catalogJSON, scores: [String: UInt64] = [:], arguments: [String] = [],
+             host: String = "127.0.0.1") throws {
             self.arguments = arguments
+            self.host = host
             var template = Array("/tmp/touchschool-serve-XXXXXX".utf8CString)
             folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
             self.port = port
@@ -60,7 +64,7 @@ struct NetworkPlayEndToEndTests {
             let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
             let process = Process()
             process.executableURL = URL(fileURLWithPath: DataCommandsBinary.path)
-            process.arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory] + arguments
+            process.arguments = ["serve", "--host", host, "--port", "\(port)", "--data-dir", dataDirectory] + arguments
             process.standardOutput = logFile
             process.standardError = logFile
             process.standardInput = FileHandle.nullDevice
@@ -83,9 +87,10 @@ struct NetworkPlayEndToEndTests {
 
         func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-        /// The port of the first `http://127.0.0.1:PORT` the server prints.
+        /// The port of the first `http://127.0.0.1:PORT` the server prints, or of its "every
+        /// interface, port PORT".
         static func listeningPort(in text: String) -> Int? {
-            guard let range = text.range(of: "127.0.0.1:") else { return nil }
+            guard let range = text.range(of: "127.0.0.1:") ?? text.range(of: "every interface, port ") else { return nil }
             return Int(text[range.upperBound...].prefix(while: \.isNumber))
         }
 
@@ -329,5 +334,32 @@ struct NetworkPlayEndToEndTests {
         try second.waitFor("the taps to be delivered", timeout: 10) { !$0.contains("Offline") && !$0.contains("Connecting") && !$0.contains("waiting") }
         try Self.quit(second)
         #expect(try Self.total(Self.hanbit, on: server) == 25)
+    }
+
+    /// A student who played on the class's server and later starts the game without `--server`
+    /// (from the same data directory) is told the game plays on this computer only, with the
+    /// command that joins the server again; the status line says where it plays. They used to
+    /// play alone, silently.
+    @Test func aGameStartedWithoutServerAfterOneOnAServerSaysItPlaysLocallyAndHowToJoin() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let data = Self.makeDataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let online = try Self.player("alice", at: server.url, dataDirectory: data)
+        defer { online.close() }
+        try online.chooseSchool(named: "한빛고", tapsLabel: "My taps")
+        try Self.quit(online)
+
+        let alone = try TmuxSession(arguments: ["--lang", "en"], sharedDataDirectory: data, user: "alice")
+        defer { alone.close() }
+        let told = try alone.waitFor("the local play notice") { $0.contains("Press any key") }
+        let joined = told.replacingOccurrences(of: "|", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(joined.contains("Playing on this computer only: the taps stay here."), "\(told)")
+        #expect(joined.contains("touchschool --server \(server.url)"), "\(told)")
+        alone.press("Enter")
+        let playing = try alone.waitFor("the game") { !$0.contains("Press any key") }
+        #expect(playing.split(separator: "\n").last?.contains("this computer only") == true, "\(playing)")
+        alone.press("C-c")
+        try alone.waitFor("EXITED:0")
     }
 }

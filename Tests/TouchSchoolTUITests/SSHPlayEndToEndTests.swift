@@ -23,9 +23,10 @@ struct SSHPlayEndToEndTests {
     }
 
     /// The client's options: no host key checks (a throwaway server), no keys but `key`, the
-    /// language sent as the game reads it.
-    static func sshArguments(key: String?, port: Int, user: String) -> [String] {
-        var arguments = ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+    /// language sent as the game reads it; OpenSSH's messages quiet but errors (`logLevel`: INFO
+    /// is what a player's client shows by default).
+    static func sshArguments(key: String?, port: Int, user: String, logLevel: String = "ERROR") -> [String] {
+        var arguments = ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=\(logLevel)",
                          "-o", "SendEnv=LANG", "-p", "\(port)"]
         if let key {
             arguments += ["-o", "IdentitiesOnly=yes", "-i", key]
@@ -38,10 +39,11 @@ struct SSHPlayEndToEndTests {
     /// `ssh` to the server's game under tmux, in `language`.
     /// `extra`: more options of ssh (`-b ADDRESS`: connect from that address).
     static func player(_ user: String, key: String?, on server: ServerProcess, language: String = "C.UTF-8",
-                       extra: [String] = [], columns: Int = 100, rows: Int = 30) throws -> TmuxSession {
+                       extra: [String] = [], logLevel: String = "ERROR", columns: Int = 100, rows: Int = 30) throws -> TmuxSession {
         let port = try #require(server.sshPort)
         return try TmuxSession(columns: columns, rows: rows, arguments: [], user: user,
-                               program: ["/usr/bin/env", "LANG=\(language)", "/usr/bin/ssh"] + extra + sshArguments(key: key, port: port, user: user))
+                               program: ["/usr/bin/env", "LANG=\(language)", "/usr/bin/ssh"] + extra
+                                   + sshArguments(key: key, port: port, user: user, logLevel: logLevel))
     }
 
     /// An admin API request with the server's token (`admin.token` in its data directory).
@@ -128,6 +130,22 @@ struct SSHPlayEndToEndTests {
         guest.press("C-c")
         try guest.waitFor("EXITED:0")
         #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 25)
+    }
+
+    /// A quit, as a student's OpenSSH shows it (LogLevel INFO): its plain "Connection … closed.",
+    /// not "closed by remote host", which reads as an error.
+    @Test func aQuitEndsWithTheClientsPlainClosedLine() throws {
+        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+        let guest = try Self.player("guest", key: nil, on: server, logLevel: "INFO")
+        defer { guest.close() }
+        try guest.waitFor("password")
+        guest.press("Enter")
+        try guest.chooseSchool(named: "민사고", tapsLabel: "My taps")
+        guest.press("C-c")
+        let after = try guest.waitFor("EXITED:0")
+        #expect(after.contains("Connection to 127.0.0.1 closed."), "\(after)")
+        #expect(!after.contains("closed by remote host"), "\(after)")
     }
 
     @Test func theGamesKeysArriveOverSSH() throws {
@@ -409,7 +427,7 @@ struct SSHPlayEndToEndTests {
     }
 
     static func fingerprint(in log: String) -> String? {
-        guard let range = log.range(of: "host key SHA256:") else { return nil }
+        guard let range = log.range(of: "fingerprint: SHA256:") ?? log.range(of: "지문: SHA256:") else { return nil }
         return "SHA256:" + log[range.upperBound...].prefix { !$0.isWhitespace }
     }
 }

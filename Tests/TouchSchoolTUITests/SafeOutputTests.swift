@@ -77,7 +77,8 @@ final class SafeOutputTests {
             let result = run(arguments)
             #expect(result.status == 0, "\(result.error)")
             #expect(Self.unsafeScalars(in: result.output) == [], "\(arguments)")
-            let rows = try #require(try JSONValue.parse(result.output).arrayValue)
+            let parsed = try JSONValue.parse(result.output)
+            let rows = try #require(arguments[0] == "search" ? parsed["schools"]?.arrayValue : parsed.arrayValue)
             for row in rows {
                 let name = try #require(row["name"]?.stringValue)
                 #expect(Self.schools.contains { $0.name == name }, "\(name.debugDescription)")

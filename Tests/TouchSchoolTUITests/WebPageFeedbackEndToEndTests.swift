@@ -85,4 +85,28 @@ struct WebPageFeedbackEndToEndTests {
         phone.close()
         #expect(phone.processesUsingFolder().isEmpty)
     }
+
+    /// A phone the operator bans (`touchschool admin ban`, as docs/operations.md tells): its next
+    /// taps are refused and the page says the operator banned it, not that it tapped too fast.
+    @Test func aBannedPhoneIsToldTheOperatorBannedIt() throws {
+        let server = try ServerProcess(catalog: nil)
+        defer { server.stop() }
+        let phone = try Browser(width: 390, height: 844, touch: true)
+        defer { phone.close() }
+        try phone.open("\(server.url)/?school=S0003")
+        try Page.waitUntilDelivered(phone)
+        try Page.touch(phone, 3, after: 0)
+        try Page.waitUntilDelivered(phone)
+        let admin = ["--server", server.url, "--data-dir", server.dataDirectory]
+        let listed = DataCommandsBinary.run(["admin", "devices", "--json"] + admin)
+        let devices = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
+        let id = try #require(devices?.first?["id"] as? String, "\(listed)")
+        let banned = DataCommandsBinary.run(["admin", "ban", id] + admin)
+        try #require(banned.status == 0, "\(banned)")
+        // Two taps at once: their batch's acknowledgement takes them back off "my taps".
+        try WebPageDeviceEndToEndTests.dispatchTaps(phone, 2)
+        try phone.waitFor("the ban said", timeout: 10) { Page.text(phone, "warning") == "운영자가 이 기기를 차단했습니다: 터치가 세지 않습니다." }
+        phone.close()
+        #expect(phone.processesUsingFolder().isEmpty)
+    }
 }

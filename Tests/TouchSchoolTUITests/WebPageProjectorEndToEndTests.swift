@@ -135,4 +135,28 @@ struct WebPageProjectorEndToEndTests {
         projector.close()
         #expect(projector.processesUsingFolder().isEmpty)
     }
+
+    /// The projector opened on the teacher's own machine (`http://localhost:P/?board`), the server
+    /// on every interface: the join address, in words and in the QR code a reader reads back, is
+    /// the phone page `serve` printed for the class, not the loopback no phone can reach.
+    @Test func theProjectorOpenedAtLocalhostShowsTheAddressServePrints() throws {
+        let server = try ServerProcess(catalog: nil, scores: Self.scores, host: "0.0.0.0")
+        defer { server.stop() }
+        // The first phone page of the greeting ("phone or browser  http://HOST:P/"), which the QR
+        // code in the terminal draws too.
+        let printed = server.log().split(separator: "\n").first { $0.contains("phone or browser") || $0.contains("휴대폰·브라우저") }
+        let phonePage = try #require(printed.flatMap { $0.split(separator: " ").last.map(String.init) }, "\(server.log())")
+        try #require(!phonePage.contains("127.0.0.1") && phonePage.hasSuffix(":\(server.port)/"), "\(phonePage)")
+        let projector = try Browser(width: 1920, height: 1080, touch: false)
+        defer { projector.close() }
+        try projector.fillScreen(width: 1920, height: 1080)
+        try projector.open("http://localhost:\(server.port)/?board")
+        try projector.waitFor("the printed join address") { Page.text(projector, "join-url") == phonePage }
+        try projector.waitFor("the QR code drawn") {
+            try projector.script("const qr = document.getElementById('join-qr'); return qr.complete && qr.naturalWidth > 0 && qr.alt === '\(phonePage)'") as? Bool == true
+        }
+        #expect(try Self.qrCodes(in: projector.screenshot()) == phonePage)
+        projector.close()
+        #expect(projector.processesUsingFolder().isEmpty)
+    }
 }

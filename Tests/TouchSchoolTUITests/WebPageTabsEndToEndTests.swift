@@ -85,7 +85,7 @@ struct WebPageTabsEndToEndTests {
         // Longer than a silence that makes a waiting tab ask again (3 s): the player answers.
         Thread.sleep(forTimeInterval: 4.5)
         #expect(Self.waits(browser))
-        #expect(Page.text(browser, "my-taps") == "0")
+        #expect(Page.text(browser, "my-taps") == "5", "the player's taps, as the playing tab keeps them")
         #expect(try Device.storage(browser) == before, "the waiting tab wrote to the storage")
         #expect(Device.metric("touchschool_open_connections", on: server) == 1)
         try browser.switchTo(window: player)

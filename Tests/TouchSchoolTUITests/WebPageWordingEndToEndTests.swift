@@ -130,4 +130,43 @@ struct WebPageWordingEndToEndTests {
         try phone.waitFor("the ranking") { (try phone.string(names)).contains("서울고등학교") }
         #expect(try phone.string(names) == "세화고등학교 서울특별시 서초구|세화고등학교 제주특별자치도 제주시|서울고등학교")
     }
+
+    /// A battle's start on a phone: no school has a tap, and mine has no rank yet (every school
+    /// read 1위), with one tap to take the first place; one tap later it is first.
+    @Test func aSchoolWithoutATapHasNoRankYet() throws {
+        let server = try ServerProcess(catalog: nil)
+        defer { server.stop() }
+        let phone = try Browser(width: 390, height: 844, touch: true)
+        defer { phone.close() }
+        try phone.open("\(server.url)/?school=S0003")
+        try Page.waitUntilDelivered(phone)
+        try phone.waitFor("no rank yet") { Page.text(phone, "school-rank") == "아직 순위 없음" }
+        #expect(Page.text(phone, "gap") == "첫 터치면 1위!")
+        try Page.touch(phone, 1, after: 0)
+        try phone.waitFor("the first place") { Page.text(phone, "school-rank") == "전국 1위" }
+        #expect(Page.text(phone, "gap") == "1위!")
+        phone.close()
+        #expect(phone.processesUsingFolder().isEmpty)
+    }
+
+    /// On a phone, the name field is on the screen with the search and its results, before them
+    /// in the order of the fields: below twenty results it was never reached, and every phone
+    /// played as 웹 플레이어.
+    @Test func thePhonesNameFieldComesBeforeTheResults() throws {
+        let server = try ServerProcess(catalog: nil)
+        defer { server.stop() }
+        let phone = try Browser(width: 390, height: 844, touch: true)
+        defer { phone.close() }
+        try phone.open("\(server.url)/")
+        try phone.type("고", into: "#query")
+        try phone.waitFor("twenty results") { try phone.script("return document.querySelectorAll('#results li').length") as? Int == 20 }
+        let placed = try phone.script("""
+            const name = document.getElementById('player-name'), results = document.getElementById('results');
+            const r = name.getBoundingClientRect();
+            return [r.top >= 0 && r.bottom <= innerHeight, (name.compareDocumentPosition(results) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0]
+            """) as? [Bool]
+        #expect(placed == [true, true], "on the screen, and before the results: \(String(describing: placed))")
+        phone.close()
+        #expect(phone.processesUsingFolder().isEmpty)
+    }
 }

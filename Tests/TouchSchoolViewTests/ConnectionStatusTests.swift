@@ -27,9 +27,25 @@ import TouchSchoolCore
         #expect(unsupported.contains(language == .korean ? "프로토콜" : "protocol"), "\(unsupported)")
     }
 
+    /// Online, the keys as locally; the local game says it plays on this computer only.
     @Test(arguments: Language.allCases)
     func onlineShowsTheKeysAsLocally(language: Language) {
-        #expect(statusLine(language, .online) == statusLine(language, nil))
+        let keys = language == .korean ? "Tab 순위  F1 도움말  F2 학교 바꾸기  Esc/Ctrl-C 종료" : "Tab ranking  F1 help  F2 change school  Esc/Ctrl-C quit"
+        let online = statusLine(language, .online), local = statusLine(language, nil)
+        #expect(online.trimmingCharacters(in: .whitespaces) == keys, "\(online)")
+        #expect(local.hasPrefix(" " + keys) && local.hasSuffix((language == .korean ? "이 컴퓨터만" : "this computer only") + " "), "\(local)")
+    }
+
+    /// In an 80-column terminal the keys are whole (they were cut to `Esc/Ctrl-C qu…` beside the
+    /// server), and the server is named as much as fits.
+    @Test(arguments: Language.allCases)
+    func eightyColumnsKeepTheKeysWholeBesideTheServer(language: Language) {
+        var state = Fixture.game(language, columns: 80, rows: 24)
+        state.server = "192.168.0.10:8080"
+        _ = update(&state, .connectionChanged(.online), now: Fixture.start)
+        let line = view(state, now: Fixture.start).lines.last!
+        #expect(line.contains(language == .korean ? "Esc/Ctrl-C 종료" : "Esc/Ctrl-C quit"), "\(line)")
+        #expect(line.contains("192.168.0.10:8080"), "\(line)")
     }
 
     @Test(arguments: Language.allCases)
@@ -68,5 +84,17 @@ import TouchSchoolCore
         let status = view(state, now: Fixture.start).lines.last!
         #expect(status.contains("비정상적인 터치 수가 감지되었습니다."), "\(status)")
         #expect(status.contains("40"), "\(status)")
+    }
+
+    /// A device the operator banned is told so, not that it tapped too fast (the issue's "Abnormal
+    /// tapping detected" for a banned player).
+    @Test(arguments: Language.allCases)
+    func theOperatorsBanIsSaidAsSuch(language: Language) {
+        var state = Fixture.game(language, columns: 100, rows: 24)
+        _ = update(&state, .tapsRefusedByOperator(7), now: Fixture.start)
+        let status = view(state, now: Fixture.start).lines.last!
+        let banned = language == .korean ? "운영자가 이 기기를 차단했습니다" : "The operator has banned this device"
+        #expect(status.contains(banned) && status.contains("7"), "\(status)")
+        #expect(!status.contains("비정상") && !status.contains("Abnormal"), "\(status)")
     }
 }

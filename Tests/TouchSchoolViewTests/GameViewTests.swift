@@ -237,4 +237,21 @@ import TouchSchoolCore
         _ = update(&state, .synced(SyncedBoard(SavedState(scores: Fixture.scores), catalog: state.catalog, generation: state.catalogGeneration, player: state.player)), now: Fixture.start)
         #expect(!view(state, now: Fixture.start).contains(text))
     }
+
+    /// A battle's start: no school has a tap, and mine has no rank yet (every school read 1위),
+    /// with one tap to take the first place; one tap later it is first.
+    @Test(arguments: Language.allCases)
+    func aSchoolWithoutATapHasNoRankYet(language: Language) {
+        let ko = language == .korean
+        let players = ["tester": PlayerRecord(schoolID: "S1", taps: 0, bestTapsPerSecond: 0)]
+        var state = GameState(catalog: Fixture.catalog, saved: SavedState(scores: [:], players: players), player: "tester",
+                              language: language, now: Fixture.start, columns: 80, rows: 24, seed: 42)
+        let before = view(state, now: Fixture.start).text
+        #expect(before.contains(ko ? "아직 순위 없음" : "no rank yet") && before.contains(ko ? "첫 터치면 1위!" : "One tap takes #1!"), "\(before)")
+        #expect(!before.contains(ko ? "전국 1위" : "#1 nationally"), "\(before)")
+        let tapped = Fixture.start.adding(milliseconds: 100)
+        _ = update(&state, .key(.character("a")), now: tapped)
+        let after = view(state, now: tapped).text
+        #expect(after.contains(ko ? "전국 1위" : "#1 nationally") && after.contains(ko ? "1위!" : "#1!"), "\(after)")
+    }
 }

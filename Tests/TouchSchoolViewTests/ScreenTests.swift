@@ -52,10 +52,10 @@ import TouchSchoolCore
                     "pasted text do not count", "Abnormal tapping detected."])
         case .about:
             return ko
-                ? (["정보", "버전 \(Strings.version)", "Tab 도움말  Esc 뒤로",
+                ? (["정보", "버전 \(TouchSchoolVersion.release)", "Tab 도움말  Esc 뒤로",
                     "학교 데이터: 공공데이터포털(data.go.kr) 전국초중등학교위치표준데이터 (제공: 한국교육시설안전원)"],
                    ["기본 목록 (8개 학교)", "touchschool import FILE"])
-                : (["About", "version \(Strings.version)", "Tab help  Esc back", "School data: Public Data Portal (data.go.kr)"],
+                : (["About", "version \(TouchSchoolVersion.release)", "Tab help  Esc back", "School data: Public Data Portal (data.go.kr)"],
                    ["전국초중등학교위치표준데이터", "Korea Education Facilities Safety Agency (한국교육시설안전원)",
                     "the starter list (8 schools)", "touchschool import FILE"])
         }

@@ -61,6 +61,8 @@ struct PlayCommand: ParsableCommand {
         // Reading never waits for a lock or writes; the first save repairs what needs it.
         let (saved, problems) = try store.read()
         notices += problems.map(Notice.stateProblem)
+        let lastServers = LastServerFile.read(dataDirectory: directory)
+        if !lastServers.isEmpty { notices.append(.playingLocally(lastServers: lastServers.map(VisibleText.escaping))) }
         let battle = LocalBattle(store: store, player: playerName, catalog: catalog, catalogStamp: catalogStamp)
         try play(catalog: catalog, saved: saved, battle: battle, connection: nil, server: nil, notices: notices, startingSchool: startingSchool,
                  playerName: playerName, language: language, environment: environment)

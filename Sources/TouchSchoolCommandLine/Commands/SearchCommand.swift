@@ -44,16 +44,15 @@ struct SearchCommand: ParsableCommand {
         var searchQuery = SearchQuery(text: text, level: schoolLevel, province: province, limit: limit.value)
         let hits = search.search(searchQuery)
         let rows = hits.map { (school: catalog[$0.position], score: scores[$0.position]) }
+        // Only when nothing matched: the closest names, as the game's picker offers them.
+        searchQuery.limit = min(limit.value, Self.guessLimit)
+        let guesses = rows.isEmpty ? search.closestNames(searchQuery).map { (school: catalog[$0.position], score: scores[$0.position]) } : []
         if json {
-            try StandardStreams.write(Self.json(rows))
+            try StandardStreams.write(Self.json(query: text, rows, suggestions: guesses))
         } else if rows.isEmpty {
             try StandardStreams.write(CommandText.noMatch(quoted(text), among: [schoolLevel?.koreanName, province].compactMap { $0 }) + "\n")
-            // Only now, and only for the table: the closest names, as the game's picker offers them.
-            searchQuery.limit = min(limit.value, Self.guessLimit)
-            let guesses = search.closestNames(searchQuery)
             if let closest = guesses.first {
-                try StandardStreams.write(CommandText.didYouMean(VisibleText.escaping(catalog[closest.position].name)) + "\n"
-                                          + Self.table(guesses.map { (school: catalog[$0.position], score: scores[$0.position]) }))
+                try StandardStreams.write(CommandText.didYouMean(VisibleText.escaping(closest.school.name)) + "\n" + Self.table(guesses))
             }
         } else {
             try StandardStreams.write(Self.table(rows))
@@ -84,36 +83,34 @@ struct SearchCommand: ParsableCommand {
         var lines = [header]
         for (rank, row) in rows.enumerated() {
             let name = row.school.isListed ? row.school.name : "\(row.school.name) \(CommandText.noLongerListed)"
-            lines.append([String(rank + 1), name, row.school.level.koreanName, row.school.province,
+            lines.append([String(rank + 1), name, Strings(commandLanguage).levelName(row.school.level), row.school.province,
                           row.school.district.isEmpty ? "-" : row.school.district, String(row.score)].map(VisibleText.escaping))
         }
-        var widths = Array(repeating: 0, count: header.count)
-        for line in lines { for (column, cell) in line.enumerated() { widths[column] = max(widths[column], DisplayWidth.of(cell)) } }
-        var output = ""
-        for line in lines {
-            var cells: [String] = []
-            for (column, cell) in line.enumerated() {
-                let padding = String(repeating: " ", count: widths[column] - DisplayWidth.of(cell))
-                // Numbers right-aligned, text left-aligned; no trailing spaces.
-                if column == 0 || column == line.count - 1 { cells.append(padding + cell) }
-                else { cells.append(cell + padding) }
-            }
-            output += cells.joined(separator: "  ") + "\n"
-        }
-        return output
+        // The rank and the score are numbers.
+        return TextTable.render(lines, rightAligned: [0, header.count - 1])
     }
 
-    static func json(_ rows: [(school: School, score: UInt64)]) -> String {
+    /// The shape of `GET /v1/search`'s answer (docs/protocol.md), each school with its score:
+    /// `{"query", "schools", "suggestions"}`, the suggestions only when nothing matched and some
+    /// names are close (a typo: `휘뮨고`).
+    static func json(query: String, _ rows: [(school: School, score: UInt64)], suggestions: [(school: School, score: UInt64)]) -> String {
         var writer = JSONWriter()
+        writer.raw("{\n  \"query\": "); writer.string(query)
+        writer.raw(",\n  \"schools\": "); list(rows, into: &writer)
+        if !suggestions.isEmpty { writer.raw(",\n  \"suggestions\": "); list(suggestions, into: &writer) }
+        writer.raw("\n}\n")
+        return writer.text
+    }
+
+    private static func list(_ rows: [(school: School, score: UInt64)], into writer: inout JSONWriter) {
         writer.raw("[")
         for (index, row) in rows.enumerated() {
-            writer.raw(index == 0 ? "\n  {" : ",\n  {")
+            writer.raw(index == 0 ? "\n    {" : ",\n    {")
             writer.schoolMembers(row.school)
             writer.raw(", \"score\": "); writer.number(row.score)
             writer.raw("}")
         }
-        writer.raw(rows.isEmpty ? "]\n" : "\n]\n")
-        return writer.text
+        writer.raw(rows.isEmpty ? "]" : "\n  ]")
     }
 }
 

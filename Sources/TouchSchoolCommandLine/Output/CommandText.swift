@@ -127,7 +127,10 @@ enum CommandText {
     }
     static var queryHelp: String { ko ? "찾을 말." : "What to search for." }
     static var limitHelp: String { ko ? "결과를 최대 이만큼: 양의 정수." : "At most this many results: a positive whole number." }
-    static var searchJSONHelp: String { ko ? "결과를 JSON 배열로 출력합니다." : "Print the results as a JSON array." }
+    static var searchJSONHelp: String {
+        ko ? "결과를 JSON으로 출력합니다: {\"query\", \"schools\", \"suggestions\"} (서버의 /v1/search처럼, 가까운 이름은 찾은 학교가 없을 때만)."
+            : "Print the results as JSON: {\"query\", \"schools\", \"suggestions\"} (as the server's /v1/search; the closest names only when nothing matched)."
+    }
     static var queryNotUTF8: String {
         ko ? "검색어가 올바른 UTF-8이 아닙니다: UTF-8 글자로 주세요 (터미널이나 스크립트의 인코딩을 확인하세요)."
             : "the query is not valid UTF-8: give it as UTF-8 text (check the terminal's or the script's encoding)."
@@ -488,8 +491,22 @@ public enum NetworkCommandText {
         case .refused: "연결이 거부되었습니다 (그 주소와 포트에서 `touchschool serve`가 실행 중인가요?)"
         case .unreachable: "그 컴퓨터에 닿을 수 없습니다 (주소와 네트워크를 확인하세요)"
         case .timedOut: "제때 응답이 없습니다"
+        case .plainHTTP: "그 서버는 HTTPS가 아니라 일반 HTTP로 응답합니다: 주소를 http://로 주세요"
+        case .sshServer: "그 포트는 SSH 포트입니다 (`ssh -p 포트 이름@주소`로 플레이합니다): --server에는 서버의 HTTP 포트를 주세요"
         case let .other(text): text
         }
         return "서버 \(server)에 연결할 수 없습니다: \(why)"
+    }
+
+    /// `serve` on a data directory another server serves (`ServerLock`): who that is, and why not two.
+    public static func directoryServed(_ directory: String, pid: Int?, port: Int?) -> String {
+        let ko = commandLanguage == .korean
+        var who: [String] = []
+        if let pid { who.append("pid \(pid)") }
+        if let port { who.append(ko ? "포트 \(port)" : "port \(port)") }
+        let named = who.isEmpty ? "" : " (\(who.joined(separator: ", ")))"
+        return ko
+            ? "다른 touchschool serve\(named)가 이미 데이터 디렉터리 \(directory)에서 서버를 열고 있습니다: 서버 두 개는 순위판을 둘로 나눕니다. 그 서버를 쓰거나, 멈춘 뒤 다시 시작하세요 (다른 대항전은 --data-dir로)"
+            : "another touchschool serve\(named) already serves the data directory \(directory): two servers would split its live board. Use that one, or stop it first (another battle: --data-dir)"
     }
 }

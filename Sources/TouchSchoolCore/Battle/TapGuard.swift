@@ -6,6 +6,8 @@ public enum TapRefusal: Equatable, Sendable {
     case heldKey
     /// Pasted text.
     case paste
+    /// The server's operator banned this device: no tap of it counts, however it is made.
+    case banned
 }
 
 public enum TapVerdict: Equatable, Sendable {

@@ -38,6 +38,9 @@ public enum GameEvent: Equatable, Sendable {
     /// Playing on a server: it judged this many of the taps handed over beyond what a human makes
     /// and did not count them (the server's side of the tap guard).
     case tapsRefusedByServer(UInt64)
+    /// Playing on a server: the operator banned this device, and the server counted none of this
+    /// many taps for that (not for their speed).
+    case tapsRefusedByOperator(UInt64)
 }
 
 /// How a game playing on a server is connected to it. The game plays on whatever this is: taps
@@ -117,4 +120,7 @@ public enum Notice: Equatable, Sendable {
     case stateProblem(StateProblem)
     /// A message already in words (a data directory that cannot be created).
     case message(String)
+    /// The game plays on this computer only, and a game from this data directory joined these
+    /// servers before: a student who forgot `--server` is shown how to join them again.
+    case playingLocally(lastServers: [String])
 }

@@ -6,6 +6,10 @@ public enum ServerFailure: Equatable, Sendable {
     case unreachable
     /// The host took no connection in time: switched off, or a firewall dropping it.
     case timedOut
+    /// The address was given as `https://` (or `wss://`), and the server there speaks plain HTTP.
+    case plainHTTP
+    /// An SSH server answers there: the port of `serve --ssh-port`, not its HTTP port.
+    case sshServer
     /// Anything else, in the system's words (shown escaped, as all text from outside).
     case other(String)
 }

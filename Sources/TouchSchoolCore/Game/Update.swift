@@ -55,6 +55,9 @@ extension GameState {
         case let .tapsRefusedByServer(taps):
             guard taps > 0 else { return [] }
             return refuse(.tooManyTaps, taps: taps, now: now)
+        case let .tapsRefusedByOperator(taps):
+            guard taps > 0 else { return [] }
+            return refuse(.banned, taps: taps, now: now)
         }
     }
 

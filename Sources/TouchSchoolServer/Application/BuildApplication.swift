@@ -20,7 +20,8 @@ extension TouchSchoolServer {
         router.add(middleware: RequestBudgetMiddleware(budgets: budgets, trustedProxies: configuration.trustedProxies, metrics: metrics))
         Routes(battle: battle, metrics: metrics, costly: .shared).add(to: router)
         BoardStream(battle: battle, limits: limits, metrics: metrics, trustedProxies: configuration.trustedProxies).add(to: router)
-        PageRoutes(battle: battle, page: page, lookup: SchoolLookup(), budgets: budgets, costly: .shared).add(to: router)
+        let join = JoinAddresses { LANAddresses.hosts(listeningOn: configuration.host, interfaces: LANAddresses.current()) }
+        PageRoutes(battle: battle, page: page, lookup: SchoolLookup(), join: join, budgets: budgets, costly: .shared).add(to: router)
         AdminRoutes(battle: battle, token: adminToken, trustedProxies: configuration.trustedProxies, logger: logger).add(to: router)
 
         let playRouter = Router(context: PlayRequestContext.self)
@@ -53,6 +54,11 @@ extension TouchSchoolServer {
                                                                     configuration: channelConfiguration),
                                 policy: guardPolicy, limits: limits, trustedProxies: configuration.trustedProxies, metrics: metrics)
         }
+        // Hummingbird's own notes ("Server started and listening on 0.0.0.0:P") only when the
+        // operator asks for debugging: the teacher's terminal shows the log beside the greeting,
+        // which says where the server listens, in words students can type.
+        var applicationLogger = logger
+        if logger.logLevel > .debug { applicationLogger.logLevel = max(logger.logLevel, .notice) }
         return Application(
             router: router,
             server: server,
@@ -60,7 +66,7 @@ extension TouchSchoolServer {
             onServerRunning: { channel in
                 onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
             },
-            logger: logger
+            logger: applicationLogger
         )
     }
 }

@@ -133,16 +133,18 @@ actor Battle: Service {
                     group.addTask { await self.pollLoop() }
                 }
             } onGracefulShutdown: {
-                Task { await self.beginClosing() }
+                Task { await self.beginClosing(saying: true) }
             }
         } onCancel: {
-            Task { await self.beginClosing() }
+            Task { await self.beginClosing(saying: false) }
         }
     }
 
-    func beginClosing() {
+    /// `saying`: logs that the server shuts down; not for a cancellation, which is a start refused
+    /// (its error follows, and nothing arrived to save) or a second signal after the first said it.
+    func beginClosing(saying: Bool) {
         guard !closing else { return }
-        logger.info("Shutting down: saving what arrived, then closing every connection")
+        if saying { logger.info("Shutting down: saving what arrived, then closing every connection") }
         closing = true
         wakeCommitLoop()
         wakePoll()

@@ -97,7 +97,7 @@ enum CommitRules {
                 tally.noteAddress(received.address)
                 result.devices[device] = tally
                 result.outcomes.append(.acknowledged(Acknowledgement(seq: batch.seq, accepted: 0, refused: refused,
-                                                                     player: playerState(state.players[device]))))
+                                                                     player: playerState(state.players[device]), banned: true)))
                 continue
             }
             // A history older than the saved record is from before another server (sharing the

@@ -5,13 +5,14 @@ import NIOCore
 import TouchSchoolProtocol
 
 /// The browser's side of the server: the page itself (`GET /` and its script and style) and the
-/// endpoints it needs beyond the play socket: the school search, the school directory and the
-/// projector's QR code.
+/// endpoints it needs beyond the play socket: the school search, the school directory, and the
+/// projector's join addresses and QR code.
 struct PageRoutes {
     static let qrPath = "/v1/qr.svg"
     let battle: Battle
     let page: WebPage
     let lookup: SchoolLookup
+    let join: JoinAddresses
     /// The server's budget for QR codes not cached.
     let budgets: RequestBudgets
     /// Where searches and QR codes are worked out: not in front of play.
@@ -55,6 +56,12 @@ struct PageRoutes {
             }
             return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400", .xContentTypeOptions: "nosniff"],
                             body: .init(byteBuffer: ByteBuffer(string: svg)))
+        }
+        router.get(RouterPath(JoinAddresses.path)) { _, context -> Response in
+            guard let port = context.channel.localAddress?.port else { return Response(status: .serviceUnavailable) }
+            var response = Routes.json(join.answer(port: port))
+            response.headers[.cacheControl] = "no-store"
+            return response
         }
         router.get(RouterPath(SchoolEndpoints.schoolsPath)) { request, _ -> Response in
             let catalog = await battle.catalog

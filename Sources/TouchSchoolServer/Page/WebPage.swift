@@ -19,11 +19,15 @@ struct WebPage: Sendable {
         "html": "text/html; charset=utf-8",
         "js": "text/javascript; charset=utf-8",
         "css": "text/css; charset=utf-8",
+        // The page as an app (`sw.js` is the service worker): its manifest and icons.
+        "webmanifest": "application/manifest+json",
+        "png": "image/png",
     ]
     /// Only this server's own files and socket: a school name that slipped into the page as
-    /// markup could still run nothing.
+    /// markup could still run nothing. Its own manifest and service worker too (the worker falls
+    /// under `script-src`).
     static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     let files: [String: File]
 
@@ -46,7 +50,11 @@ struct WebPage: Sendable {
         self.files = files
     }
 
-    static var installedDirectory: String? { Bundle.module.url(forResource: "Web", withExtension: nil)?.path }
+    /// The page's folder: this target's resource bundle (`swift build`) or an installation's
+    /// `share/touchschool/web/` (scripts/install-layout).
+    static let shipped = ShippedFile(bundleName: "TouchSchool_TouchSchoolServer.resources", bundlePath: "Web", installedPath: "web")
+
+    static var installedDirectory: String? { shipped.path }
 
     func response(for name: String, request: Request) -> Response {
         guard let file = files[name] else { return Response(status: .notFound) }

@@ -136,7 +136,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 let batch = state.outbox.acknowledge(ack.seq)
                 state.mirror.acknowledged(ack, batch: batch)
                 state.changed = true
-                if ack.refused > 0 { state.events.append(.tapsRefusedByServer(ack.refused)) }
+                if ack.banned == true { state.events.append(.tapsRefusedByOperator(ack.refused)) }
+                else if ack.refused > 0 { state.events.append(.tapsRefusedByServer(ack.refused)) }
             case let .board(changes):
                 state.mirror.apply(changes)
                 state.changed = true

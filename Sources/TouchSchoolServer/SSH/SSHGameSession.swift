@@ -92,15 +92,22 @@ enum SSHGameSession {
     }
 
     /// Says why on the client's standard error (if anything), its exit status, and closes the
-    /// connection (a session is all a connection may have).
+    /// session. The client then closes the connection (a session is all a connection may have), as
+    /// after any remote command; closed from here at once, OpenSSH said "Connection to HOST closed
+    /// by remote host." after every normal quit, which reads as an error. A client that does not
+    /// close it within `connectionCloseGrace` has it closed.
     static func end(_ channel: any Channel, message: String?, status: Int = 0) {
         if let message { say(message, on: channel) }
         channel.triggerUserOutboundEvent(SSHChannelRequestEvent.ExitStatus(exitStatus: status)).whenComplete { _ in
             channel.close(promise: nil)
-            channel.parent?.close(promise: nil)
+            guard let connection = channel.parent else { return }
+            connection.eventLoop.scheduleTask(in: connectionCloseGrace) { connection.close(promise: nil) }
         }
         channel.flush()
     }
+
+    /// How long a client has to close its connection once its session ended.
+    static let connectionCloseGrace: TimeAmount = .seconds(5)
 
     /// A line on the client's standard error.
     static func say(_ message: String, on channel: any Channel) {

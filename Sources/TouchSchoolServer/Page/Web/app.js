@@ -48,8 +48,9 @@
       found: (n) => `${n}개 학교`, foundMore: (n) => `${n}개 넘는 학교`, didYouMean: (name) => `혹시 ${name}?`,
       none: '찾는 학교가 없습니다.', searchFailed: '검색할 수 없습니다: 서버에 연결되지 않았습니다.',
       abnormal: '비정상적인 터치 수가 감지되었습니다.',
+      banned: '운영자가 이 기기를 차단했습니다: 터치가 세지 않습니다.',
       // The terminal's words (Sources/TouchSchoolView/Strings.swift), so that both faces say the same.
-      rankIn: (n) => `전국 ${n}위`, first: '1위!', gap: (school, n) => `${school}까지 ${n}번`,
+      rankIn: (n) => `전국 ${n}위`, first: '1위!', noRank: '아직 순위 없음', firstTap: '첫 터치면 1위!', gap: (school, n) => `${school}까지 ${n}번`,
       speed: (now, best) => `초당 ${now}번 · 최고 ${best}번`, player: (name) => `플레이어 ${name}`,
       confirmQuestion: '학교를 바꾸면 내 터치 수가 0부터 다시 시작합니다. 바꿀까요?',
       confirmFrom: (school) => `지금 학교: ${school}`, confirmTo: (school) => `바꿀 학교: ${school}`,
@@ -77,7 +78,8 @@
       didYouMean: (name) => `Did you mean ${name}?`,
       none: 'No school matches.', searchFailed: 'Cannot search: the server is not reachable.',
       abnormal: 'Abnormal tapping detected.',
-      rankIn: (n) => `#${n} nationally`, first: '#1!', gap: (school, n) => `${n} taps to overtake ${school}`,
+      banned: 'The operator has banned this device: its taps do not count.',
+      rankIn: (n) => `#${n} nationally`, first: '#1!', noRank: 'no rank yet', firstTap: 'One tap takes #1!', gap: (school, n) => `${n} taps to overtake ${school}`,
       speed: (now, best) => `${now} taps/s · best ${best}`, player: (name) => `player ${name}`,
       confirmQuestion: 'If you change school, your own tap count starts again from 0. Change?',
       confirmFrom: (school) => `Current school: ${school}`, confirmTo: (school) => `New school: ${school}`,
@@ -395,7 +397,9 @@
         if (done && message.refused === 0) {
           for (const [id, n] of Object.entries(done.taps)) board.scores.set(id, (board.scores.get(id) || 0) + n);
         }
-        if (message.refused > 0) { warn(t.abnormal); feedback.warning(); }
+        // Banned by the operator: said as such, not as tapping too fast.
+        if (message.banned) { warn(t.banned); feedback.warning(); }
+        else if (message.refused > 0) { warn(t.abnormal); feedback.warning(); }
         recount();
         scheduleRender(true);
         break;
@@ -481,8 +485,22 @@
   /** Another tab plays: this one says so, with the button to play here, and shows the board. */
   function showWaiting() {
     ui.elsewhere.hidden = false;
+    readPlayer();
     watchBoard();
   }
+
+  /**
+   * The player as the playing tab keeps them (read here, never written): "my taps" are the
+   * player's wherever they tap (a second tab read 0). Again whenever that tab stores them.
+   */
+  function readPlayer() {
+    const remembered = store.get('battle', null);
+    battle = rules.isValidBattleID(remembered) ? remembered : null;
+    loadBattle();
+    recount();
+    scheduleRender(true);
+  }
+  addEventListener('storage', () => { if (!owner && !ui.elsewhere.hidden) readPlayer(); });
 
   function play() {
     waitingForDevice = null;
@@ -993,9 +1011,11 @@
         if (top.length > MINI_ROWS) top.pop();
       }
     });
-    ui.schoolRank.textContent = school ? t.rankIn(above + 1) : '';
+    // A school without a tap has no rank (at a battle's start every school shared the first).
+    ui.schoolRank.textContent = !school ? '' : mine === 0 ? t.noRank : t.rankIn(above + 1);
     // One tap more than the difference overtakes (a tie only shares the place).
-    ui.gap.textContent = !school ? '' : above === 0 ? t.first : t.gap(nameOf(closest.id), number.format(closest.score - mine + 1));
+    ui.gap.textContent = !school ? '' : above > 0 ? t.gap(nameOf(closest.id), number.format(closest.score - mine + 1))
+      : mine === 0 ? t.firstTap : t.first;
     const shown = top.slice();
     if (school && !top.some((r) => r.id === school)) shown.push({ id: school, score: mine });
     const ranks = shown.map(() => 1);
@@ -1086,15 +1106,20 @@
   function startProjector() {
     document.body.classList.add('projector', 'idle');
     ui.join.hidden = false;
-    // The address this page was opened at: the teacher opens the board at the one students can
-    // reach (the one `serve` prints), so it is the one to hand out.
-    const address = `${location.origin}/`;
-    $('join-url').textContent = address;
-    const qr = $('join-qr');
-    qr.alt = address;
-    // The server draws the code (the encoder `serve` uses in the terminal); SVG, so it stays
-    // sharp at whatever size the panel gives it (style.css).
-    qr.src = `/v1/qr.svg?text=${encodeURIComponent(address)}`;
+    // The address this page was opened at, where students can reach it too (the one `serve`
+    // prints, a school's domain)...
+    showJoin(`${location.origin}/`);
+    // ...except this machine's own loopback, where a teacher naturally opens it: no phone reaches
+    // that, so the server's addresses on its networks instead, when it listens on them.
+    if (isLoopback(location.hostname)) {
+      fetch('/v1/join', { cache: 'no-store' })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((answer) => {
+          const reachable = answer && answer.addresses.find((address) => !isLoopback(new URL(address).hostname));
+          if (reachable) showJoin(reachable);
+        })
+        .catch(() => {});   // offline: the address it was opened at stays
+    }
     const fit = () => sizeProjectorRows();
     fit();
     addEventListener('resize', fit);
@@ -1108,6 +1133,18 @@
     addEventListener('pointermove', wake);
     addEventListener('keydown', wake);
     setTimeout(setStatus, FIRST_CONNECTION_MS);
+  }
+
+  function isLoopback(hostname) { return /^(localhost|127\.[0-9.]+|\[::1\])$/.test(hostname); }
+
+  /** The join address in words and as a QR code. */
+  function showJoin(address) {
+    $('join-url').textContent = address;
+    const qr = $('join-qr');
+    qr.alt = address;
+    // The server draws the code (the encoder `serve` uses in the terminal); SVG, so it stays
+    // sharp at whatever size the panel gives it (style.css).
+    qr.src = `/v1/qr.svg?text=${encodeURIComponent(address)}`;
   }
 
   /** Rows tall enough that PROJECTOR_ROWS of them fill the screen below the table's head (and above the section's padding). */
@@ -1159,6 +1196,10 @@
     claimDevice(false);
   }
   loadDirectory();
+  // The page as an app (sw.js): it opens without the network next time. Browsers offer service
+  // workers only to secure pages (https://, or this machine's localhost): a phone on the plain
+  // http:// of a classroom's network plays as before.
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
   performance.mark('touchschool-interactive');
   document.body.dataset.ready = 'true';
 })();

@@ -6,17 +6,24 @@ import Musl
 
 /// The addresses students can type to reach `serve`: the host it listens on, or, listening on
 /// every interface (0.0.0.0, ::), this machine's addresses on its networks. 0.0.0.0 itself is
-/// never one: nobody can reach it.
-enum LANAddresses {
+/// never one: nobody can reach it. What `serve` prints for the teacher, and what the projector
+/// opened at this machine's loopback shows instead of it (`JoinAddresses`).
+public enum LANAddresses {
     /// One address of one network interface, as `getifaddrs` lists it.
-    struct InterfaceAddress: Equatable {
-        var interface: String
-        var address: String
-        var isIPv6: Bool
+    public struct InterfaceAddress: Equatable, Sendable {
+        public var interface: String
+        public var address: String
+        public var isIPv6: Bool
+
+        public init(interface: String, address: String, isIPv6: Bool) {
+            self.interface = interface
+            self.address = address
+            self.isIPv6 = isIPv6
+        }
     }
 
     /// The hosts to hand out for a server listening on `host`, best first.
-    static func hosts(listeningOn host: String, interfaces: [InterfaceAddress]) -> [String] {
+    public static func hosts(listeningOn host: String, interfaces: [InterfaceAddress]) -> [String] {
         guard host == "0.0.0.0" || host == "::" else { return [host] }
         let reachable = interfaces.filter { candidate in
             // "::" takes IPv6 and IPv4 connections; "0.0.0.0" IPv4 only.
@@ -51,7 +58,7 @@ enum LANAddresses {
     }
 
     /// Every IPv4 and IPv6 address of the interfaces that are up, as `getifaddrs` lists them.
-    static func current() -> [InterfaceAddress] {
+    public static func current() -> [InterfaceAddress] {
         var first: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&first) == 0 else { return [] }
         defer { freeifaddrs(first) }
