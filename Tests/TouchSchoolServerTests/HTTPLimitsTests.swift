@@ -158,17 +158,23 @@ import TouchSchoolTestSupport
         #expect(held.count == 5)
     }
 
-    /// Searches in a flood (pipelined on one connection): the burst is answered, the rest 429
-    /// with Retry-After, a second later more are answered; another address is not held back.
-    /// The directory has its own, smaller budget.
+    /// Searches in a flood (pipelined on ten connections, as a lab's browsers would): the burst is
+    /// answered, the rest 429 with Retry-After, a second later more are answered; another address
+    /// is not held back. The directory has its own, smaller budget.
+    ///
+    /// Ten connections, not one: a connection's requests are answered one after another, and each
+    /// search waits for the thread that searches, which yields to everything else on a busy
+    /// machine (`CostlyWork`: with eight tests and a build beside it, 700 searches pipelined on
+    /// one connection took longer than 30 s).
     @Test func searchesAndDirectoriesFromOneAddressAreHeldToTheirBudgets() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
-        let flood = try RawConnection(to: server.port, from: "127.0.0.10")
+        let floods = try (0..<10).map { _ in try RawConnection(to: server.port, from: "127.0.0.10") }
         let search = "GET /v1/search?q=%ED%95%9C%EB%B9%9B HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         let sent = Date()
-        flood.send(String(repeating: search, count: 700))
-        let statuses = flood.statuses(count: 700, timeout: 30)
+        for flood in floods { flood.send(String(repeating: search, count: 70)) }
+        let statuses = floods.flatMap { $0.statuses(count: 70, timeout: 30) }
+        let flood = floods[0]
         // The budget refills at 100 a second while the flood is served (about a second here; more
         // on a loaded machine).
         let refilled = Int((Date().timeIntervalSince(sent) * 100).rounded(.up))

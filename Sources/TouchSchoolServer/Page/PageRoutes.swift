@@ -48,7 +48,11 @@ struct PageRoutes {
             let bad = Routes.json(#"{"error":"give text=, at most 106 bytes"}"#, status: .badRequest)
             guard let text = request.uri.queryParameters.get("text"), !text.isEmpty else { return bad }
             let svg: String
-            let drawn = await costly.run { [qrCodes] in qrCodes.svg(for: text, mayDraw: { budgets.drawQRCode(atMs: RequestBudgets.nowMs()) }) }
+            // A code cached is answered here; only one to draw goes to the costly thread.
+            var drawn = qrCodes.svg(for: text) { false }
+            if drawn == .busy {
+                drawn = await costly.run { [qrCodes] in qrCodes.svg(for: text) { budgets.drawQRCode(atMs: RequestBudgets.nowMs()) } }
+            }
             switch drawn {
             case let .svg(drawn): svg = drawn
             case .tooLong: return bad
