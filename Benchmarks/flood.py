@@ -200,6 +200,31 @@ def flood_process(port, addresses, endpoint, rate, seconds, queue):
     queue.put(counts)
 
 
+def start_server(program, data, folder):
+    """`program serve --port 0` on `data` (its log in `folder`), in a session of its own; the
+    process and its port, once it says where it listens."""
+    log = open(os.path.join(folder, "server.log"), "w")
+    server = subprocess.Popen([program, "serve", "--port", "0", "--data-dir", data],
+                              stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
+    for line in server.stdout:
+        found = re.search(r"listening on http://127\.0\.0\.1:(\d+) ", line)
+        if found:
+            threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
+            return server, int(found.group(1))
+    stop_server(server)
+    raise RuntimeError("the server did not say where it listens")
+
+
+def stop_server(server):
+    """SIGTERM (it saves and closes), SIGKILL after 20 s."""
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--server", required=True, help="touchschool-network (or touchschool) to run as `serve`")
@@ -215,19 +240,8 @@ def main():
     folder = tempfile.mkdtemp(prefix="touchschool-flood-")
     if options.list:
         subprocess.run([options.server, "import", options.list, "--data-dir", os.path.join(folder, "data")], check=True, capture_output=True)
-    log = open(os.path.join(folder, "server.log"), "w")
-    server = subprocess.Popen([options.server, "serve", "--port", "0", "--data-dir", os.path.join(folder, "data")],
-                              stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
+    server, port = start_server(options.server, os.path.join(folder, "data"), folder)
     try:
-        port = None
-        for line in server.stdout:
-            found = re.search(r"listening on http://127\.0\.0\.1:(\d+) ", line)
-            if found:
-                port = int(found.group(1))
-                break
-        if port is None:
-            raise RuntimeError("the server did not say where it listens")
-        threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
         player = Player(port, "127.0.0.2")
         player.send({"type": "hello", "protocol": 1, "device": player.device, "player": "probe"})
         threading.Thread(target=player.read_acks, daemon=True).start()
@@ -262,12 +276,7 @@ def main():
         for endpoint in (sorted(set(ENDPOINTS)) if options.endpoint == "all" else [options.endpoint]):
             phase(f"flood {endpoint}", endpoint)
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        stop_server(server)
         shutil.rmtree(folder, ignore_errors=True)
 
 

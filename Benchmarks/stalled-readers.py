@@ -22,7 +22,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
@@ -75,18 +74,9 @@ def main():
     subprocess.run([options.server, "import", options.list, "--data-dir", data], check=True, capture_output=True)
     ids = json.load(open(os.path.join(data, "catalog.json")))["schools"]
     ids = [school["id"] for school in ids][: options.schools]
-    log = open(os.path.join(folder, "server.log"), "w")
-    server = subprocess.Popen([options.server, "serve", "--port", "0", "--data-dir", data],
-                              stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
+    server, port = flood.start_server(options.server, data, folder)
     sockets = []
     try:
-        port = None
-        for line in server.stdout:
-            found = re.search(r"listening on http://127\.0\.0\.1:(\d+) ", line)
-            if found:
-                port = int(found.group(1))
-                break
-        threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
 
         # The board: every school of `ids` scored, 16 a batch, 200 taps a device (within its burst).
         for start in range(0, len(ids), 192):
@@ -144,12 +134,7 @@ def main():
     finally:
         for sock in sockets:
             sock.close()
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        flood.stop_server(server)
         shutil.rmtree(folder, ignore_errors=True)
 
 
