@@ -139,6 +139,26 @@ struct WebPageProjectorEndToEndTests {
     /// The projector opened on the teacher's own machine (`http://localhost:P/?board`), the server
     /// on every interface: the join address, in words and in the QR code a reader reads back, is
     /// the phone page `serve` printed for the class, not the loopback no phone can reach.
+    /// Seen before: the region column cut `강원특별자치도 …` with half of the row empty. On a 1080p
+    /// projector the longest names and regions of the starter catalog are shown whole.
+    @Test func theProjectorShowsTheLongestNamesAndRegionsWhole() throws {
+        var scores = Self.scores
+        scores["S0470"] = 300  // 전주교육대학교전주부설초등학교, 전북특별자치도 전주시 완산구
+        scores["S0271"] = 250  // 고양국제고등학교, 경기도 고양시 일산동구
+        let server = try ServerProcess(catalog: nil, scores: scores)
+        defer { server.stop() }
+        let projector = try Browser(width: 1920, height: 1080, touch: false)
+        defer { projector.close() }
+        try projector.fillScreen(width: 1920, height: 1080)
+        try projector.open(server.url + "/?board")
+        try projector.waitFor("the first page") { try Self.rows(projector).first == "1 - 전주교육대학교전주부설초등학교" }
+        let cut = try projector.string("""
+            return [...document.querySelectorAll('#board-rows td')].filter((cell) => cell.scrollWidth > cell.clientWidth)
+              .map((cell) => cell.textContent + ' ' + cell.scrollWidth + '>' + cell.clientWidth).join(' | ');
+            """)
+        #expect(cut.isEmpty, "cells cut: \(cut)")
+    }
+
     @Test func theProjectorOpenedAtLocalhostShowsTheAddressServePrints() throws {
         let server = try ServerProcess(catalog: nil, scores: Self.scores, host: "0.0.0.0")
         defer { server.stop() }
