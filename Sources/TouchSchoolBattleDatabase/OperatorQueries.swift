@@ -79,7 +79,7 @@ extension BattleDatabase.Writing {
     }
 
     /// Takes the taps a device had accepted and not yet had taken off the schools' totals
-    /// (saturating at 0), once: a second call takes nothing. The taps taken per school, and the
+    /// (saturating at 0), and off its player's own count for its school, once: a second call takes nothing. The taps taken per school, and the
     /// new totals at a new board version (nil when nothing was taken).
     public func removeTaps(device key: String) throws(SQLiteError) -> (removed: [String: UInt64], board: (version: UInt64, scores: [String: UInt64])?) {
         let owed = try connection.statement("SELECT school, taps - removed FROM device_school_taps WHERE device = ?1 AND taps > removed")
@@ -93,6 +93,9 @@ extension BattleDatabase.Writing {
             removed[school] = taps
             totals[school] = try connection.statement("UPDATE scores SET total = max(0, total - ?2) WHERE school = ?1 RETURNING total")
                 .bind(.text(school), .integer(Int64(clamping: taps))).row { UInt64(max(0, $0.int64(0))) } ?? 0
+            // The player's own count for its school comes off too: "my taps" never above the school's total.
+            try connection.statement("UPDATE devices SET taps = max(0, taps - ?3) WHERE device = ?1 AND school = ?2")
+                .bind(.text(key), .text(school), .integer(Int64(clamping: taps))).run()
         }
         return (removed, (version, totals))
     }

@@ -138,6 +138,10 @@ final class InMemoryBattleStore: BattleStore {
                     let total = (state.scores[school] ?? 0) - min(taps, state.scores[school] ?? 0)
                     state.scores[school] = total
                     board.scores[school] = total
+                    if var player = state.players[device], player.schoolID == school {
+                        player.taps -= min(taps, player.taps)
+                        state.players[device] = player
+                    }
                 }
                 return BanOutcome(removed: removed, board: board)
             }

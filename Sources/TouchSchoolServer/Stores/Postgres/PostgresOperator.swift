@@ -86,7 +86,8 @@ enum PostgresOperator {
     }
 
     /// Sets the ban of the device with this public id, its row held first; with `removeTaps`,
-    /// takes off the totals the taps it still counts for. Nil when no device has the id.
+    /// takes off the totals the taps it still counts for, and its player's own count for its
+    /// school. Nil when no device has the id.
     static func setBan(_ publicID: String, banned: Bool, removeTaps: Bool, on connection: PostgresConnection,
                        logger: Logger) async throws -> BanOutcome? {
         var device: String?
@@ -116,6 +117,10 @@ enum PostgresOperator {
                 """, logger: logger).decode(Int64.self) {
                 board.scores[school] = UInt64(max(0, total))
             }
+            // The player's own count for its school comes off too: "my taps" never above the school's total.
+            try await connection.query("""
+                UPDATE touchschool_devices SET taps = greatest(0, taps - \(Int64(clamping: taps))) WHERE device = \(device) AND school = \(school)
+                """, logger: logger)
         }
         try await connection.query("SELECT pg_notify(\(PostgresBattleStore.notificationChannel), \(String(version)))", logger: logger)
         return BanOutcome(removed: removed, board: board)
