@@ -162,7 +162,10 @@ public enum TouchSchoolServer {
         let openFiles = SocketCapacity.raiseOpenFileLimit()
         let capacity = SocketCapacity(openFiles: openFiles, policy: configuration.limits)
         let limits = AddressLimits(policy: configuration.limits, capacity: capacity)
-        logger.info("Sockets this process can hold", metadata: [
+        // A notice only when the open files hold fewer sockets than the policy allows one address
+        // (the operator may raise the hard limit); otherwise not in the teacher's view.
+        logger.log(level: capacity.perAddress < configuration.limits.socketsPerAddress ? .notice : .debug,
+                   "Sockets this process can hold (raise the hard limit on open files for more)", metadata: [
             "open_files": "\(openFiles)", "sockets": "\(capacity.total)", "sockets_per_address": "\(capacity.perAddress)",
             "connections_per_address": "\(capacity.connectionsPerAddress)"])
         let app = try buildApplication(configuration, battle: battle, limits: limits, adminToken: adminToken, metrics: metrics,
