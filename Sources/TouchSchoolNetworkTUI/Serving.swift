@@ -42,9 +42,11 @@ enum Serving {
         configuration.reportActivity = { activity in
             try? StandardStreams.write(ServeGreeting.activity(activity, language: request.language))
         }
-        // The listening line first, as docs/operations.md promises scripts: the SSH listener is
-        // often up before the HTTP one, and its block waits for the greeting.
-        let output = ServeOutput()
+        // The listening line first, as docs/operations.md promises scripts, once HTTP and SSH
+        // are both up: the SSH listener is often up before the HTTP one.
+        let output = ServeOutput(expectsSSH: request.sshPort != nil) { http, ssh in
+            ServeGreeting.text(hosts: http.hosts, port: http.port, ssh: ssh, language: request.language)
+        }
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: request.logLevel) { host, port in
                 serverLock?.announce(port: port)
@@ -53,12 +55,9 @@ enum Serving {
                 // address anyone can type (0.0.0.0), so the line says so instead.
                 let bound = host == "0.0.0.0" || host == "::" ? "every interface, port \(port)" : ServeGreeting.baseURL(host: host, port: port)
                 let hosts = LANAddresses.hosts(listeningOn: host, interfaces: LANAddresses.current())
-                output.greet("touchschool serve: listening on \(bound) (data: \(data))\n"
-                             + ServeGreeting.text(hosts: hosts, port: port, language: request.language))
+                output.httpListening(.init(line: "touchschool serve: listening on \(bound) (data: \(data))\n", hosts: hosts, port: port))
             } onSSHListening: { port, fingerprint in
-                let hosts = LANAddresses.hosts(listeningOn: request.host, interfaces: LANAddresses.current())
-                output.afterGreeting("touchschool serve: SSH on port \(port) (`ssh -p \(port) NAME@HOST`)\n"
-                                     + ServeGreeting.ssh(hosts: hosts, port: port, fingerprint: fingerprint, language: request.language))
+                output.sshListening(.init(port: port, fingerprint: fingerprint))
             }
         } catch let error as ServerError {
             throw CommandError(error.description)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchSchoolTestSupport
+import TouchSchoolCommandLine
 import TouchSchoolCore
 import TouchSchoolView
 @testable import TouchSchoolNetworkTUI
@@ -124,29 +125,29 @@ import TouchSchoolView
 
     @Test(arguments: Language.allCases)
     func theGreetingHandsOutThePhoneTheProjectorAndTheTerminalAddresses(language: Language) throws {
-        let text = ServeGreeting.text(hosts: ["192.168.0.10", "2001:db8::10"], port: 8080, language: language)
+        let text = ServeGreeting.text(hosts: ["192.168.0.10", "2001:db8::10"], port: 8080, language: language).plain
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for wanted in ["http://192.168.0.10:8080/", "http://192.168.0.10:8080/?board", "touchschool --server http://192.168.0.10:8080",
                        "http://[2001:db8::10]:8080/?board", "touchschool --server http://[2001:db8::10]:8080"] {
             #expect(lines.contains { $0.hasSuffix("  " + wanted) }, "\(wanted) in\n\(text)")
         }
         #expect(text.contains(language == .korean ? "학생들이 접속할 주소" : "Students join at"))
-        #expect(text.contains(language == .korean ? "휴대폰 카메라로 찍으면 http://192.168.0.10:8080/" : "Scan with a phone's camera to open http://192.168.0.10:8080/"))
-        #expect(lines.contains { $0.contains("█") })
+        #expect(lines.contains { $0.hasSuffix(language == .korean ? "  휴대폰 카메라로 찍으면 열립니다:" : "  Scan with a phone's camera to open") })
+        #expect(lines.contains { $0.contains("█") && $0.hasSuffix("  http://192.168.0.10:8080/") }, "the address beside the code:\n\(text)")
         // The addresses start in one column, whatever the labels' script: by display width
         // (a Hangul syllable takes two cells).
         func width(_ text: Substring) -> Int { text.unicodeScalars.reduce(0) { $0 + ((0xAC00...0xD7A3).contains($1.value) ? 2 : 1) } }
         let starts = lines.compactMap { line -> Int? in
             guard line.hasSuffix(":8080/") || line.hasSuffix("/?board") || line.contains("--server"),
                   let start = line.range(of: "touchschool --server") ?? line.range(of: "http://") else { return nil }
-            return line.contains("Scan") || line.contains("카메라") ? nil : width(line[..<start.lowerBound])
+            return line.contains("█") || line.contains("▀") ? nil : width(line[..<start.lowerBound])
         }
         #expect(starts.count == 6 && Set(starts).count == 1, "\(starts)\n\(text)")
     }
 
     @Test(arguments: Language.allCases)
     func loopbackSaysHowToLetOthersInAndDrawsNoCode(language: Language) {
-        let text = ServeGreeting.text(hosts: ["127.0.0.1"], port: 8080, language: language)
+        let text = ServeGreeting.text(hosts: ["127.0.0.1"], port: 8080, language: language).plain
         #expect(text.contains("http://127.0.0.1:8080/?board"))
         #expect(text.contains("touchschool serve --host 0.0.0.0"))
         #expect(!text.contains("█"))
@@ -170,33 +171,62 @@ import TouchSchoolView
         #expect(ServeGreeting.activity(activity, language: .english) == "12 players connected · 3,456 taps in the last minute\n")
     }
 
-    /// With --ssh-port, the command for each address, what a player without a key types at the
-    /// password prompt (nothing said it), and the key's fingerprint to compare; no line wider than
-    /// an 80-column terminal.
+    static let fingerprint = "SHA256:UBVdxViavuCK9hKQ8it1of5zlhvPplfgt2zEWWM2jU0"
+
+    /// With --ssh-port, the command for each address among the others, what a player without a
+    /// key types at the password prompt (nothing said it), and the key's fingerprint to compare:
+    /// below the addresses on the loopback, where there is no code.
     @Test func theSSHLinesInBothLanguages() {
-        let hosts = ["192.168.0.10", "fd00::5"]
-        #expect(ServeGreeting.ssh(hosts: hosts, port: 2222, fingerprint: "SHA256:abc", language: .korean) == """
-            설치 없이 터미널에서 (SSH):
-              ssh -p 2222 이름@192.168.0.10
-              ssh -p 2222 이름@[fd00::5]
+        let ssh = ServeGreeting.SSHListening(port: 2222, fingerprint: Self.fingerprint)
+        #expect(ServeGreeting.text(hosts: ["127.0.0.1"], port: 8080, ssh: ssh, language: .korean).plain == """
+            학생들이 접속할 주소:
+              휴대폰·브라우저    http://127.0.0.1:8080/
+              프로젝터 (순위판)  http://127.0.0.1:8080/?board
+              터미널             touchschool --server http://127.0.0.1:8080
+              SSH (설치 없이)    ssh -p 2222 이름@127.0.0.1
+            이 컴퓨터에서만 접속할 수 있습니다. 다른 기기도 들어오게 하려면: touchschool serve --host 0.0.0.0
               SSH 키가 없으면 비밀번호는 아무거나 (그냥 Enter도): 그 접속의 기기는 끝나면
               잊힙니다. 키가 있으면 (ssh-keygen) 학교와 터치가 이어집니다.
-              호스트 키 지문: SHA256:abc
+              SSH 호스트 키 지문: SHA256:UBVdxViavuCK9hKQ8it1of5zlhvPplfgt2zEWWM2jU0
 
             """)
-        #expect(ServeGreeting.ssh(hosts: hosts, port: 2222, fingerprint: "SHA256:abc", language: .english) == """
-            From any terminal, nothing installed (SSH):
-              ssh -p 2222 NAME@192.168.0.10
-              ssh -p 2222 NAME@[fd00::5]
+        #expect(ServeGreeting.text(hosts: ["127.0.0.1", "::1"], port: 8080, ssh: ssh, language: .english).plain == """
+            Students join at:
+              phone or browser     http://127.0.0.1:8080/
+              projector (ranking)  http://127.0.0.1:8080/?board
+              terminal             touchschool --server http://127.0.0.1:8080
+              SSH, no install      ssh -p 2222 NAME@127.0.0.1
+              phone or browser     http://[::1]:8080/
+              projector (ranking)  http://[::1]:8080/?board
+              terminal             touchschool --server http://[::1]:8080
+              SSH, no install      ssh -p 2222 NAME@[::1]
+            Only this machine can join. To let other devices in: touchschool serve --host 0.0.0.0
               No SSH key? Any password, or just Enter: that session's device is forgotten
               when it ends; with a key (ssh-keygen), the school and taps come back.
-              host key fingerprint: SHA256:abc
+              SSH host key fingerprint: SHA256:UBVdxViavuCK9hKQ8it1of5zlhvPplfgt2zEWWM2jU0
 
             """)
-        for language in [Language.korean, .english] {
-            for line in ServeGreeting.ssh(hosts: hosts, port: 2222, fingerprint: "SHA256:abc", language: language).split(separator: "\n") {
-                #expect(DisplayWidth.of(String(line)) <= 80, "\(line)")
-            }
+    }
+
+    /// The whole start in an 80×24 terminal (it was 28 lines, and the SSH lines scrolled off the
+    /// top): the notes beside the code, no line wider than 80 columns, at most 23 lines with the
+    /// `listening on` line, so the cursor's line fits too. The code alone is drawn in colours of
+    /// its own (light on black), so a light terminal shows it as a dark one does.
+    @Test(arguments: Language.allCases)
+    func theStartFitsAnEightyByTwentyFourTerminal(language: Language) throws {
+        let ssh = ServeGreeting.SSHListening(port: 38761, fingerprint: Self.fingerprint)
+        let text = ServeGreeting.text(hosts: ["192.168.100.200"], port: 41057, ssh: ssh, language: language)
+        let lines = text.plain.split(separator: "\n").map(String.init)
+        #expect(lines.count + 1 <= 23, "\(lines.count) lines:\n\(text.plain)")
+        for line in lines { #expect(DisplayWidth.of(line) <= 80, "\(line)") }
+        let plain = text.plain
+        for wanted in ["ssh -p 38761 ", "ssh-keygen", "SHA256:", "UBVdxViavuCK9hKQ8it1of5zlhvPplfgt2zEWWM2jU0", "http://192.168.100.200:41057/?board"] {
+            #expect(plain.contains(wanted), "\(wanted) in\n\(plain)")
         }
+        let coloured = text.pieces.filter { $0.colours != nil }
+        let code = try #require(QRCode("http://192.168.100.200:41057/"))
+        #expect(coloured.map(\.text) == ServeGreeting.terminalLines(code))
+        #expect(coloured.allSatisfy { $0.colours == .lightOnBlack })
+        #expect(text.pieces.filter { $0.colours == nil }.allSatisfy { !$0.text.contains("█") })
     }
 }

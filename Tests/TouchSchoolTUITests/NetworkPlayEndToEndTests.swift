@@ -94,9 +94,9 @@ struct NetworkPlayEndToEndTests {
             return Int(text[range.upperBound...].prefix(while: \.isNumber))
         }
 
-        /// The port of the line "SSH on port PORT" the server prints with `--ssh-port`.
+        /// The port of the command `ssh -p PORT NAME@HOST` the greeting lists with `--ssh-port`.
         static func sshPort(in text: String) -> Int? {
-            guard let range = text.range(of: "SSH on port ") else { return nil }
+            guard let range = text.range(of: "ssh -p ") else { return nil }
             return Int(text[range.upperBound...].prefix(while: \.isNumber))
         }
 

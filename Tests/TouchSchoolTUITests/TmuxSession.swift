@@ -104,9 +104,10 @@ final class TmuxSession {
         _ = tmux(["resize-window", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
-    /// What the pane shows now, one line per row.
-    func screen() -> String {
-        tmux(["capture-pane", "-p"]).output
+    /// What the pane shows now, one line per row; with `escapes`, with the SGR sequences of
+    /// its colours and attributes.
+    func screen(escapes: Bool = false) -> String {
+        tmux(["capture-pane", "-p"] + (escapes ? ["-e"] : [])).output
     }
 
     /// A tmux format about the pane, e.g. `#{cursor_flag}`.

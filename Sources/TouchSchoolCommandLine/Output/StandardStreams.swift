@@ -13,9 +13,23 @@ public enum StandardStreams {
     /// Writes `text` to standard output. A reader that went away (`touchschool rank | head -1`)
     /// ends the command at once and quietly, as SIGPIPE would; any other failure is thrown.
     public static func write(_ text: String) throws(CommandError) {
-        guard let code = write(visible(text), to: STDOUT_FILENO) else { return }
+        try write(text, escaped: true)
+    }
+
+    private static func write(_ text: String, escaped: Bool) throws(CommandError) {
+        guard let code = write(escaped ? visible(text) : text, to: STDOUT_FILENO) else { return }
         if code == EPIPE { endQuietlyForAClosedPipe() }
         throw CommandError(CommandText.cannotWriteOutput(String(cString: strerror(code))))
+    }
+
+    /// Writes `text` to standard output with its colours when that is a terminal, else as plain
+    /// text; the text is escaped as `write(_:)` escapes it, the colours are the program's own.
+    public static func write(_ text: ColouredText) throws(CommandError) {
+        guard isatty(STDOUT_FILENO) == 1 else { return try write(text.plain) }
+        try write(text.pieces.map { piece in
+            let shown = visible(piece.text)
+            return piece.colours.map { $0.rawValue + shown + ColouredText.Colours.reset } ?? shown
+        }.joined(), escaped: false)
     }
 
     /// Writes a message to standard error. Should that fail there is nowhere left to say so.
