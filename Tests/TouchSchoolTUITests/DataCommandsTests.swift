@@ -26,7 +26,20 @@ import TouchSchoolStore
         #expect(rows[0]["count"]?.uint64Value == UInt64.max)
         #expect(rows[1]["name"]?.stringValue == "가람초등학교")
         #expect(rows[1]["count"]?.uint64Value == 0)
+        #expect(rows[1]["rank"] == .null, "no taps, no rank yet")
         #expect(RankCommand.json([], catalog: catalog) == "[]\n")
+    }
+
+    /// A fresh battle read "1" for every school; a school without taps has no rank yet, as the game says.
+    @Test func aSchoolWithoutTapsHasNoRankYet() {
+        let text = RankCommand.table([RankedSchool(position: 1, rank: 1, count: 7), RankedSchool(position: 0, rank: 2, count: 0)],
+                                     catalog: catalog, title: "All schools")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[2].hasPrefix("   1     7  "), "\(text)")
+        #expect(lines[3].hasPrefix("   -     0  가람초등학교"), "\(text)")
+        let stats = StatsCommand.Stats(player: "kim", record: PlayerRecord(), school: catalog[0], schoolCount: 0, rank: 1, schools: 2)
+        #expect(StatsCommand.text(stats).contains("National rank:  not ranked yet (no taps)"), "\(StatsCommand.text(stats))")
+        #expect((try? JSONValue.parse(StatsCommand.json(stats)))?["rank"] == .null)
     }
 
     @Test func rankTableAlignsRanksAndCounts() {

@@ -44,7 +44,7 @@ struct RankCommand: ParsableCommand {
         text += pad(headings.rank, rankWidth) + "  " + pad(headings.taps, countWidth) + "  \(headings.school)\n"
         for row in rows {
             let school = catalog[row.position]
-            text += pad(String(row.rank), rankWidth) + "  " + pad(NumberText.grouped(row.count), countWidth)
+            text += pad(Self.shownRank(row), rankWidth) + "  " + pad(NumberText.grouped(row.count), countWidth)
                 + "  \(VisibleText.escaping("\(school.name) (\(school.region))"))\n"
         }
         return text
@@ -56,7 +56,7 @@ struct RankCommand: ParsableCommand {
         for (index, row) in rows.enumerated() {
             let school = catalog[row.position]
             writer.raw(index == 0 ? "\n  {\"rank\": " : ",\n  {\"rank\": ")
-            writer.number(row.rank)
+            if row.count == 0 { writer.raw("null") } else { writer.number(row.rank) }
             writer.raw(", ")
             writer.schoolMembers(school)
             writer.raw(", \"count\": ")
@@ -65,6 +65,12 @@ struct RankCommand: ParsableCommand {
         }
         writer.raw(rows.isEmpty ? "]\n" : "\n]\n")
         return writer.text
+    }
+
+    /// A school without taps has no rank yet (the game says 아직 순위 없음): every school of a
+    /// fresh battle read 1 otherwise.
+    static func shownRank(_ row: RankedSchool) -> String {
+        row.count == 0 ? "-" : String(row.rank)
     }
 
     /// Right-aligns ranks, counts and headings in `width` columns (Korean headings are two a syllable).

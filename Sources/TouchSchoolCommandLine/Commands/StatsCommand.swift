@@ -56,7 +56,7 @@ struct StatsCommand: ParsableCommand {
             NumberText.grouped(stats.record.taps),
             CommandText.tapsPerSecond(stats.record.bestTapsPerSecond),
             NumberText.grouped(stats.schoolCount),
-            CommandText.rank(stats.rank, of: NumberText.grouped(stats.schools)),
+            stats.schoolCount == 0 ? CommandText.notRanked : CommandText.rank(stats.rank, of: NumberText.grouped(stats.schools)),
         ]
         // Labels and values in two columns, by display width: the Korean labels are two a syllable.
         let labels = CommandText.statsLabels.map { $0 + ":" }
@@ -82,7 +82,8 @@ struct StatsCommand: ParsableCommand {
             writer.raw(", \"count\": ")
             writer.number(stats.schoolCount)
             writer.raw(", \"rank\": ")
-            writer.number(stats.rank)
+            // No taps, no rank yet: as `rank` shows it.
+            if stats.schoolCount == 0 { writer.raw("null") } else { writer.number(stats.rank) }
         } else {
             writer.raw(", \"count\": null, \"rank\": null")
         }

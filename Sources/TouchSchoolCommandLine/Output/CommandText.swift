@@ -165,7 +165,7 @@ enum CommandText {
         ko ? """
             학교 목록(가져온 전국 목록, 없으면 기본 목록)의 학교를 데이터 디렉터리에 저장된 터치 수로 \
             순위를 매깁니다. 실행 중인 게임의 터치도 들어갑니다. 터치 수가 같은 학교는 같은 순위입니다 \
-            (1, 2, 2, 4).
+            (1, 2, 2, 4). 아직 터치가 없는 학교는 순위가 없습니다 (-, JSON에서는 null).
 
             예:
               touchschool rank                            전국 상위 20개 학교
@@ -174,7 +174,7 @@ enum CommandText {
             """ : """
             Ranks the schools of the catalog (the imported official list, else the starter catalog) by \
             the taps saved in the data directory, including those of games still running. Schools with \
-            equal taps share a rank (1, 2, 2, 4).
+            equal taps share a rank (1, 2, 2, 4); a school without taps has no rank yet (-, null in JSON).
 
             Examples:
               touchschool rank                            the national top 20
@@ -229,6 +229,7 @@ enum CommandText {
     }
     static func tapsPerSecond(_ taps: Int) -> String { ko ? "초당 \(taps)번" : "\(taps) taps/s" }
     static func rank(_ rank: Int, of size: String) -> String { ko ? "\(size)개 학교 중 \(rank)위" : "\(rank) of \(size)" }
+    static var notRanked: String { ko ? "아직 순위 없음 (터치 없음)" : "not ranked yet (no taps)" }
 
     // MARK: import
 
