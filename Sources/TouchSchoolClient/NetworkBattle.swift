@@ -24,6 +24,8 @@ public final class NetworkBattle: BattleConnection {
     /// How the socket stands, as the connection task last said.
     enum Link: Equatable, Sendable {
         case connecting, online, offline, unsupportedProtocol
+        /// What answers is no TouchSchool server, for a reason the player can fix (`ServerProbe`).
+        case wrongAddress(ServerFailure)
         /// The renumbered outbox cannot be saved: nothing is sent.
         case cannotSaveOutbox
         /// This server serves another battle.
@@ -188,6 +190,7 @@ public final class NetworkBattle: BattleConnection {
         case .online: .online
         case .connecting: .connecting(waitingTaps: waiting)
         case .offline: .offline(waitingTaps: waiting)
+        case let .wrongAddress(failure): .wrongAddress(failure, waitingTaps: waiting)
         case .unsupportedProtocol: .unsupportedProtocol(waitingTaps: waiting)
         case .cannotSaveOutbox: .cannotSaveOutbox(waitingTaps: waiting)
         case .otherBattle: .otherBattle(waitingTaps: waiting)

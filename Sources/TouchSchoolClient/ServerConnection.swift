@@ -30,6 +30,8 @@ extension NetworkBattle {
     func keepConnected() async {
         var failures = 0
         var otherBattles: Set<ServerAddress> = []
+        // What answered at each address that failed in a way a mistake explains, asked once.
+        var identified: [ServerAddress: ServerFailure?] = [:]
         let servers = folder.servers
         while !Task.isCancelled, !shared.withLock({ $0.isClosing }) {
             let server = servers[shared.withLock { $0.serverIndex } % servers.count]
@@ -44,9 +46,14 @@ extension NetworkBattle {
                 failures = 0
                 otherBattles.removeAll()
                 setLink(.connecting)
-            case .failed:
+            case let .failed(cause):
                 failures += 1
-                setLink(.offline)
+                // Refused or unreachable is a server down: offline. Anything else may be the
+                // wrong address, which retrying never mends ("offline" for ever, with `https://`).
+                if cause != .refused, cause != .unreachable, identified[server] == nil {
+                    identified[server] = await Task.detached { ServerProbe.identify(server) }.value
+                }
+                if let mistake = identified[server] ?? nil { setLink(.wrongAddress(mistake)) } else { setLink(.offline) }
             case .cannotSaveOutbox:
                 // Said by `welcomed`; the save is tried again at the next welcome.
                 failures += 1
@@ -69,7 +76,9 @@ extension NetworkBattle {
     }
 
     enum ConnectionOutcome: Sendable {
-        case failed, welcomedThenClosed, unsupportedProtocol, cannotSaveOutbox, otherBattle
+        /// No welcome: why, when the connection failed with an error (nil: given up, or closed).
+        case failed(ServerFailure?)
+        case welcomedThenClosed, unsupportedProtocol, cannotSaveOutbox, otherBattle
     }
 
     /// What a session learned, shared by its reading and writing halves.
@@ -91,6 +100,8 @@ extension NetworkBattle {
         var unsupported = false
         var otherBattle = false
         var cannotSaveOutbox = false
+        /// Why the connection failed, when it failed with an error.
+        var failure: ServerFailure?
         var lastHeard = Date()
 
         /// At the handshake deadline: whether the connection is given up (no welcome began).
@@ -145,12 +156,12 @@ extension NetworkBattle {
         await withTaskCancellationHandler { for await _ in ended {} } onCancel: { connection.cancel() }
         let closing = Task.isCancelled
         return session.withLock { session in
-            if session.givenUp { return .failed }
+            if session.givenUp { return .failed(session.failure) }
             if !closing { deadline.cancel() } // the connection has ended, its loop with it
             if session.unsupported { return .unsupportedProtocol }
             if session.otherBattle { return .otherBattle }
             if session.cannotSaveOutbox { return .cannotSaveOutbox }
-            return session.welcomed ? .welcomedThenClosed : .failed
+            return session.welcomed ? .welcomedThenClosed : .failed(session.failure)
         }
     }
 
@@ -188,6 +199,7 @@ extension NetworkBattle {
             }
         } catch {
             // Refused, dropped, timed out: offline for now.
+            session.withLock { $0.failure = ServerHTTP.classify(error) }
         }
     }
 

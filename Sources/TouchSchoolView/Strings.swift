@@ -56,6 +56,10 @@ public struct Strings: Sendable {
             let taps = NumberText.grouped(waiting)
             return ko ? "오프라인: 서버에 연결할 수 없습니다. 터치 \(taps)번 대기 중 (다시 연결되면 전송), 계속 치세요"
                 : "Offline: the server cannot be reached. \(taps) taps waiting (sent when it is back); keep tapping"
+        case let .wrongAddress(failure, waiting):
+            let taps = NumberText.grouped(waiting)
+            return ko ? "\(serverFailure(failure)) 터치 \(taps)번 대기 중, 계속 치세요"
+                : "\(serverFailure(failure)) \(taps) taps waiting; keep tapping"
         case let .unsupportedProtocol(waiting):
             let taps = NumberText.grouped(waiting)
             return ko ? "서버의 프로토콜 버전을 지원하지 않습니다: touchschool을 업데이트하세요. 오프라인으로 계속 (터치 \(taps)번 대기 중)"

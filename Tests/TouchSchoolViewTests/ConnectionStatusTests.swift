@@ -19,6 +19,20 @@ import TouchSchoolCore
         #expect(status.contains("1,234"), "\(status)")
     }
 
+    /// A wrong address (`https://` for the plain-HTTP server) is named with the taps waiting, not
+    /// "offline": retrying would never mend it.
+    @Test func aWrongAddressIsNamedWithTheTapsWaiting() {
+        var state = Fixture.game(.english, columns: 160, rows: 24)
+        _ = update(&state, .connectionChanged(.wrongAddress(.plainHTTP, waitingTaps: 1234)), now: Fixture.start)
+        let english = view(state, now: Fixture.start).lines.last!
+        #expect(english.contains("The server there speaks plain HTTP, not HTTPS: give the address with http://. 1,234 taps waiting"), "\(english)")
+        #expect(!english.contains("Offline"), "\(english)")
+        state = Fixture.game(.korean, columns: 160, rows: 24)
+        _ = update(&state, .connectionChanged(.wrongAddress(.sshServer, waitingTaps: 5)), now: Fixture.start)
+        let korean = view(state, now: Fixture.start).lines.last!
+        #expect(korean.contains("그 포트는 SSH 포트입니다") && korean.contains("터치 5번 대기 중"), "\(korean)")
+    }
+
     @Test(arguments: Language.allCases)
     func connectingAndAnUnsupportedProtocolAreSaid(language: Language) {
         let connecting = statusLine(language, .connecting(waitingTaps: 3))

@@ -52,6 +52,10 @@ public enum ConnectionStatus: Equatable, Sendable {
     case connecting(waitingTaps: UInt64)
     /// The server cannot be reached; retrying. `waitingTaps` are kept and sent when it is back.
     case offline(waitingTaps: UInt64)
+    /// What answers at the address is no TouchSchool server, for a mistake the player can fix
+    /// (`.plainHTTP`: `https://` for the plain-HTTP server; `.sshServer`: the SSH port): retrying
+    /// changes nothing, so the status names it. The taps wait, as offline.
+    case wrongAddress(ServerFailure, waitingTaps: UInt64)
     /// The server speaks a protocol version this game does not: the game plays on offline, and
     /// the taps wait for a game that speaks it.
     case unsupportedProtocol(waitingTaps: UInt64)
