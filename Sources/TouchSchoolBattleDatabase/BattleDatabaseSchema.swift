@@ -45,6 +45,11 @@ enum BattleDatabaseSchema {
             -- Addresses whose new connections are refused.
             CREATE TABLE banned_addresses (address TEXT PRIMARY KEY) WITHOUT ROWID;
             """),
+        (3, """
+            -- What each device last played with (terminal, web, ssh; '' before a hello said), for
+            -- the operator's list.
+            ALTER TABLE device_activity ADD COLUMN client TEXT NOT NULL DEFAULT '';
+            """),
     ]
 
     static var newest: Int64 { migrations.last!.version }

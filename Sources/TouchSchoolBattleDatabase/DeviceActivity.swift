@@ -16,26 +16,30 @@ public struct DeviceActivity: Equatable, Sendable {
     public var hourRefused: UInt64 = 0
     /// The last `maximumAddresses` distinct addresses, the most recent last.
     public var addresses: [String] = []
+    /// What the device last played with (`ClientKind`'s raw value), "" before a hello said.
+    public var client: String = ""
 
     /// Enough to see a device hopping between networks, bounded so that a row stays small.
     public static let maximumAddresses = 8
 
     public init(accepted: UInt64 = 0, refused: UInt64 = 0, hour: Int64 = 0, hourAccepted: UInt64 = 0, hourRefused: UInt64 = 0,
-                addresses: [String] = []) {
+                addresses: [String] = [], client: String = "") {
         self.accepted = accepted
         self.refused = refused
         self.hour = hour
         self.hourAccepted = hourAccepted
         self.hourRefused = hourRefused
         self.addresses = addresses
+        self.client = client
     }
 
     /// The clock hour of a time in milliseconds since 1970.
     public static func hour(ofMs ms: Int64) -> Int64 { ms >= 0 ? ms / 3_600_000 : (ms + 1) / 3_600_000 - 1 }
 
     /// This activity with a save's taps and addresses (in order) added at `hour`.
-    public func adding(accepted: UInt64, refused: UInt64, addresses seen: [String], hour now: Int64) -> DeviceActivity {
+    public func adding(accepted: UInt64, refused: UInt64, addresses seen: [String], client: String? = nil, hour now: Int64) -> DeviceActivity {
         var next = self
+        next.client = client ?? self.client
         next.accepted = accepted.addingSaturating(self.accepted)
         next.refused = refused.addingSaturating(self.refused)
         if now != hour {

@@ -23,11 +23,11 @@ extension BattleDatabase.Writing {
     /// A device's tally, nil before its first save with one.
     public func activity(device key: String) throws(SQLiteError) -> (activity: DeviceActivity, banned: Bool)? {
         try connection.statement("""
-            SELECT accepted, refused, hour, hour_accepted, hour_refused, addresses, banned FROM device_activity WHERE device = ?1
+            SELECT accepted, refused, hour, hour_accepted, hour_refused, addresses, banned, client FROM device_activity WHERE device = ?1
             """).bind(.text(key)).row { row in
             (DeviceActivity(accepted: UInt64(max(0, row.int64(0))), refused: UInt64(max(0, row.int64(1))), hour: row.int64(2),
                             hourAccepted: UInt64(max(0, row.int64(3))), hourRefused: UInt64(max(0, row.int64(4))),
-                            addresses: (row.text(5) ?? "").split(separator: "\n").map(String.init)),
+                            addresses: (row.text(5) ?? "").split(separator: "\n").map(String.init), client: row.text(7) ?? ""),
              row.int64(6) != 0)
         }
     }
@@ -37,13 +37,15 @@ extension BattleDatabase.Writing {
     public func saveActivity(device key: String, publicID: String, activity: DeviceActivity,
                              adding acceptedBySchool: [String: UInt64]) throws(SQLiteError) {
         try connection.statement("""
-            INSERT INTO device_activity (device, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            INSERT INTO device_activity (device, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses, client)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (device) DO UPDATE SET accepted = excluded.accepted, refused = excluded.refused, hour = excluded.hour,
-                hour_accepted = excluded.hour_accepted, hour_refused = excluded.hour_refused, addresses = excluded.addresses
+                hour_accepted = excluded.hour_accepted, hour_refused = excluded.hour_refused, addresses = excluded.addresses,
+                client = excluded.client
             """).bind(.text(key), .text(publicID), .integer(Int64(clamping: activity.accepted)), .integer(Int64(clamping: activity.refused)),
                       .integer(activity.hour), .integer(Int64(clamping: activity.hourAccepted)),
-                      .integer(Int64(clamping: activity.hourRefused)), .text(activity.addresses.joined(separator: "\n"))).run()
+                      .integer(Int64(clamping: activity.hourRefused)), .text(activity.addresses.joined(separator: "\n")),
+                      .text(activity.client)).run()
         for (school, taps) in acceptedBySchool where taps > 0 {
             try connection.statement("""
                 INSERT INTO device_school_taps (device, school, taps) VALUES (?1, ?2, ?3)
@@ -55,7 +57,8 @@ extension BattleDatabase.Writing {
     /// The devices by taps accepted in the hour `hour` (then in all), at most `top`.
     public func listDevices(hour: Int64, top: Int) throws(SQLiteError) -> [ListedDevice] {
         try connection.statement("""
-            SELECT a.public_id, d.player, d.school, a.accepted, a.refused, a.hour, a.hour_accepted, a.hour_refused, a.addresses, a.banned
+            SELECT a.public_id, d.player, d.school, a.accepted, a.refused, a.hour, a.hour_accepted, a.hour_refused, a.addresses, a.banned,
+                a.client
             FROM device_activity AS a JOIN devices AS d ON d.device = a.device
             ORDER BY CASE WHEN a.hour = ?1 THEN a.hour_accepted ELSE 0 END DESC, a.accepted DESC, a.public_id
             LIMIT ?2
@@ -64,7 +67,8 @@ extension BattleDatabase.Writing {
                          activity: DeviceActivity(accepted: UInt64(max(0, row.int64(3))), refused: UInt64(max(0, row.int64(4))),
                                                   hour: row.int64(5), hourAccepted: UInt64(max(0, row.int64(6))),
                                                   hourRefused: UInt64(max(0, row.int64(7))),
-                                                  addresses: (row.text(8) ?? "").split(separator: "\n").map(String.init)),
+                                                  addresses: (row.text(8) ?? "").split(separator: "\n").map(String.init),
+                                                  client: row.text(10) ?? ""),
                          banned: row.int64(9) != 0)
         }
     }

@@ -184,7 +184,7 @@ extension NetworkBattle {
                                                           logger: Self.logger) {
                 inbound, outbound, _ in
                 self.enterPhase("upgraded, saying hello to \(server)", of: session)
-                try await outbound.write(.text(MessageCoding.encode(.hello(Hello(device: self.device, player: self.player)))))
+                try await outbound.write(.text(MessageCoding.encode(.hello(Hello(device: self.device, player: self.player, client: .terminal)))))
                 self.enterPhase("waiting for the welcome of \(server)", of: session)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await self.receive(inbound, session: session, server: server) }

@@ -49,13 +49,23 @@ enum AdminRequests {
     /// One line a device, every column lined up by display width (players' names are often
     /// Hangul); the school by its name where the server's directory names it (`schoolNames`).
     static func table(_ devices: [AdminAnswer.Device], schoolNames: [String: String]) -> String {
-        var lines = [["ID", "LAST HOUR (ACCEPTED/REFUSED)", "IN ALL (ACCEPTED/REFUSED)", "BANNED", "PLAYER", "SCHOOL", "ADDRESSES"]]
+        var lines = [["ID", "PLAYS ON", "LAST HOUR (ACCEPTED/REFUSED)", "IN ALL (ACCEPTED/REFUSED)", "BANNED", "PLAYER", "SCHOOL", "ADDRESSES"]]
         for device in devices {
             let school = device.school.map { schoolNames[$0] ?? $0 } ?? "-"
-            lines.append([device.id, "\(device.acceptedLastHour)/\(device.refusedLastHour)", "\(device.accepted)/\(device.refused)",
+            lines.append([device.id, playsOn(device.client), "\(device.acceptedLastHour)/\(device.refusedLastHour)", "\(device.accepted)/\(device.refused)",
                           device.banned ? "yes" : "no", device.player, school, device.addresses.joined(separator: ", ")].map(VisibleText.escaping))
         }
         return TextTable.render(lines, rightAligned: [])
+    }
+
+    /// The device's kind in a word; "-" for one whose game said nothing (before this version).
+    static func playsOn(_ client: String?) -> String {
+        switch client.flatMap(ClientKind.init(rawValue:)) {
+        case .terminal: "terminal"
+        case .web: "web"
+        case .ssh: "SSH"
+        case nil: "-"
+        }
     }
 
     /// The server's schools by id (`GET /v1/schools`); none when it does not answer (the ids stay).

@@ -14,9 +14,11 @@ public enum AdminAnswer {
         public var refusedLastHour: UInt64
         public var addresses: [String]
         public var banned: Bool
+        /// What the device last played with (`ClientKind`'s raw value); nil before a hello said.
+        public var client: String?
 
         public init(id: String, player: String, school: String?, accepted: UInt64, refused: UInt64, acceptedLastHour: UInt64,
-                    refusedLastHour: UInt64, addresses: [String], banned: Bool) {
+                    refusedLastHour: UInt64, addresses: [String], banned: Bool, client: String? = nil) {
             self.id = id
             self.player = player
             self.school = school
@@ -26,6 +28,7 @@ public enum AdminAnswer {
             self.refusedLastHour = refusedLastHour
             self.addresses = addresses
             self.banned = banned
+            self.client = client
         }
     }
 

@@ -53,12 +53,22 @@ public struct Hello: Codable, Equatable, Sendable {
     public var device: String
     /// The player's display name; the server cleans it (controls removed, length capped).
     public var player: String
+    /// What plays (`ClientKind`'s raw value), for the operator's list; optional, and a value the
+    /// server does not know is taken as none.
+    public var client: String?
 
-    public init(protocol: Int = PlayProtocol.version, device: String, player: String) {
+    public init(protocol: Int = PlayProtocol.version, device: String, player: String, client: ClientKind? = nil) {
         self.protocol = `protocol`
         self.device = device
         self.player = player
+        self.client = client?.rawValue
     }
+}
+
+/// What a device plays with, as its hello says: the operator tells a terminal from a phone and
+/// from an SSH session in `admin devices`.
+public enum ClientKind: String, Codable, Sendable, CaseIterable {
+    case terminal, web, ssh
 }
 
 /// Taps made during one stretch of time, numbered by the client: 1, 2, 3 … per device, without

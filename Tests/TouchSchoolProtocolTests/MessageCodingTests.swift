@@ -8,6 +8,12 @@ import TouchSchoolProtocol
     @Test func aClientsMessagesReadAsDocumented() throws {
         #expect(try MessageCoding.decodeClient(#"{"type":"hello","protocol":1,"device":"abc","player":"kim"}"#)
             == .hello(Hello(protocol: 1, device: "abc", player: "kim")))
+        // What plays, for the operator's list: said by this version's clients, optional, and a
+        // kind this version does not know is still a hello (the server takes it as none).
+        #expect(try MessageCoding.decodeClient(#"{"type":"hello","protocol":1,"device":"abc","player":"kim","client":"web"}"#)
+            == .hello(Hello(protocol: 1, device: "abc", player: "kim", client: .web)))
+        #expect(try MessageCoding.decodeClient(#"{"type":"hello","protocol":1,"device":"abc","player":"kim","client":"fridge"}"#)
+            == .hello(Hello(protocol: 1, device: "abc", player: "kim", client: nil).with(client: "fridge")))
         #expect(try MessageCoding.decodeClient(#"{"type":"ping"}"#) == .ping)
         let batch = try MessageCoding.decodeClient(
             #"{"type":"taps","seq":3,"taps":{"B000011793":12},"playerTaps":12,"best":9,"startMs":1000,"endMs":1900}"#)
@@ -49,5 +55,13 @@ import TouchSchoolProtocol
             #expect(throws: MessageError.self) { try MessageCoding.decodeClient(text) }
             do { _ = try MessageCoding.decodeClient(text) } catch { #expect(error.code == code, "\(text.prefix(40)): \(error)") }
         }
+    }
+}
+
+extension Hello {
+    func with(client: String) -> Hello {
+        var hello = self
+        hello.client = client
+        return hello
     }
 }

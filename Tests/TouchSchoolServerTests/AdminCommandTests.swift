@@ -16,13 +16,14 @@ import TouchSchoolTestSupport
 
     /// The operator's table: every column starts at one display column on every line (the
     /// columns after BANNED were one space apart and wandered with a Hangul name), and the school
-    /// is named, not its raw id.
+    /// is named, not its raw id; PLAYS ON says what each device plays with, as its hello said
+    /// (nothing told a phone from a terminal).
     @Test func theDevicesTableLinesUpAndNamesTheSchools() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
         for (name, school) in [("김민지", "S0001"), ("bot", "S0002")] {
             let device = TestDevice(name: name)
-            let (player, _) = try await TestPlayer.join(server, device: device)
+            let (player, _) = try await TestPlayer.join(server, device: device, client: name == "bot" ? .terminal : .web)
             try await player.send(.taps(device.batch(school, taps: name == "bot" ? 300 : 7, durationMs: 100, switchTo: true)))
             _ = try await player.ack(1)
             await player.close()
@@ -43,6 +44,8 @@ import TouchSchoolTestSupport
         #expect(column(of: "ADDRESSES", in: lines[0]) == column(of: "127.0.0.1", in: minji) && column(of: "ADDRESSES", in: lines[0]) == column(of: "127.0.0.1", in: bot),
                 "\(table.output)")
         #expect(!table.output.contains("S0001"), "\(table.output)")
+        #expect(column(of: "PLAYS ON", in: lines[0]) == column(of: "web ", in: minji), "\(table.output)")
+        #expect(column(of: "PLAYS ON", in: lines[0]) == column(of: "terminal ", in: bot), "\(table.output)")
     }
 
     @Test func devicesAsJSONThenABanThatTakesTheTapsOff() async throws {

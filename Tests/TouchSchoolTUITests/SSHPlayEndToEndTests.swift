@@ -339,6 +339,7 @@ struct SSHPlayEndToEndTests {
         } while Date() < deadline
         #expect(devices.contains("\"player\":\"carol\""), "\(devices)")
         #expect(devices.contains("\"addresses\":[\"127.0.0.2\"]"), "\(devices)")
+        #expect(devices.contains("\"client\":\"ssh\""), "the operator sees an SSH session as one: \(devices)")
         carol.press("C-c")
         try carol.waitFor("EXITED:0")
 

@@ -130,6 +130,7 @@ struct AdminRoutes {
         let (acceptedLastHour, refusedLastHour) = device.activity.inHour(hour)
         return AdminAnswer.Device(id: device.publicID, player: device.player, school: device.school, accepted: device.activity.accepted,
                                   refused: device.activity.refused, acceptedLastHour: acceptedLastHour, refusedLastHour: refusedLastHour,
-                                  addresses: device.activity.addresses, banned: device.banned)
+                                  addresses: device.activity.addresses, banned: device.banned,
+                                  client: device.activity.client.isEmpty ? nil : device.activity.client)
     }
 }

@@ -12,6 +12,8 @@ struct ReceivedBatch: Sendable {
     var address: String = "unknown"
     /// The network of that address (`ClientAddress.network`): its devices share one tap budget.
     var network: String = "unknown"
+    /// What the device plays with, as its hello said (nil: it did not say).
+    var client: ClientKind?
 }
 
 /// What a save did with one received batch.
@@ -51,11 +53,15 @@ enum CommitRules {
         var acceptedBySchool: [String: UInt64] = [:]
         var refused: UInt64 = 0
         var addresses: [String] = []
+        /// What the device played with in the window, when its hello said.
+        var client: ClientKind?
 
         var accepted: UInt64 { acceptedBySchool.values.reduce(0) { $0.addingSaturating($1) } }
 
-        mutating func noteAddress(_ address: String) {
+        mutating func note(_ received: ReceivedBatch) {
+            let address = received.address
             if addresses.last != address { addresses.removeAll { $0 == address }; addresses.append(address) }
+            client = received.client ?? client
         }
     }
 
@@ -94,7 +100,7 @@ enum CommitRules {
                 result.refused = result.refused.addingSaturating(refused)
                 var tally = result.devices[device] ?? DeviceWindow()
                 tally.refused = tally.refused.addingSaturating(refused)
-                tally.noteAddress(received.address)
+                tally.note(received)
                 result.devices[device] = tally
                 result.outcomes.append(.acknowledged(Acknowledgement(seq: batch.seq, accepted: 0, refused: refused,
                                                                      player: playerState(state.players[device]), banned: true)))
@@ -148,7 +154,7 @@ enum CommitRules {
             var tally = result.devices[device] ?? DeviceWindow()
             tally.acceptedBySchool.merge(acceptedBySchool) { $0.addingSaturating($1) }
             tally.refused = tally.refused.addingSaturating(refused)
-            tally.noteAddress(received.address)
+            tally.note(received)
             result.devices[device] = tally
             result.outcomes.append(.acknowledged(Acknowledgement(seq: batch.seq, accepted: verdict.accepted, refused: refused,
                                                                  player: playerState(player))))

@@ -167,6 +167,7 @@ struct PlayConnection {
         guard let first = try await messages.next() else { return }
         let device: String
         let player: String
+        let client: ClientKind?
         switch try decode(first) {
         case let .hello(hello):
             // The player said hello in time: what follows (the store's answers) is the server's
@@ -184,6 +185,7 @@ struct PlayConnection {
                 throw Closing.error(refusal)
             }
             player = PlayerNames.clean(hello.player)
+            client = hello.client.flatMap(ClientKind.init(rawValue:))
             switch await battle.hello(id, device: hello.device, player: player) {
             case let .welcome(welcome): outbox.yield(.text(welcome))
             case let .refused(error): throw Closing.error(error)
@@ -209,7 +211,7 @@ struct PlayConnection {
                 // The save checks the number against the device's last applied one: a repeat
                 // is acknowledged again, a gap closes the connection.
                 await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch, address: address,
-                                                  network: network))
+                                                  network: network, client: client))
             }
         }
     }

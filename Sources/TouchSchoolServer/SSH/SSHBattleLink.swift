@@ -109,7 +109,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
         Task { [self, sending] in
             for await batch in sending {
                 await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch,
-                                                  address: address, network: network))
+                                                  address: address, network: network, client: .ssh))
             }
             // Only once every batch handed over is with the battle: it takes none from a
             // connection that is gone.

@@ -21,7 +21,7 @@ extension BattleStoreTests {
             let store = fixture.store
             _ = try await Self.commit(store, [
                 Self.received(1, ["A": 3, "Z": 1], switchedTo: "A", address: "10.0.0.1"),
-                Self.received(2, ["B": 2], address: "10.0.0.2"),
+                Self.received(2, ["B": 2], address: "10.0.0.2", client: .web),
                 Self.received(1, ["C": 4], device: Self.second, player: "bob", switchedTo: "C", address: "10.0.0.9"),
             ])
             try await fixture.failCommits(true)
@@ -34,6 +34,8 @@ extension BattleStoreTests {
             #expect(cheater.activity.accepted == 5 && cheater.activity.refused == 1, "Z is no school: refused")
             #expect(cheater.activity.inHour(DeviceActivity.hour(ofMs: Self.now)) == (5, 1))
             #expect(cheater.activity.addresses == ["10.0.0.1", "10.0.0.2"], "the failed commit's address is not kept")
+            #expect(cheater.activity.client == "web", "what the device plays with, kept with its tally")
+            #expect(try await Self.listed(restarted, Self.second)?.activity.client == "", "a hello that said nothing")
             #expect(cheater.activity.inHour(DeviceActivity.hour(ofMs: Self.now) + 1) == (0, 0), "an hour later the bucket counts nothing")
             // The list: by taps accepted this hour, most first.
             #expect(try await restarted.devices(top: 100, nowMs: Self.now).map(\.publicID) == [Self.first, Self.second].map(DevicePublicID.of))

@@ -13,11 +13,12 @@ import TouchSchoolStore
 
     /// Batch `seq` of `device`, a tenth of a second long, the batches a tenth of a second apart.
     static func received(_ seq: UInt64, _ taps: [String: UInt64], device: String = "device-1-aaaaaaaaaaaaaaa", connection: UInt64 = 1,
-                         player: String = "민지", switchedTo: String? = nil, best: Int = 5, address: String = "10.0.0.1") -> ReceivedBatch {
+                         player: String = "민지", switchedTo: String? = nil, best: Int = 5, address: String = "10.0.0.1",
+                         client: ClientKind? = nil) -> ReceivedBatch {
         ReceivedBatch(connection: connection, device: device, player: player,
                       batch: TapBatch(seq: seq, taps: taps, playerTaps: taps.values.reduce(0, +), switchedTo: switchedTo, best: best,
                                       startMs: now - 10_000 + Int64(seq) * 100, endMs: now - 9_900 + Int64(seq) * 100),
-                      address: address, network: address)
+                      address: address, network: address, client: client)
     }
 
     static func commit(_ store: any BattleStore, _ batches: [ReceivedBatch]) async throws -> CommittedWindow {

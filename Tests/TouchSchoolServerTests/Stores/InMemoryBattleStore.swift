@@ -88,7 +88,7 @@ final class InMemoryBattleStore: BattleStore {
                 for (device, window) in rules.devices {
                     tallies.activities[device] = (tallies.activities[device] ?? DeviceActivity())
                         .adding(accepted: window.accepted, refused: window.refused, addresses: window.addresses,
-                                hour: DeviceActivity.hour(ofMs: nowMs))
+                                client: window.client?.rawValue, hour: DeviceActivity.hour(ofMs: nowMs))
                     for (school, taps) in window.acceptedBySchool {
                         tallies.schoolTaps[device, default: [:]][school, default: (0, 0)].taps += taps
                     }

@@ -13,14 +13,14 @@ enum PostgresOperator {
         var activities: [String: DeviceActivity] = [:]
         var banned: Set<String> = []
         let rows = try await connection.query("""
-            SELECT device, accepted, refused, hour, hour_accepted, hour_refused, addresses, banned
+            SELECT device, accepted, refused, hour, hour_accepted, hour_refused, addresses, banned, client
             FROM touchschool_device_activity WHERE device = ANY(\(devices)::text[])
             """, logger: logger)
-        for try await (device, accepted, refused, hour, hourAccepted, hourRefused, addresses, isBanned)
-            in rows.decode((String, Int64, Int64, Int64, Int64, Int64, [String], Bool).self) {
+        for try await (device, accepted, refused, hour, hourAccepted, hourRefused, addresses, isBanned, client)
+            in rows.decode((String, Int64, Int64, Int64, Int64, Int64, [String], Bool, String).self) {
             activities[device] = DeviceActivity(accepted: UInt64(max(0, accepted)), refused: UInt64(max(0, refused)), hour: hour,
                                                 hourAccepted: UInt64(max(0, hourAccepted)), hourRefused: UInt64(max(0, hourRefused)),
-                                                addresses: addresses)
+                                                addresses: addresses, client: client)
             if isBanned { banned.insert(device) }
         }
         return (activities, banned)
@@ -34,20 +34,23 @@ enum PostgresOperator {
         let devices = windows.keys.sorted()
         let activities = devices.map { device in
             (before[device] ?? DeviceActivity()).adding(accepted: windows[device]!.accepted, refused: windows[device]!.refused,
-                                                        addresses: windows[device]!.addresses, hour: hour)
+                                                        addresses: windows[device]!.addresses,
+                                                        client: windows[device]!.client?.rawValue, hour: hour)
         }
         // Addresses as one text per device (newline-separated): unnest cannot take an array of arrays.
         try await connection.query("""
-            INSERT INTO touchschool_device_activity AS a (device, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses)
-            SELECT device, public_id, accepted, refused, hour, hour_accepted, hour_refused, string_to_array(addresses, E'\\n')
+            INSERT INTO touchschool_device_activity AS a (device, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses,
+                client)
+            SELECT device, public_id, accepted, refused, hour, hour_accepted, hour_refused, string_to_array(addresses, E'\\n'), client
             FROM unnest(\(devices)::text[], \(devices.map(DevicePublicID.of))::text[],
                         \(activities.map { Int64(clamping: $0.accepted) })::bigint[], \(activities.map { Int64(clamping: $0.refused) })::bigint[],
                         \(activities.map(\.hour))::bigint[], \(activities.map { Int64(clamping: $0.hourAccepted) })::bigint[],
                         \(activities.map { Int64(clamping: $0.hourRefused) })::bigint[],
-                        \(activities.map { $0.addresses.joined(separator: "\n") })::text[])
-                AS u(device, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses)
+                        \(activities.map { $0.addresses.joined(separator: "\n") })::text[], \(activities.map(\.client))::text[])
+                AS u(device, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses, client)
             ON CONFLICT (device) DO UPDATE SET accepted = EXCLUDED.accepted, refused = EXCLUDED.refused, hour = EXCLUDED.hour,
-                hour_accepted = EXCLUDED.hour_accepted, hour_refused = EXCLUDED.hour_refused, addresses = EXCLUDED.addresses
+                hour_accepted = EXCLUDED.hour_accepted, hour_refused = EXCLUDED.hour_refused, addresses = EXCLUDED.addresses,
+                client = EXCLUDED.client
             """, logger: logger)
         var keys: [String] = [], schools: [String] = [], taps: [Int64] = []
         for device in devices {
@@ -67,19 +70,20 @@ enum PostgresOperator {
 
     static func listDevices(hour: Int64, top: Int, on connection: PostgresConnection, logger: Logger) async throws -> [ListedDevice] {
         let rows = try await connection.query("""
-            SELECT a.public_id, d.player, d.school, a.accepted, a.refused, a.hour, a.hour_accepted, a.hour_refused, a.addresses, a.banned
+            SELECT a.public_id, d.player, d.school, a.accepted, a.refused, a.hour, a.hour_accepted, a.hour_refused, a.addresses, a.banned,
+                a.client
             FROM touchschool_device_activity AS a JOIN touchschool_devices AS d ON d.device = a.device
             ORDER BY CASE WHEN a.hour = \(hour) THEN a.hour_accepted ELSE 0 END DESC, a.accepted DESC, a.public_id
             LIMIT \(Int64(top))
             """, logger: logger)
         var listed: [ListedDevice] = []
-        for try await (id, player, school, accepted, refused, rowHour, hourAccepted, hourRefused, addresses, banned)
-            in rows.decode((String, String, String?, Int64, Int64, Int64, Int64, Int64, [String], Bool).self) {
+        for try await (id, player, school, accepted, refused, rowHour, hourAccepted, hourRefused, addresses, banned, client)
+            in rows.decode((String, String, String?, Int64, Int64, Int64, Int64, Int64, [String], Bool, String).self) {
             listed.append(ListedDevice(
                 publicID: id, player: player, school: school,
                 activity: DeviceActivity(accepted: UInt64(max(0, accepted)), refused: UInt64(max(0, refused)), hour: rowHour,
                                          hourAccepted: UInt64(max(0, hourAccepted)), hourRefused: UInt64(max(0, hourRefused)),
-                                         addresses: addresses),
+                                         addresses: addresses, client: client),
                 banned: banned))
         }
         return listed

@@ -64,6 +64,11 @@ public enum PostgresSchema {
             """,
             "CREATE TABLE touchschool_banned_addresses (address text PRIMARY KEY)",
         ]),
+        (4, [
+            // What each device last played with (terminal, web, ssh; '' before a hello said),
+            // for the operator's list.
+            "ALTER TABLE touchschool_device_activity ADD COLUMN client text NOT NULL DEFAULT ''",
+        ]),
     ]
 
     /// Brings the database's schema to the newest migration; refuses a database migrated by a

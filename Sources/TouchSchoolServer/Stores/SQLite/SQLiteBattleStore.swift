@@ -93,7 +93,8 @@ final class SQLiteBattleStore: BattleStore {
                 let hour = DeviceActivity.hour(ofMs: nowMs)
                 for (device, window) in rules.devices {
                     let activity = (activities[device] ?? DeviceActivity())
-                        .adding(accepted: window.accepted, refused: window.refused, addresses: window.addresses, hour: hour)
+                        .adding(accepted: window.accepted, refused: window.refused, addresses: window.addresses,
+                                client: window.client?.rawValue, hour: hour)
                     try write.saveActivity(device: device, publicID: DevicePublicID.of(device), activity: activity,
                                            adding: window.acceptedBySchool)
                 }
