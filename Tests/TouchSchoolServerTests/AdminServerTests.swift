@@ -49,7 +49,7 @@ import TouchSchoolTestSupport
     }
 
     @Test func twoServersOnOnePostgreSQLShareTheTokenAndTheBan() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try PostgresCluster.freshDatabase()
         defer { cluster.stop() }
         let tokenFile = makeTemporaryDirectory() + "/token"
         let token = String(repeating: "s3cret-", count: 7)

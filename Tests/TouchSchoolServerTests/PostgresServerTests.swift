@@ -17,7 +17,7 @@ import TouchSchoolTestSupport
     let schoolB = "S0002"
 
     @Test func serversStartingTogetherMigrateOnceAndShareOneBoardWithExactTotals() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try PostgresCluster.freshDatabase()
         defer { cluster.stop() }
         // Three at once: the advisory lock lets one migrate, the others find the schema current.
         let launched = try (0..<3).map { _ in try ServerProcess.launch(arguments: ["--postgres", cluster.url]) }
@@ -81,7 +81,7 @@ import TouchSchoolTestSupport
     }
 
     @Test func aServerKilledMidPlayLosesNothingItsPlayersMoveToTheOtherAndTotalsAreExact() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try PostgresCluster.freshDatabase()
         defer { cluster.stop() }
         let one = try ServerProcess.start(arguments: ["--postgres", cluster.url])
         defer { one.stop() }
@@ -186,7 +186,7 @@ import TouchSchoolTestSupport
     }
 
     @Test func twoServersBehindNginxWithTheExampleConfigurationAndOneKilledMidPlay() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try PostgresCluster.freshDatabase()
         defer { cluster.stop() }
         let one = try ServerProcess.start(arguments: ["--postgres", cluster.url, "--trusted-proxy", "127.0.0.1"])
         defer { one.stop() }
@@ -242,7 +242,7 @@ import TouchSchoolTestSupport
     }
 
     @Test func importPostgresFoldsTheOfficialListIntoTheSharedCatalogAndScoresFollowTheirSchools() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try PostgresCluster.freshDatabase()
         defer { cluster.stop() }
         let server = try ServerProcess.start(arguments: ["--postgres", cluster.url])
         defer { server.stop() }
@@ -299,7 +299,7 @@ import TouchSchoolTestSupport
     }
 
     @Test func anEmbeddedServersScoresMoveIntoPostgresOnceAndASecondMoveIsRefused() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try PostgresCluster.freshDatabase()
         defer { cluster.stop() }
         let directory = makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

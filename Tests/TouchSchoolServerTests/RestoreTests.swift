@@ -142,7 +142,7 @@ import TouchSchoolTestSupport
     }
 
     @Test func aPostgresDatabaseRestoredFromADumpMidPlayCountsEveryWaitingTapOnce() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try PostgresCluster.freshDatabase()
         defer { cluster.stop() }
         let port = try freePort()
         var server = try ServerProcess.start(arguments: ["--postgres", cluster.url, "--port", "\(port)"])

@@ -115,7 +115,7 @@ import TouchSchoolTestSupport
     /// moves into the environment at the hand-off, and `--postgres-file` keeps it off the command
     /// line altogether.
     @Test func aPostgresPasswordIsNotInTheServersCommandLine() throws {
-        let cluster = try PostgresCluster()
+        let cluster = try PostgresCluster.freshDatabase()
         defer { cluster.stop() }
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -88,7 +88,7 @@ final class PostgresFixture: StoreFixture {
     }
 
     static func start() async throws -> PostgresFixture {
-        let cluster = try PostgresCluster()
+        let cluster = try PostgresCluster.freshDatabase()
         do {
             let (store, client) = try await connect(cluster.url)
             return PostgresFixture(cluster: cluster, store: store, client: client)
