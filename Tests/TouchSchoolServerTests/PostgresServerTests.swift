@@ -228,16 +228,27 @@ import TouchSchoolTestSupport
         #expect(try await HTTP.scores(two).scores == submitted)
     }
 
+    /// Said at once, in PostgreSQL's words where it has some: a refused connection, a database
+    /// that is not there, a user it does not know (each waited 15 s for "no answer").
     @Test func aBadURLOrAnUnreachableDatabaseIsAClearErrorAtStart() async throws {
         let bad = try ServerProcess.launch(arguments: ["--postgres", "mysql://somewhere/db"])
         #expect(throws: HarnessError.self) { _ = try bad.listening() }
-        let unreachable = try ServerProcess.launch(arguments: ["--postgres", "postgres://nobody@127.0.0.1:1/none?sslmode=disable"])
-        do {
-            let server = try unreachable.listening()
-            server.stop()
-            Issue.record("a server started without its database")
-        } catch {
-            #expect("\(error)".contains("cannot prepare PostgreSQL"), "\(error)")
+        let cluster = try PostgresCluster.freshDatabase()
+        defer { cluster.stop() }
+        let port = try #require(URLComponents(string: cluster.url)?.port)
+        for (url, reason) in [("postgres://nobody@127.0.0.1:1/none?sslmode=disable", "connection refused"),
+                              ("postgres://touchschool@127.0.0.1:\(port)/no_such_database?sslmode=disable", #"database "no_such_database" does not exist"#),
+                              ("postgres://nobody@127.0.0.1:\(port)/postgres?sslmode=disable", #"role "nobody" does not exist"#)] {
+            let started = Date()
+            let unreachable = try ServerProcess.launch(arguments: ["--postgres", url])
+            do {
+                let server = try unreachable.listening()
+                server.stop()
+                Issue.record("a server started without its database")
+            } catch {
+                #expect("\(error)".contains("cannot prepare PostgreSQL") && "\(error)".contains(reason), "\(error)")
+            }
+            #expect(Date().timeIntervalSince(started) < 5, "\(url): \(Date().timeIntervalSince(started)) s")
         }
     }
 

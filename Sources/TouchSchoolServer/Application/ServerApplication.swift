@@ -120,7 +120,7 @@ public enum TouchSchoolServer {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
-            do { try await PostgresSchema.withTimeout(.seconds(15)) { try await PostgresSchema.migrate(client, logger: logger) } } catch {
+            do { try await PostgresSchema.prepare(client, url: url, logger: logger) } catch {
                 throw ServerError(description: "cannot prepare PostgreSQL at \(PostgresSchema.redacted(url)): \(PostgresSchema.describe(error))")
             }
             let store = PostgresBattleStore(client: client, starterCatalogPath: configuration.starterCatalogPath, logger: logger)

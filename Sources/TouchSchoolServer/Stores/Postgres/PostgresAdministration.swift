@@ -185,7 +185,7 @@ public enum PostgresAdministration {
             group.addTask { await client.run() }
             defer { group.cancelAll() }
             do {
-                try await PostgresSchema.withTimeout(.seconds(15)) { try await PostgresSchema.migrate(client, logger: logger) }
+                try await PostgresSchema.prepare(client, url: url, logger: logger)
                 return try await body(client)
             } catch let error as PostgresSetupError {
                 throw error

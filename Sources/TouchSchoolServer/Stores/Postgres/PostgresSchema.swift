@@ -99,28 +99,76 @@ public enum PostgresSchema {
         }
     }
 
+    /// What a PostgreSQL URL names (`postgres://user:password@host:port/database?sslmode=disable|prefer|require`).
+    struct Target {
+        var host: String
+        var port: Int
+        var user: String
+        var password: String?
+        var database: String?
+        /// disable, prefer or require.
+        var tls: String
+
+        init(url: String) throws(PostgresSetupError) {
+            guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+                  let user = components.user, !user.isEmpty else {
+                throw PostgresSetupError(message: "\(redacted(url)) is not a PostgreSQL URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
+            }
+            let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+            let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+            switch mode {
+            case "disable": tls = "disable"
+            case "prefer", "allow": tls = "prefer"
+            case "require", "verify-ca", "verify-full": tls = "require"
+            default: throw PostgresSetupError(message: "sslmode=\(mode) is not one of disable, prefer, require")
+            }
+            host = components.host.map { $0.isEmpty ? "localhost" : $0 } ?? "localhost"
+            port = components.port ?? 5432
+            self.user = user
+            password = components.password
+            self.database = database.isEmpty ? nil : database
+        }
+    }
+
     /// A client for `url` (`postgres://user:password@host:port/database?sslmode=disable|prefer|require`).
     public static func configuration(url: String) throws(PostgresSetupError) -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
-              let user = components.user, !user.isEmpty else {
-            throw PostgresSetupError(message: "\(redacted(url)) is not a PostgreSQL URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
+        let target = try Target(url: url)
+        let tls: PostgresClient.Configuration.TLS = switch target.tls {
+        case "disable": .disable
+        case "require": .require(.makeClientConfiguration())
+        default: .prefer(.makeClientConfiguration())
         }
-        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
-        let tls: PostgresClient.Configuration.TLS
-        switch mode {
-        case "disable": tls = .disable
-        case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
-        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-        default: throw PostgresSetupError(message: "sslmode=\(mode) is not one of disable, prefer, require")
-        }
-        let host = components.host.map { $0.isEmpty ? "localhost" : $0 } ?? "localhost"
-        var configuration = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
-                                                         password: components.password, database: database.isEmpty ? nil : database, tls: tls)
+        var configuration = PostgresClient.Configuration(host: target.host, port: target.port, username: target.user,
+                                                         password: target.password, database: target.database, tls: tls)
         // An unreachable database is noticed in seconds: batches wait, players are told "saving delayed".
         configuration.options.connectTimeout = .seconds(3)
         configuration.options.maximumConnections = 8
         return configuration
+    }
+
+    /// Connects once, on a connection of its own, and closes: a database that refuses, is not
+    /// there, or refuses the user is said at once in PostgreSQL's words. The client's pool tries
+    /// again and again in silence, so that a start waited its whole 15 s to say "no answer".
+    static func checkConnecting(url: String, logger: Logger) async throws {
+        let target = try Target(url: url)
+        let tls: PostgresConnection.Configuration.TLS = switch target.tls {
+        case "disable": .disable
+        case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        default: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+        var configuration = PostgresConnection.Configuration(host: target.host, port: target.port, username: target.user,
+                                                             password: target.password, database: target.database, tls: tls)
+        configuration.options.connectTimeout = .seconds(3)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+        try? await connection.close()
+    }
+
+    /// Checks that the database answers (`checkConnecting`), then migrates it within 15 s.
+    static func prepare(_ client: PostgresClient, url: String, logger: Logger) async throws {
+        try await withTimeout(.seconds(15)) {
+            try await checkConnecting(url: url, logger: logger)
+            try await migrate(client, logger: logger)
+        }
     }
 
     /// The URL without its password, for messages.
@@ -147,6 +195,12 @@ public enum PostgresSchema {
     static func describe(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
+            // The socket's own reason: refused is the usual one (PostgreSQL not running, or on another port).
+            if error.code == .connectionError, let underlying = error.underlying {
+                let text = "\(underlying)"
+                return text.contains("Connection refused") ? "connection refused (is PostgreSQL running there, on that port?)"
+                    : "cannot connect: \(text)"
+            }
             return "\(error.code)"
         }
         if let error = error as? PostgresTransactionError {
