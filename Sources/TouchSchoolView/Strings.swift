@@ -114,6 +114,9 @@ public struct Strings: Sendable {
             let command = "touchschool " + servers.map { "--server \($0)" }.joined(separator: " ")
             return ko ? "이 컴퓨터에서만 플레이합니다: 터치는 이 컴퓨터에만 남습니다. 반 대항전에서 하려면 나간 뒤 (Esc) 이렇게 시작하세요: \(command)"
                 : "Playing on this computer only: the taps stay here. To play in the class's battle, quit (Esc) and start: \(command)"
+        case .sessionWithoutKey:
+            return ko ? "SSH 키 없이 접속했습니다 (비밀번호는 아무거나 됩니다). 이 접속의 학교와 내 터치 수는 접속이 끝나면 잊힙니다. 터치는 학교 점수에 그대로 남습니다. 다음에도 이어서 하려면 ssh-keygen으로 키를 만드세요."
+                : "You joined without an SSH key (any password works). This session's school and your own count are forgotten when it ends; your taps stay in the school's score. To carry on next time, make a key with ssh-keygen."
         case let .stateProblem(.setAside(keptAs, reason)):
             return ko ? "점수 파일을 쓸 수 없어 \(keptAs)에 보관하고 새로 시작합니다 (\(reason))."
                 : "The score file could not be used; it was kept as \(keptAs) and scores start over (\(reason))."

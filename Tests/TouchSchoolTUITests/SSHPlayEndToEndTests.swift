@@ -126,6 +126,10 @@ struct SSHPlayEndToEndTests {
         defer { guest.close() }
         try guest.waitFor("password")
         guest.press("Enter")
+        // Told in the game what the password prompt could not say, until a key is pressed.
+        let told = try guest.waitFor("You joined without an SSH key")
+        #expect(told.contains("any password works") && told.contains("ssh-keygen"), "\(told)")
+        guest.press("Space")
         try guest.waitFor("Search for your school")
         guest.press("C-c")
         try guest.waitFor("EXITED:0")
@@ -141,6 +145,8 @@ struct SSHPlayEndToEndTests {
         defer { guest.close() }
         try guest.waitFor("password")
         guest.press("Enter")
+        try guest.waitFor("You joined without an SSH key")
+        guest.press("Space")
         try guest.chooseSchool(named: "민사고", tapsLabel: "My taps")
         guest.press("C-c")
         let after = try guest.waitFor("EXITED:0")

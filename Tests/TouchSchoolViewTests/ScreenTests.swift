@@ -147,6 +147,18 @@ import TouchSchoolCore
         }
     }
 
+    /// A game over SSH without a key is told what OpenSSH's password prompt could not say: any
+    /// password works, and the session's school and own count last as long as the session.
+    @Test(arguments: Language.allCases)
+    func aSessionWithoutAKeyIsToldItIsForgotten(language: Language) {
+        var state = Fixture.game(language, columns: 80, rows: 24)
+        state.notices = [.sessionWithoutKey]
+        let boxed = boxedText(in: view(state, now: Fixture.start)).filter { $0 != " " }
+        let wanted = language == .korean ? ["SSH키없이접속했습니다", "비밀번호는아무거나", "접속이끝나면잊힙니다", "ssh-keygen"]
+            : ["YoujoinedwithoutanSSHkey", "anypasswordworks", "forgottenwhenitends", "ssh-keygen"]
+        for text in wanted { #expect(boxed.contains(text), "\(text) in \(boxed)") }
+    }
+
     /// The text inside the "+---+" box, row after row.
     func boxedText(in grid: CellGrid) -> String {
         var corners: [(column: Int, row: Int)] = []

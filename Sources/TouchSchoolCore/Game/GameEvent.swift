@@ -127,4 +127,7 @@ public enum Notice: Equatable, Sendable {
     /// The game plays on this computer only, and a game from this data directory joined these
     /// servers before: a student who forgot `--server` is shown how to join them again.
     case playingLocally(lastServers: [String])
+    /// A game over SSH without a key (any password let the player in): its school and own count
+    /// last as long as the session; OpenSSH's password prompt could not say so.
+    case sessionWithoutKey
 }

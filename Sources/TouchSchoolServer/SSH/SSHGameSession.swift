@@ -68,7 +68,8 @@ enum SSHGameSession {
         var state = GameState(
             catalog: link.catalog, saved: link.startingState, player: player,
             language: Language.fromLocale(environment: request.environment), now: now,
-            columns: request.columns, rows: request.rows, seed: UInt64(truncatingIfNeeded: now.nanoseconds))
+            columns: request.columns, rows: request.rows, seed: UInt64(truncatingIfNeeded: now.nanoseconds),
+            notices: request.identity.isSessionOnly ? [.sessionWithoutKey] : [])
         state.connection = .online
         terminal.write(EscapeSequenceScreen.opening)
         var runner = GameRunner(screen: terminal, battle: link, state: state, frameNanoseconds: GameRunner<SSHTerminal>.remoteFrameNanoseconds)

@@ -18,6 +18,11 @@ enum SSHPlayerIdentity: Sendable, Equatable {
         }
     }
 
+    /// In without a key: the device lasts as long as the session.
+    var isSessionOnly: Bool {
+        if case .sessionOnly = self { true } else { false }
+    }
+
     /// The device key this identity plays with (`BattleRules.isValidDeviceKey`: 43 base64url
     /// characters). From a public key, a keyed hash whose key is the server's host key: the
     /// same public key is the same device at every start, yet nobody who knows a player's
