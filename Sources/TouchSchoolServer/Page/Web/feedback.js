@@ -1,7 +1,5 @@
 // What a tap and a refusal sound and feel like: a short click and a low double buzz made with Web
 // Audio oscillators (no sound files to load), and a tick of vibration on a phone that has it.
-// An effect module: `tap(muted)`, `warning(muted)` (the mute is the page's state, kept in the
-// browser's storage, which every tab of this browser shares).
 /** A tap's click and buzz at most this often: a burst of taps is one rattle, not hundreds of voices. */
 const TAP_FEEDBACK_MS = 40;
 const TAP_VIBRATION_MS = 8;

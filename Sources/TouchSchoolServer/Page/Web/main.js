@@ -1,10 +1,7 @@
-// TouchSchool in a browser: choose a school, tap, watch the live board, over the play protocol of
-// docs/protocol.md (taps in numbered batches kept in localStorage until the server acknowledges
-// them, per battle; one tab of a browser plays). The page has the game's shape (the Elm
-// architecture): one state (state.js), changed only by `update` (update.js: pure, it returns the
-// next state and the effects to run), drawn only by `view` (view.js). This file wires them: it
-// runs the effects through their modules (storage, net, tabs, timers, feedback), which turn the
-// world into messages for `update`, and draws the state once a frame (the ranks every RANK_MS).
+// TouchSchool in a browser (the play protocol of docs/protocol.md), in the Elm architecture: one
+// state (state.js), changed only by the pure `update` (update.js: the next state and the effects
+// to run), drawn only by `view` (view.js). This file wires them: it runs the effects through their
+// modules, which turn the world into messages, and draws once a frame (the ranks every RANK_MS).
 import { TEXT } from './text.js';
 import { initialState } from './state.js';
 import { update } from './update.js';

@@ -1,7 +1,5 @@
-// The server, as effects: the play socket (the protocol of docs/protocol.md over /v1/play), the
-// board stream of a tab that does not play (`GET /v1/board`, Server-Sent Events: the whole board,
-// then the changes as they are saved; it needs no device), the school directory, the search and
-// the projector's join addresses. What they answer is dispatched as messages to update.js.
+// The server, as effects: the play socket (/v1/play), the board stream of a tab that does not play
+// (`GET /v1/board`, Server-Sent Events), the school directory, the search and the join addresses.
 import { SEARCH_LIMIT } from './update.js';
 
 export function net(dispatch) {

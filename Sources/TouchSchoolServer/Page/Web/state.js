@@ -1,5 +1,5 @@
-// The page's state: one plain value, changed only by update.js (into a new one: its Maps too are
-// copied, never changed in place), drawn only by view.js; below, pure questions both ask of it.
+// The page's state: one value, replaced (never changed in place, its Maps too) by update.js and
+// drawn by view.js; below, pure questions both ask of it.
 import * as rules from './rules.js';
 
 /** The state before anything happened, with what the page knows at its start (`options`). */
@@ -7,23 +7,21 @@ export function initialState(options) {
   return {
     boardOnly: false, asked: null, school: null, name: '', muted: false, defaultPlayer: '', join: '', keyboardHint: false,
     ...options,
-    // The device: held (owner: this tab plays, connects and writes the storage), asked for
-    // (claiming), another tab's (elsewhere), or given up for good (stopped: why, a TEXT key).
+    // The device: held (owner), asked for, another tab's, or given up for good (stopped: why).
     owner: false, claiming: false, elsewhere: false, stopped: null, device: null,
-    // The battle (its identity from the welcome; null before any), the outbox of sealed batches
-    // not yet acknowledged, the batch taps go into now, and the player as the server last said.
+    // The battle (null before any welcome), its outbox, open batch, and player as the server said.
     battle: null, box: { nextSeq: 1, batches: [] }, open: null, serverPlayer: { school: null, taps: 0, best: 0 },
-    // From the above by `recount`: taps per school waiting, their sum, the player before the open batch.
+    // By `recount`: taps per school waiting, their sum, the player before the open batch.
     pending: new Map(), waitingTaps: 0, played: { school: null, taps: 0, best: 0 },
-    // The last second's tap times and the best in a second; the last PUFFS taps' puffs, oldest first.
+    // The last second's taps, the best; the last PUFFS taps' puffs, oldest first.
     recent: [], best: 0, puffs: [], puffCount: 0,
-    // The board, and every school's total "a moment ago" (for ▲/▼; null before the first board).
+    // The board, and its totals "a moment ago" (for ▲/▼).
     board: { version: 0, scores: new Map() }, baseline: null,
     schools: new Map(), sharedNames: new Set(), provinces: [], directoryTag: null,
     view: 'picker', level: '', province: '', projectorPage: 0, idle: true, firstConnectionOver: false,
-    // The play socket ('none', 'connecting', 'welcomed') and the board stream ('none', 'connecting', 'live').
+    // The socket ('none', 'connecting', 'welcomed'); the board stream ('none', 'connecting', 'live').
     socket: 'none', sentUpTo: 0, retryMs: 500, lastPong: 0, stream: 'none',
-    // A warning ({key, arg}), the search, and a school change waiting for a yes ({id, taps}).
+    // A warning ({key, arg}), the search, a school change waiting for a yes ({id, taps}).
     warning: null, query: '', results: [], found: null, confirm: null,
   };
 }

@@ -1,5 +1,5 @@
-// The browser's storage (localStorage, under 'touchschool.'), shared by the tabs of a browser:
-// values as JSON. Any tab reads; update.js says when to write (only the tab that plays writes).
+// localStorage, under 'touchschool.', as JSON, shared by the browser's tabs: any tab reads; only
+// the one that plays writes (update.js says when).
 import { isValidBattleID } from './rules.js';
 import { battleKey } from './state.js';
 

@@ -2,9 +2,7 @@
 // storage. Only the tab holding the device's Web Lock plays; another says so and offers to play
 // here, which takes the lock from the first: that one stops at once and writes nothing more. The
 // lock is held for the tab's life; a tab waiting for it plays as soon as the playing tab is
-// closed or reloaded. It tells (`tell`) the messages granted (play), waiting (another tab plays),
-// claiming (asking the other tabs) and lost {to} (taken by another tab: `to`, when known).
-// `claim(steal)` asks for the device; `release(to)` gives it up (after `lost`, or a stop).
+// closed or reloaded. Messages: granted, waiting, claiming, lost {to}; effects: claim, release.
 const DEVICE_LOCK = 'touchschool-device';
 // A page without Web Locks (served over plain http to another machine: no secure context) agrees
 // with the other tabs over the BroadcastChannel `touchschool-device`, which needs none. Each tab

@@ -1,5 +1,4 @@
-// The page's words in Korean and English: the terminal's words where both say the same
-// (Sources/TouchSchoolView/Strings.swift). `data-t` elements of index.html take theirs by name.
+// The page's words in Korean and English (`data-t` elements take theirs by name).
 export const TEXT = {
   ko: {
     title: '학교 대항전', changeSchool: '학교 바꾸기', play: '게임', board: '순위', fullscreen: '전체 화면',

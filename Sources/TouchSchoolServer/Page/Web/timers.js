@@ -1,5 +1,4 @@
-// Timers as effects: `after` a named timer (a new one with the same name replaces it), `cancel`
-// it, or `every` so often; each dispatches its message when it fires.
+// Timers as effects: `after` (a named timer; a new one of that name replaces it), `cancel`, `every`.
 export function timers(dispatch) {
   const named = new Map();
   return {

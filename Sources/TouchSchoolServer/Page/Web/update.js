@@ -1,9 +1,7 @@
 // How the page changes: `update(state, message, now)` returns `{state, effects}`: the next state
-// (the same object when nothing changed: nothing to draw) and the effects to run, in order, as
-// plain objects ({type: 'send', message}, {type: 'store', name, value}, {type: 'after', name, ms,
-// message}…; main.js's `run` lists them all). Pure: no DOM, storage, timers or sockets; `now` is
-// Date.now() when the message came. Messages are {type, …} (the cases below; the world's are
-// made by main.js and the effect modules); Tests/Page/update.test.mjs shows what each does.
+// (the same object when nothing changed) and the effects to run in order, plain objects ({type:
+// 'send', message}…: main.js's `run` has them all). Pure: no DOM, storage, timers or sockets;
+// `now` is Date.now(). Tests/Page/update.test.mjs shows what each message does.
 import * as rules from './rules.js';
 import { recount, myTaps, totals, battleKey } from './state.js';
 
@@ -33,9 +31,10 @@ export function update(state, message, now) {
 function handle(s, m, now, fx) {
   switch (m.type) {
     case 'start':
-      fx.push({ type: 'loadDirectory' }, { type: 'every', ms: SEAL_EVERY_MS, message: { type: 'sealTick' } },
-              { type: 'every', ms: PING_MS, message: { type: 'pingTick' } },
-              { type: 'every', ms: rules.MOVEMENT_BASELINE_MS, message: { type: 'baselineTick' } });
+      fx.push({ type: 'loadDirectory' });
+      every(fx, SEAL_EVERY_MS, 'sealTick');
+      every(fx, PING_MS, 'pingTick');
+      every(fx, rules.MOVEMENT_BASELINE_MS, 'baselineTick');
       if (!s.boardOnly) {
         s.view = s.school ? 'game' : 'picker';
         fx.push({ type: 'claimDevice', steal: false });
@@ -46,8 +45,8 @@ function handle(s, m, now, fx) {
       // `serve` prints, a school's domain), but for this machine's own loopback: then the
       // server's addresses on its networks instead.
       if (isLoopback(new URL(s.join).hostname)) fx.push({ type: 'findJoin' });
-      fx.push({ type: 'every', ms: PROJECTOR_PAGE_MS, message: { type: 'pageTick' } },
-              { type: 'after', name: 'first', ms: FIRST_CONNECTION_MS, message: { type: 'firstConnectionOver' } });
+      every(fx, PROJECTOR_PAGE_MS, 'pageTick');
+      after(fx, 'first', FIRST_CONNECTION_MS, 'firstConnectionOver');
       watchBoard(s, fx);
       return s;
 
@@ -167,7 +166,7 @@ function handle(s, m, now, fx) {
       // Refused (too many connections from this address) or answered with an error (a proxy with
       // no server behind it), the stream is not tried again by the browser: later, then.
       s.stream = m.closed ? 'none' : 'connecting';
-      if (m.closed) fx.push({ type: 'after', name: 'boardRetry', ms: BOARD_RETRY_MS, message: { type: 'watchAgain' } });
+      if (m.closed) after(fx, 'boardRetry', BOARD_RETRY_MS, 'watchAgain');
       return s;
     case 'watchAgain':
       if (s.owner) return undefined;
@@ -179,7 +178,7 @@ function handle(s, m, now, fx) {
       return takeDirectory(s, m.directory, now, fx);
     case 'query':
       s.query = m.text;
-      fx.push({ type: 'after', name: 'search', ms: SEARCH_MS, message: { type: 'searchNow' } });
+      after(fx, 'search', SEARCH_MS, 'searchNow');
       return s;
     case 'searchNow': {
       const text = s.query.trim();
@@ -269,7 +268,7 @@ function handle(s, m, now, fx) {
       s.projectorPage += 1;
       return s;
     case 'wake':
-      fx.push({ type: 'after', name: 'idle', ms: CONTROLS_IDLE_MS, message: { type: 'idle' } });
+      after(fx, 'idle', CONTROLS_IDLE_MS, 'idle');
       if (!s.idle) return undefined;
       s.idle = false;
       return s;
@@ -289,6 +288,9 @@ function handle(s, m, now, fx) {
       return undefined;
   }
 }
+
+function after(fx, name, ms, type) { fx.push({ type: 'after', name, ms, message: { type } }); }
+function every(fx, ms, type) { fx.push({ type: 'every', ms, message: { type } }); }
 
 function playerName(s) { return s.name || s.defaultPlayer; }
 
@@ -360,7 +362,7 @@ function stop(s, fx, reason, to) {
 
 function warn(s, fx, key, arg) {
   s.warning = { key, arg };
-  fx.push({ type: 'after', name: 'warning', ms: WARNING_MS, message: { type: 'warnOver' } });
+  after(fx, 'warning', WARNING_MS, 'warnOver');
 }
 
 function watchBoard(s, fx) {

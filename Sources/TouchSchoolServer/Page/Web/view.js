@@ -1,9 +1,6 @@
-// The page drawn from the state: `view(document, lang, dispatch)` sets up index.html's elements
-// and turns their events into messages; its `render(state, now)` patches the DOM to the state
-// (per tap only the counters change: constant work) and `renderRanks(state)` redraws the ranks,
-// the mini-board and the board, which walk every school with taps (main.js calls it at most
-// every RANK_MS). Only this module touches the page's elements. Text from the data (school and
-// player names) is only ever set with textContent.
+// The page drawn from the state, and its elements' events as messages: `render(state, now)` patches
+// the DOM (per tap only the counters change), `renderRanks(state)` redraws what walks every school
+// with taps. Only this module touches the elements; names from the data only ever as textContent.
 import * as rules from './rules.js';
 import { TEXT } from './text.js';
 import { PUFFS } from './update.js';
