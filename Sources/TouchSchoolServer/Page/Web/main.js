@@ -40,8 +40,9 @@ function dispatch(message) {
   state = next.state;
   for (const effect of next.effects) run[effect.type](effect);
   if (state === was) return;
-  // A new view or question is drawn at once (its focus with it); anything else at the next frame.
-  if (state.view !== was.view || state.confirm !== was.confirm) render(); else scheduleRender();
+  // A new view or question is drawn at once (its focus with it), and anything in a hidden tab (no
+  // frames there: a stopped or waiting tab says so when it is looked at); else at the next frame.
+  if (state.view !== was.view || state.confirm !== was.confirm || document.hidden) render(); else scheduleRender();
 }
 
 /** What the storage holds, read into the messages that need it (update reads no storage). */
