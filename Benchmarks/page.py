@@ -62,7 +62,7 @@ def sizes(url):
     nothing), and gzip -9 of it for reference."""
     rows = []
     # Every file of the page (index.html, main.js and the modules it imports), then the directory the board fetches.
-    modules = ["main", "update", "view", "state", "rules", "text", "storage", "net", "tabs", "timers", "feedback"]
+    modules = ["main", "state", "update", "view", "effects", "rules"]
     for path in ["/"] + [f"/{module}.js" for module in modules] + ["/style.css", "/v1/schools"]:
         body = urllib.request.urlopen(url + path).read()
         request = urllib.request.Request(url + path, headers={"Accept-Encoding": "gzip"})

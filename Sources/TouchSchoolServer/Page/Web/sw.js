@@ -11,8 +11,8 @@
 /** Raised when the list below changes: the new worker's cache replaces the old one's. */
 const CACHE = 'touchschool-page-v2';
 /** The page (index.html, its modules: main.js and what it imports) and the app's manifest and icons. */
-const FILES = ['/', '/main.js', '/update.js', '/view.js', '/state.js', '/rules.js', '/text.js', '/storage.js', '/net.js',
-  '/tabs.js', '/timers.js', '/feedback.js', '/style.css', '/manifest.webmanifest', '/icon-192.png', '/icon-512.png'];
+const FILES = ['/', '/main.js', '/state.js', '/update.js', '/view.js', '/effects.js', '/rules.js', '/style.css',
+  '/manifest.webmanifest', '/icon-192.png', '/icon-512.png'];
 const CACHED = new Set([...FILES, '/v1/schools']);
 /** How long the network has before the cache answers instead (a Wi-Fi that takes packets and answers none). */
 const NETWORK_MS = 4000;

@@ -2,7 +2,6 @@
 // the DOM (per tap only the counters change), `renderRanks(state)` redraws what walks every school
 // with taps. Only this module touches the elements; names from the data only ever as textContent.
 import * as rules from './rules.js';
-import { TEXT } from './text.js';
 import { PUFFS } from './update.js';
 import { myTaps, me, total, eachStanding, standings, before, region } from './state.js';
 
@@ -363,3 +362,66 @@ export function view(document, lang, dispatch) {
 function movementText(moved) {
   return moved > 0 ? `▲${Math.min(moved, 999)}` : moved < 0 ? `▼${Math.min(-moved, 999)}` : '-';
 }
+
+// ---------------------------------------------------------------- words
+// In Korean and English (`data-t` elements take theirs by name); main.js reads the default player's.
+export const TEXT = {
+  ko: {
+    title: '학교 대항전', changeSchool: '학교 바꾸기', play: '게임', board: '순위', fullscreen: '전체 화면',
+    searchPrompt: '학교를 검색해주세요', playerName: '내 이름', myTaps: '내 터치', schoolTotal: '학교 합계',
+    playHint: '화면을 마구 터치하세요!', keyboardHint: '(키보드: Space 또는 Enter)', national: '전국 순위', ranking: '순위',
+    level: '학교급', province: '시도', myLeague: '내 리그', rank: '순위', school: '학교', region: '지역', taps: '터치 수',
+    boardEmpty: '아직 터치가 없습니다.', all: '전체', playArea: '터치하는 곳',
+    levels: { elementary: '초등학교', middle: '중학교', high: '고등학교' },
+    found: (n) => `${n}개 학교`, foundMore: (n) => `${n}개 넘는 학교`, didYouMean: (name) => `혹시 ${name}?`,
+    none: '찾는 학교가 없습니다.', searchFailed: '검색할 수 없습니다: 서버에 연결되지 않았습니다.',
+    abnormal: '비정상적인 터치 수가 감지되었습니다.',
+    banned: '운영자가 이 기기를 차단했습니다: 터치가 세지 않습니다.',
+    // The terminal's words (Sources/TouchSchoolView/Strings.swift), so that both faces say the same.
+    rankIn: (n) => `전국 ${n}위`, first: '1위!', noRank: '아직 순위 없음', firstTap: '첫 터치면 1위!', gap: (school, n) => `${school}까지 ${n}번`,
+    speed: (now, best) => `초당 ${now}번 · 최고 ${best}번`, player: (name) => `플레이어 ${name}`,
+    confirmQuestion: '학교를 바꾸면 내 터치 수가 0부터 다시 시작합니다. 바꿀까요?',
+    confirmFrom: (school) => `지금 학교: ${school}`, confirmTo: (school) => `바꿀 학교: ${school}`,
+    confirmKeeps: (n) => `내 터치 수 ${n}번은 지금 학교의 점수에 그대로 남습니다.`, yes: '예', no: '아니오',
+    movement: '변동', soundOn: '소리 켜짐', soundOff: '소리 꺼짐',
+    joinPrompt: '휴대폰으로 참여하세요', pageOf: (page, pages) => `${page} / ${pages}`,
+    boardOffline: '오프라인', boardOfflineDetail: '서버와 연결이 끊겨 순위가 멈춰 있습니다. 다시 연결하는 중…',
+    connecting: '연결 중…', online: '연결됨',
+    offline: (n) => n > 0 ? `오프라인 · ${n}번 대기 중` : '오프라인',
+    takenOver: '다른 창에서 플레이 중입니다. 여기서 하려면 새로 고침하세요.',
+    elsewhere: '다른 탭에서 플레이 중입니다.', playHere: '여기서 플레이',
+    deviceLost: '다른 탭이 플레이를 가져갔습니다. 여기서 하려면 새로 고침하세요.',
+    versionMismatch: '이 페이지는 서버와 맞지 않습니다. 새로 고침하세요.',
+    unknownSchool: (id) => `'${id}' 학교가 없습니다. 검색해서 골라 주세요.`,
+    defaultPlayer: '웹 플레이어', noSchool: '학교를 고르세요',
+  },
+  en: {
+    title: 'School Battle', changeSchool: 'Change school', play: 'Play', board: 'Ranking', fullscreen: 'Full screen',
+    searchPrompt: 'Search for your school', playerName: 'My name', myTaps: 'My taps', schoolTotal: 'School total',
+    playHint: 'Tap the screen like crazy!', keyboardHint: '(keyboard: Space or Enter)', national: 'National ranking', ranking: 'Ranking',
+    level: 'Level', province: 'Province', myLeague: 'My league', rank: 'Rank', school: 'School', region: 'Region', taps: 'Taps',
+    boardEmpty: 'No taps yet.', all: 'All', playArea: 'Tap here',
+    levels: { elementary: 'Elementary', middle: 'Middle', high: 'High' },
+    found: (n) => (n === 1 ? '1 school' : `${n} schools`), foundMore: (n) => `More than ${n} schools`,
+    didYouMean: (name) => `Did you mean ${name}?`,
+    none: 'No school matches.', searchFailed: 'Cannot search: the server is not reachable.',
+    abnormal: 'Abnormal tapping detected.',
+    banned: 'The operator has banned this device: its taps do not count.',
+    rankIn: (n) => `#${n} nationally`, first: '#1!', noRank: 'no rank yet', firstTap: 'One tap takes #1!', gap: (school, n) => `${n} taps to overtake ${school}`,
+    speed: (now, best) => `${now} taps/s · best ${best}`, player: (name) => `player ${name}`,
+    confirmQuestion: 'If you change school, your own tap count starts again from 0. Change?',
+    confirmFrom: (school) => `Current school: ${school}`, confirmTo: (school) => `New school: ${school}`,
+    confirmKeeps: (n) => `Your ${n} taps stay in your current school's total.`, yes: 'Yes', no: 'No',
+    movement: 'Move', soundOn: 'Sound on', soundOff: 'Sound off',
+    joinPrompt: 'Join on your phone', pageOf: (page, pages) => `${page} / ${pages}`,
+    boardOffline: 'Offline', boardOfflineDetail: 'The connection to the server is lost: the ranking is frozen. Reconnecting…',
+    connecting: 'Connecting…', online: 'Online',
+    offline: (n) => n > 0 ? `Offline · ${n} taps waiting` : 'Offline',
+    takenOver: 'Playing in another window. Reload to play here.',
+    elsewhere: 'Playing in another tab.', playHere: 'Play here',
+    deviceLost: 'Another tab took over the game. Reload to play here.',
+    versionMismatch: 'This page does not match the server. Reload it.',
+    unknownSchool: (id) => `No school has the id '${id}'. Search for it instead.`,
+    defaultPlayer: 'web player', noSchool: 'Choose a school',
+  },
+};
