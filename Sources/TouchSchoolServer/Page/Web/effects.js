@@ -179,7 +179,7 @@ export function net(dispatch) {
 }
 
 // ---------------------------------------------------------------- which tab plays
-// Which tab plays, as an effect module. The tabs of one browser share the device and its
+// Which tab plays. The tabs of one browser share the device and its
 // storage. Only the tab holding the device's Web Lock plays; another says so and offers to play
 // here, which takes the lock from the first: that one stops at once and writes nothing more. The
 // lock is held for the tab's life; a tab waiting for it plays as soon as the playing tab is
