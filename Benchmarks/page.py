@@ -61,8 +61,9 @@ def sizes(url):
     """Per file: its bytes, the bytes sent to a browser that accepts gzip (urllib decodes
     nothing), and gzip -9 of it for reference."""
     rows = []
-    # Every file of the page (index.html names them), then the directory the board fetches.
-    for path in ["/", "/rules.js", "/feedback.js", "/app.js", "/style.css", "/v1/schools"]:
+    # Every file of the page (index.html, main.js and the modules it imports), then the directory the board fetches.
+    modules = ["main", "state", "update", "view", "effects", "rules"]
+    for path in ["/"] + [f"/{module}.js" for module in modules] + ["/style.css", "/v1/schools"]:
         body = urllib.request.urlopen(url + path).read()
         request = urllib.request.Request(url + path, headers={"Accept-Encoding": "gzip"})
         served = urllib.request.urlopen(request).read()

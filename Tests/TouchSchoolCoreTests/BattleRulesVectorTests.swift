@@ -4,7 +4,7 @@ import TouchSchoolTestSupport
 import TouchSchoolCore
 
 /// The battle's rules against the hand-written cases of `Tests/Vectors/battle-rules.json`, which
-/// the page's copy of the rules (`Web/rules.js`) runs in Chromium too: both sides give the same
+/// the page's copy of the rules (`Web/rules.js`) runs in Chromium and Node too: both sides give the same
 /// answer for every case, and the answer is the one written there, not one this code computed.
 @Suite(.onOwnThreads) struct BattleRulesVectorTests {
     nonisolated(unsafe) static let vectors: [String: Any] = {

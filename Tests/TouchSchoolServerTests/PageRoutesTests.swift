@@ -47,7 +47,7 @@ import TouchSchoolTestSupport
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        for path in ["/", "/rules.js", "/feedback.js", "/app.js", "/style.css", SchoolEndpoints.schoolsPath] {
+        for path in ["/", "/main.js", "/state.js", "/update.js", "/view.js", "/effects.js", "/rules.js", "/style.css", SchoolEndpoints.schoolsPath] {
             let url = server.baseURL + path
             let plain = try Self.curl(url, in: folder)
             #expect(plain.status == "200" && plain.headers["content-encoding"] == nil, "\(path): \(plain.status) \(plain.headers)")
@@ -87,9 +87,9 @@ import TouchSchoolTestSupport
     @Test func thePageIsServedWithItsContentTypesAndRevalidated() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
-        for (path, type) in [("/", "text/html; charset=utf-8"), ("/rules.js", "text/javascript; charset=utf-8"),
-                             ("/feedback.js", "text/javascript; charset=utf-8"),
-                             ("/app.js", "text/javascript; charset=utf-8"), ("/style.css", "text/css; charset=utf-8")] {
+        let modules = ["main", "state", "update", "view", "effects", "rules"]
+        for (path, type) in [("/", "text/html; charset=utf-8"), ("/style.css", "text/css; charset=utf-8")]
+            + modules.map({ ("/\($0).js", "text/javascript; charset=utf-8") }) {
             let first = try await HTTP.get(server.baseURL + path)
             #expect(first.status == 200, "\(path)")
             #expect(Self.header("Content-Type", first) == type, "\(path)")
@@ -100,12 +100,14 @@ import TouchSchoolTestSupport
             #expect(again.status == 304 && again.body.isEmpty, "\(path)")
         }
         let page = try await HTTP.get(server.baseURL + "/")
-        // The rules and the feedback first: deferred scripts run in order, and app.js uses them.
-        #expect(page.body.contains("""
-            <script src="/rules.js" defer></script>
-            <script src="/feedback.js" defer></script>
-            <script src="/app.js" defer></script>
-            """))
+        // One module, main.js, which imports the others (each preloaded at once, not a level of
+        // imports later); the service worker keeps every one of them for the offline page.
+        #expect(page.body.contains(#"<script type="module" src="/main.js"></script>"#))
+        let worker = try await HTTP.get(server.baseURL + "/sw.js")
+        for module in modules {
+            if module != "main" { #expect(page.body.contains(#"<link rel="modulepreload" href="/\#(module).js">"#), "\(module)") }
+            #expect(worker.body.contains("'/\(module).js'"), "sw.js does not keep \(module).js")
+        }
         // Nothing from elsewhere: the page works on a school LAN without internet.
         #expect(!page.body.contains("http://") && !page.body.contains("https://"))
         #expect(Self.header("Content-Security-Policy", page)?.contains("script-src 'self'") == true)

@@ -220,7 +220,8 @@ struct WebPageDeviceEndToEndTests {
     }
 
     /// The page's rules against the cases both copies of them must give: each case passed into
-    /// the page as written in the file and run through `rules.js`; a case that differs is named.
+    /// the page as written in the file and run through the module `rules.js` as the page imports it
+    /// (the script's promise is awaited); a case that differs is named.
     @Test func thePagesRulesGiveEveryCaseOfTheSharedVectors() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Vectors/battle-rules.json")
@@ -232,15 +233,15 @@ struct WebPageDeviceEndToEndTests {
         try browser.open("\(server.url)/?board")
         try browser.waitFor("the page") { (try browser.string("return document.body.dataset.ready || ''")) == "true" }
         let results = try #require(try browser.script("""
-            const cases = arguments[0], rules = TouchSchoolRules;
-            return {
+            const cases = arguments[0];
+            return import('/rules.js').then((rules) => ({
               player: cases.player.map((c) => rules.player(c.before, c.batch)),
               welcome: cases.welcome.map((c) => rules.welcome(c.outbox, c.lastSeq)),
               deviceKey: cases.deviceKey.map((c) => rules.isValidDeviceKey(c.key)),
               battleID: cases.battleID.map((c) => rules.isValidBattleID(c.id)),
               movement: cases.movement.map((c) => rules.movement({ before: c.before[c.school], now: c.now[c.school] },
                                                                   c.before.map((before, i) => ({ before, now: c.now[i] })))),
-            };
+            }));
             """, [vectors]) as? [String: Any])
         for (group, expected) in [("player", "after"), ("welcome", "after"), ("deviceKey", "valid"), ("battleID", "valid"), ("movement", "movement")] {
             let cases = try #require(vectors[group] as? [[String: Any]], "\(group) in the vectors")

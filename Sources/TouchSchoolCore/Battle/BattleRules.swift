@@ -1,7 +1,8 @@
 /// The rules of the battle that more than one side applies, written once: the local state store,
 /// the server's commit, the terminal client's outbox and board all call these. The browser page
 /// has its own copy in JavaScript (`Web/rules.js`); both are run against the same cases,
-/// `Tests/Vectors/battle-rules.json`, by the Swift tests and by the page under Chromium.
+/// `Tests/Vectors/battle-rules.json`, by the Swift tests, by the page under Chromium and by
+/// `node --test Tests/Page`.
 public enum BattleRules {
     // MARK: A batch changes a player
 

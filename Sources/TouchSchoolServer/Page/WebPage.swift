@@ -33,7 +33,7 @@ struct WebPage: Sendable {
 
     var names: [String] { files.keys.sorted() }
 
-    /// The files of `directory` (`/index.html`, `/app.js`, …); those of the installation by default.
+    /// The files of `directory` (`/index.html`, `/main.js`, …); those of the installation by default.
     init(directory: String? = Self.installedDirectory) throws {
         guard let directory else { throw ServerError(description: "the web page's files are missing from the installation") }
         var files: [String: File] = [:]

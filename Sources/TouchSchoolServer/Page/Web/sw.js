@@ -9,8 +9,10 @@
 'use strict';
 
 /** Raised when the list below changes: the new worker's cache replaces the old one's. */
-const CACHE = 'touchschool-page-v1';
-const FILES = ['/', '/app.js', '/rules.js', '/feedback.js', '/style.css', '/manifest.webmanifest', '/icon-192.png', '/icon-512.png'];
+const CACHE = 'touchschool-page-v2';
+/** The page (index.html, its modules: main.js and what it imports) and the app's manifest and icons. */
+const FILES = ['/', '/main.js', '/state.js', '/update.js', '/view.js', '/effects.js', '/rules.js', '/style.css',
+  '/manifest.webmanifest', '/icon-192.png', '/icon-512.png'];
 const CACHED = new Set([...FILES, '/v1/schools']);
 /** How long the network has before the cache answers instead (a Wi-Fi that takes packets and answers none). */
 const NETWORK_MS = 4000;

@@ -1,0 +1,356 @@
+// The effects update.js asks for, run against the world, and the world's news as messages for
+// it: the storage, the sound and vibration, the server (socket, board stream, fetches), which tab
+// plays, and timers. main.js runs each effect with the function of its name.
+import { isValidBattleID } from './rules.js';
+import { battleKey } from './state.js';
+import { SEARCH_LIMIT } from './update.js';
+
+// ---------------------------------------------------------------- storage
+// localStorage, under 'touchschool.', as JSON, shared by the browser's tabs: any tab reads; only
+// the one that plays writes (update.js says when).
+const KEY = 'touchschool.';
+
+function get(name, fallback) {
+  try { const text = localStorage.getItem(KEY + name); return text === null ? fallback : JSON.parse(text); } catch { return fallback; }
+}
+
+/** False when the value could not be stored (full or disabled: play on). */
+function set(name, value) {
+  try { localStorage.setItem(KEY + name, JSON.stringify(value)); return true; } catch { return false; }
+}
+
+function remove(name) {
+  try { localStorage.removeItem(KEY + name); } catch { /* no storage */ }
+}
+
+/** The record of the battle last played (or of none before any welcome): {battle, box, open, player}. */
+function record(battle = remembered()) {
+  return {
+    battle,
+    box: get(battleKey('outbox', battle), { nextSeq: 1, batches: [] }),
+    open: get(battleKey('open', battle), null),
+    player: get(battleKey('player', battle), { school: null, taps: 0, best: 0 }),
+  };
+}
+
+function remembered() {
+  const battle = get('battle', null);
+  return isValidBattleID(battle) ? battle : null;
+}
+
+/** Runs a `store` or `remove` effect. */
+function run(effect) {
+  if (effect.type === 'remove') remove(effect.name);
+  else if (!set(effect.name, effect.value) && effect.orRemove) remove(effect.name);
+}
+
+export const storage = { get, set, remove, record, run };
+
+// ---------------------------------------------------------------- sound and vibration
+// What a tap and a refusal sound and feel like: a short click and a low double buzz made with Web
+// Audio oscillators (no sound files to load), and a tick of vibration on a phone that has it.
+/** A tap's click and buzz at most this often: a burst of taps is one rattle, not hundreds of voices. */
+const TAP_FEEDBACK_MS = 40;
+const TAP_VIBRATION_MS = 8;
+const WARNING_VIBRATION = [120, 80, 120];
+
+let context = null, lastTap = -Infinity;
+
+/**
+ * The audio context, made at the first sound: browsers let a page start audio only after a
+ * user gesture, and the first tap is one. A context the browser suspended is resumed.
+ */
+function audio() {
+  if (!context) {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return null;
+    context = new Context();
+  }
+  if (context.state === 'suspended') context.resume().catch(() => {});
+  return context;
+}
+
+/** One tone: `type` wave at `frequency` Hz from `at` seconds for `length` seconds, fading out. */
+function tone(audioContext, type, frequency, at, length, volume) {
+  const oscillator = audioContext.createOscillator();
+  const gain = audioContext.createGain();
+  oscillator.type = type;
+  oscillator.frequency.value = frequency;
+  gain.gain.setValueAtTime(volume, at);
+  gain.gain.exponentialRampToValueAtTime(0.001, at + length);
+  oscillator.connect(gain).connect(audioContext.destination);
+  oscillator.start(at);
+  oscillator.stop(at + length);
+}
+
+function vibrate(pattern) {
+  if (typeof navigator.vibrate === 'function') navigator.vibrate(pattern);
+}
+
+function tap(muted) {
+  const now = performance.now();
+  if (now - lastTap < TAP_FEEDBACK_MS) return;
+  lastTap = now;
+  vibrate(TAP_VIBRATION_MS);
+  const audioContext = !muted && audio();
+  if (audioContext) tone(audioContext, 'triangle', 880, audioContext.currentTime, 0.06, 0.25);
+}
+
+function warning(muted) {
+  vibrate(WARNING_VIBRATION);
+  const audioContext = !muted && audio();
+  if (!audioContext) return;
+  const at = audioContext.currentTime;
+  tone(audioContext, 'square', 196, at, 0.18, 0.2);
+  tone(audioContext, 'square', 147, at + 0.22, 0.3, 0.2);
+}
+
+export const feedback = { tap, warning };
+
+// ---------------------------------------------------------------- the server
+// The server, as effects: the play socket (/v1/play), the board stream of a tab that does not play
+// (`GET /v1/board`, Server-Sent Events), the school directory, the search and the join addresses.
+
+export function net(dispatch) {
+  let socket = null, source = null, searching = null;
+  const json = (text) => { try { return JSON.parse(text); } catch { return null; } };
+  const get = (url, options) => fetch(url, options).then((response) => {
+    if (!response.ok) throw new Error(String(response.status));
+    return response.json();
+  });
+  return {
+    connect() {
+      const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/v1/play');
+      socket = ws;
+      ws.onopen = () => dispatch({ type: 'socketOpen' });
+      ws.onmessage = (event) => {
+        const message = json(event.data);
+        if (message) dispatch({ type: 'server', message });
+      };
+      ws.onclose = (event) => {
+        if (socket !== ws) return;
+        socket = null;
+        dispatch({ type: 'socketClosed', code: event.code, reason: event.reason });
+      };
+    },
+    send({ message }) { if (socket) socket.send(JSON.stringify(message)); },
+    close() { if (socket) socket.close(); },
+
+    watchBoard() {
+      if (source) return;
+      const stream = new EventSource('/v1/board');
+      source = stream;
+      const on = (name, type, key) => stream.addEventListener(name, (event) => {
+        const value = json(event.data);
+        if (value && source === stream) dispatch({ type, [key]: value });
+      });
+      on('board', 'boardWhole', 'board');
+      on('changes', 'boardChanges', 'changes');
+      stream.onerror = () => {
+        if (source !== stream) return;
+        const closed = stream.readyState === EventSource.CLOSED;
+        if (closed) source = null;
+        dispatch({ type: 'boardError', closed });
+      };
+    },
+    unwatchBoard() {
+      if (source) source.close();
+      source = null;
+    },
+
+    loadDirectory() {
+      get('/v1/schools', { cache: 'no-cache' })
+        .then((directory) => dispatch({ type: 'directory', directory }), () => { /* offline: the next welcome tries again */ });
+    },
+    search({ text }) {
+      if (searching) searching.abort();
+      if (!text) return;
+      const abort = new AbortController();
+      searching = abort;
+      get(`/v1/search?limit=${SEARCH_LIMIT + 1}&q=${encodeURIComponent(text)}`, { signal: abort.signal })
+        .then((answer) => { if (!abort.signal.aborted) dispatch({ type: 'searchAnswer', answer }); },
+              () => { if (!abort.signal.aborted) dispatch({ type: 'searchFailed' }); });
+    },
+    findJoin() {
+      get('/v1/join', { cache: 'no-store' })
+        .then((answer) => dispatch({ type: 'join', addresses: answer.addresses }), () => { /* offline: the address it was opened at stays */ });
+    },
+  };
+}
+
+// ---------------------------------------------------------------- which tab plays
+// Which tab plays. The tabs of one browser share the device and its
+// storage. Only the tab holding the device's Web Lock plays; another says so and offers to play
+// here, which takes the lock from the first: that one stops at once and writes nothing more. The
+// lock is held for the tab's life; a tab waiting for it plays as soon as the playing tab is
+// closed or reloaded. Messages: granted, waiting, claiming, lost {to}; effects: claim, release.
+const DEVICE_LOCK = 'touchschool-device';
+// A page without Web Locks (served over plain http to another machine: no secure context) agrees
+// with the other tabs over the BroadcastChannel `touchschool-device`, which needs none. Each tab
+// has a random `id` and its start time `since`; a tab that asks for the device takes an `epoch`
+// one above any it has heard. Ranks order the tabs: the higher epoch, then the earlier start,
+// then the smaller id. Every message is {type, id, since, epoch} (and `to` on a release):
+//  - claim: "who plays? if no one, I will". The owner answers `owner` at once. A claimant that
+//    hears `owner` or `take`, or a claim that outranks its own, waits; one that hears none of
+//    them within TAB_ANSWER_MS plays. Two tabs opened at the same instant both claim, and the
+//    lower gives way before either has played, read the storage or connected.
+//  - owner: the playing tab, in answer to a claim and every TAB_HEARTBEAT_MS. An owner hearing
+//    another owner that outranks it stops: with a newer epoch, that one took the device while
+//    this one was taken for dead (frozen, or too busy to answer), and only it still plays.
+//  - take: "play here". The owner stops at once (socket closed, storage never written again)
+//    and answers `release` to the taker, which then reads the storage and plays; with no owner
+//    left to answer (closed, crashed) it plays after TAB_ANSWER_MS. A claimant gives way.
+//  - release: the owner gave the device up, to a taker (`to`) or to anyone (its page was
+//    closed or left, or it stopped): then the waiting tabs claim at once.
+// A waiting tab that has heard no owner for TAB_SILENT_MS claims: an owner still there answers
+// at once (a background tab's timers, so its heartbeat, may be throttled to one a minute, its
+// message events are not); a crashed one does not, and the claimant plays TAB_ANSWER_MS later.
+const TAB_HEARTBEAT_MS = 1000;
+const TAB_SILENT_MS = 3000;
+const TAB_ANSWER_MS = 500;
+
+export function tabs(tell, id) {
+  let waitingForDevice = null, releaseDevice = null;
+
+  function claim(steal) {
+    if (!navigator.locks) { claimByChannel(steal); return; }
+    if (waitingForDevice) { waitingForDevice.abort(); waitingForDevice = null; }
+    navigator.locks.request(DEVICE_LOCK, steal ? { steal: true } : { ifAvailable: true }, (lock) => {
+      if (lock) return playHolding();
+      waitForDevice();
+      return undefined;
+    }).catch(lostDevice);
+  }
+
+  function waitForDevice() {
+    tell({ type: 'waiting' });
+    const waiting = new AbortController();
+    waitingForDevice = waiting;
+    // Given up (`abort`) when this tab takes the lock itself: that ends nothing that played.
+    navigator.locks.request(DEVICE_LOCK, { signal: waiting.signal }, playHolding).catch(() => { if (!waiting.signal.aborted) lostDevice(); });
+  }
+
+  /** A lock request ended in an error: taken by another tab (stolen) if this tab was playing. */
+  function lostDevice() { tell({ type: 'lost' }); }
+
+  /** Plays, holding the lock until the tab ends or another takes it (`release`). */
+  function playHolding() {
+    waitingForDevice = null;
+    return new Promise((resolve) => { releaseDevice = resolve; tell({ type: 'granted' }); });
+  }
+
+  // ---------------------------------------------------------------- without Web Locks
+  const tab = { id, since: performance.timeOrigin, epoch: 0 };
+  /** 'claiming', 'taking' (play here), 'owner', 'waiting', or 'stopped' (for good). */
+  let role = 'waiting';
+  let channel = null, topEpoch = 0, ownerHeard = 0, answerTimer = 0, beatTimer = 0;
+
+  function claimByChannel(steal) {
+    if (!channel) {
+      channel = new BroadcastChannel(DEVICE_LOCK);
+      channel.onmessage = (event) => hear(event.data);
+      beatTimer = setInterval(beat, TAB_HEARTBEAT_MS);
+      // Closed or left, the device goes to a waiting tab now rather than after TAB_SILENT_MS.
+      // A page shown again from the back-forward cache gave it up: it starts again.
+      addEventListener('pagehide', () => { if (role === 'owner') tell({ type: 'lost' }); });
+      addEventListener('pageshow', (event) => { if (event.persisted && role === 'stopped') location.reload(); });
+    }
+    ask(steal ? 'take' : 'claim');
+  }
+
+  function ask(type) {
+    role = type === 'take' ? 'taking' : 'claiming';
+    topEpoch += 1;
+    tab.epoch = topEpoch;
+    say(type);
+    clearTimeout(answerTimer);
+    answerTimer = setTimeout(own, TAB_ANSWER_MS);
+    tell({ type: 'claiming' });
+  }
+
+  function own() {
+    clearTimeout(answerTimer);
+    role = 'owner';
+    say('owner');
+    releaseDevice = (to) => {
+      role = 'stopped';
+      clearInterval(beatTimer);
+      say('release', to ? { to } : {});
+    };
+    tell({ type: 'granted' });
+  }
+
+  function giveWay() {
+    clearTimeout(answerTimer);
+    role = 'waiting';
+    ownerHeard = performance.now();
+    tell({ type: 'waiting' });
+  }
+
+  function say(type, extra) {
+    channel.postMessage({ type, id: tab.id, since: tab.since, epoch: tab.epoch, ...extra });
+  }
+
+  /** Whether the tab that sent `message` outranks this one. */
+  function outranks(message) {
+    if (message.epoch !== tab.epoch) return message.epoch > tab.epoch;
+    if (message.since !== tab.since) return message.since < tab.since;
+    return message.id < tab.id;
+  }
+
+  function hear(message) {
+    if (role === 'stopped' || !message || message.id === tab.id || typeof message.epoch !== 'number') return;
+    topEpoch = Math.max(topEpoch, message.epoch);
+    switch (message.type) {
+      case 'claim':
+        // A waiting tab lets that claim run its course rather than outbid it with a newer epoch.
+        if (role === 'waiting') ownerHeard = performance.now();
+        else if (role === 'owner') say('owner');
+        else if (role === 'taking') say('take');
+        // The claim it outranks learns of this one (it may have started before that tab listened).
+        else if (role === 'claiming') { if (outranks(message)) giveWay(); else say('claim'); }
+        break;
+      case 'owner':
+        ownerHeard = performance.now();
+        if (role === 'claiming') giveWay();
+        else if (role === 'owner') { if (outranks(message)) tell({ type: 'lost', to: message.id }); else say('owner'); }
+        break;
+      case 'take':
+        ownerHeard = performance.now();
+        if (role === 'owner') tell({ type: 'lost', to: message.id });
+        else if (role === 'claiming' || (role === 'taking' && outranks(message))) giveWay();
+        break;
+      case 'release':
+        if (message.to === tab.id && role === 'taking') own();
+        else if (message.to) ownerHeard = performance.now();
+        else if (role === 'waiting') ask('claim');
+        break;
+      default:
+        break;
+    }
+  }
+
+  function beat() {
+    if (role === 'owner') say('owner');
+    else if (role === 'waiting' && performance.now() - ownerHeard > TAB_SILENT_MS) ask('claim');
+  }
+
+  return {
+    claim: ({ steal }) => claim(steal),
+    release({ to }) { if (releaseDevice) releaseDevice(to); },
+  };
+}
+
+// ---------------------------------------------------------------- timers
+// Timers as effects: `after` (a named timer; a new one of that name replaces it), `cancel`, `every`.
+export function timers(dispatch) {
+  const named = new Map();
+  return {
+    after({ name, ms, message }) {
+      clearTimeout(named.get(name));
+      named.set(name, setTimeout(() => { named.delete(name); dispatch(message); }, ms));
+    },
+    cancel({ name }) { clearTimeout(named.get(name)); named.delete(name); },
+    every({ ms, message }) { setInterval(() => dispatch(message), ms); },
+  };
+}

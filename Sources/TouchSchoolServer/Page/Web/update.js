@@ -1,0 +1,515 @@
+// How the page changes: `update(state, message, now)` returns `{state, effects}`: the next state
+// (the same object when nothing changed) and the effects to run in order, plain objects ({type:
+// 'send', message}…: main.js's `run` has them all). Pure: no DOM, storage, timers or sockets;
+// `now` is Date.now(). Tests/Page/update.test.mjs shows what each message does.
+import * as rules from './rules.js';
+import { recount, myTaps, totals, battleKey } from './state.js';
+
+const PROTOCOL = 1;
+export const PUFFS = 30;               // smoke puffs on screen at most: a ring of reused elements
+const SEAL_ONLINE_MS = 250;            // online, the taps of this long go out as one batch
+const SEAL_OFFLINE_MS = 5000;          // offline, batches are sealed less often: fewer to keep and send
+const SEAL_EVERY_MS = 100;
+const PING_MS = 15000, PONG_MS = 40000;
+const BOARD_RETRY_MS = 10000;          // the board stream refused: the wait before asking again (the browser does not)
+export const SEARCH_LIMIT = 20;        // results a search shows; one more is asked for, to know whether the list stopped there
+const SEARCH_MS = 120, WARNING_MS = 4000;
+const PROJECTOR_PAGE_MS = 8000;        // how long a page of the projector's board stays
+const CONTROLS_IDLE_MS = 3000;         // the projector's controls hide once the pointer has rested this long
+const FIRST_CONNECTION_MS = 3000;      // the projector's offline overlay waits this long for the stream's first connection
+const collator = new Intl.Collator('ko');
+
+export function isLoopback(hostname) { return /^(localhost|127\.[0-9.]+|\[::1\])$/.test(hostname); }
+
+export function update(state, message, now) {
+  const fx = [];
+  const s = handle({ ...state }, message, now, fx);
+  return { state: s || state, effects: fx };
+}
+
+/** The new state (`s`, a copy the handlers may change, never what it holds), or undefined for "unchanged". */
+function handle(s, m, now, fx) {
+  switch (m.type) {
+    case 'start':
+      fx.push({ type: 'loadDirectory' });
+      every(fx, SEAL_EVERY_MS, 'sealTick');
+      every(fx, PING_MS, 'pingTick');
+      every(fx, rules.MOVEMENT_BASELINE_MS, 'baselineTick');
+      if (!s.boardOnly) {
+        s.view = s.school ? 'game' : 'picker';
+        fx.push({ type: 'claimDevice', steal: false });
+        return s;
+      }
+      s.view = 'board';
+      // The address this page was opened at reaches the server from the phones too (the one
+      // `serve` prints, a school's domain), but for this machine's own loopback: then the
+      // server's addresses on its networks instead.
+      if (isLoopback(new URL(s.join).hostname)) fx.push({ type: 'findJoin' });
+      every(fx, PROJECTOR_PAGE_MS, 'pageTick');
+      after(fx, 'first', FIRST_CONNECTION_MS, 'firstConnectionOver');
+      watchBoard(s, fx);
+      return s;
+
+    // ------------------------------------------------------------ taps
+    case 'tap': {
+      if (!s.owner || !s.school) return undefined;
+      const school = s.school;
+      const open = s.open ? { ...s.open, taps: { ...s.open.taps } }
+        : { taps: {}, playerTaps: 0, best: s.best, startMs: now, endMs: now };
+      // A school other than the one the server (and the outbox) has for me: the batch says so,
+      // and my count restarts.
+      if (!s.open && s.played.school !== school) open.switchedTo = school;
+      open.taps[school] = (open.taps[school] || 0) + 1;
+      open.playerTaps += 1;
+      open.endMs = Math.max(open.endMs, now);
+      const recent = s.recent.concat(now);
+      while (recent[0] <= now - 1000) recent.shift();
+      s.recent = recent;
+      s.best = Math.max(s.best, recent.length);
+      open.best = s.best;
+      s.open = open;
+      store(s, fx, battleKey('open', s.battle), open);
+      s.pending = new Map(s.pending).set(school, (s.pending.get(school) || 0) + 1);
+      s.waitingTaps += 1;
+      s.puffs = s.puffs.concat({ x: m.x, y: m.y }).slice(-PUFFS);
+      s.puffCount += 1;
+      fx.push({ type: 'feedback', kind: 'tap', muted: s.muted });
+      return s;
+    }
+    case 'sealTick':
+      return seal(s, fx, false, now);
+    case 'hidden':
+      // A hidden page may be closed without notice: its open batch goes out now (it is kept in
+      // storage anyway, and sealed at the next start).
+      return seal(s, fx, true, now);
+
+    // ------------------------------------------------------------ the socket
+    case 'reconnect':
+      if (s.stopped) return undefined;
+      s.socket = 'connecting';
+      fx.push({ type: 'connect' });
+      return s;
+    case 'socketOpen':
+      fx.push({ type: 'send', message: { type: 'hello', protocol: PROTOCOL, device: s.device, player: playerName(s) } });
+      return undefined;
+    case 'socketClosed': {
+      s.socket = 'none';
+      s.sentUpTo = 0;
+      if (s.stopped) return s;
+      if (m.code === 1000 && /connected again/.test(m.reason)) return stop(s, fx, 'takenOver');
+      if (m.code === 4000) return stop(s, fx, 'versionMismatch');
+      // Too many from this address, or a full battle: a minute; a protocol error: ten seconds.
+      const ms = m.code === 4029 || m.code === 4007 ? 60000 : m.code === 1008 ? 10000 : s.retryMs;
+      s.retryMs = Math.min(s.retryMs * 2, 8000);
+      fx.push({ type: 'after', name: 'retry', ms, message: { type: 'reconnect' } });
+      return s;
+    }
+    case 'pingTick':
+      // Pings keep the connection open through proxies and notice a connection that died silently.
+      if (s.socket !== 'welcomed') return undefined;
+      fx.push(now - s.lastPong > PONG_MS ? { type: 'close' } : { type: 'send', message: { type: 'ping' } });
+      return undefined;
+    case 'server':
+      return receive(s, m.message, m.record, now, fx);
+
+    // ------------------------------------------------------------ one tab plays
+    case 'claiming':
+      s.claiming = true;
+      return s;
+    case 'granted': {
+      s.owner = true;
+      s.claiming = false;
+      s.elsewhere = false;
+      unwatchBoard(s, fx);
+      // Read now, not at the page's start: the tab that played until now wrote its last.
+      s.device = rules.isValidDeviceKey(m.device) ? m.device : m.freshDevice;
+      if (s.device !== m.device) store(s, fx, 'device', s.device);
+      take(s, m.record);
+      s.school = m.school;
+      // A batch left open by the page's last life (a reload, a crash) goes out first.
+      if (s.open) seal(s, fx, true, now);
+      Object.assign(s, recount(s));
+      if (s.asked) chooseID(s, fx, s.asked, now);
+      if (s.view === 'picker' && s.school) s.view = 'game';
+      s.socket = 'connecting';
+      fx.push({ type: 'connect' });
+      return s;
+    }
+    case 'waiting':
+      // Another tab plays: this one says so, with the button to play here, and shows the board.
+      s.claiming = false;
+      s.elsewhere = true;
+      readPlayer(s, m.record);
+      watchBoard(s, fx);
+      return s;
+    case 'storedRecord':
+      // The player as the playing tab keeps them (read here, never written): "my taps" are the
+      // player's wherever they tap. Again whenever that tab stores them.
+      if (s.owner || !s.elsewhere) return undefined;
+      readPlayer(s, m.record);
+      return s;
+    case 'lost':
+      return s.owner ? stop(s, fx, 'deviceLost', m.to) : undefined;
+    case 'playHere':
+      fx.push({ type: 'claimDevice', steal: true });
+      return undefined;
+
+    // ------------------------------------------------------------ the board without the device
+    case 'boardWhole':
+      s.board = { version: m.board.version, scores: new Map(Object.entries(m.board.scores)) };
+      s.stream = 'live';
+      if (!s.baseline) s.baseline = totals(s);
+      return s;
+    case 'boardChanges':
+      return takeBoardChanges(s, m.changes);
+    case 'boardError':
+      // Refused (too many connections from this address) or answered with an error (a proxy with
+      // no server behind it), the stream is not tried again by the browser: later, then.
+      s.stream = m.closed ? 'none' : 'connecting';
+      if (m.closed) after(fx, 'boardRetry', BOARD_RETRY_MS, 'watchAgain');
+      return s;
+    case 'watchAgain':
+      if (s.owner) return undefined;
+      watchBoard(s, fx);
+      return s;
+
+    // ------------------------------------------------------------ schools
+    case 'directory':
+      return takeDirectory(s, m.directory, now, fx);
+    case 'query':
+      s.query = m.text;
+      after(fx, 'search', SEARCH_MS, 'searchNow');
+      return s;
+    case 'searchNow': {
+      const text = s.query.trim();
+      fx.push({ type: 'search', text });
+      if (text) return undefined;
+      s.results = [];
+      s.found = null;
+      return s;
+    }
+    case 'searchAnswer': {
+      const shown = m.answer.schools.slice(0, SEARCH_LIMIT);
+      // Nothing found: the server's closest names (a typo's guesses), as the terminal's picker
+      // offers them, chosen like results.
+      const guesses = shown.length === 0 ? (m.answer.suggestions || []) : [];
+      s.results = shown.length > 0 ? shown : guesses;
+      s.schools = new Map(s.schools);
+      for (const row of s.results) s.schools.set(row.id, row);
+      s.found = m.answer.schools.length > SEARCH_LIMIT ? { key: 'foundMore', arg: SEARCH_LIMIT }
+        : shown.length > 0 ? { key: 'found', arg: shown.length }
+          : guesses.length > 0 ? { key: 'didYouMean', arg: guesses[0].name } : { key: 'none' };
+      return s;
+    }
+    case 'searchFailed':
+      s.results = [];
+      s.found = { key: 'searchFailed' };
+      return s;
+    case 'chooseFirst':
+      return s.results.length > 0 ? choose(s, fx, s.results[0].id, now) : undefined;
+    case 'choose':
+      return choose(s, fx, m.id, now);
+    case 'confirmYes': {
+      if (!s.confirm) return undefined;
+      const id = s.confirm.id;
+      s.confirm = null;
+      chooseID(s, fx, id, now);
+      s.view = 'game';
+      return s;
+    }
+    case 'confirmNo':
+      if (!s.confirm) return undefined;
+      s.confirm = null;
+      return s;
+
+    // ------------------------------------------------------------ the page's controls
+    case 'show':
+      s.view = m.view;
+      return s;
+    case 'league':
+      s.level = m.level;
+      s.province = m.province;
+      return s;
+    case 'myLeague': {
+      const row = s.school && s.schools.get(s.school);
+      s.level = row ? row.level : '';
+      s.province = row ? row.province : '';
+      return s;
+    }
+    case 'name':
+      s.name = m.text.trim();
+      store(s, fx, 'name', s.name);
+      // The server knows the name from the hello: a new one is said with a new hello.
+      if (s.socket === 'welcomed') fx.push({ type: 'close' });
+      return s;
+    case 'toggleSound':
+      s.muted = !s.muted;
+      // Every tab of this browser shares the choice, whichever plays.
+      fx.push({ type: 'store', name: 'muted', value: s.muted });
+      return s;
+    case 'fullscreen':
+      fx.push({ type: 'fullscreen' });
+      return undefined;
+    case 'keyboardHint':
+      s.keyboardHint = m.on;
+      return s;
+    case 'warnOver':
+      s.warning = null;
+      return s;
+
+    // ------------------------------------------------------------ movement and the projector
+    case 'baselineTick':
+      // "A moment ago" for ▲/▼: every school's total, taken again every MOVEMENT_BASELINE_MS, as
+      // the terminal does; the first once the first whole board is known.
+      if (!s.baseline) return undefined;
+      s.baseline = totals(s);
+      return s;
+    case 'pageTick':
+      s.projectorPage += 1;
+      return s;
+    case 'wake':
+      after(fx, 'idle', CONTROLS_IDLE_MS, 'idle');
+      if (!s.idle) return undefined;
+      s.idle = false;
+      return s;
+    case 'idle':
+      s.idle = true;
+      return s;
+    case 'firstConnectionOver':
+      s.firstConnectionOver = true;
+      return s;
+    case 'join': {
+      const reachable = m.addresses.find((address) => !isLoopback(new URL(address).hostname));
+      if (!reachable) return undefined;
+      s.join = reachable;
+      return s;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function after(fx, name, ms, type) { fx.push({ type: 'after', name, ms, message: { type } }); }
+function every(fx, ms, type) { fx.push({ type: 'every', ms, message: { type } }); }
+
+function playerName(s) { return s.name || s.defaultPlayer; }
+
+/** A write to the storage: only the tab that plays writes (a tab that lost the device, or never had it, cannot put its stale outbox over the live one). */
+function store(s, fx, name, value, orRemove) {
+  if (s.owner) fx.push({ type: 'store', name, value, orRemove });
+}
+
+/**
+ * Stores the outbox; one that cannot be stored is removed rather than left stale: a stale
+ * numbering kept over a crash would be renumbered at the next welcome and counted twice,
+ * where a lost outbox only loses its taps.
+ */
+function saveBox(s, fx) { store(s, fx, battleKey('outbox', s.battle), s.box, true); }
+
+/** A battle's record as stored, taken up as this tab's. */
+function take(s, record) {
+  s.battle = record.battle;
+  s.box = record.box;
+  s.open = record.open;
+  s.serverPlayer = record.player;
+}
+
+function readPlayer(s, record) {
+  take(s, record);
+  Object.assign(s, recount(s));
+}
+
+/** The open batch sealed into the outbox (`force`, or once it is old enough) and sent if the socket is welcomed. */
+function seal(s, fx, force, now) {
+  if (!s.open || !s.owner) return undefined;
+  const open = s.open;
+  if (!force && now - open.startMs < (s.socket === 'welcomed' ? SEAL_ONLINE_MS : SEAL_OFFLINE_MS)) return undefined;
+  const batch = { seq: s.box.nextSeq, taps: open.taps, playerTaps: open.playerTaps, best: open.best,
+                  startMs: open.startMs, endMs: open.endMs };
+  if (open.switchedTo) batch.switchedTo = open.switchedTo;
+  s.box = { nextSeq: s.box.nextSeq + 1, batches: s.box.batches.concat([batch]) };
+  saveBox(s, fx);
+  s.open = null;
+  store(s, fx, battleKey('open', s.battle), null);
+  Object.assign(s, recount(s));
+  sendWaiting(s, fx);
+  return s;
+}
+
+function sendWaiting(s, fx) {
+  if (s.socket !== 'welcomed') return;
+  for (const batch of s.box.batches) {
+    if (batch.seq <= s.sentUpTo) continue;
+    fx.push({ type: 'send', message: { type: 'taps', ...batch } });
+    s.sentUpTo = batch.seq;
+  }
+}
+
+/**
+ * This tab plays no more (another tab or window has the device, or the page does not match the
+ * server): it closes its socket, writes nothing more and says why; the device, if it still has
+ * it, goes to the tab `to` that takes it, or else to a tab waiting for it.
+ */
+function stop(s, fx, reason, to) {
+  if (s.stopped) return undefined;
+  s.stopped = reason;
+  s.owner = false;
+  fx.push({ type: 'cancel', name: 'retry' });
+  if (s.socket !== 'none') fx.push({ type: 'close' });
+  fx.push({ type: 'releaseDevice', to });
+  return s;
+}
+
+function warn(s, fx, key, arg) {
+  s.warning = { key, arg };
+  after(fx, 'warning', WARNING_MS, 'warnOver');
+}
+
+function watchBoard(s, fx) {
+  if (s.stream !== 'none') return;
+  s.stream = 'connecting';
+  fx.push({ type: 'watchBoard' });
+}
+
+function unwatchBoard(s, fx) {
+  s.stream = 'none';
+  fx.push({ type: 'cancel', name: 'boardRetry' }, { type: 'unwatchBoard' });
+}
+
+function receive(s, m, record, now, fx) {
+  switch (m.type) {
+    case 'welcome': {
+      if (!rules.isValidBattleID(m.battle)) return stop(s, fx, 'versionMismatch');
+      if (m.battle !== s.battle) enterBattle(s, m.battle, record, now, fx);
+      if (s.socket !== 'welcomed') fx.push({ type: 'mark', name: 'touchschool-online' });
+      s.socket = 'welcomed';
+      s.retryMs = 500;
+      s.lastPong = now;
+      // As the terminal's outbox: what the server applied is dropped, the rest numbered on
+      // from the server's last, and stored before any of it is sent.
+      const numbers = rules.welcome({ nextSeq: s.box.nextSeq, waiting: s.box.batches.map((b) => b.seq) }, m.lastSeq);
+      const kept = s.box.batches.filter((b) => b.seq > m.lastSeq);
+      s.box = { nextSeq: numbers.nextSeq, batches: kept.map((b, i) => ({ ...b, seq: numbers.waiting[i] })) };
+      saveBox(s, fx);
+      s.serverPlayer = m.player;
+      store(s, fx, battleKey('player', s.battle), m.player);
+      s.board = { version: m.board.version, scores: new Map(Object.entries(m.board.scores)) };
+      if (!s.baseline) s.baseline = totals(s);
+      if (!s.school && m.player.school) {
+        s.school = m.player.school;
+        store(s, fx, 'school', s.school);
+        if (s.view === 'picker') s.view = 'game';
+      }
+      Object.assign(s, recount(s));
+      if (m.catalog !== s.directoryTag) fx.push({ type: 'loadDirectory' });
+      s.sentUpTo = 0;
+      sendWaiting(s, fx);
+      return s;
+    }
+    case 'ack': {
+      const done = s.box.batches.find((b) => b.seq === m.seq);
+      s.box = { nextSeq: s.box.nextSeq, batches: s.box.batches.filter((b) => b.seq > m.seq) };
+      saveBox(s, fx);
+      s.serverPlayer = m.player;
+      store(s, fx, battleKey('player', s.battle), m.player);
+      // Its taps leave the outbox now, so they go on the board now, until the next board.
+      if (done && m.refused === 0) {
+        const scores = new Map(s.board.scores);
+        for (const [id, n] of Object.entries(done.taps)) scores.set(id, (scores.get(id) || 0) + n);
+        s.board = { version: s.board.version, scores };
+      }
+      // Banned by the operator: said as such, not as tapping too fast.
+      if (m.banned || m.refused > 0) {
+        warn(s, fx, m.banned ? 'banned' : 'abnormal');
+        fx.push({ type: 'feedback', kind: 'warning', muted: s.muted });
+      }
+      return recount(s);
+    }
+    case 'board':
+      return takeBoardChanges(s, m);
+    case 'pong':
+      s.lastPong = now;
+      return s;
+    default:
+      return undefined;
+  }
+}
+
+/** New totals of the schools that changed ({version, scores}), unless older than the board held. */
+function takeBoardChanges(s, changes) {
+  if (changes.version < s.board.version) return undefined;
+  const scores = new Map(s.board.scores);
+  for (const [id, score] of Object.entries(changes.scores)) scores.set(id, score);
+  s.board = { version: changes.version, scores };
+  return s;
+}
+
+/**
+ * The welcome names a battle other than the one played. The record kept before any battle was
+ * known becomes this battle's; otherwise this battle's own outbox, open batch and player are
+ * taken up, and the other battle's stay stored, for when its server is met again.
+ */
+function enterBattle(s, id, record, now, fx) {
+  if (s.battle === null) {
+    s.battle = id;
+    saveBox(s, fx);
+    store(s, fx, battleKey('open', id), s.open);
+    store(s, fx, battleKey('player', id), s.serverPlayer);
+    // (`switchTo`: an earlier version's school chosen but not yet told, now worked out from the player.)
+    for (const name of ['outbox', 'open', 'player', 'switchTo']) if (s.owner) fx.push({ type: 'remove', name });
+  } else {
+    take(s, { ...record, battle: id });
+    // Its batch left open when the page last played it (not sent: the socket is not welcomed yet).
+    if (s.open) seal(s, fx, true, now);
+  }
+  store(s, fx, 'battle', id);
+}
+
+function takeDirectory(s, directory, now, fx) {
+  const at = {};
+  directory.fields.forEach((field, i) => { at[field] = i; });
+  const seen = new Set();
+  // Names more than one school has (several 금성초등학교): such a school is told by its region
+  // wherever a list shows none, as the terminal's ranking and side panel do.
+  s.sharedNames = new Set();
+  s.schools = new Map(s.schools);
+  for (const row of directory.schools) {
+    const name = row[at.name];
+    s.schools.set(row[at.id], { id: row[at.id], name, level: row[at.level], province: row[at.province], district: row[at.district] });
+    if (seen.has(name)) s.sharedNames.add(name); else seen.add(name);
+  }
+  s.directoryTag = directory.catalog;
+  fx.push({ type: 'mark', name: 'touchschool-directory' });
+  s.provinces = [...new Set([...s.schools.values()].map((row) => row.province))].sort(collator.compare);
+  if (!s.provinces.includes(s.province)) s.province = '';
+  if (s.school && !s.schools.has(s.school)) {
+    const id = s.school;
+    s.school = null;
+    store(s, fx, 'school', null);
+    s.view = 'picker';
+    warn(s, fx, 'unknownSchool', id);
+  }
+  return s;
+}
+
+/** Goes to the game for school `id`; leaving a school with taps of mine asks first, as the terminal does. */
+function choose(s, fx, id, now) {
+  const taps = myTaps(s);
+  if (!s.school || id === s.school || taps === 0) {
+    chooseID(s, fx, id, now);
+    s.view = 'game';
+  } else {
+    s.confirm = { id, taps };
+  }
+  return s;
+}
+
+/** Chooses the school taps go to; a tab that does not play yet chooses it when it plays. */
+function chooseID(s, fx, id, now) {
+  if (!s.owner) s.asked = id;
+  if (id === s.school) return;
+  // The open batch keeps the school its taps were for; the next one says the switch.
+  seal(s, fx, true, now);
+  s.school = id;
+  store(s, fx, 'school', id);
+}

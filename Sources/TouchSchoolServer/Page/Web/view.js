@@ -1,0 +1,427 @@
+// The page drawn from the state, and its elements' events as messages: `render(state, now)` patches
+// the DOM (per tap only the counters change), `renderRanks(state)` redraws what walks every school
+// with taps. Only this module touches the elements; names from the data only ever as textContent.
+import * as rules from './rules.js';
+import { PUFFS } from './update.js';
+import { myTaps, me, total, eachStanding, standings, before, region } from './state.js';
+
+const PUFF_MS = 1000;          // a puff fades over a second
+const BOARD_ROWS = 100;
+const MINI_ROWS = 5;
+/** The projector (`?board`): rows on a page, sized to fill the screen's height. */
+const PROJECTOR_ROWS = 10;
+
+export function view(document, lang, dispatch) {
+  const t = TEXT[lang];
+  const number = new Intl.NumberFormat(lang === 'ko' ? 'ko-KR' : 'en-US');
+  const collator = new Intl.Collator('ko');
+  const $ = (id) => document.getElementById(id);
+  const ui = {
+    status: $('status'), picker: $('picker'), game: $('game'), board: $('board'), query: $('query'), found: $('found'),
+    results: $('results'), playerName: $('player-name'), schoolName: $('school-name'), schoolRegion: $('school-region'),
+    schoolRank: $('school-rank'), myTaps: $('my-taps'), schoolTotal: $('school-total'), gap: $('gap'), warning: $('warning'),
+    play: $('play'), miniList: $('mini-list'), level: $('league-level'), province: $('league-province'),
+    boardRows: $('board-rows'), boardEmpty: $('board-empty'), elsewhere: $('elsewhere'), speed: $('speed'),
+    player: $('player'), sound: $('sound'), boardPage: $('board-page'), join: $('join'), offline: $('offline-overlay'),
+    confirm: $('confirm'), playHint: $('play-hint'), toGame: $('to-game'), toPicker: $('to-picker'),
+    confirmYes: $('confirm-yes'),
+  };
+  /** What was drawn last: a part is drawn again only when its part of the state changed. */
+  let drawn = {};
+
+  // ---------------------------------------------------------------- the page's start
+  for (const element of document.querySelectorAll('[data-t]')) element.textContent = t[element.dataset.t];
+  document.documentElement.lang = lang;
+  document.title = `${t.title} TouchSchool`;
+  ui.play.setAttribute('aria-label', t.playArea);
+  ui.level.replaceChildren(option('', t.all), ...Object.keys(t.levels).map((level) => option(level, t.levels[level])));
+  ui.province.replaceChildren(option('', t.all));
+  ui.playerName.placeholder = t.defaultPlayer;
+  const puffs = [], animations = [];
+  for (let i = 0; i < PUFFS; i++) {
+    const element = document.createElement('div');
+    element.className = 'puff';
+    element.setAttribute('aria-hidden', 'true');
+    ui.play.appendChild(element);
+    puffs.push(element);
+  }
+
+  // ---------------------------------------------------------------- events, as messages
+  let playRect = null;
+  const rect = () => playRect || (playRect = ui.play.getBoundingClientRect());
+  new ResizeObserver(() => { playRect = null; }).observe(ui.play);
+  addEventListener('scroll', () => { playRect = null; }, { passive: true });
+  ui.play.addEventListener('pointerdown', (event) => {
+    event.preventDefault();
+    dispatch({ type: 'tap', x: event.clientX - rect().left, y: event.clientY - rect().top });
+  });
+  ui.play.addEventListener('contextmenu', (event) => event.preventDefault());
+  ui.play.addEventListener('keydown', (event) => {
+    if (event.key !== ' ' && event.key !== 'Enter') return;
+    event.preventDefault();   // a held key is no tap (the terminal refuses auto-repeat too)
+    if (!event.repeat) dispatch({ type: 'tap', x: rect().width * (0.2 + 0.6 * Math.random()), y: rect().height * (0.2 + 0.6 * Math.random()) });
+  });
+  const on = (element, type, message) => element.addEventListener(type, () => dispatch(message()));
+  on(ui.query, 'input', () => ({ type: 'query', text: ui.query.value }));
+  ui.query.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && ui.results.firstChild) { event.preventDefault(); dispatch({ type: 'chooseFirst' }); }
+    if (event.key === 'ArrowDown') { const first = ui.results.querySelector('button'); if (first) { event.preventDefault(); first.focus(); } }
+  });
+  ui.results.addEventListener('keydown', (event) => {
+    const buttons = [...ui.results.querySelectorAll('button')];
+    const i = buttons.indexOf(document.activeElement);
+    if (event.key === 'ArrowDown' && i + 1 < buttons.length) { event.preventDefault(); buttons[i + 1].focus(); }
+    if (event.key === 'ArrowUp') { event.preventDefault(); (i > 0 ? buttons[i - 1] : ui.query).focus(); }
+  });
+  ui.results.addEventListener('click', (event) => {
+    const button = event.target.closest('button');
+    if (button) dispatch({ type: 'choose', id: button.dataset.id });
+  });
+  on(ui.confirmYes, 'click', () => ({ type: 'confirmYes' }));
+  on($('confirm-no'), 'click', () => ({ type: 'confirmNo' }));
+  // Closed by the browser too (Escape).
+  on(ui.confirm, 'close', () => ({ type: 'confirmNo' }));
+  ui.confirm.addEventListener('keydown', (event) => {
+    if (event.key === 'y') dispatch({ type: 'confirmYes' });
+    if (event.key === 'n') dispatch({ type: 'confirmNo' });
+  });
+  on(ui.toPicker, 'click', () => ({ type: 'show', view: 'picker' }));
+  on(ui.toGame, 'click', () => ({ type: 'show', view: 'game' }));
+  on($('to-board'), 'click', () => ({ type: 'show', view: 'board' }));
+  on($('fullscreen'), 'click', () => ({ type: 'fullscreen' }));
+  on($('my-league'), 'click', () => ({ type: 'myLeague' }));
+  on($('play-here'), 'click', () => ({ type: 'playHere' }));
+  const league = () => ({ type: 'league', level: ui.level.value, province: ui.province.value });
+  on(ui.level, 'change', league);
+  on(ui.province, 'change', league);
+  on(ui.playerName, 'change', () => ({ type: 'name', text: ui.playerName.value }));
+  on(ui.sound, 'click', () => ({ type: 'toggleSound' }));
+
+  // ---------------------------------------------------------------- drawing
+  /** Sets a property only when it differs (a text node rewritten per tap costs layout). */
+  function set(element, property, value) { if (element[property] !== value) element[property] = value; }
+
+  function render(state, now) {
+    const was = drawn;
+    drawn = state;
+    set(ui.myTaps, 'textContent', number.format(myTaps(state)));
+    set(ui.schoolTotal, 'textContent', number.format(state.school ? total(state, state.school) : 0));
+    // Taps in the last second and my best, as the terminal shows them.
+    let speed = 0;
+    for (const at of state.recent) if (at > now - 1000) speed += 1;
+    set(ui.speed, 'textContent', state.school ? t.speed(number.format(speed), number.format(Math.max(state.best, me(state).best))) : '');
+    renderStatus(state);
+    if (state.puffCount !== was.puffCount) renderPuffs(state, was.puffCount || 0);
+    if (state.view !== was.view) renderView(state);
+    ui.toGame.hidden = state.boardOnly || !state.school;
+    ui.toPicker.hidden = state.boardOnly;
+    if (state.school !== was.school || state.schools !== was.schools) renderSchool(state);
+    if (state.name !== was.name) {
+      ui.playerName.value = state.name;
+      ui.player.textContent = state.boardOnly ? '' : t.player(state.name || t.defaultPlayer);
+    }
+    ui.sound.textContent = state.muted ? t.soundOff : t.soundOn;
+    ui.sound.setAttribute('aria-pressed', String(state.muted));
+    ui.sound.hidden = state.boardOnly;
+    ui.elsewhere.hidden = !state.elsewhere;
+    if (state.warning) set(ui.warning, 'textContent', words(state.warning));
+    ui.warning.hidden = !state.warning;
+    if (state.results !== was.results) renderResults(state.results);
+    set(ui.found, 'textContent', state.found ? words(state.found) : '');
+    if (state.confirm !== was.confirm) renderConfirm(state);
+    if (state.provinces !== was.provinces) {
+      ui.province.replaceChildren(option('', t.all), ...state.provinces.map((name) => option(name, name)));
+    }
+    set(ui.level, 'value', state.level);
+    set(ui.province, 'value', state.province);
+    // The keyboard's part of the hint only where there is a keyboard.
+    set(ui.playHint, 'textContent', state.keyboardHint ? `${t.playHint} ${t.keyboardHint}` : t.playHint);
+    if (state.boardOnly) {
+      document.body.classList.add('projector');
+      document.body.classList.toggle('idle', state.idle);
+      ui.join.hidden = false;
+      if (state.join !== was.join) showJoin(state.join);
+    }
+  }
+
+  function words({ key, arg }) { return typeof t[key] === 'function' ? t[key](arg) : t[key]; }
+
+  function renderStatus(state) {
+    if (state.stopped) {
+      set(ui.status, 'textContent', t[state.stopped]);
+      ui.status.className = 'offline';
+      ui.status.dataset.state = 'stopped';
+      return;
+    }
+    // Online, taps in flight are not news (they are acknowledged within a moment); offline, the
+    // count says what waits to be sent. A tab that does not play is online with its board stream;
+    // one asking the other tabs for the device (without Web Locks) is connecting until they answer.
+    const live = state.owner ? state.socket === 'welcomed' : state.stream === 'live';
+    const connecting = state.owner ? state.socket !== 'none' : state.stream !== 'none' || state.claiming;
+    const mode = live ? 'online' : connecting ? 'connecting' : 'offline';
+    set(ui.status, 'textContent', live ? t.online : connecting ? t.connecting : t.offline(number.format(state.waitingTaps)));
+    ui.status.className = mode === 'offline' ? 'offline' : '';
+    ui.status.dataset.state = mode;
+    ui.status.dataset.waiting = String(state.waitingTaps);
+    // The projector cannot be read up close: a frozen board says so across the whole screen
+    // (after its first connection has had its moment).
+    if (state.boardOnly) ui.offline.hidden = state.stream === 'live' || !state.firstConnectionOver;
+  }
+
+  /** The puffs of the taps since the last drawing (the last PUFFS of them), each on its element of the ring. */
+  function renderPuffs(state, from) {
+    for (let n = Math.max(from, state.puffCount - PUFFS); n < state.puffCount; n++) {
+      const { x, y } = state.puffs[state.puffs.length - (state.puffCount - n)];
+      const i = n % PUFFS;
+      if (animations[i]) animations[i].cancel();
+      const at = `translate(${x}px, ${y}px)`;
+      animations[i] = puffs[i].animate(
+        [{ opacity: 0.95, transform: `${at} scale(0.45)` }, { opacity: 0, transform: `${at} scale(1.7)` }],
+        { duration: PUFF_MS, easing: 'ease-out', fill: 'forwards' });
+    }
+  }
+
+  function renderView(state) {
+    const name = state.view;
+    for (const section of ['picker', 'game', 'board']) ui[section].hidden = section !== name;
+    for (const [button, section] of [[ui.toPicker, 'picker'], [ui.toGame, 'game'], [$('to-board'), 'board']]) {
+      if (section === name) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
+    }
+    if (name === 'picker') ui.query.focus();
+    if (name === 'game') { playRect = null; ui.play.focus({ preventScroll: true }); }
+  }
+
+  function levelName(level) { return t.levels[level] || level; }
+  function nameOf(state, id) { const row = state.schools.get(id); return row ? row.name : id; }
+
+  function renderSchool(state) {
+    const row = state.school && state.schools.get(state.school);
+    ui.schoolName.textContent = row ? row.name : (state.school || t.noSchool);
+    ui.schoolRegion.textContent = row ? `${region(row)} · ${levelName(row.level)}` : '';
+  }
+
+  function renderResults(rows) {
+    ui.results.replaceChildren(...rows.map((row) => {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.id = row.id;
+      button.append(span('name', row.name), span('where', `${region(row)} · ${levelName(row.level)}`));
+      item.append(button);
+      return item;
+    }));
+  }
+
+  function renderConfirm(state) {
+    const asked = state.confirm;
+    if (!asked) { if (ui.confirm.open) ui.confirm.close(); return; }
+    const described = (id) => { const known = state.schools.get(id); return known ? `${known.name} (${region(known)})` : id; };
+    $('confirm-from').textContent = t.confirmFrom(described(state.school));
+    $('confirm-to').textContent = t.confirmTo(described(asked.id));
+    $('confirm-keeps').textContent = t.confirmKeeps(number.format(asked.taps));
+    if (!ui.confirm.open) ui.confirm.showModal();
+    ui.confirmYes.focus();
+  }
+
+  /** The join address in words and as a QR code (the server draws it; SVG, sharp at any size). */
+  function showJoin(address) {
+    $('join-url').textContent = address;
+    const qr = $('join-qr');
+    qr.alt = address;
+    qr.src = `/v1/qr.svg?text=${encodeURIComponent(address)}`;
+  }
+
+  // ---------------------------------------------------------------- ranks
+  function renderRanks(state) {
+    if (state.view === 'game') renderGameRanks(state);
+    if (state.view === 'board') renderBoard(state);
+  }
+
+  function renderGameRanks(state) {
+    const school = state.school;
+    const mine = school ? total(state, school) : 0;
+    const order = ordering(state), better = (a, b) => order(a, b) < 0;
+    // The school to overtake: the nearest strictly ahead, of several tied there the last in order
+    // (the one just above mine), as the terminal's `schoolAbove`.
+    let above = 0, closest = null;
+    // The top few by a partial selection in the same pass, not a sort of every school.
+    const top = [];
+    eachStanding(state, (id, score) => {
+      if (score === 0 && id !== school) return;
+      const r = { id, score };
+      if (score > mine) {
+        above += 1;
+        if (!closest || score < closest.score || (score === closest.score && better(closest, r))) closest = r;
+      }
+      if (top.length < MINI_ROWS || better(r, top[top.length - 1])) {
+        top.push(r);
+        top.sort(order);
+        if (top.length > MINI_ROWS) top.pop();
+      }
+    });
+    // A school without a tap has no rank (at a battle's start every school shared the first).
+    ui.schoolRank.textContent = !school ? '' : mine === 0 ? t.noRank : t.rankIn(above + 1);
+    // One tap more than the difference overtakes (a tie only shares the place).
+    ui.gap.textContent = !school ? '' : above > 0 ? t.gap(nameOf(state, closest.id), number.format(closest.score - mine + 1))
+      : mine === 0 ? t.firstTap : t.first;
+    const shown = top.slice();
+    if (school && !top.some((r) => r.id === school)) shown.push({ id: school, score: mine });
+    const ranks = shown.map(() => 1);
+    eachStanding(state, (id, score) => { for (let i = 0; i < shown.length; i++) if (score > shown[i].score) ranks[i] += 1; });
+    ui.miniList.replaceChildren(...shown.map((r, i) => {
+      const item = line('li', [String(ranks[i]), nameOf(state, r.id), number.format(r.score)], ['n', 's', 't'], r.id === school);
+      tellApart(state, item.children[1], r.id);
+      return item;
+    }));
+  }
+
+  function ordering(state) {
+    return (a, b) => b.score - a.score || collator.compare(nameOf(state, a.id), nameOf(state, b.id));
+  }
+
+  function renderBoard(state) {
+    const school = state.school;
+    const rows = standings(state, state.level, state.province).sort(ordering(state));
+    const ranks = new Map();
+    let rank = 0;
+    rows.forEach((r, i) => { if (i === 0 || r.score !== rows[i - 1].score) rank = i + 1; ranks.set(r.id, rank); });
+    let shown;
+    if (state.boardOnly) {
+      // The projector shows one screenful at a time and turns the pages itself.
+      const pages = Math.max(1, Math.ceil(rows.length / PROJECTOR_ROWS));
+      const page = state.projectorPage % pages;
+      shown = rows.slice(page * PROJECTOR_ROWS, (page + 1) * PROJECTOR_ROWS);
+      ui.boardPage.textContent = pages > 1 ? t.pageOf(page + 1, pages) : '';
+    } else {
+      shown = rows.slice(0, BOARD_ROWS);
+      const mineAt = rows.findIndex((r) => r.id === school);
+      if (mineAt >= BOARD_ROWS) shown = shown.concat([rows[mineAt]]);
+    }
+    // Movement within the league shown (the school itself, at its own counts, passes no one). A
+    // school whose total stayed can only have been passed by, or have passed, schools whose total
+    // changed: it is judged against those few, not the whole league (12,000 schools nationally).
+    const counts = rows.map((r) => ({ before: before(state, r.id, r.score), now: r.score }));
+    const changed = counts.filter((c) => c.before !== c.now);
+    ui.boardRows.replaceChildren(...shown.map((r) => {
+      const row = r.row || state.schools.get(r.id);
+      const mine = { before: before(state, r.id, r.score), now: r.score };
+      const moved = rules.movement(mine, mine.before === mine.now ? changed : counts);
+      const element = line('tr', [String(ranks.get(r.id)), movementText(moved), nameOf(state, r.id), row ? region(row) : '', number.format(r.score)],
+                           [], r.id === school, 'td');
+      if (moved !== 0) element.cells[1].className = moved > 0 ? 'up' : 'down';
+      // Shown only while the region column is not (a phone: style.css).
+      tellApart(state, element.cells[2], r.id, 'where board-where');
+      return element;
+    }));
+    ui.boardEmpty.hidden = shown.length > 0;
+  }
+
+  /** A small, dim "where" after a name more than one school has; nothing for a name of its own. */
+  function tellApart(state, cell, id, className = 'where') {
+    const row = state.schools.get(id);
+    if (row && state.sharedNames.has(row.name)) cell.append(span(className, ` ${region(row)}`));
+  }
+
+  /** Rows tall enough that PROJECTOR_ROWS of them fill the screen below the table's head (and above the section's padding). */
+  function fitRows() {
+    const below = parseFloat(getComputedStyle(ui.board).paddingBottom) + PROJECTOR_ROWS;   // and a pixel of border a row
+    const room = innerHeight - ui.boardRows.getBoundingClientRect().top - below;
+    ui.board.style.setProperty('--row-height', `${Math.max(20, Math.floor(room / PROJECTOR_ROWS))}px`);
+  }
+
+  function option(value, label) {
+    const element = document.createElement('option');
+    element.value = value;
+    element.textContent = label;
+    return element;
+  }
+
+  function span(className, text) {
+    const element = document.createElement('span');
+    element.className = className;
+    element.textContent = text;
+    return element;
+  }
+
+  function line(tag, cells, classes, mine, cellTag = 'span') {
+    const element = document.createElement(tag);
+    if (mine) element.className = 'mine';
+    cells.forEach((text, i) => {
+      const cell = document.createElement(cellTag);
+      if (classes[i]) cell.className = classes[i];
+      cell.textContent = text;
+      element.append(cell);
+    });
+    return element;
+  }
+
+  return { render, renderRanks, fitRows };
+}
+
+/** As the terminal's ranking: ▲ places climbed, ▼ places lost, - for none. */
+function movementText(moved) {
+  return moved > 0 ? `▲${Math.min(moved, 999)}` : moved < 0 ? `▼${Math.min(-moved, 999)}` : '-';
+}
+
+// ---------------------------------------------------------------- words
+// In Korean and English (`data-t` elements take theirs by name); main.js reads the default player's.
+export const TEXT = {
+  ko: {
+    title: '학교 대항전', changeSchool: '학교 바꾸기', play: '게임', board: '순위', fullscreen: '전체 화면',
+    searchPrompt: '학교를 검색해주세요', playerName: '내 이름', myTaps: '내 터치', schoolTotal: '학교 합계',
+    playHint: '화면을 마구 터치하세요!', keyboardHint: '(키보드: Space 또는 Enter)', national: '전국 순위', ranking: '순위',
+    level: '학교급', province: '시도', myLeague: '내 리그', rank: '순위', school: '학교', region: '지역', taps: '터치 수',
+    boardEmpty: '아직 터치가 없습니다.', all: '전체', playArea: '터치하는 곳',
+    levels: { elementary: '초등학교', middle: '중학교', high: '고등학교' },
+    found: (n) => `${n}개 학교`, foundMore: (n) => `${n}개 넘는 학교`, didYouMean: (name) => `혹시 ${name}?`,
+    none: '찾는 학교가 없습니다.', searchFailed: '검색할 수 없습니다: 서버에 연결되지 않았습니다.',
+    abnormal: '비정상적인 터치 수가 감지되었습니다.',
+    banned: '운영자가 이 기기를 차단했습니다: 터치가 세지 않습니다.',
+    // The terminal's words (Sources/TouchSchoolView/Strings.swift), so that both faces say the same.
+    rankIn: (n) => `전국 ${n}위`, first: '1위!', noRank: '아직 순위 없음', firstTap: '첫 터치면 1위!', gap: (school, n) => `${school}까지 ${n}번`,
+    speed: (now, best) => `초당 ${now}번 · 최고 ${best}번`, player: (name) => `플레이어 ${name}`,
+    confirmQuestion: '학교를 바꾸면 내 터치 수가 0부터 다시 시작합니다. 바꿀까요?',
+    confirmFrom: (school) => `지금 학교: ${school}`, confirmTo: (school) => `바꿀 학교: ${school}`,
+    confirmKeeps: (n) => `내 터치 수 ${n}번은 지금 학교의 점수에 그대로 남습니다.`, yes: '예', no: '아니오',
+    movement: '변동', soundOn: '소리 켜짐', soundOff: '소리 꺼짐',
+    joinPrompt: '휴대폰으로 참여하세요', pageOf: (page, pages) => `${page} / ${pages}`,
+    boardOffline: '오프라인', boardOfflineDetail: '서버와 연결이 끊겨 순위가 멈춰 있습니다. 다시 연결하는 중…',
+    connecting: '연결 중…', online: '연결됨',
+    offline: (n) => n > 0 ? `오프라인 · ${n}번 대기 중` : '오프라인',
+    takenOver: '다른 창에서 플레이 중입니다. 여기서 하려면 새로 고침하세요.',
+    elsewhere: '다른 탭에서 플레이 중입니다.', playHere: '여기서 플레이',
+    deviceLost: '다른 탭이 플레이를 가져갔습니다. 여기서 하려면 새로 고침하세요.',
+    versionMismatch: '이 페이지는 서버와 맞지 않습니다. 새로 고침하세요.',
+    unknownSchool: (id) => `'${id}' 학교가 없습니다. 검색해서 골라 주세요.`,
+    defaultPlayer: '웹 플레이어', noSchool: '학교를 고르세요',
+  },
+  en: {
+    title: 'School Battle', changeSchool: 'Change school', play: 'Play', board: 'Ranking', fullscreen: 'Full screen',
+    searchPrompt: 'Search for your school', playerName: 'My name', myTaps: 'My taps', schoolTotal: 'School total',
+    playHint: 'Tap the screen like crazy!', keyboardHint: '(keyboard: Space or Enter)', national: 'National ranking', ranking: 'Ranking',
+    level: 'Level', province: 'Province', myLeague: 'My league', rank: 'Rank', school: 'School', region: 'Region', taps: 'Taps',
+    boardEmpty: 'No taps yet.', all: 'All', playArea: 'Tap here',
+    levels: { elementary: 'Elementary', middle: 'Middle', high: 'High' },
+    found: (n) => (n === 1 ? '1 school' : `${n} schools`), foundMore: (n) => `More than ${n} schools`,
+    didYouMean: (name) => `Did you mean ${name}?`,
+    none: 'No school matches.', searchFailed: 'Cannot search: the server is not reachable.',
+    abnormal: 'Abnormal tapping detected.',
+    banned: 'The operator has banned this device: its taps do not count.',
+    rankIn: (n) => `#${n} nationally`, first: '#1!', noRank: 'no rank yet', firstTap: 'One tap takes #1!', gap: (school, n) => `${n} taps to overtake ${school}`,
+    speed: (now, best) => `${now} taps/s · best ${best}`, player: (name) => `player ${name}`,
+    confirmQuestion: 'If you change school, your own tap count starts again from 0. Change?',
+    confirmFrom: (school) => `Current school: ${school}`, confirmTo: (school) => `New school: ${school}`,
+    confirmKeeps: (n) => `Your ${n} taps stay in your current school's total.`, yes: 'Yes', no: 'No',
+    movement: 'Move', soundOn: 'Sound on', soundOff: 'Sound off',
+    joinPrompt: 'Join on your phone', pageOf: (page, pages) => `${page} / ${pages}`,
+    boardOffline: 'Offline', boardOfflineDetail: 'The connection to the server is lost: the ranking is frozen. Reconnecting…',
+    connecting: 'Connecting…', online: 'Online',
+    offline: (n) => n > 0 ? `Offline · ${n} taps waiting` : 'Offline',
+    takenOver: 'Playing in another window. Reload to play here.',
+    elsewhere: 'Playing in another tab.', playHere: 'Play here',
+    deviceLost: 'Another tab took over the game. Reload to play here.',
+    versionMismatch: 'This page does not match the server. Reload it.',
+    unknownSchool: (id) => `No school has the id '${id}'. Search for it instead.`,
+    defaultPlayer: 'web player', noSchool: 'Choose a school',
+  },
+};
