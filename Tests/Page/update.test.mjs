@@ -162,7 +162,7 @@ test('a welcome drops what the server applied, numbers the rest on from its last
   const batch = (seq) => ({ seq, taps: { S1: seq }, playerTaps: seq, best: 1, startMs: 0, endMs: 0 });
   const record = { battle: BATTLE, box: { nextSeq: 7, batches: [batch(3), batch(5), batch(6)] }, open: null, player: PLAYER };
   const opened = run(playing(record), [{ type: 'socketOpen' }]);
-  assert.deepEqual(sent(opened[1]), [{ type: 'hello', protocol: 1, device: DEVICE, player: 'web player' }]);
+  assert.deepEqual(sent(opened[1]), [{ type: 'hello', protocol: 1, device: DEVICE, player: 'web player', client: 'web' }]);
   const [state, effects] = run(opened[0], [{ type: 'server', message: { type: 'welcome', battle: BATTLE, lastSeq: 3,
     player: { school: 'S1', taps: 3, best: 1 }, catalog: 'c2', board: { version: 4, scores: { S1: 100 } } }, record }, 9000]);
   assert.deepEqual(state.box.batches.map((b) => [b.seq, b.playerTaps]), [[4, 5], [5, 6]]);

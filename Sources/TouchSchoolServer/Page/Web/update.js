@@ -90,7 +90,7 @@ function handle(s, m, now, fx) {
       fx.push({ type: 'connect' });
       return s;
     case 'socketOpen':
-      fx.push({ type: 'send', message: { type: 'hello', protocol: PROTOCOL, device: s.device, player: playerName(s) } });
+      fx.push({ type: 'send', message: { type: 'hello', protocol: PROTOCOL, device: s.device, player: playerName(s), client: 'web' } });
       return undefined;
     case 'socketClosed': {
       s.socket = 'none';
