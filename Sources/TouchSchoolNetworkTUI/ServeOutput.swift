@@ -5,8 +5,11 @@ import TouchSchoolCommandLine
 /// `touchschool serve: listening on …`, which scripts read) before anything else, whichever
 /// listener is up first.
 final class ServeOutput: Sendable {
+    private let output: CommandOutput
     /// Whether the greeting is out, and what waits for it.
     private let state = Mutex<(greeted: Bool, waiting: [String])>((false, []))
+
+    init(_ output: CommandOutput) { self.output = output }
 
     /// Prints the greeting, then what waited for it.
     func greet(_ text: String) {
@@ -15,7 +18,7 @@ final class ServeOutput: Sendable {
             defer { state.waiting = [] }
             return state.waiting
         }
-        try? StandardStreams.write(([text] + waiting).joined())
+        try? output.write(([text] + waiting).joined())
     }
 
     /// Prints `text` now if the greeting is out, else right after it.
@@ -24,6 +27,6 @@ final class ServeOutput: Sendable {
             if !state.greeted { state.waiting.append(text) }
             return state.greeted
         }
-        if now { try? StandardStreams.write(text) }
+        if now { try? output.write(text) }
     }
 }

@@ -4,7 +4,7 @@ import TouchSchoolStore
 
 /// `touchschool serve`: one battle for players on many machines, until SIGTERM or Ctrl-C.
 enum Serving {
-    static func serve(_ request: ServeRequest) throws {
+    static func serve(_ request: ServeRequest, output: CommandOutput) throws {
         let directory = request.dataDirectory
         do { try DataDirectory.prepare(directory) } catch { throw CommandError("cannot use the data directory \(directory): \(error)") }
         // One server per directory whose battle is in it (`ServerLock`). Servers sharing a battle
@@ -14,7 +14,7 @@ enum Serving {
         if let from = request.moveFrom, let url = request.postgresURL {
             do {
                 let moved = try runAsync { try await PostgresAdministration.moveDataDirectory(from, url: url) }
-                try? StandardStreams.write("touchschool serve: \(moved)\n")
+                try? output.write("touchschool serve: \(moved)\n")
             } catch {
                 throw CommandError("cannot move \(from) into PostgreSQL: \(error)")
             }
@@ -40,11 +40,11 @@ enum Serving {
         configuration.sshPolicy = ssh
         configuration.activityInterval = .seconds(request.activitySeconds ?? 60)
         configuration.reportActivity = { activity in
-            try? StandardStreams.write(ServeGreeting.activity(activity, language: request.language))
+            try? output.write(ServeGreeting.activity(activity, language: request.language))
         }
         // The listening line first, as docs/operations.md promises scripts: the SSH listener is
         // often up before the HTTP one, and its block waits for the greeting.
-        let output = ServeOutput()
+        let greeting = ServeOutput(output)
         do {
             try TouchSchoolServer.runBlocking(configuration, logLevel: request.logLevel) { host, port in
                 serverLock?.announce(port: port)
@@ -53,11 +53,11 @@ enum Serving {
                 // address anyone can type (0.0.0.0), so the line says so instead.
                 let bound = host == "0.0.0.0" || host == "::" ? "every interface, port \(port)" : ServeGreeting.baseURL(host: host, port: port)
                 let hosts = LANAddresses.hosts(listeningOn: host, interfaces: LANAddresses.current())
-                output.greet("touchschool serve: listening on \(bound) (data: \(data))\n"
+                greeting.greet("touchschool serve: listening on \(bound) (data: \(data))\n"
                              + ServeGreeting.text(hosts: hosts, port: port, language: request.language))
             } onSSHListening: { port, fingerprint in
                 let hosts = LANAddresses.hosts(listeningOn: request.host, interfaces: LANAddresses.current())
-                output.afterGreeting("touchschool serve: SSH on port \(port) (`ssh -p \(port) NAME@HOST`)\n"
+                greeting.afterGreeting("touchschool serve: SSH on port \(port) (`ssh -p \(port) NAME@HOST`)\n"
                                      + ServeGreeting.ssh(hosts: hosts, port: port, fingerprint: fingerprint, language: request.language))
             }
         } catch let error as ServerError {

@@ -6,20 +6,21 @@ import Darwin
 import TouchSchoolCore
 import TouchSchoolStore
 
-/// The one way the commands print (never `print`, whose failures vanish): every line goes through
+/// The process's standard output and error, as the commands print to them (`CommandOutput.standardStreams`;
+/// never `print`, whose failures vanish): every line goes through
 /// `VisibleText`, so no control character from data reaches the terminal raw, and every write is
 /// checked, so that output lost to a full disk is an error and not a silent success.
-public enum StandardStreams {
+enum StandardStreams {
     /// Writes `text` to standard output. A reader that went away (`touchschool rank | head -1`)
     /// ends the command at once and quietly, as SIGPIPE would; any other failure is thrown.
-    public static func write(_ text: String) throws(CommandError) {
+    static func write(_ text: String) throws(CommandError) {
         guard let code = write(visible(text), to: STDOUT_FILENO) else { return }
         if code == EPIPE { endQuietlyForAClosedPipe() }
         throw CommandError(CommandText.cannotWriteOutput(String(cString: strerror(code))))
     }
 
     /// Writes a message to standard error. Should that fail there is nowhere left to say so.
-    public static func writeError(_ text: String) {
+    static func writeError(_ text: String) {
         _ = write(visible(text), to: STDERR_FILENO)
     }
 
