@@ -1,3 +1,4 @@
+import TouchSchoolClient
 import TouchSchoolCommandLine
 import TouchSchoolServer
 import TouchSchoolStore
@@ -13,7 +14,7 @@ enum Serving {
         defer { serverLock?.lock.release() }
         if let from = request.moveFrom, let url = request.postgresURL {
             do {
-                let moved = try runAsync { try await PostgresAdministration.moveDataDirectory(from, url: url) }
+                let moved = try blockingWait { try await PostgresAdministration.moveDataDirectory(from, url: url) }
                 try? output.write("touchschool serve: \(moved)\n")
             } catch {
                 throw CommandError("cannot move \(from) into PostgreSQL: \(error)")
