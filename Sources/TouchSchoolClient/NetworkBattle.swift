@@ -20,6 +20,9 @@ public final class NetworkBattle: BattleConnection {
     let queue = DispatchQueue(label: "touchschool.network-battle")
     let shared: Mutex<Shared>
     private let connection = Mutex<Task<Void, Never>?>(nil)
+    /// Signalled when the link changes or the server acknowledges a batch: what
+    /// `waitUntilOnline` and `finish` wait for.
+    private let linkOrDeliveryChanged = ChangeSignal()
 
     /// How the socket stands, as the connection task last said.
     enum Link: Equatable, Sendable {
@@ -98,14 +101,12 @@ public final class NetworkBattle: BattleConnection {
     /// Waits until the server has welcomed this game, at most `timeoutNanoseconds`, and not at all
     /// once a connection has failed; false if not welcomed.
     public func waitUntilOnline(timeoutNanoseconds: Int64) -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeoutNanoseconds))
-        while DispatchTime.now().uptimeNanoseconds < deadline {
-            let link = shared.withLock { $0.link }
-            if link == .online { return true }
-            if link != .connecting { return false } // refused or unreachable: offline at once
-            usleep(20_000)
+        var link = Link.connecting
+        _ = linkOrDeliveryChanged.wait(timeoutNanoseconds: timeoutNanoseconds) {
+            link = shared.withLock { $0.link }
+            return link != .connecting // refused or unreachable: offline at once
         }
-        return false
+        return link == .online
     }
 
     // MARK: BattleConnection
@@ -153,11 +154,9 @@ public final class NetworkBattle: BattleConnection {
         let done = DispatchSemaphore(value: 0)
         queue.async { done.signal() }
         let written = done.wait(timeout: .now() + .nanoseconds(Int(timeoutNanoseconds))) == .success
-        let deadline = start + UInt64(max(0, min(timeoutNanoseconds, Self.finalDeliveryNanoseconds)))
-        while DispatchTime.now().uptimeNanoseconds < deadline {
-            let (online, waiting) = shared.withLock { ($0.link == .online, !$0.outbox.batches.isEmpty) }
-            if !online || !waiting { break }
-            usleep(20_000)
+        let deliveryDeadline = Int64(start) + max(0, min(timeoutNanoseconds, Self.finalDeliveryNanoseconds))
+        _ = linkOrDeliveryChanged.wait(timeoutNanoseconds: deliveryDeadline - Int64(DispatchTime.now().uptimeNanoseconds)) {
+            shared.withLock { $0.link != .online || $0.outbox.batches.isEmpty }
         }
         shared.withLock { $0.isClosing = true }
         connection.withLock { $0?.cancel() }
@@ -203,6 +202,7 @@ public final class NetworkBattle: BattleConnection {
             state.link = link
             report(&state)
         }
+        linkOrDeliveryChanged.changed()
     }
 
     /// A welcome of this folder's battle: drops what the server has, renumbers what follows
@@ -234,6 +234,7 @@ public final class NetworkBattle: BattleConnection {
                 report(&state)
                 return state.mirror
             }
+            linkOrDeliveryChanged.changed()
             try? folder.saveBoard(board)
             return welcome.lastSeq
         }
@@ -253,6 +254,7 @@ public final class NetworkBattle: BattleConnection {
                 report(&state)
                 return school != ack.player.school ? state.mirror : nil
             }
+            linkOrDeliveryChanged.changed()
             // The player's school is kept at once (a game started after a kill starts on it), and
             // before the outbox lets go of the batch that chose it: a game stopped between the two
             // writes still knows its school. The rest of the board is kept when the game ends.
