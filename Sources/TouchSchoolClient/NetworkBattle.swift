@@ -151,9 +151,7 @@ public final class NetworkBattle: BattleConnection {
     /// what waits (what it does not is kept and sent next time); then closes the connection.
     public func finish(timeoutNanoseconds: Int64) -> Bool {
         let start = DispatchTime.now().uptimeNanoseconds
-        let done = DispatchSemaphore(value: 0)
-        queue.async { done.signal() }
-        let written = done.wait(timeout: .now() + .nanoseconds(Int(timeoutNanoseconds))) == .success
+        let written = queue.asyncAndWait(timeoutNanoseconds: timeoutNanoseconds)
         let deliveryDeadline = Int64(start) + max(0, min(timeoutNanoseconds, Self.finalDeliveryNanoseconds))
         _ = linkOrDeliveryChanged.wait(timeoutNanoseconds: deliveryDeadline - Int64(DispatchTime.now().uptimeNanoseconds)) {
             shared.withLock { $0.link != .online || $0.outbox.batches.isEmpty }
@@ -163,13 +161,8 @@ public final class NetworkBattle: BattleConnection {
         // In line after what the connection handed over (an acknowledgement being written), so
         // that the board kept is never older than the outbox kept; waited for within what is left
         // of the time given (a stuck disk must not hold the game's exit).
-        let saved = DispatchSemaphore(value: 0)
-        queue.async { [self] in
-            try? folder.saveBoard(shared.withLock { $0.mirror })
-            saved.signal()
-        }
         let left = max(Self.lastBoardSaveNanoseconds, Int64(start) + timeoutNanoseconds - Int64(DispatchTime.now().uptimeNanoseconds))
-        _ = saved.wait(timeout: .now() + .nanoseconds(Int(left)))
+        _ = queue.asyncAndWait(timeoutNanoseconds: left) { [self] in try? folder.saveBoard(shared.withLock { $0.mirror }) }
         return written
     }
 
