@@ -148,9 +148,10 @@ let package = Package(
         .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolTestSupport"]),
         .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol", "TouchSchoolTestSupport"]),
         // What the tests share: starting programs with a clean signal state, temporary folders,
-        // PostgreSQL clusters, and `.onOwnThreads`, which every suite carries so that no test
-        // holds the cooperative pool the clients' and servers' tasks run on.
-        .target(name: "TouchSchoolTestSupport", dependencies: ["TouchSchoolStore"], path: "Tests/TestSupport"),
+        // PostgreSQL clusters, commands run in process (`InProcessCommand`), and `.onOwnThreads`,
+        // which every suite carries so that no test holds the cooperative pool the clients' and
+        // servers' tasks run on.
+        .target(name: "TouchSchoolTestSupport", dependencies: ["TouchSchoolStore", "TouchSchoolCommandLine"], path: "Tests/TestSupport"),
         // A real server process on loopback, real WebSocket and HTTP clients.
         .testTarget(
             name: "TouchSchoolServerTests",

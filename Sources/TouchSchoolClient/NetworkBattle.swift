@@ -20,6 +20,9 @@ public final class NetworkBattle: BattleConnection {
     let queue = DispatchQueue(label: "touchschool.network-battle")
     let shared: Mutex<Shared>
     private let connection = Mutex<Task<Void, Never>?>(nil)
+    /// Signalled when the link changes or the server acknowledges a batch: what
+    /// `waitUntilOnline` and `finish` wait for.
+    private let linkOrDeliveryChanged = ChangeSignal()
 
     /// How the socket stands, as the connection task last said.
     enum Link: Equatable, Sendable {
@@ -100,14 +103,12 @@ public final class NetworkBattle: BattleConnection {
     /// Waits until the server has welcomed this game, at most `timeoutNanoseconds`, and not at all
     /// once a connection has failed; false if not welcomed.
     public func waitUntilOnline(timeoutNanoseconds: Int64) -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeoutNanoseconds))
-        while DispatchTime.now().uptimeNanoseconds < deadline {
-            let link = shared.withLock { $0.link }
-            if link == .online { return true }
-            if link != .connecting { return false } // refused or unreachable: offline at once
-            usleep(20_000)
+        var link = Link.connecting
+        _ = linkOrDeliveryChanged.wait(timeoutNanoseconds: timeoutNanoseconds) {
+            link = shared.withLock { $0.link }
+            return link != .connecting // refused or unreachable: offline at once
         }
-        return false
+        return link == .online
     }
 
     // MARK: BattleConnection
@@ -152,27 +153,18 @@ public final class NetworkBattle: BattleConnection {
     /// what waits (what it does not is kept and sent next time); then closes the connection.
     public func finish(timeoutNanoseconds: Int64) -> Bool {
         let start = DispatchTime.now().uptimeNanoseconds
-        let done = DispatchSemaphore(value: 0)
-        queue.async { done.signal() }
-        let written = done.wait(timeout: .now() + .nanoseconds(Int(timeoutNanoseconds))) == .success
-        let deadline = start + UInt64(max(0, min(timeoutNanoseconds, Self.finalDeliveryNanoseconds)))
-        while DispatchTime.now().uptimeNanoseconds < deadline {
-            let (online, waiting) = shared.withLock { ($0.link == .online, !$0.outbox.batches.isEmpty) }
-            if !online || !waiting { break }
-            usleep(20_000)
+        let written = queue.asyncAndWait(timeoutNanoseconds: timeoutNanoseconds)
+        let deliveryDeadline = Int64(start) + max(0, min(timeoutNanoseconds, Self.finalDeliveryNanoseconds))
+        _ = linkOrDeliveryChanged.wait(timeoutNanoseconds: deliveryDeadline - Int64(DispatchTime.now().uptimeNanoseconds)) {
+            shared.withLock { $0.link != .online || $0.outbox.batches.isEmpty }
         }
         shared.withLock { $0.isClosing = true }
         connection.withLock { $0?.cancel() }
         // In line after what the connection handed over (an acknowledgement being written), so
         // that the board kept is never older than the outbox kept; waited for within what is left
         // of the time given (a stuck disk must not hold the game's exit).
-        let saved = DispatchSemaphore(value: 0)
-        queue.async { [self] in
-            try? folder.saveBoard(shared.withLock { $0.mirror })
-            saved.signal()
-        }
         let left = max(Self.lastBoardSaveNanoseconds, Int64(start) + timeoutNanoseconds - Int64(DispatchTime.now().uptimeNanoseconds))
-        _ = saved.wait(timeout: .now() + .nanoseconds(Int(left)))
+        _ = queue.asyncAndWait(timeoutNanoseconds: left) { [self] in try? folder.saveBoard(shared.withLock { $0.mirror }) }
         return written
     }
 
@@ -206,6 +198,7 @@ public final class NetworkBattle: BattleConnection {
             state.link = link
             report(&state)
         }
+        linkOrDeliveryChanged.changed()
     }
 
     /// A welcome of this folder's battle: drops what the server has, renumbers what follows
@@ -237,6 +230,7 @@ public final class NetworkBattle: BattleConnection {
                 report(&state)
                 return state.mirror
             }
+            linkOrDeliveryChanged.changed()
             try? folder.saveBoard(board)
             return welcome.lastSeq
         }
@@ -256,6 +250,7 @@ public final class NetworkBattle: BattleConnection {
                 report(&state)
                 return school != ack.player.school ? state.mirror : nil
             }
+            linkOrDeliveryChanged.changed()
             // The player's school is kept at once (a game started after a kill starts on it), and
             // before the outbox lets go of the batch that chose it: a game stopped between the two
             // writes still knows its school. The rest of the board is kept when the game ends.

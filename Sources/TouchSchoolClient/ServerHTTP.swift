@@ -1,8 +1,6 @@
 import AsyncHTTPClient
-import Dispatch
 import Foundation
 import NIOCore
-import Synchronization
 import TouchSchoolCore
 import TouchSchoolProtocol
 
@@ -63,19 +61,9 @@ public enum ServerHTTP {
     /// For the commands, which are not async: waits for `get` on the calling thread.
     public static func getWaiting(_ server: ServerAddress, _ path: String, headers: [(String, String)] = [],
                                   timeoutSeconds: Int64 = 10) throws(ServerRequestError) -> ServerResponse {
-        let result = Mutex<Result<ServerResponse, ServerRequestError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do throws(ServerRequestError) {
-                let response = try await get(server, path, headers: headers, timeoutSeconds: timeoutSeconds)
-                result.withLock { $0 = .success(response) }
-            } catch {
-                result.withLock { $0 = .failure(error) }
-            }
-            done.signal()
+        try blockingWait { () async throws(ServerRequestError) -> ServerResponse in
+            try await get(server, path, headers: headers, timeoutSeconds: timeoutSeconds)
         }
-        done.wait()
-        return try result.withLock { $0! }.get()
     }
 
     /// A GET that must answer 200 with JSON of type `Value`.

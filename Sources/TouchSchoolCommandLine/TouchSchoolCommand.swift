@@ -13,19 +13,21 @@ struct TouchSchool: ParsableCommand {
     )
 }
 
-/// What the commands use for the network; set by `runTouchSchool` before parsing, read only after.
-nonisolated(unsafe) private(set) var network: (any NetworkCommands)!
-
-/// Runs the command the arguments name and exits: each executable's whole `main`, with its own
-/// network (`NetworkCommands`).
+/// Runs the command the arguments name with `network` and `output`, and returns the process's
+/// exit status: each executable's whole `main` (`exit(runTouchSchool(…))`), and a test's way to
+/// run a command in process.
 ///
-/// Instead of `TouchSchool.main()`: help and errors are printed through `StandardStreams` too, so
-/// that help lost to a full disk fails and an echoed argument cannot drive the terminal.
-public func runTouchSchool(network chosen: any NetworkCommands) -> Never {
-    network = chosen
+/// Instead of `TouchSchool.main()`: help and errors are printed through `output` too, so that
+/// help lost to a full disk fails and an echoed argument cannot drive the terminal.
+public func runTouchSchool(arguments: [String], network: any NetworkCommands, output: CommandOutput = .standardStreams) -> Int32 {
     do {
-        var command = try TouchSchool.parseAsRoot()
-        try command.run()
+        var command = try TouchSchool.parseAsRoot(arguments)
+        if let command = command as? any ContextCommand {
+            try command.run(in: CommandContext(network: network, output: output))
+        } else {
+            try command.run()
+        }
+        return ExitCode.success.rawValue
     } catch {
         var exitCode = TouchSchool.exitCode(for: error)
         var message = TouchSchool.fullMessage(for: error)
@@ -36,15 +38,14 @@ public func runTouchSchool(network chosen: any NetworkCommands) -> Never {
         }
         if exitCode == .success {
             do {
-                try StandardStreams.write(message + "\n")
+                try output.write(message + "\n")
             } catch {
-                StandardStreams.writeError(TouchSchool.fullMessage(for: error) + "\n")
+                output.writeError(TouchSchool.fullMessage(for: error) + "\n")
                 exitCode = .failure
             }
         } else if !message.isEmpty {
-            StandardStreams.writeError(message + "\n")
+            output.writeError(message + "\n")
         }
-        TouchSchool.exit(withError: exitCode)
+        return exitCode.rawValue
     }
-    TouchSchool.exit()
 }

@@ -19,7 +19,7 @@ enum AdminRequests {
         }
         let response: ServerResponse
         do {
-            response = try runAsync { () throws -> ServerResponse in
+            response = try blockingWait { () throws -> ServerResponse in
                 try await ServerHTTP.send(server, method, path, headers: [("Authorization", "Bearer \(request.token)")])
             }
         } catch let error as ServerRequestError where error.failure != nil {

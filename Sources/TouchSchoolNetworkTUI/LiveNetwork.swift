@@ -4,7 +4,7 @@ import TouchSchoolStore
 
 /// The commands' network for real: the server, the client and PostgreSQL.
 struct LiveNetwork: NetworkCommands {
-    func serve(_ request: ServeRequest) throws { try Serving.serve(request) }
+    func serve(_ request: ServeRequest, output: CommandOutput) throws { try Serving.serve(request, output: output) }
 
     func importIntoPostgres(file: String, url: String, force: Bool) throws -> String {
         try PostgresImport.run(file: file, url: url, force: force)

@@ -1,3 +1,4 @@
+import TouchSchoolClient
 import TouchSchoolCommandLine
 import TouchSchoolServer
 import TouchSchoolStore
@@ -9,7 +10,7 @@ enum PostgresImport {
         let list: OfficialSchoolList
         do { list = try OfficialSchoolList.load(path: file) } catch { throw CommandError("\(file): \(error)") }
         let starter = StarterCatalogFile.path
-        let report = try runAsync { try await PostgresAdministration.importList(list, force: force, url: url, starterCatalogPath: starter) }
+        let report = try blockingWait { try await PostgresAdministration.importList(list, force: force, url: url, starterCatalogPath: starter) }
         return ImportSummary.text(of: report, schoolCount: list.schools.count, encoding: list.encoding,
                                   savedTo: "PostgreSQL (\(PostgresSchema.redacted(url)))")
     }

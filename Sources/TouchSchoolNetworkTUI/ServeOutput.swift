@@ -12,12 +12,14 @@ final class ServeOutput: Sendable {
         let port: Int
     }
 
+    private let output: CommandOutput
     private let expectsSSH: Bool
     private let compose: @Sendable (Listening, ServeGreeting.SSHListening?) -> ColouredText
     /// What has arrived, until the greeting is out.
     private let state = Mutex<(http: Listening?, ssh: ServeGreeting.SSHListening?, greeted: Bool)>((nil, nil, false))
 
-    init(expectsSSH: Bool, compose: @escaping @Sendable (Listening, ServeGreeting.SSHListening?) -> ColouredText) {
+    init(_ output: CommandOutput, expectsSSH: Bool, compose: @escaping @Sendable (Listening, ServeGreeting.SSHListening?) -> ColouredText) {
+        self.output = output
         self.expectsSSH = expectsSSH
         self.compose = compose
     }
@@ -38,6 +40,6 @@ final class ServeOutput: Sendable {
             return (http, state.ssh)
         }
         guard let (http, ssh) = ready else { return }
-        try? StandardStreams.write(ColouredText(http.line) + compose(http, ssh))
+        try? output.write(ColouredText(http.line) + compose(http, ssh))
     }
 }

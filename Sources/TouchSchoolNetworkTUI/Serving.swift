@@ -1,10 +1,11 @@
+import TouchSchoolClient
 import TouchSchoolCommandLine
 import TouchSchoolServer
 import TouchSchoolStore
 
 /// `touchschool serve`: one battle for players on many machines, until SIGTERM or Ctrl-C.
 enum Serving {
-    static func serve(_ request: ServeRequest) throws {
+    static func serve(_ request: ServeRequest, output: CommandOutput) throws {
         let directory = request.dataDirectory
         do { try DataDirectory.prepare(directory) } catch { throw CommandError("cannot use the data directory \(directory): \(error)") }
         // One server per directory whose battle is in it (`ServerLock`). Servers sharing a battle
@@ -13,8 +14,8 @@ enum Serving {
         defer { serverLock?.lock.release() }
         if let from = request.moveFrom, let url = request.postgresURL {
             do {
-                let moved = try runAsync { try await PostgresAdministration.moveDataDirectory(from, url: url) }
-                try? StandardStreams.write("touchschool serve: \(moved)\n")
+                let moved = try blockingWait { try await PostgresAdministration.moveDataDirectory(from, url: url) }
+                try? output.write("touchschool serve: \(moved)\n")
             } catch {
                 throw CommandError("cannot move \(from) into PostgreSQL: \(error)")
             }
@@ -40,11 +41,11 @@ enum Serving {
         configuration.sshPolicy = ssh
         configuration.activityInterval = .seconds(request.activitySeconds ?? 60)
         configuration.reportActivity = { activity in
-            try? StandardStreams.write(ServeGreeting.activity(activity, language: request.language))
+            try? output.write(ServeGreeting.activity(activity, language: request.language))
         }
         // The listening line first, as docs/operations.md promises scripts, once HTTP and SSH
         // are both up: the SSH listener is often up before the HTTP one.
-        let output = ServeOutput(expectsSSH: request.sshPort != nil) { http, ssh in
+        let greeting = ServeOutput(output, expectsSSH: request.sshPort != nil) { http, ssh in
             ServeGreeting.text(hosts: http.hosts, port: http.port, ssh: ssh, language: request.language)
         }
         do {
@@ -55,9 +56,9 @@ enum Serving {
                 // address anyone can type (0.0.0.0), so the line says so instead.
                 let bound = host == "0.0.0.0" || host == "::" ? "every interface, port \(port)" : ServeGreeting.baseURL(host: host, port: port)
                 let hosts = LANAddresses.hosts(listeningOn: host, interfaces: LANAddresses.current())
-                output.httpListening(.init(line: "touchschool serve: listening on \(bound) (data: \(data))\n", hosts: hosts, port: port))
+                greeting.httpListening(.init(line: "touchschool serve: listening on \(bound) (data: \(data))\n", hosts: hosts, port: port))
             } onSSHListening: { port, fingerprint in
-                output.sshListening(.init(port: port, fingerprint: fingerprint))
+                greeting.sshListening(.init(port: port, fingerprint: fingerprint))
             }
         } catch let error as ServerError {
             throw CommandError(error.description)

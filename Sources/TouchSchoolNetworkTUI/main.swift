@@ -1,5 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TouchSchoolCommandLine
 
 // `touchschool-network`: every command of `touchschool`, with the network (`serve`, `--server`,
 // `import --postgres`). `touchschool` hands those commands to this program (`NetworkHandOff`).
-runTouchSchool(network: LiveNetwork())
+exit(runTouchSchool(arguments: Array(CommandLine.arguments.dropFirst()), network: LiveNetwork()))

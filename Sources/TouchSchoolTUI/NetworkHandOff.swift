@@ -17,7 +17,7 @@ import TouchSchoolStore
 struct NetworkHandOff: NetworkCommands {
     static let siblingName = "touchschool-network"
 
-    func serve(_ request: ServeRequest) throws { try handOff(for: "serve") }
+    func serve(_ request: ServeRequest, output: CommandOutput) throws { try handOff(for: "serve") }
 
     func importIntoPostgres(file: String, url: String, force: Bool) throws -> String { try handOff(for: "import --postgres") }
 

@@ -27,13 +27,13 @@ import TouchSchoolStore
         let first = "\(directory)/2025.csv"
         try Self.write([Self.header, Self.row("B1", "일신여자중학교", edition: "2025-03-25"), Self.row("B2", "폐교중학교", edition: "2025-03-25")]
             .joined(separator: "\n"), to: first)
-        let firstSummary = try ImportCommand.parse([first, "--data-dir", dataDirectory]).importList()
+        let firstSummary = try ImportCommand.parse([first, "--data-dir", dataDirectory]).importList(output: .standardStreams)
         #expect(firstSummary.contains("Imported 2 schools of the official list of 2025-03-25 (UTF-8)."))
         #expect(firstSummary.contains("data.go.kr"))
 
         let second = "\(directory)/2026.csv"
         try Self.write([Self.header, Self.row("B1", "잠실여자중학교"), Self.row("B3", "새중학교")].joined(separator: "\n"), to: second)
-        let summary = try ImportCommand.parse([second, "--data-dir", dataDirectory]).importList()
+        let summary = try ImportCommand.parse([second, "--data-dir", dataDirectory]).importList(output: .standardStreams)
         #expect(summary.contains("1  renamed"))
         #expect(summary.contains("일신여자중학교 → 잠실여자중학교 (B1)"))
         #expect(summary.contains("폐교중학교, 부산광역시 금정구 (B2)"))
@@ -49,15 +49,17 @@ import TouchSchoolStore
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let good = "\(directory)/good.csv"
         try Self.write([Self.header, Self.row("B1", "가중학교")].joined(separator: "\n"), to: good)
-        _ = try ImportCommand.parse([good, "--data-dir", directory]).importList()
+        _ = try ImportCommand.parse([good, "--data-dir", directory]).importList(output: .standardStreams)
         let before = try FileIO.read("\(directory)/catalog.json")
 
         let bad = "\(directory)/bad.csv"
         try Self.write([Self.header, Self.row("B1", "가중학교"), "B2,나중학교"].joined(separator: "\n"), to: bad)
         let command = try ImportCommand.parse([bad, "--data-dir", directory])
-        let failure = #expect(throws: ImportFailure.self) { try command.importList() }
+        let failure = #expect(throws: ImportFailure.self) { try command.importList(output: .standardStreams) }
         #expect(failure?.message.contains("line 3") == true)
-        #expect(throws: (any Error).self) { try command.run() }  // ExitCode.failure, after the message on stderr
+        let refused = InProcessCommand.run(["import", bad, "--data-dir", directory], network: NoNetwork())
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("line 3"), "\(refused.error)")
         #expect(try FileIO.read("\(directory)/catalog.json") == before)
     }
 

@@ -51,7 +51,7 @@ struct AdminConnectionOptions: ParsableArguments {
     }
 }
 
-struct AdminDevicesCommand: ParsableCommand {
+struct AdminDevicesCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
         abstract: CommandText.adminDevicesAbstract)
@@ -64,12 +64,12 @@ struct AdminDevicesCommand: ParsableCommand {
 
     @OptionGroup var connection: AdminConnectionOptions
 
-    func run() throws {
-        try StandardStreams.write(try network.admin(try connection.request(.devices(top: top.value, json: json))))
+    func run(in context: CommandContext) throws {
+        try context.output.write(try context.network.admin(try connection.request(.devices(top: top.value, json: json))))
     }
 }
 
-struct AdminBanCommand: ParsableCommand {
+struct AdminBanCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "ban", abstract: CommandText.banAbstract)
 
@@ -81,10 +81,10 @@ struct AdminBanCommand: ParsableCommand {
 
     @OptionGroup var connection: AdminConnectionOptions
 
-    func run() throws { try StandardStreams.write(try network.admin(try connection.request(.ban(id: id, removeTaps: removeTaps)))) }
+    func run(in context: CommandContext) throws { try context.output.write(try context.network.admin(try connection.request(.ban(id: id, removeTaps: removeTaps)))) }
 }
 
-struct AdminUnbanCommand: ParsableCommand {
+struct AdminUnbanCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "unban", abstract: CommandText.unbanAbstract)
 
@@ -93,10 +93,10 @@ struct AdminUnbanCommand: ParsableCommand {
 
     @OptionGroup var connection: AdminConnectionOptions
 
-    func run() throws { try StandardStreams.write(try network.admin(try connection.request(.unban(id: id)))) }
+    func run(in context: CommandContext) throws { try context.output.write(try context.network.admin(try connection.request(.unban(id: id)))) }
 }
 
-struct AdminBanAddressCommand: ParsableCommand {
+struct AdminBanAddressCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "ban-address", abstract: CommandText.banAddressAbstract)
 
@@ -105,10 +105,10 @@ struct AdminBanAddressCommand: ParsableCommand {
 
     @OptionGroup var connection: AdminConnectionOptions
 
-    func run() throws { try StandardStreams.write(try network.admin(try connection.request(.banAddress(address)))) }
+    func run(in context: CommandContext) throws { try context.output.write(try context.network.admin(try connection.request(.banAddress(address)))) }
 }
 
-struct AdminUnbanAddressCommand: ParsableCommand {
+struct AdminUnbanAddressCommand: ContextCommand {
     static let configuration = CommandConfiguration(commandName: "unban-address", abstract: CommandText.unbanAddressAbstract)
 
     @Argument(help: ArgumentHelp(CommandText.addressHelp, valueName: "address"))
@@ -116,5 +116,5 @@ struct AdminUnbanAddressCommand: ParsableCommand {
 
     @OptionGroup var connection: AdminConnectionOptions
 
-    func run() throws { try StandardStreams.write(try network.admin(try connection.request(.unbanAddress(address)))) }
+    func run(in context: CommandContext) throws { try context.output.write(try context.network.admin(try connection.request(.unbanAddress(address)))) }
 }

@@ -6,7 +6,7 @@ import TouchSchoolView
 
 /// `touchschool import FILE`: folds the official national school list into the catalog kept in
 /// the data directory. All or nothing: any problem leaves every file as it was.
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: CommandText.importAbstract,
@@ -27,26 +27,27 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOptions
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
         let postgresURL = try postgres.url(environment: ProcessEnvironment.current)
         let report: String
         do {
             if let url = postgresURL {
-                report = try importIntoPostgres(url: url)
+                report = try importIntoPostgres(url: url, network: context.network)
             } else {
-                report = try importList()
+                report = try importList(output: context.output)
             }
         } catch {
             throw CommandError("\(error.message)\n\(CommandText.nothingWasChanged)")
         }
-        try StandardStreams.write(report + "\n")
+        try context.output.write(report + "\n")
     }
 
     /// Does the import and returns what to tell the user.
     ///
     /// The whole read-merge-write happens under the state's lock, so that no game saves between
-    /// the scores this reads (which decide what to keep) and the ids it moves.
-    func importList() throws(ImportFailure) -> String {
+    /// the scores this reads (which decide what to keep) and the ids it moves. What is wrong with
+    /// the current catalog's snapshot is said on `output`'s errors.
+    func importList(output: CommandOutput) throws(ImportFailure) -> String {
         let directory = data.directory
         let list: OfficialSchoolList
         do { list = try OfficialSchoolList.load(path: file) } catch { throw ImportFailure(message: "\(file): \(error)") }
@@ -62,7 +63,7 @@ struct ImportCommand: ParsableCommand {
         do {
             _ = try store.change(lockTimeoutNanoseconds: Self.lockTimeoutNanoseconds) { (state: inout SavedState) throws(StoreError) -> Bool in
                 let current: Catalog
-                do { current = try loadCatalog(dataDirectory: directory) } catch {
+                do { current = try loadCatalog(dataDirectory: directory, output: output) } catch {
                     throw StoreError(message: "cannot read the current catalog: \(error)")
                 }
                 if case let .official(edition) = current.source, list.edition < edition, !force {
@@ -94,7 +95,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     /// The same import into PostgreSQL's shared catalog, in one transaction (on the network side).
-    func importIntoPostgres(url: String) throws(ImportFailure) -> String {
+    func importIntoPostgres(url: String, network: any NetworkCommands) throws(ImportFailure) -> String {
         do { return try network.importIntoPostgres(file: file, url: url, force: force) } catch { throw ImportFailure(message: "\(error)") }
     }
 

@@ -4,7 +4,7 @@ import TouchSchoolStore
 import TouchSchoolTerminal
 
 /// `touchschool play`: the game itself, and what `touchschool` alone runs.
-struct PlayCommand: ParsableCommand {
+struct PlayCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: CommandText.playAbstract
@@ -29,7 +29,7 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
         // Before anything slow: a script that runs the game without a terminal learns it at once.
         try TerminalScreen.checkIsTerminal()
         let environment = ProcessEnvironment.current
@@ -37,11 +37,11 @@ struct PlayCommand: ParsableCommand {
         let directory = data.directory
         let playerName = player ?? DataDirectory.defaultPlayerName(environment: environment)
         if let servers = server.urls(environment: environment) {
-            return try playOnServer(servers, directory: directory, playerName: playerName, language: language, environment: environment)
+            return try playOnServer(servers, directory: directory, playerName: playerName, language: language, environment: environment, context: context)
         }
         // Taken before the catalog is read, so that an import in between is noticed at once.
         let catalogStamp = FileSystem.live.stamp(CatalogFile.importedCatalogPath(inDataDirectory: directory))
-        let catalog = try loadCatalog(dataDirectory: directory)
+        let catalog = try loadCatalog(dataDirectory: directory, output: context.output)
         let startingSchool = try startingPosition(in: catalog)
         var notices: [Notice] = []
         do {
@@ -72,8 +72,8 @@ struct PlayCommand: ParsableCommand {
     /// own scores are not touched: what is kept for the server (its catalog, the last board seen,
     /// the outbox of taps not yet acknowledged) lives in `servers/<host>_<port>/`.
     private func playOnServer(_ servers: ServerURLs, directory: String, playerName: String, language: Language,
-                              environment: [String: String]) throws {
-        let join = { try network.joinServer(servers, dataDirectory: directory, player: playerName) }
+                              environment: [String: String], context: CommandContext) throws {
+        let join = { try context.network.joinServer(servers, dataDirectory: directory, player: playerName) }
         var screen: TerminalScreen?
         let game: ServerGame
         do {
@@ -97,7 +97,7 @@ struct PlayCommand: ParsableCommand {
                  startingSchool: startingSchool,
                  playerName: playerName, language: language, environment: environment, screen: screen)
         let waiting = game.waitingTaps()
-        if waiting > 0 { StandardStreams.writeError("touchschool: \(game.waitingTapsNotice(waiting))\n") }
+        if waiting > 0 { context.output.writeError("touchschool: \(game.waitingTapsNotice(waiting))\n") }
     }
 
     /// The game on the terminal until the player quits; an error if taps could not be saved.

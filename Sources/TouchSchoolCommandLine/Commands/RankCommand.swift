@@ -3,7 +3,7 @@ import TouchSchoolCore
 import TouchSchoolStore
 import TouchSchoolView
 
-struct RankCommand: ParsableCommand {
+struct RankCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "rank",
         abstract: CommandText.rankAbstract,
@@ -22,13 +22,13 @@ struct RankCommand: ParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
-    func run() throws {
-        let (catalog, state) = try loadBattle(data: data, server: server)
+    func run(in context: CommandContext) throws {
+        let (catalog, state) = try loadBattle(data: data, server: server, context: context)
         let leaderboard = Leaderboard(catalog: catalog, counts: state.counts(in: catalog))
         let league = filter.league
         let size = leaderboard.size(of: league)
         let rows = leaderboard.entries(in: league, places: 0..<min(top.value, size))
-        try StandardStreams.write(json ? Self.json(rows, catalog: catalog) : Self.table(rows, catalog: catalog, title: title(of: league, size: size)))
+        try context.output.write(json ? Self.json(rows, catalog: catalog) : Self.table(rows, catalog: catalog, title: title(of: league, size: size)))
     }
 
     func title(of league: League, size: Int) -> String {

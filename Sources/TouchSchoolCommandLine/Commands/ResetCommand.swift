@@ -7,7 +7,7 @@ import ArgumentParser
 import TouchSchoolCore
 import TouchSchoolStore
 
-struct ResetCommand: ParsableCommand {
+struct ResetCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "reset",
         abstract: CommandText.resetAbstract,
@@ -18,27 +18,27 @@ struct ResetCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOptions
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
         let store = StateStore(directory: data.directory)
         guard FileIO.exists(store.path) else {
-            try StandardStreams.write(CommandText.nothingToReset(in: store.directory))
+            try context.output.write(CommandText.nothingToReset(in: store.directory))
             return
         }
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw CommandError(CommandText.resetNeedsYes)
             }
-            try StandardStreams.write(CommandText.resetQuestion(store.directory))
+            try context.output.write(CommandText.resetQuestion(store.directory))
             guard let answer = readLine(), Self.isYes(answer) else {
-                try StandardStreams.write(CommandText.nothingWasReset)
+                try context.output.write(CommandText.nothingWasReset)
                 return
             }
         }
         guard let kept = try store.reset() else {
-            try StandardStreams.write(CommandText.nothingToReset(in: store.directory))
+            try context.output.write(CommandText.nothingToReset(in: store.directory))
             return
         }
-        try StandardStreams.write(CommandText.resetDone(keptIn: kept))
+        try context.output.write(CommandText.resetDone(keptIn: kept))
     }
 
     static func isYes(_ answer: String) -> Bool {

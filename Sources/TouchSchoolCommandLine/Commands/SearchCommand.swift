@@ -4,7 +4,7 @@ import TouchSchoolStore
 import TouchSchoolView
 
 /// `touchschool search QUERY...`: the school search of the game, from the command line.
-struct SearchCommand: ParsableCommand {
+struct SearchCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: CommandText.searchAbstract,
@@ -27,7 +27,7 @@ struct SearchCommand: ParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
         if query.contains(where: Self.argumentsNotUTF8.contains) {
             throw CommandError(CommandText.queryNotUTF8)
         }
@@ -37,7 +37,7 @@ struct SearchCommand: ParsableCommand {
             throw CommandError(CommandText.nothingToSearchFor)
         }
 
-        let (catalog, state) = try loadBattle(data: data, server: server)
+        let (catalog, state) = try loadBattle(data: data, server: server, context: context)
         let scores = state.counts(in: catalog)
 
         let search = SchoolSearch(catalog: catalog)
@@ -48,18 +48,18 @@ struct SearchCommand: ParsableCommand {
         searchQuery.limit = min(limit.value, Self.guessLimit)
         let guesses = rows.isEmpty ? search.closestNames(searchQuery).map { (school: catalog[$0.position], score: scores[$0.position]) } : []
         if json {
-            try StandardStreams.write(Self.json(query: text, rows, suggestions: guesses))
+            try context.output.write(Self.json(query: text, rows, suggestions: guesses))
         } else if rows.isEmpty {
-            try StandardStreams.write(CommandText.noMatch(quoted(text), among: [schoolLevel?.koreanName, province].compactMap { $0 }) + "\n")
+            try context.output.write(CommandText.noMatch(quoted(text), among: [schoolLevel?.koreanName, province].compactMap { $0 }) + "\n")
             if let closest = guesses.first {
-                try StandardStreams.write(CommandText.didYouMean(VisibleText.escaping(closest.school.name)) + "\n" + Self.table(guesses))
+                try context.output.write(CommandText.didYouMean(VisibleText.escaping(closest.school.name)) + "\n" + Self.table(guesses))
             }
         } else {
-            try StandardStreams.write(Self.table(rows))
+            try context.output.write(Self.table(rows))
         }
         if rows.isEmpty, catalog.source == .starter {
             let hint = CommandText.starterCatalogHint(schoolCount: catalog.count)
-            if json { StandardStreams.writeError(hint + "\n") } else { try StandardStreams.write(hint + "\n") }
+            if json { context.output.writeError(hint + "\n") } else { try context.output.write(hint + "\n") }
         }
     }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import TouchSchoolCore
 import TouchSchoolStore
 
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: CommandText.serveAbstract,
@@ -102,9 +102,9 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
         let postgresURL = try postgresURL()
-        try network.serve(ServeRequest(
+        try context.network.serve(ServeRequest(
             host: host, port: port, dataDirectory: data.directory, postgresURL: postgresURL, moveFrom: from,
             trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, socketsPerAddress: socketsPerAddress, devicesPerAddress: devicesPerAddress,
             addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst, maximumDevices: maximumDevices,
@@ -112,6 +112,6 @@ struct ServeCommand: ParsableCommand {
             activitySeconds: activitySeconds, adminTokenFile: adminTokenFile,
             adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name], sshPort: sshPort,
             sshConnectionsPerAddress: sshConnectionsPerAddress, sshIdleSeconds: sshIdleSeconds,
-            sshLoginGraceSeconds: sshLoginGraceSeconds))
+            sshLoginGraceSeconds: sshLoginGraceSeconds), output: context.output)
     }
 }

@@ -3,7 +3,7 @@ import TouchSchoolCore
 import TouchSchoolStore
 import TouchSchoolView
 
-struct StatsCommand: ParsableCommand {
+struct StatsCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: CommandText.statsAbstract,
@@ -30,9 +30,9 @@ struct StatsCommand: ParsableCommand {
         var schools: Int
     }
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
         let name = player ?? DataDirectory.defaultPlayerName(environment: ProcessEnvironment.current)
-        let (catalog, state) = try loadBattle(data: data, server: server, player: name)
+        let (catalog, state) = try loadBattle(data: data, server: server, player: name, context: context)
         let record = state.players[name] ?? PlayerRecord()
         var stats = Stats(player: name, record: record, school: nil, schoolCount: 0, rank: 0, schools: catalog.count)
         if let id = record.schoolID, let position = catalog.position(ofID: id) {
@@ -42,7 +42,7 @@ struct StatsCommand: ParsableCommand {
             stats.rank = leaderboard.rank(of: position, in: .national)
             stats.schools = leaderboard.size(of: .national)
         }
-        try StandardStreams.write(json ? Self.json(stats) : Self.text(stats))
+        try context.output.write(json ? Self.json(stats) : Self.text(stats))
     }
 
     static func text(_ stats: Stats) -> String {

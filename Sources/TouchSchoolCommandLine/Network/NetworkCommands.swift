@@ -11,8 +11,8 @@ import TouchSchoolStore
 /// `touchschool-network` executable beside it (`NetworkHandOff`), which runs the same commands with
 /// the real implementations (`LiveNetwork`).
 public protocol NetworkCommands {
-    /// `touchschool serve`: runs until SIGTERM or Ctrl-C.
-    func serve(_ request: ServeRequest) throws
+    /// `touchschool serve`: runs until SIGTERM or Ctrl-C, saying on `output` where to join and who plays.
+    func serve(_ request: ServeRequest, output: CommandOutput) throws
     /// `touchschool import --postgres URL FILE`: what to tell the user.
     func importIntoPostgres(file: String, url: String, force: Bool) throws -> String
     /// The catalog and board of a server's battle for `search`, `rank` and `stats`, with

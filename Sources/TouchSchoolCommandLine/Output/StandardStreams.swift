@@ -6,13 +6,14 @@ import Darwin
 import TouchSchoolCore
 import TouchSchoolStore
 
-/// The one way the commands print (never `print`, whose failures vanish): every line goes through
+/// The process's standard output and error, as the commands print to them (`CommandOutput.standardStreams`;
+/// never `print`, whose failures vanish): every line goes through
 /// `VisibleText`, so no control character from data reaches the terminal raw, and every write is
 /// checked, so that output lost to a full disk is an error and not a silent success.
-public enum StandardStreams {
+enum StandardStreams {
     /// Writes `text` to standard output. A reader that went away (`touchschool rank | head -1`)
     /// ends the command at once and quietly, as SIGPIPE would; any other failure is thrown.
-    public static func write(_ text: String) throws(CommandError) {
+    static func write(_ text: String) throws(CommandError) {
         try write(text, escaped: true)
     }
 
@@ -24,7 +25,7 @@ public enum StandardStreams {
 
     /// Writes `text` to standard output with its colours when that is a terminal, else as plain
     /// text; the text is escaped as `write(_:)` escapes it, the colours are the program's own.
-    public static func write(_ text: ColouredText) throws(CommandError) {
+    static func write(_ text: ColouredText) throws(CommandError) {
         guard isatty(STDOUT_FILENO) == 1 else { return try write(text.plain) }
         try write(text.pieces.map { piece in
             let shown = visible(piece.text)
@@ -33,7 +34,7 @@ public enum StandardStreams {
     }
 
     /// Writes a message to standard error. Should that fail there is nowhere left to say so.
-    public static func writeError(_ text: String) {
+    static func writeError(_ text: String) {
         _ = write(visible(text), to: STDERR_FILENO)
     }
 

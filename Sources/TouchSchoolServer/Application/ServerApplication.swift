@@ -7,6 +7,7 @@ import NIOCore
 import PostgresNIO
 import ServiceLifecycle
 import UnixSignals
+import TouchSchoolClient
 import TouchSchoolCore
 import TouchSchoolProtocol
 import TouchSchoolStore
@@ -250,16 +251,7 @@ extension TouchSchoolServer {
             return handler
         }
         let logger = Logger(label: "touchschool.serve")
-        let finished = DispatchSemaphore(value: 0)
-        let outcome = Mutex<(any Error)?>(nil)
-        Task {
-            do { try await run(configuration, logger: logger, onListening: onListening, onSSHListening: onSSHListening) } catch {
-                outcome.withLock { $0 = error }
-            }
-            finished.signal()
-        }
-        finished.wait()
-        if let error = outcome.withLock({ $0 }) { throw error }
+        try blockingWait { try await run(configuration, logger: logger, onListening: onListening, onSSHListening: onSSHListening) }
     }
 }
 

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 import TouchSchoolClient
@@ -25,6 +24,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
     private let sending: AsyncStream<TapBatch>
     private let batches: AsyncStream<TapBatch>.Continuation
     private let state: Mutex<State>
+    /// Signalled when the battle acknowledges a batch or lets the player go: what `finish` waits for.
+    private let deliveryOrLossChanged = ChangeSignal()
 
     private struct State {
         var outbox: Outbox
@@ -123,9 +124,11 @@ final class SSHBattleLink: BattleConnection, Sendable {
                     receive(decoded)
                 case let .close(_, reason):
                     state.withLock { $0.lost = $0.lost ?? reason }
+                    deliveryOrLossChanged.changed()
                 }
             }
             state.withLock { if !$0.left { $0.lost = $0.lost ?? "the server ended the game" } }
+            deliveryOrLossChanged.changed()
         }
     }
 
@@ -147,6 +150,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 break
             }
         }
+        deliveryOrLossChanged.changed()
     }
 
     // MARK: BattleConnection
@@ -178,11 +182,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
     /// true: `submit` answers each change at once, and every batch it handed over reaches the
     /// battle before the link disconnects (`start`), acknowledged or not by now.
     func finish(timeoutNanoseconds: Int64) -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, min(timeoutNanoseconds, Self.finalDeliveryNanoseconds)))
-        while DispatchTime.now().uptimeNanoseconds < deadline {
-            let (waiting, lost) = state.withLock { (!$0.outbox.batches.isEmpty, $0.lost != nil) }
-            if !waiting || lost { break }
-            usleep(20_000)
+        _ = deliveryOrLossChanged.wait(timeoutNanoseconds: min(timeoutNanoseconds, Self.finalDeliveryNanoseconds)) {
+            state.withLock { $0.outbox.batches.isEmpty || $0.lost != nil }
         }
         leave()
         return true

@@ -1,8 +1,8 @@
-import Dispatch
 import Foundation
 import Logging
 import NIOCore
 import NIOSSH
+import TouchSchoolClient
 import TouchSchoolCore
 import TouchSchoolTerminal
 
@@ -49,7 +49,8 @@ enum SSHGameSession {
     private static func run(_ request: Request, channel: any Channel, inbox: SSHInbox, context: SSHGameContext) {
         let device = request.identity.deviceKey(hostKey: context.hostKey)
         let player = PlayerNames.clean(request.identity.user)
-        let joining = waitFor {
+        // On this session's own thread (not one of the cooperative pool's), as `blockingWait` needs.
+        let joining = blockingWait {
             await SSHBattleLink.join(battle: context.battle, device: device, player: player, address: request.address,
                                      limits: context.limits, metrics: context.metrics)
         }
@@ -113,22 +114,5 @@ enum SSHGameSession {
     /// A line on the client's standard error.
     static func say(_ message: String, on channel: any Channel) {
         channel.writeAndFlush(SSHChannelData(type: .stdErr, data: .byteBuffer(ByteBuffer(string: message + "\r\n"))), promise: nil)
-    }
-
-    /// Runs `work` and waits for it, on this thread (not one of the cooperative pool's).
-    private static func waitFor<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) -> Result {
-        let done = DispatchSemaphore(value: 0)
-        let result = ResultBox<Result>()
-        Task {
-            result.value = await work()
-            done.signal()
-        }
-        done.wait()
-        return result.value!
-    }
-
-    /// Written by the task before the semaphore is signalled, read after it is waited for.
-    private final class ResultBox<Value>: @unchecked Sendable {
-        var value: Value?
     }
 }

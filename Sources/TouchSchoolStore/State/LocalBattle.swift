@@ -56,9 +56,7 @@ public final class LocalBattle: BattleConnection {
     }
 
     public func finish(timeoutNanoseconds: Int64) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        queue.async { done.signal() }
-        return done.wait(timeout: .now() + .nanoseconds(Int(timeoutNanoseconds))) == .success
+        queue.asyncAndWait(timeoutNanoseconds: timeoutNanoseconds)
     }
 
     /// On the saving thread: takes up a new catalog, saves, and says what happened.
