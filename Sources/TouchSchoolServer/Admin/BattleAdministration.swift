@@ -1,7 +1,8 @@
 import TouchSchoolBattleDatabase
 
 /// What the operator does to the battle through the admin API; the store keeps it, and the
-/// totals a ban changed go out on the board feed like a commit's (within `broadcastInterval`).
+/// totals a ban changed go to the hall (`BattleHall.Event.banned`), out on the board feed like a
+/// commit's (within `broadcastInterval`).
 extension Battle {
     func listDevices(top: Int, nowMs: Int64) async throws(BattleStoreError) -> [ListedDevice] {
         try await store.devices(top: top, nowMs: nowMs)
@@ -9,7 +10,7 @@ extension Battle {
 
     func ban(device publicID: String, removeTaps: Bool) async throws(BattleStoreError) -> BanOutcome? {
         let outcome = try await store.ban(device: publicID, removeTaps: removeTaps)
-        if let board = outcome?.board { take(board) }
+        if let outcome { handle(.banned(outcome)) }
         return outcome
     }
 
