@@ -27,8 +27,11 @@ enum Outgoing: Sendable, Equatable {
 /// timers' tasks. The operator's calls (`Admin/BattleAdministration.swift`) go to the store and
 /// tell the hall what changed.
 actor Battle: Service {
-    let store: any BattleStore
-    /// The battle's identity (`BattleStore.battleID()`), told in every welcome.
+    /// The store as play sees it; the catalog reload and the operator see theirs.
+    let store: any PlayStore
+    let catalogStore: any CatalogStore
+    let operatorStore: any OperatorStore
+    /// The battle's identity (`PlayStore.battleID()`), told in every welcome.
     nonisolated let battleID: String
     let metrics: ServerMetrics
     let logger: Logger
@@ -47,6 +50,8 @@ actor Battle: Service {
     init(store: any BattleStore, battleID: String, catalog: CatalogResource, board: StoredBoard, metrics: ServerMetrics,
          limits: AddressLimitPolicy = .standard, devicesStored: Int = 0, maximumDevices: Int = .max, logger: Logger) {
         self.store = store
+        catalogStore = store
+        operatorStore = store
         self.battleID = battleID
         self.metrics = metrics
         self.logger = logger
@@ -201,7 +206,7 @@ actor Battle: Service {
                 self.handle(.polled(devices: devices, result))
             }
         case let .readCatalog(current):
-            let store = store
+            let store = catalogStore
             Task {
                 let result: Result<CatalogResource?, BattleStoreError>
                 do throws(BattleStoreError) { result = .success(try await store.newCatalog(current: current)) } catch { result = .failure(error) }
