@@ -229,6 +229,7 @@ struct BattleHall: Sendable {
         case let .hello(id, device):
             guard !closing, peers[id] != nil else { effects.append(.answerHello(id, .refused(Self.goingAway))); break }
             hellos[id] = .waiting(device: device)
+            if !inFlight.contains(device), !pending.contains(where: { $0.device == device }) { read(id, device: device, &effects) }
         case let .deviceRead(id, device, result):
             deviceRead(id, device: device, result, &effects)
         case let .batch(batch):
@@ -324,6 +325,22 @@ struct BattleHall: Sendable {
         effects.append(.answerHello(id, outcome))
     }
 
+    private mutating func read(_ id: ConnectionID, device: String, _ effects: inout [Effect]) {
+        hellos[id] = .reading(device: device)
+        effects.append(.readDevice(id, device: device, after: .zero))
+    }
+
+    /// After a commit (saved or not), the hellos whose device has no batch waiting or being saved
+    /// any more read its row. (Only a commit's end frees a device: a batch only adds to the wait.)
+    private mutating func readHellosNoLongerWaiting(_ effects: inout [Effect]) {
+        guard !closing, hellos.values.contains(where: { if case .waiting = $0 { true } else { false } }) else { return }
+        let waitingDevices = Set(pending.map(\.device))
+        for (id, phase) in hellos.sorted(by: { $0.key < $1.key }) {
+            guard case let .waiting(device) = phase, !waitingDevices.contains(device) else { continue }
+            read(id, device: device, &effects)
+        }
+    }
+
     /// The device as the store has it (another server may have applied its batches): while the
     /// store cannot be read, the hello waits and the connection stays.
     private mutating func deviceRead(_ id: ConnectionID, device: String, _ result: Result<(DeviceRecord, PlayerRecord)?, BattleStoreError>,
@@ -361,19 +378,10 @@ struct BattleHall: Sendable {
 
     // MARK: - Commits
 
-    /// What comes next whatever the event: hellos whose device's batches are saved read its row;
-    /// a commit due starts (or an alarm is asked for its time); a shutdown saves and finishes.
+    /// What comes next whatever the event: a commit due starts (or an alarm is asked for its
+    /// time); a shutdown saves and finishes.
     private mutating func proceed(now: Instant, _ effects: inout [Effect]) {
-        guard !finished else { return }
-        if !hellos.isEmpty {
-            let waitingDevices = Set(pending.map(\.device)).union(inFlight)
-            for (id, phase) in hellos.sorted(by: { $0.key < $1.key }) {
-                guard case let .waiting(device) = phase, !waitingDevices.contains(device) else { continue }
-                hellos[id] = .reading(device: device)
-                effects.append(.readDevice(id, device: device, after: .zero))
-            }
-        }
-        guard committing == nil else { return }
+        guard !finished, committing == nil else { return }
         if closing {
             // Save and acknowledge what arrived; later batches wait for the next server.
             stopped = true
@@ -414,6 +422,7 @@ struct BattleHall: Sendable {
         guard let (batches, since, final) = committing else { return }
         committing = nil
         inFlight = []
+        defer { readHellosNoLongerWaiting(&effects) }
         switch result {
         case let .failure(error):
             // Nothing is acknowledged: the batches wait (their players stay connected) and are

@@ -226,6 +226,11 @@ import TouchSchoolStore
         #expect(Self.reads(hall.update(.hello(2, device: "device-1"), now: Self.at(10))).isEmpty)
         _ = hall.update(.connect(3, watchesBoard: false), now: Self.at(10))
         #expect(Self.reads(hall.update(.hello(3, device: "device-3"), now: Self.at(10))) == [3], "another device is read at once")
+        #expect(Self.reads(hall.update(.batch(Self.batch(1, "device-1", seq: 2, taps: 1)), now: Self.at(20))).isEmpty)
+        #expect(Self.reads(hall.update(.alarm(.commit), now: Self.at(50))).isEmpty, "its batches are being saved")
+        let done = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3)), .acknowledged(Self.ack(2, 4))],
+                                                     board: .init(version: 1, scores: ["A": 4]))), now: Self.at(60))
+        #expect(Self.reads(done) == [2], "read once its device's batches are saved, not before")
     }
 
     @Test func aHelloIsReadAgainWhileTheStoreCannotBeRead() {
