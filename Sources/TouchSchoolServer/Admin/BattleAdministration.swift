@@ -1,23 +1,24 @@
 import TouchSchoolBattleDatabase
 
 /// What the operator does to the battle through the admin API; the store keeps it, and the
-/// totals a ban changed go out on the board feed like a commit's (within `broadcastInterval`).
+/// totals a ban changed go to the hall (`BattleHall.Event.banned`), out on the board feed like a
+/// commit's (within `broadcastInterval`).
 extension Battle {
     func listDevices(top: Int, nowMs: Int64) async throws(BattleStoreError) -> [ListedDevice] {
-        try await store.devices(top: top, nowMs: nowMs)
+        try await operatorStore.devices(top: top, nowMs: nowMs)
     }
 
     func ban(device publicID: String, removeTaps: Bool) async throws(BattleStoreError) -> BanOutcome? {
-        let outcome = try await store.ban(device: publicID, removeTaps: removeTaps)
-        if let board = outcome?.board { take(board) }
+        let outcome = try await operatorStore.ban(device: publicID, removeTaps: removeTaps)
+        if let outcome { handle(.banned(outcome)) }
         return outcome
     }
 
     func unban(device publicID: String) async throws(BattleStoreError) -> Bool {
-        try await store.unban(device: publicID)
+        try await operatorStore.unban(device: publicID)
     }
 
     func setBanned(address: String, _ banned: Bool) async throws(BattleStoreError) {
-        try await store.setBanned(address: address, banned)
+        try await operatorStore.setBanned(address: address, banned)
     }
 }

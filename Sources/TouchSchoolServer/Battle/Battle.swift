@@ -1,137 +1,80 @@
-import Dispatch
 import Foundation
 import Logging
 import ServiceLifecycle
 import TouchSchoolCore
 import TouchSchoolProtocol
-import TouchSchoolStore
 
 typealias ConnectionID = UInt64
 
-enum HelloOutcome: Sendable {
+enum HelloOutcome: Sendable, Equatable {
     case welcome(String)
     case refused(ProtocolError)
 }
 
 /// What a connection's writer sends, in order.
-enum Outgoing: Sendable {
+enum Outgoing: Sendable, Equatable {
     case text(String)
     /// Sends a close frame with this code and reason; nothing after it.
     case close(code: UInt16, reason: String)
 }
 
-/// The one battle of a server: the state as last saved, the devices' judges, the batches waiting
-/// for the next save, and the connections (players and board streams). This file holds the
-/// state, the registry of connections and the service's life; each job is an extension in the
-/// folder named after it:
-/// - `Play/Welcoming.swift`: a hello answered with the welcome;
-/// - `Commit/CommitPipeline.swift`: batches gathered for `commitWindow`, saved in one write of
-///   the store (`Stores/`), then acknowledged; on graceful shutdown what arrived is saved and
-///   acknowledged and every connection closed with "going away";
-/// - `Board/BoardFeed.swift`: changed totals to every player and board stream, at most
-///   `broadcastInterval` apart, encoded once, and other servers' saves polled from the store;
-/// - `Catalog/CatalogReload.swift`: an import taken up while the server runs.
+/// The one battle of a server, as a service: a thin shell around `BattleHall`, the battle's
+/// state and rules as a value. The shell turns calls (a connection, a hello, a batch, a
+/// shutdown) into the hall's events and runs the effects it returns: messages into the
+/// connections' outboxes, the store's calls (`Stores/`), timers, logs and metrics; each store
+/// call's result and each timer come back as an event. What the shell keeps is only what the
+/// hall cannot hold as a value: the outboxes, the callers waiting for their hello's answer, the
+/// timers' tasks. The operator's calls (`Admin/BattleAdministration.swift`) go to the store and
+/// tell the hall what changed.
 actor Battle: Service {
-    let store: any BattleStore
-    /// The battle's identity (`BattleStore.battleID()`), told in every welcome.
+    /// The store as play sees it; the catalog reload and the operator see theirs.
+    let store: any PlayStore
+    let catalogStore: any CatalogStore
+    let operatorStore: any OperatorStore
+    /// The battle's identity (`PlayStore.battleID()`), told in every welcome.
     nonisolated let battleID: String
-    /// The catalog served; replaced only by `reloadCatalogIfChanged`.
-    var catalog: CatalogResource
     let metrics: ServerMetrics
     let logger: Logger
 
-    /// How long the commit loop gathers batches before saving them together.
-    static let commitWindow: Duration = .milliseconds(50)
-    /// A save is started early when this many batches are waiting.
-    static let commitBatchLimit = 2_000
-    /// The least time between two board broadcasts: 5.6 a second. A tap reaches the other
-    /// players within the commit window, the save and at most this; 180 ms keeps that under 300 ms
-    /// at p99 with 3,000 players on a 2-core machine, for 1.22× the CPU of a bare server
-    /// broadcasting four times a second (BENCHMARKS.md, "A faster board").
-    static let broadcastInterval: Duration = .milliseconds(180)
-    /// How often the catalog is looked at for an import made while the server runs.
-    static let catalogCheckInterval: Duration = .seconds(2)
-    /// How often the store's devices are counted again.
-    static let deviceCountInterval: Duration = .seconds(60)
-    /// How long to wait before trying a failed save again.
-    static let retryDelay: Duration = .seconds(1)
     /// A connection whose writer has this many messages waiting is too slow to keep.
     static let outboxLimit = 1_024
+    static let goingAway = BattleHall.goingAway
 
-    /// Every school's total as last saved (here or by another server on the same store).
-    var scores: [String: UInt64]
-    /// The board version each total was read at: an older reading never overwrites a newer one
-    /// (a poll and a commit of this server may finish in either order).
-    var scoreVersions: [String: UInt64] = [:]
-    var boardVersion: UInt64
-    /// Every change up to this version has been read from the store.
-    var polledVersion: UInt64
-    var histories: TapJudges
-    /// Devices the store holds: read at start, grown by each save's new devices, read again
-    /// every `deviceCountInterval` (other servers on the same store add theirs).
-    var devicesStored: Int
-    /// No new device is welcomed once the store holds this many (`ServerConfiguration`).
-    let maximumDevices: Int
-    var devicesCountedAt = ContinuousClock.now
-    var pending: [ReceivedBatch] = []
-    /// When the oldest waiting batch arrived: the commit window runs from then.
-    var pendingSince: ContinuousClock.Instant?
-    /// When the last save started: the next starts a window later at the soonest.
-    var lastCommitStarted: ContinuousClock.Instant?
-    /// Devices with batches in the save under way.
-    var inFlight: Set<String> = []
-    var peers: [ConnectionID: Peer] = [:]
-    var connectionOfDevice: [String: ConnectionID] = [:]
-    var changedSinceBroadcast: Set<String> = []
-    var nextConnection: ConnectionID = 1
-    var workWaiter: CheckedContinuation<Void, Never>?
-    var commitWaiters: [CheckedContinuation<Void, Never>] = []
-    var boardText: (version: UInt64, json: String)?
-    var closing = false
-    var lastBroadcast = ContinuousClock.now
-    var stopped = false
-    private(set) var lastSaveError: String?
-    /// How often the board is asked for other servers' changes (a notification asks at once).
-    static let pollInterval: Duration = .milliseconds(200)
-    var pollWaiter: CheckedContinuation<Void, Never>?
-
-    struct Peer {
-        var outbox: AsyncStream<Outgoing>.Continuation
-        var device: String?
-        /// A board stream (`GET /v1/board`): no device, no hello; every broadcast, as an event.
-        var watchesBoard = false
-        var waiting = 0
-    }
+    private(set) var hall: BattleHall
+    private var outboxes: [ConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
+    private var nextConnection: ConnectionID = 1
+    private var helloAnswers: [ConnectionID: CheckedContinuation<HelloOutcome, Never>] = [:]
+    private var alarms: [BattleHall.Alarm: Task<Void, Never>] = [:]
+    private var stopWaiter: CheckedContinuation<Void, Never>?
 
     init(store: any BattleStore, battleID: String, catalog: CatalogResource, board: StoredBoard, metrics: ServerMetrics,
          limits: AddressLimitPolicy = .standard, devicesStored: Int = 0, maximumDevices: Int = .max, logger: Logger) {
-        histories = TapJudges(addresses: limits)
-        self.devicesStored = devicesStored
-        self.maximumDevices = maximumDevices
         self.store = store
+        catalogStore = store
+        operatorStore = store
         self.battleID = battleID
-        self.catalog = catalog
         self.metrics = metrics
         self.logger = logger
-        scores = board.scores
-        boardVersion = board.version
-        polledVersion = board.version
+        hall = BattleHall(battleID: battleID, catalog: catalog, board: board, histories: TapJudges(addresses: limits),
+                          devicesStored: devicesStored, maximumDevices: maximumDevices, now: .now)
     }
+
+    /// The catalog served; replaced when an import is taken up while the server runs.
+    var catalog: CatalogResource { hall.catalog }
+    /// Why the store cannot save now (nil: it saves), for `/healthz`.
+    var lastSaveError: String? { hall.lastSaveError }
+    var isSaving: Bool { hall.lastSaveError == nil }
 
     // MARK: - Service
 
-    /// Runs the loops until a graceful shutdown or a cancellation (the service group cancels
-    /// when another service fails, e.g. the HTTP server cannot bind its port, or at a second
-    /// SIGTERM): either closes the battle, so that every loop ends and the server exits instead of
-    /// spinning on sleeps that cancellation cuts short.
+    /// Runs until a graceful shutdown or a cancellation (the service group cancels when another
+    /// service fails, e.g. the HTTP server cannot bind its port, or at a second SIGTERM): either
+    /// closes the battle, which saves what arrived, closes every connection and stops.
     func run() async throws {
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask { await self.commitLoop() }
-                    group.addTask { await self.broadcastLoop() }
-                    group.addTask { await self.pollLoop() }
-                }
+                handle(.start)
+                await untilStopped()
             } onGracefulShutdown: {
                 Task { await self.beginClosing(saying: true) }
             }
@@ -140,24 +83,31 @@ actor Battle: Service {
         }
     }
 
-    /// `saying`: logs that the server shuts down; not for a cancellation, which is a start refused
-    /// (its error follows, and nothing arrived to save) or a second signal after the first said it.
-    func beginClosing(saying: Bool) {
-        guard !closing else { return }
-        if saying { logger.info("Shutting down: saving what arrived, then closing every connection") }
-        closing = true
-        wakeCommitLoop()
-        wakePoll()
+    /// How long the end of a shutdown waits for the connections told "going away" to go: their
+    /// writers send the close frames before the HTTP server, shut down next, drops the sockets.
+    static let closingGrace: Duration = .seconds(1)
+
+    private func untilStopped() async {
+        if !hall.finished { await withCheckedContinuation { stopWaiter = $0 } }
+        let deadline = ContinuousClock.now + Self.closingGrace
+        while !outboxes.isEmpty, ContinuousClock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
     }
 
-    // MARK: - Connections
+    /// `saying`: logs that the server shuts down; not for a cancellation, which is a start refused
+    /// (its error follows, and nothing arrived to save) or a second signal after the first said it.
+    func beginClosing(saying: Bool) { handle(.shutdown(saying: saying)) }
+
+    // MARK: - Calls
 
     /// A new connection, or nil when the server is shutting down.
     func connect(outbox: AsyncStream<Outgoing>.Continuation) -> ConnectionID? {
-        guard !closing else { return nil }
+        guard !hall.closing else { return nil }
         let id = nextConnection
         nextConnection += 1
-        peers[id] = Peer(outbox: outbox)
+        outboxes[id] = outbox
+        handle(.connect(id, watchesBoard: false))
         return id
     }
 
@@ -165,54 +115,137 @@ actor Battle: Service {
     /// stream's first event, then every broadcast's event into `outbox`, in order (one actor
     /// call, so no change falls between the two).
     func watchBoard(outbox: AsyncStream<Outgoing>.Continuation) -> (id: ConnectionID, board: String)? {
-        guard !closing else { return nil }
+        guard !hall.closing else { return nil }
         let id = nextConnection
         nextConnection += 1
-        peers[id] = Peer(outbox: outbox, watchesBoard: true)
-        return (id, BoardStream.event("board", json: boardJSON()))
+        outboxes[id] = outbox
+        handle(.connect(id, watchesBoard: true))
+        return (id, BoardStream.event("board", json: hall.boardJSON()))
     }
 
-    func disconnect(_ id: ConnectionID) {
-        guard let peer = peers.removeValue(forKey: id) else { return }
-        if let device = peer.device, connectionOfDevice[device] == id { connectionOfDevice[device] = nil }
-        peer.outbox.finish()
+    func disconnect(_ id: ConnectionID) { handle(.disconnect(id)) }
+
+    /// The welcome for a device that said hello: its last applied batch number, its player and
+    /// the whole board, once none of its batches waits to be saved (the number is the truth).
+    /// Another connection of the same device is closed: the newest wins.
+    func hello(_ id: ConnectionID, device: String, player: String) async -> HelloOutcome {
+        await withCheckedContinuation { answer in
+            helloAnswers.removeValue(forKey: id)?.resume(returning: .refused(Self.goingAway))
+            helloAnswers[id] = answer
+            handle(.hello(id, device: device))
+        }
     }
+
+    /// Queues a batch for the next save. Ignored once the final save of a shutdown has begun:
+    /// it was never acknowledged, and the client sends it again.
+    func submit(_ batch: ReceivedBatch) { handle(.batch(batch)) }
+
+    /// A hint that the board reached `version` (a PostgreSQL notification): poll now, unless
+    /// this server's own commit brought it there already.
+    func boardChanged(to version: UInt64?) { handle(.boardHint(version: version)) }
 
     /// The board as saved, for `GET /v1/scores`.
-    func board() -> Board {
-        Board(version: boardVersion, scores: scores.filter { $0.value > 0 })
-    }
+    func board() -> Board { hall.board }
 
     func playerRecord(device: String) async throws(BattleStoreError) -> (PlayerState, DeviceRecord)? {
         guard let (record, player) = try await store.device(device) else { return nil }
         return (CommitRules.playerState(player), record)
     }
 
-    var isSaving: Bool { lastSaveError == nil }
+    // MARK: - The hall's events and effects
 
-    func send(_ message: Outgoing, to id: ConnectionID) {
-        guard let peer = peers[id] else { return }
-        if case .enqueued = peer.outbox.yield(message) { return }
-        // Too slow to keep up: the connection is dropped; the client reconnects and resends.
-        logger.notice("Dropping a connection too slow to read its messages")
-        disconnect(id)
+    func handle(_ event: BattleHall.Event) {
+        for effect in hall.update(event, now: .now) { run(effect) }
     }
 
-    static let goingAway = ProtocolError(code: CloseCode.goingAway, message: "the server is shutting down; connect again later")
-
-    // MARK: - The store's health
-
-    func noteSaveFailure(_ error: BattleStoreError) {
-        metrics.commitFailures.increment()
-        metrics.storeAvailable.set(Double(0))
-        if lastSaveError == nil { logger.error("Cannot save the scores; will try again", metadata: ["error": "\(error)"]) }
-        lastSaveError = error.message
+    private func run(_ effect: BattleHall.Effect) {
+        switch effect {
+        case let .send(message, id):
+            guard let outbox = outboxes[id] else { return }
+            if case .enqueued = outbox.yield(message) { return }
+            // Too slow to keep up: the connection is dropped; the client reconnects and resends.
+            logger.notice("Dropping a connection too slow to read its messages")
+            handle(.disconnect(id))
+        case let .finish(id):
+            outboxes.removeValue(forKey: id)?.finish()
+        case let .answerHello(id, outcome):
+            helloAnswers.removeValue(forKey: id)?.resume(returning: outcome)
+        case let .readDevice(id, device, delay):
+            let store = store
+            Task {
+                if delay > .zero { try? await Task.sleep(for: delay) }
+                let result: Result<(DeviceRecord, PlayerRecord)?, BattleStoreError>
+                do throws(BattleStoreError) { result = .success(try await store.device(device)) } catch { result = .failure(error) }
+                self.handle(.deviceRead(id, device: device, result))
+            }
+        case let .commit(batches, histories, catalog):
+            let (store, metrics) = (store, metrics)
+            Task {
+                let started = ContinuousClock.now
+                let result: Result<CommittedWindow, BattleStoreError>
+                do throws(BattleStoreError) {
+                    result = .success(try await store.commit(batches, histories: histories, catalog: catalog,
+                                                             nowMs: Int64(Date().timeIntervalSince1970 * 1000)))
+                    metrics.commitLatency.record(ContinuousClock.now - started)
+                } catch {
+                    result = .failure(error)
+                }
+                self.handle(.committed(result))
+            }
+        case let .poll(since, countDevices):
+            let store = store
+            Task {
+                var devices: Int?
+                let result: Result<StoredBoard?, BattleStoreError>
+                do throws(BattleStoreError) {
+                    if countDevices { devices = try await store.deviceCount() }
+                    result = .success(try await store.changes(since: since))
+                } catch {
+                    result = .failure(error)
+                }
+                self.handle(.polled(devices: devices, result))
+            }
+        case let .readCatalog(current):
+            let store = catalogStore
+            Task {
+                let result: Result<CatalogResource?, BattleStoreError>
+                do throws(BattleStoreError) { result = .success(try await store.newCatalog(current: current)) } catch { result = .failure(error) }
+                self.handle(.catalogRead(result))
+            }
+        case let .wake(alarm, instant):
+            alarms[alarm]?.cancel()
+            alarms[alarm] = Task {
+                try? await Task.sleep(until: instant, clock: .continuous)
+                guard !Task.isCancelled else { return }
+                self.handle(.alarm(alarm))
+            }
+        case let .log(level, message, metadata):
+            logger.log(level: level, "\(message)", metadata: metadata.mapValues { .string($0) })
+        case let .measure(measure):
+            record(measure)
+        case .stop:
+            for alarm in alarms.values { alarm.cancel() }
+            alarms = [:]
+            stopWaiter?.resume()
+            stopWaiter = nil
+        }
     }
 
-    func noteSaveWorks() {
-        if lastSaveError != nil { logger.notice("Saving works again") }
-        lastSaveError = nil
-        metrics.storeAvailable.set(Double(1))
+    private func record(_ measure: BattleHall.Measure) {
+        switch measure {
+        case .commitFailed: metrics.commitFailures.increment()
+        case .committed: metrics.commits.increment()
+        case .duplicateBatch: metrics.duplicateBatches.increment()
+        case .protocolError: metrics.protocolErrors.increment()
+        case .broadcast: metrics.broadcasts.increment()
+        case .boardPoll: metrics.boardPolls.increment()
+        case .connectionRefused: metrics.connectionsRefused.increment()
+        case let .storeAvailable(available): metrics.storeAvailable.set(Double(available ? 1 : 0))
+        case let .batches(count): metrics.batches.increment(by: Int64(count))
+        case let .taps(accepted, refused):
+            metrics.tapsAccepted.increment(by: Int64(clamping: accepted))
+            metrics.activity.counted(accepted)
+            metrics.tapsRefused.increment(by: Int64(clamping: refused))
+        }
     }
-
 }

@@ -3,15 +3,22 @@ import TouchSchoolCore
 import TouchSchoolStore
 
 /// Where a server keeps its battle: the data directory's SQLite database (`SQLiteBattleStore`,
-/// one server) or PostgreSQL (`PostgresBattleStore`, any number of servers sharing one board).
+/// one server) or PostgreSQL (`PostgresBattleStore`, any number of servers sharing one board);
+/// in the tests, `InMemoryBattleStore`. Each of its users sees only the part it needs: play
+/// (`PlayStore`: the battle's commits, welcomes and polls, the play socket's address bans), the
+/// catalog reload (`CatalogStore`) and the operator's admin API (`OperatorStore`).
+typealias BattleStore = PlayStore & CatalogStore & OperatorStore
+
+/// What the live battle needs of its store.
 ///
-/// Both apply `CommitRules` to the batches of one commit window in one durable write (one
-/// transaction) together with the devices' last batch numbers and their tallies
-/// (`DeviceActivity`, the taps each device had accepted per school), and return only once it is
-/// durable: the battle acknowledges nothing before. A device banned by the operator is refused
-/// inside that transaction, so that a ban made through any server holds on every server. The battle itself keeps the board in memory
-/// and asks the store for what other servers changed (`changes(since:)`).
-protocol BattleStore: Sendable {
+/// A commit applies `CommitRules` to the batches of one commit window in one durable write (one
+/// transaction, `CommitTransaction`) together with the devices' last batch numbers and their
+/// tallies (`DeviceActivity`, the taps each device had accepted per school), and returns only
+/// once it is durable: the battle acknowledges nothing before. A device banned by the operator is
+/// refused inside that transaction, so that a ban made through any server holds on every server.
+/// The battle itself keeps the board in memory and asks the store for what other servers changed
+/// (`changes(since:)`).
+protocol PlayStore: Sendable {
     /// What the logs and `/healthz` call this store.
     var name: String { get }
 
@@ -38,11 +45,18 @@ protocol BattleStore: Sendable {
     /// SQLite's has no other writer; PostgreSQL's is polled.
     func changes(since version: UInt64) async throws(BattleStoreError) -> StoredBoard?
 
+    /// Whether the operator banned this address (or network): its connections are refused.
+    func isBanned(address: String) async throws(BattleStoreError) -> Bool
+}
+
+/// What the catalog reload needs: an import taken up while the server runs.
+protocol CatalogStore: Sendable {
     /// The catalog to play with when it differs from `current` (an import was made), else nil.
     func newCatalog(current: CatalogResource?) async throws(BattleStoreError) -> CatalogResource?
+}
 
-    // The operator's (`Admin/`).
-
+/// What the operator's admin API (`Admin/`) needs.
+protocol OperatorStore: Sendable {
     /// At most `top` devices by taps accepted in the clock hour of `nowMs`, then in all.
     func devices(top: Int, nowMs: Int64) async throws(BattleStoreError) -> [ListedDevice]
 
@@ -52,8 +66,6 @@ protocol BattleStore: Sendable {
 
     /// Lifts a device's ban; false when no device has this public id. Taps removed stay removed.
     func unban(device publicID: String) async throws(BattleStoreError) -> Bool
-
-    func isBanned(address: String) async throws(BattleStoreError) -> Bool
 
     func setBanned(address: String, _ banned: Bool) async throws(BattleStoreError)
 }

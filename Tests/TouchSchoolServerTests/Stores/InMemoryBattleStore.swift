@@ -5,8 +5,8 @@ import TouchSchoolStore
 @testable import TouchSchoolServer
 
 /// A store that keeps the battle in memory, for tests of what uses a store (the battle, its
-/// routes) and as the third store of the store suite: `CommitRules` applied to a `SavedState`,
-/// all or nothing, with failures and delays to inject.
+/// routes) and as the third store of the store suite: the commit's `CommitTransaction` on a
+/// `SavedState` in memory, all or nothing, with failures and delays to inject.
 ///
 /// The battle lives in a `Storage` shared by every store made on it, as a file or a database
 /// outlives the server that wrote it: a new store on the same storage is a restart.
@@ -79,25 +79,37 @@ final class InMemoryBattleStore: BattleStore {
         if behaviour.commitDelay > .zero { try? await Task.sleep(for: behaviour.commitDelay) }
         if let failure = behaviour.commitFailure { throw BattleStoreError(message: failure) }
         return storage.state.withLock { saved in
-            var state = saved
-            var histories = histories
-            let before = state.scores
-            let rules = storage.tallies.withLock { tallies in
-                let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs,
-                                              banned: tallies.banned)
-                for (device, window) in rules.devices {
-                    tallies.activities[device] = (tallies.activities[device] ?? DeviceActivity())
-                        .adding(accepted: window.accepted, refused: window.refused, addresses: window.addresses,
-                                client: window.client?.rawValue, hour: DeviceActivity.hour(ofMs: nowMs))
-                    for (school, taps) in window.acceptedBySchool {
-                        tallies.schoolTaps[device, default: [:]][school, default: (0, 0)].taps += taps
+            storage.tallies.withLock { tallies -> CommittedWindow in
+                var rows = CommitTransaction.Rows()
+                for device in CommitTransaction.devices(of: batches) {
+                    if let record = saved.devices[device] {
+                        rows.devices[device] = record
+                        rows.players[device] = saved.players[device] ?? PlayerRecord()
+                    }
+                    rows.activities[device] = tallies.activities[device]
+                    if tallies.banned.contains(device) { rows.banned.insert(device) }
+                }
+                let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)
+                for row in plan.devices {
+                    saved.devices[row.device] = row.record
+                    saved.players[row.device] = row.player
+                }
+                for tally in plan.activities {
+                    tallies.activities[tally.device] = tally.activity
+                    for (school, taps) in tally.addedBySchool {
+                        tallies.schoolTaps[tally.device, default: [:]][school, default: (0, 0)].taps += taps
                     }
                 }
-                return rules
+                let added = plan.increments.filter { $0.value > 0 }
+                guard !added.isEmpty else { return plan.committed(board: nil) }
+                saved.boardVersion += 1
+                var board = StoredBoard(version: saved.boardVersion, scores: [:])
+                for (school, taps) in added {
+                    saved.scores[school] = (saved.scores[school] ?? 0).addingSaturating(taps)
+                    board.scores[school] = saved.scores[school]
+                }
+                return plan.committed(board: board)
             }
-            saved = state
-            let changed = state.scores.filter { before[$0.key] != $0.value }
-            return CommittedWindow(rules: rules, histories: histories, board: StoredBoard(version: state.boardVersion, scores: changed))
         }
     }
 

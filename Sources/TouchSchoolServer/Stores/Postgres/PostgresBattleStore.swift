@@ -9,7 +9,7 @@ import TouchSchoolStore
 /// A commit window is one transaction, in an order that keeps servers from deadlocking and
 /// holds the contended rows for the least time:
 /// 1. the devices' rows, locked (and created) in device-key order, read;
-/// 2. `CommitRules.apply` on them, as the embedded store applies it (the scores start empty, so
+/// 2. `CommitTransaction.plan` on them, as every store applies it (the scores start empty, so
 ///    what it adds are this window's increments);
 /// 3. the devices' new last batch numbers and players written;
 /// 4. last, just before COMMIT, the hot rows: the board's version (one row: it orders every
@@ -124,33 +124,30 @@ final class PostgresBattleStore: BattleStore {
         // one only repeats: its row, read without a lock, answers it (the number only grows), and
         // nothing is written for it. The others are locked in key order, a new device's row
         // created (and so locked) too.
-        var state = SavedState()
-        let all = Set(batches.map(\.device)).sorted()
+        var rows = CommitTransaction.Rows()
+        let all = CommitTransaction.devices(of: batches)
         let read = try await connection.query("""
             SELECT device, last_seq, last_end_ms, player, school, taps, best FROM touchschool_devices WHERE device = ANY(\(all)::text[])
             """, logger: logger)
-        try await Self.take(read, into: &state)
-        let highest = Dictionary(batches.map { ($0.device, $0.batch.seq) }, uniquingKeysWith: max)
-        let devices = all.filter { highest[$0, default: 0] > state.devices[$0]?.lastSeq ?? 0 }
+        try await Self.take(read, into: &rows)
+        let devices = CommitTransaction.devicesToWrite(batches, saved: rows.devices)
         if !devices.isEmpty {
             let locked = try await connection.query("""
                 INSERT INTO touchschool_devices (device) SELECT d FROM unnest(\(devices)::text[]) AS u(d) ORDER BY d
                 ON CONFLICT (device) DO UPDATE SET device = EXCLUDED.device
                 RETURNING device, last_seq, last_end_ms, player, school, taps, best
                 """, logger: logger)
-            try await Self.take(locked, into: &state)
+            try await Self.take(locked, into: &rows)
         }
-        let before = state
-        let (activities, banned) = try await PostgresOperator.activities(of: devices, on: connection, logger: logger)
-        // 2. The rules, the same as the embedded store's; the scores start at 0, so they end as
-        // this window's increments.
-        var histories = histories
-        let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs, banned: banned)
+        (rows.activities, rows.banned) = try await PostgresOperator.activities(of: devices, on: connection, logger: logger)
+        // 2. The rules, as every store applies them (`CommitTransaction.plan`); only the devices
+        // locked can change (the others only repeat).
+        let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)
         // 3. The devices that changed.
-        let changedDevices = devices.filter { state.devices[$0] != before.devices[$0] || state.players[$0] != before.players[$0] }
-        if !changedDevices.isEmpty {
-            let records = changedDevices.map { state.devices[$0] ?? DeviceRecord() }
-            let players = changedDevices.map { state.players[$0] ?? PlayerRecord() }
+        if !plan.devices.isEmpty {
+            let changedDevices = plan.devices.map(\.device)
+            let records = plan.devices.map(\.record)
+            let players = plan.devices.map(\.player)
             try await connection.query("""
                 UPDATE touchschool_devices AS d SET last_seq = u.last_seq, last_end_ms = u.last_end_ms, player = u.player,
                     school = NULLIF(u.school, ''), taps = u.taps, best = u.best
@@ -162,15 +159,15 @@ final class PostgresBattleStore: BattleStore {
                 WHERE d.device = u.device
                 """, logger: logger)
         }
-        try await PostgresOperator.saveActivities(rules.devices, before: activities, nowMs: nowMs, on: connection, logger: logger)
+        try await PostgresOperator.saveActivities(plan.activities, on: connection, logger: logger)
         // 4. The hot rows, last: the board's version, then the schools in id order (and the
         // NOTIFY sent at COMMIT).
-        let board = try await PostgresAdministration.addToTotals(state.scores, on: connection, logger: logger)
-        return CommittedWindow(rules: rules, histories: histories, board: board ?? StoredBoard(version: 0, scores: [:]))
+        let board = try await PostgresAdministration.addToTotals(plan.increments, on: connection, logger: logger)
+        return plan.committed(board: board)
     }
 
     /// The devices' rows (device, last_seq, last_end_ms, player, school, taps, best) into `state`.
-    private static func take(_ rows: PostgresRowSequence, into state: inout SavedState) async throws {
+    private static func take(_ rows: PostgresRowSequence, into state: inout CommitTransaction.Rows) async throws {
         for try await (device, lastSeq, lastEndMs, player, school, taps, best) in rows.decode((String, Int64, Int64, String, String?, Int64, Int32).self) {
             state.devices[device] = DeviceRecord(lastSeq: UInt64(max(0, lastSeq)), player: player, lastEndMs: lastEndMs)
             state.players[device] = PlayerRecord(schoolID: school, taps: UInt64(max(0, taps)), bestTapsPerSecond: Int(best))

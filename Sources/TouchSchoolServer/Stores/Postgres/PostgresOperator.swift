@@ -26,23 +26,17 @@ enum PostgresOperator {
         return (activities, banned)
     }
 
-    /// Adds a commit's windows to the devices' tallies and their taps per school.
-    static func saveActivities(_ windows: [String: CommitRules.DeviceWindow], before: [String: DeviceActivity], nowMs: Int64,
-                               on connection: PostgresConnection, logger: Logger) async throws {
-        guard !windows.isEmpty else { return }
-        let hour = DeviceActivity.hour(ofMs: nowMs)
-        let devices = windows.keys.sorted()
-        let activities = devices.map { device in
-            (before[device] ?? DeviceActivity()).adding(accepted: windows[device]!.accepted, refused: windows[device]!.refused,
-                                                        addresses: windows[device]!.addresses,
-                                                        client: windows[device]!.client?.rawValue, hour: hour)
-        }
+    /// Writes a commit's tallies (`CommitTransaction.plan`) and adds its taps per school.
+    static func saveActivities(_ writes: [CommitTransaction.ActivityWrite], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !writes.isEmpty else { return }
+        let devices = writes.map(\.device)
+        let activities = writes.map(\.activity)
         // Addresses as one text per device (newline-separated): unnest cannot take an array of arrays.
         try await connection.query("""
             INSERT INTO touchschool_device_activity AS a (device, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses,
                 client)
             SELECT device, public_id, accepted, refused, hour, hour_accepted, hour_refused, string_to_array(addresses, E'\\n'), client
-            FROM unnest(\(devices)::text[], \(devices.map(DevicePublicID.of))::text[],
+            FROM unnest(\(devices)::text[], \(writes.map(\.publicID))::text[],
                         \(activities.map { Int64(clamping: $0.accepted) })::bigint[], \(activities.map { Int64(clamping: $0.refused) })::bigint[],
                         \(activities.map(\.hour))::bigint[], \(activities.map { Int64(clamping: $0.hourAccepted) })::bigint[],
                         \(activities.map { Int64(clamping: $0.hourRefused) })::bigint[],
@@ -53,9 +47,9 @@ enum PostgresOperator {
                 client = EXCLUDED.client
             """, logger: logger)
         var keys: [String] = [], schools: [String] = [], taps: [Int64] = []
-        for device in devices {
-            for (school, count) in windows[device]!.acceptedBySchool.sorted(by: { $0.key < $1.key }) where count > 0 {
-                keys.append(device)
+        for write in writes {
+            for (school, count) in write.addedBySchool.sorted(by: { $0.key < $1.key }) where count > 0 {
+                keys.append(write.device)
                 schools.append(school)
                 taps.append(Int64(clamping: count))
             }

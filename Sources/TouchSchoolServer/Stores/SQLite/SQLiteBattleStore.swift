@@ -7,10 +7,9 @@ import TouchSchoolStore
 /// The battle of one server in its data directory's `battle.sqlite` (`BattleDatabase`), the
 /// catalog from the directory (`DataDirectoryCatalog`), the identity in `battle.id`.
 ///
-/// A commit window is one SQLite transaction that reads the rows of the devices in it, applies
-/// `CommitRules` to them (the totals start empty, so what the rules add are this window's
-/// increments, as in PostgreSQL), and writes the changed devices and schools and the board's
-/// version: nothing else. It returns once the transaction is durable (WAL, `synchronous=FULL`).
+/// A commit window is one SQLite transaction (`CommitTransaction`): the rows of the devices in
+/// it read, the plan's changed devices, tallies and the totals' increments written with the
+/// board's version: nothing else. It returns once the transaction is durable (WAL, `synchronous=FULL`).
 /// The database is used on one serial queue, off the cooperative threads: a commit waits for
 /// its fsync there.
 final class SQLiteBattleStore: BattleStore {
@@ -72,35 +71,23 @@ final class SQLiteBattleStore: BattleStore {
                 nowMs: Int64) async throws(BattleStoreError) -> CommittedWindow {
         var window = try await run { database throws(StoreError) in
             try database.write { write throws(SQLiteError) in
-                var state = SavedState()
-                var activities: [String: DeviceActivity] = [:]
-                var banned: Set<String> = []
-                for device in Set(batches.map(\.device)) {
+                var rows = CommitTransaction.Rows()
+                for device in CommitTransaction.devices(of: batches) {
                     if let (activity, isBanned) = try write.activity(device: device) {
-                        activities[device] = activity
-                        if isBanned { banned.insert(device) }
+                        rows.activities[device] = activity
+                        if isBanned { rows.banned.insert(device) }
                     }
                     guard let (record, player) = try write.device(device) else { continue }
-                    state.devices[device] = record
-                    state.players[device] = player
+                    rows.devices[device] = record
+                    rows.players[device] = player
                 }
-                let before = state
-                var histories = histories
-                let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs, banned: banned)
-                for (device, record) in state.devices where record != before.devices[device] || state.players[device] != before.players[device] {
-                    try write.save(device: device, record: record, player: state.players[device] ?? PlayerRecord())
+                let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)
+                for row in plan.devices { try write.save(device: row.device, record: row.record, player: row.player) }
+                for tally in plan.activities {
+                    try write.saveActivity(device: tally.device, publicID: tally.publicID, activity: tally.activity, adding: tally.addedBySchool)
                 }
-                let hour = DeviceActivity.hour(ofMs: nowMs)
-                for (device, window) in rules.devices {
-                    let activity = (activities[device] ?? DeviceActivity())
-                        .adding(accepted: window.accepted, refused: window.refused, addresses: window.addresses,
-                                client: window.client?.rawValue, hour: hour)
-                    try write.saveActivity(device: device, publicID: DevicePublicID.of(device), activity: activity,
-                                           adding: window.acceptedBySchool)
-                }
-                let board = try write.addToTotals(state.scores)
-                return CommittedWindow(rules: rules, histories: histories,
-                                       board: StoredBoard(version: board?.version ?? 0, scores: board?.scores ?? [:]))
+                let board = try write.addToTotals(plan.increments)
+                return plan.committed(board: board.map { StoredBoard(version: $0.version, scores: $0.scores) })
             }
         }
         // Totals moved outside the window are told with it; where both have a school, the later wins.

@@ -1,0 +1,549 @@
+import Logging
+import TouchSchoolCore
+import TouchSchoolProtocol
+
+/// The server's live battle as a value: who is connected, what waits to be saved and what is
+/// being saved, the board as last saved and what changed since the last broadcast, and the
+/// battle's life (running, closing, finished). `update(_:now:)` takes one event and returns the
+/// effects to run; it never touches a socket, a store or a clock (the time is passed in). The
+/// `Battle` actor holds one, runs its effects (store calls, sends, timers) and feeds their
+/// results back as events, as the terminal game's loop runs `update(&GameState, …)`.
+///
+/// Named a hall, not a battle: "battle" already names the battle's identity (`battleID`) and
+/// the client's view of it (`NetworkBattle`, `LocalBattle`); the hall is where the server holds
+/// the one battle it hosts, with the connections gathered in it.
+///
+/// State:
+/// - connections (`peers`): players (bound to a device by their welcome) and board streams;
+///   the hellos not yet answered, waiting for their device's commit or reading its row;
+/// - the commit window: `pending` batches since `pendingSince`, the batches `inFlight` in the
+///   one commit under way, when the last commit started, when a failed one may be tried again;
+/// - the board: every school's total as last saved with the version it was read at, the
+///   schools changed since the last broadcast and when that was, the versions polled;
+/// - the devices the store holds (for `maximumDevices`), the store's health
+///   (`lastSaveError`), the catalog served, the devices' judges (`histories`);
+/// - the alarms asked for, and whether the battle is closing, stopped taking batches, finished.
+///
+/// Events: the server starts; a connection or board stream opens or closes; a hello; a batch;
+/// the results of the effects (a device's row read, a commit saved or failed, a poll, a catalog
+/// read); a hint that the board changed elsewhere; an operator's ban that changed totals; an
+/// alarm the hall asked for; the shutdown.
+///
+/// Effects: send a message to a connection, end it; answer a hello; read a device's row; commit
+/// batches; poll the store; read the catalog; wake me at an instant; log; count a metric; stop.
+///
+/// The rules it keeps (each pinned by `BattleHallTests`): batches are saved together, at most
+/// one commit at a time, a window after the oldest batch arrived and after the last commit
+/// started, at once when `commitBatchLimit` wait; an ack goes out only when its commit is
+/// saved; a hello waits until no batch of its device waits or is being saved; changed totals go
+/// out at most `broadcastInterval` apart; on shutdown what arrived is saved (three tries) and
+/// acknowledged before every connection is told "going away" and closed.
+struct BattleHall: Sendable {
+    typealias Instant = ContinuousClock.Instant
+
+    /// How long the commit window gathers batches before saving them together.
+    static let commitWindow: Duration = .milliseconds(50)
+    /// A save is started early when this many batches are waiting.
+    static let commitBatchLimit = 2_000
+    /// The least time between two board broadcasts: 5.6 a second. A tap reaches the other
+    /// players within the commit window, the save and at most this; 180 ms keeps that under 300 ms
+    /// at p99 with 3,000 players on a 2-core machine, for 1.22× the CPU of a bare server
+    /// broadcasting four times a second (BENCHMARKS.md, "A faster board").
+    static let broadcastInterval: Duration = .milliseconds(180)
+    /// How often the catalog is looked at for an import made while the server runs.
+    static let catalogCheckInterval: Duration = .seconds(2)
+    /// How often the store's devices are counted again.
+    static let deviceCountInterval: Duration = .seconds(60)
+    /// How long to wait before trying a failed save (or read) again.
+    static let retryDelay: Duration = .seconds(1)
+    /// How long to wait before trying the final save of a shutdown again, and how many tries.
+    static let finalRetryDelay: Duration = .milliseconds(200)
+    static let finalTries = 3
+    /// How often the board is asked for other servers' changes (a notification asks at once).
+    static let pollInterval: Duration = .milliseconds(200)
+
+    static let goingAway = ProtocolError(code: CloseCode.goingAway, message: "the server is shutting down; connect again later")
+
+    enum Event: Sendable {
+        /// The server runs: the periodic alarms begin.
+        case start
+        /// A connection (a player, or a board stream) the shell opened with this id.
+        case connect(ConnectionID, watchesBoard: Bool)
+        case disconnect(ConnectionID)
+        case hello(ConnectionID, device: String)
+        case batch(ReceivedBatch)
+        /// The answer to `.readDevice`.
+        case deviceRead(ConnectionID, device: String, Result<(DeviceRecord, PlayerRecord)?, BattleStoreError>)
+        /// The answer to `.commit`.
+        case committed(Result<CommittedWindow, BattleStoreError>)
+        /// The answer to `.poll`: the devices counted (when asked and read) and the changes.
+        case polled(devices: Int?, Result<StoredBoard?, BattleStoreError>)
+        /// Another server says the board reached this version (a PostgreSQL notification).
+        case boardHint(version: UInt64?)
+        /// The answer to `.readCatalog`: the new catalog, nil when unchanged.
+        case catalogRead(Result<CatalogResource?, BattleStoreError>)
+        /// The operator banned a device; the totals its removed taps changed.
+        case banned(BanOutcome)
+        case alarm(Alarm)
+        /// A graceful shutdown (`saying`: log it) or a cancellation.
+        case shutdown(saying: Bool)
+    }
+
+    enum Alarm: Hashable, Sendable {
+        case commit, broadcast, poll, catalog
+    }
+
+    enum Effect: Sendable {
+        case send(Outgoing, to: ConnectionID)
+        /// Ends the connection's outbox (its writer stops).
+        case finish(ConnectionID)
+        case answerHello(ConnectionID, HelloOutcome)
+        /// Reads the device's row after `delay`, answered by `.deviceRead`.
+        case readDevice(ConnectionID, device: String, after: Duration)
+        /// Saves the batches in one durable write, answered by `.committed`.
+        case commit([ReceivedBatch], histories: TapJudges, catalog: Catalog)
+        /// Counts the devices (when asked), reads the changes after `since`; answered by `.polled`.
+        case poll(since: UInt64, countDevices: Bool)
+        case readCatalog(current: CatalogResource)
+        /// Sends `.alarm(alarm)` at `at`, replacing the same alarm asked for before.
+        case wake(Alarm, at: Instant)
+        case log(Logger.Level, String, metadata: [String: String] = [:])
+        case measure(Measure)
+        /// The battle is over: every connection was told and closed.
+        case stop
+    }
+
+    enum Measure: Equatable, Sendable {
+        case commitFailed, committed, duplicateBatch, protocolError, broadcast, boardPoll, connectionRefused
+        case storeAvailable(Bool)
+        case batches(Int)
+        case taps(accepted: UInt64, refused: UInt64)
+    }
+
+    struct Peer: Sendable, Equatable {
+        /// The device a welcome bound it to (nil before its hello, or once it is being closed).
+        var device: String?
+        /// A board stream (`GET /v1/board`): no device, no hello; every broadcast, as an event.
+        var watchesBoard = false
+    }
+
+    enum HelloPhase: Equatable, Sendable {
+        /// Waits for the device's batches waiting or being saved.
+        case waiting(device: String)
+        case reading(device: String)
+    }
+
+    // MARK: - State
+
+    let battleID: String
+    /// No new device is welcomed once the store holds this many (`ServerConfiguration`).
+    let maximumDevices: Int
+    /// The catalog served; replaced by `.catalogRead`.
+    private(set) var catalog: CatalogResource
+    private(set) var histories: TapJudges
+
+    private(set) var peers: [ConnectionID: Peer] = [:]
+    private(set) var connectionOfDevice: [String: ConnectionID] = [:]
+    private(set) var hellos: [ConnectionID: HelloPhase] = [:]
+
+    private(set) var pending: [ReceivedBatch] = []
+    /// When the oldest waiting batch arrived: the commit window runs from then.
+    private(set) var pendingSince: Instant?
+    /// The batches of the commit under way (nil: none), and their `pendingSince`.
+    private(set) var committing: (batches: [ReceivedBatch], since: Instant?, final: Bool)?
+    /// Devices with batches in the commit under way.
+    private(set) var inFlight: Set<String> = []
+    /// When the last commit started: the next starts a window later at the soonest.
+    private(set) var lastCommitStarted: Instant?
+    /// After a failed commit, the next is tried no sooner than this.
+    private(set) var retryAt: Instant?
+
+    /// Every school's total as last saved (here or by another server on the same store).
+    private(set) var scores: [String: UInt64]
+    /// The board version each total was read at: an older reading never overwrites a newer one
+    /// (a poll and a commit of this server may finish in either order).
+    private(set) var scoreVersions: [String: UInt64] = [:]
+    private(set) var boardVersion: UInt64
+    /// Every change up to this version has been read from the store.
+    private(set) var polledVersion: UInt64
+    private(set) var changedSinceBroadcast: Set<String> = []
+    private(set) var lastBroadcast: Instant
+    private var boardText: (version: UInt64, json: String)?
+
+    /// Devices the store holds: read at start, grown by each save's new devices, read again
+    /// every `deviceCountInterval` (other servers on the same store add theirs).
+    private(set) var devicesStored: Int
+    private(set) var devicesCountedAt: Instant
+    private(set) var polling = false
+    private(set) var readingCatalog = false
+
+    private(set) var lastSaveError: String?
+    private(set) var alarms: [Alarm: Instant] = [:]
+    /// A shutdown began: no new connection, no new hello.
+    private(set) var closing = false
+    /// The final save began: no batch is taken any more (it was never acknowledged; its client
+    /// sends it again to the next server).
+    private(set) var stopped = false
+    private var finalFailures = 0
+    private(set) var finished = false
+
+    init(battleID: String, catalog: CatalogResource, board: StoredBoard, histories: TapJudges,
+         devicesStored: Int = 0, maximumDevices: Int = .max, now: Instant) {
+        self.battleID = battleID
+        self.catalog = catalog
+        self.histories = histories
+        self.devicesStored = devicesStored
+        self.maximumDevices = maximumDevices
+        scores = board.scores
+        boardVersion = board.version
+        polledVersion = board.version
+        lastBroadcast = now
+        devicesCountedAt = now
+    }
+
+    /// The board as saved, for `GET /v1/scores`.
+    var board: Board { Board(version: boardVersion, scores: scores.filter { $0.value > 0 }) }
+
+    /// The whole board as JSON, keys sorted: encoded once per version for every welcome and
+    /// every board stream's first event.
+    mutating func boardJSON() -> String {
+        if let boardText, boardText.version == boardVersion { return boardText.json }
+        let json = MessageCoding.encodeJSON(board)
+        boardText = (boardVersion, json)
+        return json
+    }
+
+    // MARK: - Update
+
+    mutating func update(_ event: Event, now: Instant) -> [Effect] {
+        var effects: [Effect] = []
+        switch event {
+        case .start:
+            wake(.poll, at: now + Self.pollInterval, &effects)
+            wake(.catalog, at: now + Self.catalogCheckInterval, &effects)
+        case let .connect(id, watchesBoard):
+            guard !closing else { effects.append(.finish(id)); break }
+            peers[id] = Peer(watchesBoard: watchesBoard)
+        case let .disconnect(id):
+            disconnect(id, &effects)
+        case let .hello(id, device):
+            guard !closing, peers[id] != nil else { effects.append(.answerHello(id, .refused(Self.goingAway))); break }
+            hellos[id] = .waiting(device: device)
+            if !inFlight.contains(device), !pending.contains(where: { $0.device == device }) { read(id, device: device, &effects) }
+        case let .deviceRead(id, device, result):
+            deviceRead(id, device: device, result, &effects)
+        case let .batch(batch):
+            // A connection being closed (a batch out of order, replaced by a newer connection of
+            // its device) has no device any more: what it still sends is not applied.
+            guard !stopped, peers[batch.connection]?.device == batch.device else { break }
+            if pending.isEmpty { pendingSince = now }
+            pending.append(batch)
+        case let .committed(result):
+            committed(result, now: now, &effects)
+        case let .polled(devices, result):
+            polling = false
+            if let devices {
+                devicesStored = devices
+                devicesCountedAt = now
+            }
+            switch result {
+            case let .failure(error):
+                noteSaveFailure(error, &effects)
+            case let .success(changes):
+                // The store answers again: with nothing waiting to be saved, saving works too.
+                if pending.isEmpty && committing == nil { noteSaveWorks(&effects) }
+                guard let changes else { break }
+                effects.append(.measure(.boardPoll))
+                polledVersion = max(polledVersion, changes.version)
+                take(changes)
+                broadcastWhenDue(now: now, &effects)
+            }
+        case let .boardHint(version):
+            // Unless this server's own commit brought the board there already.
+            if let version, version <= boardVersion { break }
+            poll(now: now, &effects)
+        case let .catalogRead(result):
+            readingCatalog = false
+            switch result {
+            case let .success(resource?):
+                effects.append(.log(.info, "Serving a new catalog",
+                                    metadata: ["source": resource.path, "schools": "\(resource.catalog.count)", "etag": resource.etag]))
+                catalog = resource
+                boardText = nil
+            case .success(nil):
+                break
+            case let .failure(error):
+                effects.append(.log(.warning, "Cannot read the new catalog; keeping the one served", metadata: ["error": "\(error)"]))
+            }
+        case let .banned(outcome):
+            if let board = outcome.board {
+                take(board)
+                broadcastWhenDue(now: now, &effects)
+            }
+        case let .alarm(alarm):
+            // A replaced alarm that fired anyway is not the one asked for: the other comes.
+            guard let at = alarms[alarm], at <= now else { break }
+            alarms[alarm] = nil
+            switch alarm {
+            case .commit:
+                break
+            case .broadcast:
+                if !finished { broadcast(now: now, &effects) }
+            case .poll:
+                guard !closing else { break }
+                wake(.poll, at: now + Self.pollInterval, &effects)
+                poll(now: now, &effects)
+            case .catalog:
+                guard !closing else { break }
+                wake(.catalog, at: now + Self.catalogCheckInterval, &effects)
+                if !readingCatalog {
+                    readingCatalog = true
+                    effects.append(.readCatalog(current: catalog))
+                }
+            }
+        case let .shutdown(saying):
+            guard !closing else { break }
+            if saying { effects.append(.log(.info, "Shutting down: saving what arrived, then closing every connection")) }
+            closing = true
+            for id in hellos.keys.sorted() { answer(id, .refused(Self.goingAway), &effects) }
+        }
+        proceed(now: now, &effects)
+        return effects
+    }
+
+    // MARK: - Connections and hellos
+
+    private mutating func disconnect(_ id: ConnectionID, _ effects: inout [Effect]) {
+        if hellos[id] != nil { answer(id, .refused(Self.goingAway), &effects) }
+        guard let peer = peers.removeValue(forKey: id) else { return }
+        if let device = peer.device, connectionOfDevice[device] == id { connectionOfDevice[device] = nil }
+        effects.append(.finish(id))
+    }
+
+    private mutating func answer(_ id: ConnectionID, _ outcome: HelloOutcome, _ effects: inout [Effect]) {
+        hellos[id] = nil
+        effects.append(.answerHello(id, outcome))
+    }
+
+    private mutating func read(_ id: ConnectionID, device: String, _ effects: inout [Effect]) {
+        hellos[id] = .reading(device: device)
+        effects.append(.readDevice(id, device: device, after: .zero))
+    }
+
+    /// After a commit (saved or not), the hellos whose device has no batch waiting or being saved
+    /// any more read its row. (Only a commit's end frees a device: a batch only adds to the wait.)
+    private mutating func readHellosNoLongerWaiting(_ effects: inout [Effect]) {
+        guard !closing, hellos.values.contains(where: { if case .waiting = $0 { true } else { false } }) else { return }
+        let waitingDevices = Set(pending.map(\.device))
+        for (id, phase) in hellos.sorted(by: { $0.key < $1.key }) {
+            guard case let .waiting(device) = phase, !waitingDevices.contains(device) else { continue }
+            read(id, device: device, &effects)
+        }
+    }
+
+    /// The device as the store has it (another server may have applied its batches): while the
+    /// store cannot be read, the hello waits and the connection stays.
+    private mutating func deviceRead(_ id: ConnectionID, device: String, _ result: Result<(DeviceRecord, PlayerRecord)?, BattleStoreError>,
+                                     _ effects: inout [Effect]) {
+        guard hellos[id] == .reading(device: device) else { return }
+        guard !closing, peers[id] != nil else { return answer(id, .refused(Self.goingAway), &effects) }
+        let known: (DeviceRecord, PlayerRecord)?
+        switch result {
+        case let .failure(error):
+            noteSaveFailure(error, &effects)
+            effects.append(.readDevice(id, device: device, after: Self.retryDelay))
+            return
+        case let .success(read):
+            known = read
+        }
+        // A full store keeps saving for the devices it holds; a new one waits for room. (Hellos
+        // of new devices at the same moment may each pass before their first save counts.)
+        if known == nil, devicesStored >= maximumDevices {
+            effects.append(.measure(.connectionRefused))
+            return answer(id, .refused(ProtocolError(code: CloseCode.battleFull,
+                                                     message: "this battle takes no new players now: it holds its limit of \(maximumDevices) devices")),
+                          &effects)
+        }
+        // Another connection of the same device is closed: the newest wins.
+        if let other = connectionOfDevice[device], other != id {
+            effects.append(.send(.close(code: CloseCode.normal, reason: "this device connected again"), to: other))
+            if peers[other] != nil { peers[other]?.device = nil }
+        }
+        connectionOfDevice[device] = id
+        peers[id]?.device = device
+        let welcome = MessageCoding.encodeWelcome(battle: battleID, lastSeq: known?.0.lastSeq ?? 0,
+                                                  player: CommitRules.playerState(known?.1), catalog: catalog.etag, encodedBoard: boardJSON())
+        answer(id, .welcome(welcome), &effects)
+    }
+
+    // MARK: - Commits
+
+    /// What comes next whatever the event: a commit due starts (or an alarm is asked for its
+    /// time); a shutdown saves and finishes.
+    private mutating func proceed(now: Instant, _ effects: inout [Effect]) {
+        guard !finished, committing == nil else { return }
+        if closing {
+            // Save and acknowledge what arrived; later batches wait for the next server.
+            stopped = true
+            if !pending.isEmpty && finalFailures < Self.finalTries {
+                if let retryAt, retryAt > now { return wake(.commit, at: retryAt, &effects) }
+                return startCommit(now: now, final: true, &effects)
+            }
+            return finish(now: now, &effects)
+        }
+        guard !pending.isEmpty else { return }
+        // The window runs from the oldest waiting batch's arrival, not from the end of the last
+        // save: batches that arrived during a save (an fsync can take tens of milliseconds on a
+        // busy disk) have waited their window already and are saved at once. Nor does a save
+        // start sooner than a window after the previous one started: fast saves (a PostgreSQL
+        // transaction takes a few milliseconds) would otherwise follow each other with a batch
+        // or two each, and commits would grow with the players instead of staying at most
+        // 1 / window a second.
+        var due = retryAt ?? now
+        if pending.count < Self.commitBatchLimit {
+            if let pendingSince { due = max(due, pendingSince + Self.commitWindow) }
+            if let lastCommitStarted { due = max(due, lastCommitStarted + Self.commitWindow) }
+        }
+        if due > now { return wake(.commit, at: due, &effects) }
+        startCommit(now: now, final: false, &effects)
+    }
+
+    private mutating func startCommit(now: Instant, final: Bool, _ effects: inout [Effect]) {
+        committing = (pending, pendingSince, final)
+        inFlight = Set(pending.map(\.device))
+        lastCommitStarted = now
+        retryAt = nil
+        effects.append(.commit(pending, histories: histories, catalog: catalog.catalog))
+        pending = []
+        pendingSince = nil
+    }
+
+    private mutating func committed(_ result: Result<CommittedWindow, BattleStoreError>, now: Instant, _ effects: inout [Effect]) {
+        guard let (batches, since, final) = committing else { return }
+        committing = nil
+        inFlight = []
+        defer { readHellosNoLongerWaiting(&effects) }
+        switch result {
+        case let .failure(error):
+            // Nothing is acknowledged: the batches wait (their players stay connected) and are
+            // saved when the store works again.
+            pending = batches + pending
+            pendingSince = since ?? now
+            noteSaveFailure(error, &effects)
+            if final { finalFailures += 1 }
+            retryAt = now + (final ? Self.finalRetryDelay : Self.retryDelay)
+        case let .success(window):
+            let result = window.rules
+            effects.append(.measure(.committed))
+            noteSaveWorks(&effects)
+            for note in window.notes { effects.append(.log(.warning, "The saved scores were repaired", metadata: ["problem": "\(note)"])) }
+            take(window.board)
+            histories = window.histories
+            devicesStored += result.newDevices
+            var acknowledged = 0
+            for (received, outcome) in zip(batches, result.outcomes) {
+                switch outcome {
+                case let .acknowledged(ack):
+                    acknowledged += 1
+                    if ack.accepted == 0 && ack.refused == 0 && received.batch.totalTaps > 0 { effects.append(.measure(.duplicateBatch)) }
+                    effects.append(.send(.text(MessageCoding.encode(.ack(ack))), to: received.connection))
+                case let .outOfOrder(expected):
+                    guard peers[received.connection] != nil else { continue }
+                    effects.append(.measure(.protocolError))
+                    let message = "batch \(received.batch.seq) out of order: expected \(expected)"
+                    effects.append(.send(.text(MessageCoding.encode(.error(ProtocolError(code: CloseCode.policyViolation, message: message)))),
+                                         to: received.connection))
+                    effects.append(.send(.close(code: CloseCode.policyViolation, reason: "batch out of order"), to: received.connection))
+                    peers[received.connection]?.device = nil
+                    // What the connection sent after the gap and is waiting for the next save is
+                    // not applied either: the connection was told it is closed.
+                    pending.removeAll { $0.connection == received.connection }
+                    if pending.isEmpty { pendingSince = nil }
+                }
+            }
+            effects.append(.measure(.batches(acknowledged)))
+            effects.append(.measure(.taps(accepted: result.accepted, refused: result.refused)))
+            broadcastWhenDue(now: now, &effects)
+        }
+    }
+
+    /// The end of a shutdown: the last changes, then every connection told and closed.
+    private mutating func finish(now: Instant, _ effects: inout [Effect]) {
+        broadcast(now: now, &effects)
+        for (id, peer) in peers.sorted(by: { $0.key < $1.key }) {
+            if !peer.watchesBoard { effects.append(.send(.text(MessageCoding.encode(.error(Self.goingAway))), to: id)) }
+            effects.append(.send(.close(code: CloseCode.goingAway, reason: "going away"), to: id))
+        }
+        for id in hellos.keys.sorted() { answer(id, .refused(Self.goingAway), &effects) }
+        finished = true
+        effects.append(.stop)
+    }
+
+    // MARK: - The board
+
+    /// New totals saved here or by another server, read at `changes.version`: the board and the
+    /// next broadcast take them. A total read at an older version than the one held is skipped.
+    private mutating func take(_ changes: StoredBoard) {
+        for (id, total) in changes.scores where (scoreVersions[id] ?? 0) <= changes.version {
+            scoreVersions[id] = changes.version
+            guard scores[id] != total else { continue }
+            scores[id] = total
+            changedSinceBroadcast.insert(id)
+        }
+        if changes.version > boardVersion { boardVersion = changes.version }
+        boardText = nil
+    }
+
+    /// Sends the changes now when the last broadcast is `broadcastInterval` old, else at that time.
+    private mutating func broadcastWhenDue(now: Instant, _ effects: inout [Effect]) {
+        guard !changedSinceBroadcast.isEmpty, !finished else { return }
+        let due = lastBroadcast + Self.broadcastInterval
+        if due <= now { broadcast(now: now, &effects) } else { wake(.broadcast, at: due, &effects) }
+    }
+
+    /// The changed schools' totals, one message encoded once, to every player who said hello, and
+    /// as one event encoded once to every board stream.
+    private mutating func broadcast(now: Instant, _ effects: inout [Effect]) {
+        guard !changedSinceBroadcast.isEmpty else { return }
+        var changed: [String: UInt64] = [:]
+        for id in changedSinceBroadcast { changed[id] = scores[id] ?? 0 }
+        changedSinceBroadcast = []
+        lastBroadcast = now
+        let changes = BoardChanges(version: boardVersion, scores: changed)
+        let text = MessageCoding.encode(.board(changes))
+        let event = peers.values.contains(where: \.watchesBoard) ? BoardStream.event("changes", json: MessageCoding.encodeJSON(changes)) : ""
+        effects.append(.measure(.broadcast))
+        for (id, peer) in peers.sorted(by: { $0.key < $1.key }) {
+            if peer.watchesBoard { effects.append(.send(.text(event), to: id)) } else if peer.device != nil { effects.append(.send(.text(text), to: id)) }
+        }
+    }
+
+    /// Asks the store for other servers' saves (one poll at a time), counting its devices again
+    /// every `deviceCountInterval`.
+    private mutating func poll(now: Instant, _ effects: inout [Effect]) {
+        guard !closing, !polling else { return }
+        polling = true
+        effects.append(.poll(since: polledVersion, countDevices: now - devicesCountedAt >= Self.deviceCountInterval))
+    }
+
+    // MARK: - Alarms and the store's health
+
+    private mutating func wake(_ alarm: Alarm, at instant: Instant, _ effects: inout [Effect]) {
+        guard alarms[alarm] != instant else { return }
+        alarms[alarm] = instant
+        effects.append(.wake(alarm, at: instant))
+    }
+
+    private mutating func noteSaveFailure(_ error: BattleStoreError, _ effects: inout [Effect]) {
+        effects.append(.measure(.commitFailed))
+        effects.append(.measure(.storeAvailable(false)))
+        if lastSaveError == nil { effects.append(.log(.error, "Cannot save the scores; will try again", metadata: ["error": "\(error)"])) }
+        lastSaveError = error.message
+    }
+
+    private mutating func noteSaveWorks(_ effects: inout [Effect]) {
+        if lastSaveError != nil { effects.append(.log(.notice, "Saving works again")) }
+        lastSaveError = nil
+        effects.append(.measure(.storeAvailable(true)))
+    }
+}

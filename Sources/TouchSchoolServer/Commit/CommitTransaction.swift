@@ -1,0 +1,87 @@
+import TouchSchoolBattleDatabase
+import TouchSchoolCore
+
+/// One commit window's transaction, written once for every store: read the window's rows →
+/// apply `CommitRules` → the devices that changed → their tallies → the totals' increments.
+///
+/// The seam between this and a store is two values: the store reads, inside one of its
+/// transactions, the `Rows` of the window's devices; `plan` answers the `Writes`; the store
+/// writes them in the same transaction, in their order (devices, tallies, then the totals, the
+/// hot rows, last) and makes it durable; `Plan.committed(board:)` is then what the battle is
+/// told. What differs per store is only how rows are read and written. (Values rather than a
+/// protocol of reads and writes called from here: SQLite's transaction runs synchronously on its
+/// queue and PostgreSQL's asynchronously, so one driver could not call both.)
+enum CommitTransaction {
+    /// What the transaction read: the window's devices as saved (their records and players), their
+    /// tallies, and which of them the operator banned. Devices without a row are new.
+    struct Rows: Sendable {
+        var devices: [String: DeviceRecord] = [:]
+        var players: [String: PlayerRecord] = [:]
+        var activities: [String: DeviceActivity] = [:]
+        var banned: Set<String> = []
+    }
+
+    /// A device's row as the window leaves it.
+    struct DeviceWrite: Sendable, Equatable {
+        var device: String
+        var record: DeviceRecord
+        var player: PlayerRecord
+    }
+
+    /// A device's tally after the window, and the taps the window added to it per school.
+    struct ActivityWrite: Sendable, Equatable {
+        var device: String
+        var publicID: String
+        var activity: DeviceActivity
+        var addedBySchool: [String: UInt64]
+    }
+
+    /// What the transaction writes, each in device (or school) key order.
+    struct Plan: Sendable {
+        /// The devices whose record or player changed.
+        var devices: [DeviceWrite]
+        var activities: [ActivityWrite]
+        /// What the window adds to each school's total (the totals read start at 0).
+        var increments: [String: UInt64]
+        var rules: CommitRules.Result
+        var histories: TapJudges
+
+        /// The window once durable, the totals having answered `board` (nil: nothing added).
+        func committed(board: StoredBoard?) -> CommittedWindow {
+            CommittedWindow(rules: rules, histories: histories, board: board ?? StoredBoard(version: 0, scores: [:]))
+        }
+    }
+
+    /// The window's devices in key order: the order rows are locked in.
+    static func devices(of batches: [ReceivedBatch]) -> [String] { Set(batches.map(\.device)).sorted() }
+
+    /// The devices whose rows the window may change: one of their batches is numbered beyond the
+    /// last applied (`saved`). The others only repeat: their rows answer them, nothing is written.
+    static func devicesToWrite(_ batches: [ReceivedBatch], saved: [String: DeviceRecord]) -> [String] {
+        let highest = Dictionary(batches.map { ($0.device, $0.batch.seq) }, uniquingKeysWith: max)
+        return devices(of: batches).filter { highest[$0, default: 0] > saved[$0]?.lastSeq ?? 0 }
+    }
+
+    /// Applies `batches` (in arrival order) to the rows read, by `CommitRules`.
+    static func plan(_ batches: [ReceivedBatch], rows: Rows, histories: TapJudges, catalog: Catalog, nowMs: Int64) -> Plan {
+        // No totals are read: the rules add to 0, so the scores end as this window's increments.
+        var state = SavedState(players: rows.players, devices: rows.devices)
+        var histories = histories
+        let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs, banned: rows.banned)
+        let devices = state.devices.keys.sorted().compactMap { device -> DeviceWrite? in
+            guard let record = state.devices[device],
+                  record != rows.devices[device] || state.players[device] != rows.players[device] else { return nil }
+            return DeviceWrite(device: device, record: record, player: state.players[device] ?? PlayerRecord())
+        }
+        let hour = DeviceActivity.hour(ofMs: nowMs)
+        let activities = rules.devices.keys.sorted().map { device in
+            let window = rules.devices[device] ?? CommitRules.DeviceWindow()
+            return ActivityWrite(device: device, publicID: DevicePublicID.of(device),
+                                 activity: (rows.activities[device] ?? DeviceActivity())
+                                     .adding(accepted: window.accepted, refused: window.refused, addresses: window.addresses,
+                                             client: window.client?.rawValue, hour: hour),
+                                 addedBySchool: window.acceptedBySchool)
+        }
+        return Plan(devices: devices, activities: activities, increments: state.scores, rules: rules, histories: histories)
+    }
+}
