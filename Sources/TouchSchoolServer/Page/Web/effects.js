@@ -47,8 +47,8 @@ function run(effect) {
 export const storage = { get, set, remove, record, run };
 
 // ---------------------------------------------------------------- sound and vibration
-// What a tap and a refusal sound and feel like: a short click and a low double buzz made with Web
-// Audio oscillators (no sound files to load), and a tick of vibration on a phone that has it.
+// A tap's click and a refusal's low double buzz from Web Audio oscillators (no sound files), and
+// a tick of vibration where the phone has it.
 /** A tap's click and buzz at most this often: a burst of taps is one rattle, not hundreds of voices. */
 const TAP_FEEDBACK_MS = 40;
 const TAP_VIBRATION_MS = 8;
@@ -179,32 +179,12 @@ export function net(dispatch) {
 }
 
 // ---------------------------------------------------------------- which tab plays
-// Which tab plays. The tabs of one browser share the device and its
-// storage. Only the tab holding the device's Web Lock plays; another says so and offers to play
-// here, which takes the lock from the first: that one stops at once and writes nothing more. The
-// lock is held for the tab's life; a tab waiting for it plays as soon as the playing tab is
-// closed or reloaded. Messages: granted, waiting, claiming, lost {to}; effects: claim, release.
+// Only the tab holding the device's Web Lock plays (docs/protocol.md, "One tab plays").
+// Messages: granted, waiting, claiming, lost {to}; effects: claim, release.
 const DEVICE_LOCK = 'touchschool-device';
-// A page without Web Locks (served over plain http to another machine: no secure context) agrees
-// with the other tabs over the BroadcastChannel `touchschool-device`, which needs none. Each tab
-// has a random `id` and its start time `since`; a tab that asks for the device takes an `epoch`
-// one above any it has heard. Ranks order the tabs: the higher epoch, then the earlier start,
-// then the smaller id. Every message is {type, id, since, epoch} (and `to` on a release):
-//  - claim: "who plays? if no one, I will". The owner answers `owner` at once. A claimant that
-//    hears `owner` or `take`, or a claim that outranks its own, waits; one that hears none of
-//    them within TAB_ANSWER_MS plays. Two tabs opened at the same instant both claim, and the
-//    lower gives way before either has played, read the storage or connected.
-//  - owner: the playing tab, in answer to a claim and every TAB_HEARTBEAT_MS. An owner hearing
-//    another owner that outranks it stops: with a newer epoch, that one took the device while
-//    this one was taken for dead (frozen, or too busy to answer), and only it still plays.
-//  - take: "play here". The owner stops at once (socket closed, storage never written again)
-//    and answers `release` to the taker, which then reads the storage and plays; with no owner
-//    left to answer (closed, crashed) it plays after TAB_ANSWER_MS. A claimant gives way.
-//  - release: the owner gave the device up, to a taker (`to`) or to anyone (its page was
-//    closed or left, or it stopped): then the waiting tabs claim at once.
-// A waiting tab that has heard no owner for TAB_SILENT_MS claims: an owner still there answers
-// at once (a background tab's timers, so its heartbeat, may be throttled to one a minute, its
-// message events are not); a crashed one does not, and the claimant plays TAB_ANSWER_MS later.
+// Without Web Locks (plain http to another machine: no secure context) the tabs agree over the
+// BroadcastChannel `touchschool-device`: claim, owner, take and release, ranked by epoch, start
+// and id, as docs/protocol.md ("One tab plays") describes them.
 const TAB_HEARTBEAT_MS = 1000;
 const TAB_SILENT_MS = 3000;
 const TAB_ANSWER_MS = 500;

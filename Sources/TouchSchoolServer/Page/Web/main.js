@@ -1,8 +1,6 @@
-// TouchSchool in a browser (the play protocol of docs/protocol.md), in the Elm architecture: one
-// state (state.js), changed only by the pure `update` (update.js: the next state and the effects
-// to run), drawn only by `view` (view.js). This file wires them: it runs the effects (effects.js),
-// which turn the world into messages, and draws once a frame (the ranks every RANK_MS). Six files,
-// not one a concern: each is a request, and twelve made the page interactive 1.6 times as late.
+// TouchSchool in a browser, in the Elm architecture: state.js, the pure update.js, view.js; this
+// file runs the effects (effects.js) and draws once a frame. Six files, not one a concern: each is
+// a request, and twelve made the page interactive 1.6 times as late.
 import { initialState } from './state.js';
 import { update } from './update.js';
 import { view, TEXT } from './view.js';
@@ -118,9 +116,8 @@ if (state.boardOnly) {
 dispatch({ type: 'start' });
 render();
 if (state.boardOnly) page.fitRows();
-// The page as an app (sw.js): it opens without the network next time. Browsers offer service
-// workers only to secure pages (https://, or this machine's localhost): a phone on the plain
-// http:// of a classroom's network plays as before.
+// The page as an app (sw.js), opened without the network next time: only on secure pages
+// (https://, localhost); a phone on a classroom's plain http:// plays as before.
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
 performance.mark('touchschool-interactive');
 document.body.dataset.ready = 'true';

@@ -1,7 +1,6 @@
-// How the page changes: `update(state, message, now)` returns `{state, effects}`: the next state
-// (the same object when nothing changed) and the effects to run in order, plain objects ({type:
-// 'send', message}…: main.js's `run` has them all). Pure: no DOM, storage, timers or sockets;
-// `now` is Date.now(). Tests/Page/update.test.mjs shows what each message does.
+// `update(state, message, now)` → `{state, effects}`: the next state (the same object when nothing
+// changed) and the effects to run in order, plain objects that main.js's `run` knows. Pure: no
+// DOM, storage, timers or sockets. Tests/Page/update.test.mjs shows what each message does.
 import * as rules from './rules.js';
 import { recount, myTaps, totals, battleKey } from './state.js';
 
