@@ -110,12 +110,12 @@ playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, _ in
                 switch decoded {
                 case let .hello(hello):
                     let welcome = Welcome(protocol: hello.protocol, battle: "bare-websocket-server", lastSeq: 0, board: Shared.hub.board,
-                                          player: PlayerState(school: nil, taps: 0, best: 0), catalog: "bare")
+                                          player: PlayerState(schoolID: nil, taps: 0, bestTapsPerSecond: 0), catalog: "bare")
                     outbox.yield(MessageCoding.encode(.welcome(welcome)))
                 case let .taps(batch):
                     Shared.hub.add(batch)
                     let ack = Acknowledgement(seq: batch.seq, accepted: batch.totalTaps, refused: 0,
-                                              player: PlayerState(school: batch.taps.keys.first, taps: batch.playerTaps, best: batch.best))
+                                              player: PlayerState(schoolID: batch.taps.keys.first, taps: batch.playerTaps, bestTapsPerSecond: batch.best))
                     outbox.yield(MessageCoding.encode(.ack(ack)))
                 case .ping:
                     outbox.yield(MessageCoding.encode(.pong))

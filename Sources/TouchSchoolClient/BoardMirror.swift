@@ -40,10 +40,10 @@ public struct BoardMirror: Codable, Equatable, Sendable {
     /// The board with the outbox's taps added, as the game's store would hold it, for `player`.
     public func savedState(adding outbox: Outbox, player name: String) -> SavedState {
         var scores = self.scores
-        var record = player.map { PlayerRecord(schoolID: $0.school, taps: $0.taps, bestTapsPerSecond: $0.best) }
+        var record = player.map { PlayerRecord(schoolID: $0.schoolID, taps: $0.taps, bestTapsPerSecond: $0.bestTapsPerSecond) }
         for batch in outbox.batches {
             for (id, taps) in batch.taps { scores[id] = scores[id, default: 0].addingSaturating(taps) }
-            record = BattleRules.player(record ?? PlayerRecord(), adding: batch.playerTaps, switchedTo: batch.switchedTo, best: batch.best)
+            record = BattleRules.player(record ?? PlayerRecord(), adding: batch.playerTaps, switchedTo: batch.switchedToSchool, best: batch.bestTapsPerSecond)
         }
         return SavedState(scores: scores, players: record.map { [name: $0] } ?? [:])
     }

@@ -241,14 +241,14 @@ public final class NetworkBattle: BattleConnection {
             var outbox = shared.withLock { $0.outbox }
             let batch = outbox.acknowledge(ack.seq)
             let switched = shared.withLock { state in
-                let school = state.mirror.player?.school
+                let school = state.mirror.player?.schoolID
                 state.outbox = outbox
                 state.mirror.acknowledged(ack, batch: batch)
                 state.changed = true
                 if ack.banned == true { state.events.append(.tapsRefusedByOperator(ack.refused)) }
                 else if ack.refused > 0 { state.events.append(.tapsRefusedByServer(ack.refused)) }
                 report(&state)
-                return school != ack.player.school ? state.mirror : nil
+                return school != ack.player.schoolID ? state.mirror : nil
             }
             linkOrDeliveryChanged.changed()
             // The player's school is kept at once (a game started after a kill starts on it), and

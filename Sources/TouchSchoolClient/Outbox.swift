@@ -26,8 +26,8 @@ public struct Outbox: Codable, Equatable, Sendable {
     public mutating func append(_ changes: PendingChanges, startMs: Int64, endMs: Int64) -> TapBatch? {
         guard !changes.isEmpty else { return nil }
         let taps = changes.scoreDeltas.filter { $0.value > 0 }
-        let batch = TapBatch(seq: nextSeq, taps: taps, playerTaps: changes.playerTaps, switchedTo: changes.switchedToSchool,
-                             best: changes.bestTapsPerSecond, startMs: min(startMs, endMs), endMs: endMs)
+        let batch = TapBatch(seq: nextSeq, taps: taps, playerTaps: changes.playerTaps, switchedToSchool: changes.switchedToSchool,
+                             bestTapsPerSecond: changes.bestTapsPerSecond, startMs: min(startMs, endMs), endMs: endMs)
         nextSeq += 1
         batches.append(batch)
         return batch

@@ -20,7 +20,7 @@ enum ServerBattleLoading {
                 // A device the server does not know yet (404) has no record there.
                 if let me = try ServerHTTP.fetchJSON(PlayerState.self, from: server, ServerPaths.me, headers: [(PlayProtocol.deviceHeader, device)],
                                                      absentWhen: 404) {
-                    state.players[player] = PlayerRecord(schoolID: me.school, taps: me.taps, bestTapsPerSecond: me.best)
+                    state.players[player] = PlayerRecord(schoolID: me.schoolID, taps: me.taps, bestTapsPerSecond: me.bestTapsPerSecond)
                 }
             }
             return (catalog, state)

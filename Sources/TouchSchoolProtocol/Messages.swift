@@ -81,24 +81,29 @@ public struct TapBatch: Codable, Equatable, Sendable {
     /// The player's taps for their school in this batch (after a switch: since the switch).
     public var playerTaps: UInt64
     /// Set when the player chose this school during the batch: their own count restarts.
-    public var switchedTo: String?
+    public var switchedToSchool: String?
     /// The best taps in one second the player has made.
-    public var best: Int
+    public var bestTapsPerSecond: Int
     /// When the first and last tap of the batch happened, milliseconds since 1970 by the client's
     /// clock. The server judges the taps against this time, not against when the batch arrives,
     /// so that a batch kept offline for an hour is judged as played.
     public var startMs: Int64
     public var endMs: Int64
 
-    public init(seq: UInt64, taps: [String: UInt64], playerTaps: UInt64, switchedTo: String? = nil, best: Int,
+    public init(seq: UInt64, taps: [String: UInt64], playerTaps: UInt64, switchedToSchool: String? = nil, bestTapsPerSecond: Int,
                 startMs: Int64, endMs: Int64) {
         self.seq = seq
         self.taps = taps
         self.playerTaps = playerTaps
-        self.switchedTo = switchedTo
-        self.best = best
+        self.switchedToSchool = switchedToSchool
+        self.bestTapsPerSecond = bestTapsPerSecond
         self.startMs = startMs
         self.endMs = endMs
+    }
+
+    /// The wire's short names (docs/protocol.md); in Swift the names Core gives the same fields.
+    enum CodingKeys: String, CodingKey {
+        case seq, taps, playerTaps, switchedToSchool = "switchedTo", bestTapsPerSecond = "best", startMs, endMs
     }
 
     public var totalTaps: UInt64 { taps.values.reduce(0) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 } }
@@ -155,14 +160,19 @@ public struct Board: Codable, Equatable, Sendable {
 }
 
 public struct PlayerState: Codable, Equatable, Sendable {
-    public var school: String?
+    public var schoolID: String?
     public var taps: UInt64
-    public var best: Int
+    public var bestTapsPerSecond: Int
 
-    public init(school: String?, taps: UInt64, best: Int) {
-        self.school = school
+    public init(schoolID: String?, taps: UInt64, bestTapsPerSecond: Int) {
+        self.schoolID = schoolID
         self.taps = taps
-        self.best = best
+        self.bestTapsPerSecond = bestTapsPerSecond
+    }
+
+    /// The wire's short names (docs/protocol.md); in Swift the names Core's `PlayerRecord` gives them.
+    enum CodingKeys: String, CodingKey {
+        case schoolID = "school", taps, bestTapsPerSecond = "best"
     }
 }
 

@@ -14,7 +14,7 @@ import TouchSchoolTestSupport
     static let byName = ServerAddress(secure: false, host: "localhost", port: 8080)
 
     static func batch(_ seq: UInt64, taps: UInt64, at ms: Int64) -> TapBatch {
-        TapBatch(seq: seq, taps: ["S1": taps], playerTaps: taps, best: 3, startMs: ms, endMs: ms + 500)
+        TapBatch(seq: seq, taps: ["S1": taps], playerTaps: taps, bestTapsPerSecond: 3, startMs: ms, endMs: ms + 500)
     }
 
     /// What an earlier version left in an address's folder.

@@ -24,7 +24,7 @@ import TouchSchoolStore
         let first = outbox.append(changes(3, switched: true), startMs: 0, endMs: 500)
         let second = outbox.append(changes(4), startMs: 500, endMs: 1000)
         #expect(first?.seq == 1)
-        #expect(first?.switchedTo == "S1")
+        #expect(first?.switchedToSchool == "S1")
         #expect(first?.taps == ["S1": 3])
         #expect(second?.seq == 2)
         #expect(second?.startMs == 500 && second?.endMs == 1000)
@@ -185,7 +185,7 @@ import TouchSchoolStore
     @Test func theGameSeesTheBoardPlusEveryWaitingTap() {
         var mirror = BoardMirror()
         mirror.take(Welcome(battle: "client-tests-battle", lastSeq: 0, board: Board(version: 3, scores: ["S1": 100, "S2": 50, "S9": 7]),
-                            player: PlayerState(school: "S1", taps: 20, best: 5), catalog: "c1"))
+                            player: PlayerState(schoolID: "S1", taps: 20, bestTapsPerSecond: 5), catalog: "c1"))
         var outbox = Outbox()
         outbox.append(PendingChanges(player: "p", scoreDeltas: ["S1": 4], playerTaps: 4, bestTapsPerSecond: 6), startMs: 0, endMs: 1)
         let board = mirror.board(adding: outbox, catalog: Self.catalog, generation: 2, player: "p")
@@ -201,12 +201,12 @@ import TouchSchoolStore
     }
 
     @Test func anAcknowledgedBatchMovesFromTheOutboxToTheBoardAndNewerTotalsReplace() {
-        var mirror = BoardMirror(version: 1, scores: ["S1": 10], player: PlayerState(school: "S1", taps: 10, best: 3))
+        var mirror = BoardMirror(version: 1, scores: ["S1": 10], player: PlayerState(schoolID: "S1", taps: 10, bestTapsPerSecond: 3))
         var outbox = Outbox()
         outbox.append(PendingChanges(player: "p", scoreDeltas: ["S1": 5], playerTaps: 5, bestTapsPerSecond: 4), startMs: 0, endMs: 1)
         let before = mirror.board(adding: outbox, catalog: Self.catalog, generation: 0, player: "p")
         let batch = outbox.acknowledge(1)
-        mirror.acknowledged(Acknowledgement(seq: 1, accepted: 5, refused: 0, player: PlayerState(school: "S1", taps: 15, best: 4)), batch: batch)
+        mirror.acknowledged(Acknowledgement(seq: 1, accepted: 5, refused: 0, player: PlayerState(schoolID: "S1", taps: 15, bestTapsPerSecond: 4)), batch: batch)
         let after = mirror.board(adding: outbox, catalog: Self.catalog, generation: 0, player: "p")
         #expect(after == before)
         mirror.apply(BoardChanges(version: 2, scores: ["S1": 16, "S2": 1]))
@@ -217,9 +217,9 @@ import TouchSchoolStore
 
     @Test func refusedTapsAreNotAddedAndTheServersPlayerWins() {
         var mirror = BoardMirror(version: 1, scores: ["S1": 10], player: nil)
-        let batch = TapBatch(seq: 1, taps: ["S1": 500], playerTaps: 500, best: 40, startMs: 0, endMs: 500)
-        mirror.acknowledged(Acknowledgement(seq: 1, accepted: 30, refused: 470, player: PlayerState(school: "S1", taps: 30, best: 9)), batch: batch)
+        let batch = TapBatch(seq: 1, taps: ["S1": 500], playerTaps: 500, bestTapsPerSecond: 40, startMs: 0, endMs: 500)
+        mirror.acknowledged(Acknowledgement(seq: 1, accepted: 30, refused: 470, player: PlayerState(schoolID: "S1", taps: 30, bestTapsPerSecond: 9)), batch: batch)
         #expect(mirror.scores["S1"] == 10)
-        #expect(mirror.player == PlayerState(school: "S1", taps: 30, best: 9))
+        #expect(mirror.player == PlayerState(schoolID: "S1", taps: 30, bestTapsPerSecond: 9))
     }
 }

@@ -52,7 +52,7 @@ import TouchSchoolStore
         let kept = try folder.outbox.load()
         #expect(kept.batches.map(\.seq) == [1, 2])
         #expect(kept.waitingTaps == 5)
-        #expect(kept.batches[0].switchedTo == "S1")
+        #expect(kept.batches[0].switchedToSchool == "S1")
         #expect(kept.batches[1].startMs >= kept.batches[0].endMs)
         #expect(battle.waitingTaps == 5)
         #expect(battle.startingState.scores == ["S1": 5, "S2": 9])

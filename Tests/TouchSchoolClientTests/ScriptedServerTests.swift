@@ -85,7 +85,7 @@ enum ScriptedReply: Sendable {
 
 @Suite(.onOwnThreads) struct ScriptedServerTests {
     static let catalog = BoardMirrorTests.catalog
-    static let me = PlayerState(school: "S1", taps: 0, best: 0)
+    static let me = PlayerState(schoolID: "S1", taps: 0, bestTapsPerSecond: 0)
     static let battleID = "scripted-battle-0001"
 
     func battle(on port: Int, in directory: TemporaryDirectory, outbox: Outbox = Outbox(),
@@ -137,7 +137,7 @@ enum ScriptedReply: Sendable {
                 let refused: UInt64 = batch.seq == 3 ? 2 : 0
                 let total = batch.totalTaps
                 return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: total - refused, refused: refused,
-                                                    player: PlayerState(school: "S1", taps: 100 + batch.seq, best: 3)))),
+                                                    player: PlayerState(schoolID: "S1", taps: 100 + batch.seq, bestTapsPerSecond: 3)))),
                         .send(.board(BoardChanges(version: 5 + batch.seq, scores: ["S1": 1000 + batch.seq])))]
             case .ping:
                 return [.send(.pong)]
@@ -217,7 +217,7 @@ enum ScriptedReply: Sendable {
                 return first ? [.wait(lateWelcome), .send(welcome)] : [.send(welcome)]
             case let .taps(batch):
                 return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: batch.totalTaps, refused: 0,
-                                                    player: PlayerState(school: "S1", taps: batch.totalTaps, best: 3))))]
+                                                    player: PlayerState(schoolID: "S1", taps: batch.totalTaps, bestTapsPerSecond: 3))))]
             case .ping:
                 return [.send(.pong)]
             }

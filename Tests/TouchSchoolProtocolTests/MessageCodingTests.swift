@@ -17,13 +17,13 @@ import TouchSchoolProtocol
         #expect(try MessageCoding.decodeClient(#"{"type":"ping"}"#) == .ping)
         let batch = try MessageCoding.decodeClient(
             #"{"type":"taps","seq":3,"taps":{"B000011793":12},"playerTaps":12,"best":9,"startMs":1000,"endMs":1900}"#)
-        #expect(batch == .taps(TapBatch(seq: 3, taps: ["B000011793": 12], playerTaps: 12, best: 9, startMs: 1000, endMs: 1900)))
+        #expect(batch == .taps(TapBatch(seq: 3, taps: ["B000011793": 12], playerTaps: 12, bestTapsPerSecond: 9, startMs: 1000, endMs: 1900)))
     }
 
     @Test func theServersMessagesAreTheSameBytesEveryTime() {
         let board = ServerMessage.board(BoardChanges(version: 7, scores: ["S2": 5, "S1": 3]))
         #expect(MessageCoding.encode(board) == #"{"scores":{"S1":3,"S2":5},"type":"board","version":7}"#)
-        let ack = ServerMessage.ack(Acknowledgement(seq: 2, accepted: 10, refused: 1, player: PlayerState(school: "S1", taps: 10, best: 4)))
+        let ack = ServerMessage.ack(Acknowledgement(seq: 2, accepted: 10, refused: 1, player: PlayerState(schoolID: "S1", taps: 10, bestTapsPerSecond: 4)))
         #expect(MessageCoding.encode(ack)
             == #"{"accepted":10,"player":{"best":4,"school":"S1","taps":10},"refused":1,"seq":2,"type":"ack"}"#)
     }
@@ -31,7 +31,7 @@ import TouchSchoolProtocol
     /// The server writes its welcome with the board encoded once per version: the same bytes as
     /// the welcome encoded whole, as written here.
     @Test func aWelcomeWithItsBoardEncodedApartIsTheWelcome() throws {
-        let player = PlayerState(school: nil, taps: 0, best: 0)
+        let player = PlayerState(schoolID: nil, taps: 0, bestTapsPerSecond: 0)
         let expected = #"{"battle":"3f2a9c0d8e7b4a1f","board":{"scores":{"S1":3,"S2":5},"version":7},"catalog":"\"c1\"","#
             + #""lastSeq":4,"player":{"best":0,"taps":0},"protocol":1,"type":"welcome"}"#
         let whole = MessageCoding.encode(.welcome(Welcome(battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, board: Board(version: 7, scores: ["S2": 5, "S1": 3]),

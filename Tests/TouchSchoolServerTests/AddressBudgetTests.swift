@@ -15,7 +15,7 @@ import TouchSchoolProtocol
         let now = TestDevice.nowMs()
         return (1...count).map { seq in
             let end = now - Int64(count - seq) * 5_000
-            return TapBatch(seq: UInt64(seq), taps: [school: 230], playerTaps: 230, switchedTo: seq == 1 ? school : nil, best: 8,
+            return TapBatch(seq: UInt64(seq), taps: [school: 230], playerTaps: 230, switchedToSchool: seq == 1 ? school : nil, bestTapsPerSecond: 8,
                             startMs: end - 5_000, endMs: end)
         }
     }

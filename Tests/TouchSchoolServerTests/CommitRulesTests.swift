@@ -15,7 +15,7 @@ import TouchSchoolProtocol
                   switchedTo: String? = nil, startMs: Int64? = nil, endMs: Int64? = nil) -> ReceivedBatch {
         let player = taps.values.reduce(0, +)
         return ReceivedBatch(connection: connection, device: device, player: "p",
-                             batch: TapBatch(seq: seq, taps: taps, playerTaps: player, switchedTo: switchedTo, best: 5,
+                             batch: TapBatch(seq: seq, taps: taps, playerTaps: player, switchedToSchool: switchedTo, bestTapsPerSecond: 5,
                                              startMs: startMs ?? now - 1_000 + Int64(seq) * 100, endMs: endMs ?? now - 900 + Int64(seq) * 100),
                              address: "127.0.0.1")
     }
@@ -101,8 +101,8 @@ import TouchSchoolProtocol
             let taps: UInt64 = sprinting ? 11 : 5
             let batches = devices.enumerated().map { index, device in
                 ReceivedBatch(connection: UInt64(index), device: device, player: device,
-                              batch: TapBatch(seq: UInt64(tick + 1), taps: ["A": taps], playerTaps: taps, switchedTo: tick == 0 ? "A" : nil,
-                                              best: 44, startMs: endMs - 250, endMs: endMs),
+                              batch: TapBatch(seq: UInt64(tick + 1), taps: ["A": taps], playerTaps: taps, switchedToSchool: tick == 0 ? "A" : nil,
+                                              bestTapsPerSecond: 44, startMs: endMs - 250, endMs: endMs),
                               address: "10.1.2.3", network: "10.1.2.3")
             }
             claimed += taps * 40

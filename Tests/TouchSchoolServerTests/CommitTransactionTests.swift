@@ -13,7 +13,7 @@ import TouchSchoolProtocol
 
     func received(_ seq: UInt64, _ taps: [String: UInt64], device: String) -> ReceivedBatch {
         ReceivedBatch(connection: 1, device: device, player: "p",
-                      batch: TapBatch(seq: seq, taps: taps, playerTaps: taps.values.reduce(0, +), switchedTo: seq == 1 ? "A" : nil, best: 5,
+                      batch: TapBatch(seq: seq, taps: taps, playerTaps: taps.values.reduce(0, +), switchedToSchool: seq == 1 ? "A" : nil, bestTapsPerSecond: 5,
                                       startMs: now - 1_000 + Int64(seq) * 100, endMs: now - 900 + Int64(seq) * 100),
                       address: "127.0.0.1")
     }

@@ -63,7 +63,7 @@ import TouchSchoolTestSupport
         await a.close()
         let (a2, welcome) = try await TestPlayer.join(two, device: alice)
         #expect(welcome.lastSeq == 6)
-        let last = TapBatch(seq: 6, taps: [schoolA: 3], playerTaps: 3, switchedTo: nil, best: 8,
+        let last = TapBatch(seq: 6, taps: [schoolA: 3], playerTaps: 3, switchedToSchool: nil, bestTapsPerSecond: 8,
                             startMs: TestDevice.nowMs() - 1_000, endMs: TestDevice.nowMs())
         try await a2.send(.taps(last))
         let repeated = try await a2.ack(6)
@@ -336,7 +336,7 @@ import TouchSchoolTestSupport
         // The devices came along: alice's next batch is her second, her first is not counted again.
         let (a, welcome) = try await TestPlayer.join(server, device: alice)
         #expect(welcome.lastSeq == 1)
-        #expect(welcome.player == PlayerState(school: schoolA, taps: 10, best: 8))
+        #expect(welcome.player == PlayerState(schoolID: schoolA, taps: 10, bestTapsPerSecond: 8))
         try await a.send(.taps(alice.batch(schoolA, taps: 5)))
         _ = try await a.ack(2)
         await a.close()

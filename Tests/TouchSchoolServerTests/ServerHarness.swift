@@ -362,7 +362,7 @@ final class TestDevice: @unchecked Sendable {
         seq += 1
         let start = max(lastEndMs, Self.nowMs() - 3_000)
         lastEndMs = start + durationMs
-        return TapBatch(seq: seq, taps: [school: taps], playerTaps: taps, switchedTo: switchTo ? school : nil, best: 8,
+        return TapBatch(seq: seq, taps: [school: taps], playerTaps: taps, switchedToSchool: switchTo ? school : nil, bestTapsPerSecond: 8,
                         startMs: start, endMs: lastEndMs)
     }
 
@@ -371,7 +371,7 @@ final class TestDevice: @unchecked Sendable {
         seq += 1
         let start = max(lastEndMs, Self.nowMs() - 3_000)
         lastEndMs = start + durationMs
-        return TapBatch(seq: seq, taps: taps, playerTaps: 0, best: 8, startMs: start, endMs: lastEndMs)
+        return TapBatch(seq: seq, taps: taps, playerTaps: 0, bestTapsPerSecond: 8, startMs: start, endMs: lastEndMs)
     }
 }
 

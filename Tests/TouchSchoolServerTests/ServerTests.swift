@@ -30,7 +30,7 @@ import TouchSchoolTestSupport
         #expect(seen.version >= 1)
         let ackA = try await a.ack(1)
         #expect(ackA.accepted == 10 && ackA.refused == 0)
-        #expect(ackA.player == PlayerState(school: schoolA, taps: 10, best: 8))
+        #expect(ackA.player == PlayerState(schoolID: schoolA, taps: 10, bestTapsPerSecond: 8))
 
         try await b.send(.taps(bob.batch(schoolB, taps: 7, switchTo: true)))
         _ = try await a.next("bob's taps on alice's board") {
@@ -72,7 +72,7 @@ import TouchSchoolTestSupport
 
         let (second, welcome) = try await TestPlayer.join(server, device: device)
         #expect(welcome.lastSeq == 1)
-        #expect(welcome.player == PlayerState(school: schoolA, taps: 12, best: 8))
+        #expect(welcome.player == PlayerState(schoolID: schoolA, taps: 12, bestTapsPerSecond: 8))
         try await second.send(.taps(batch))
         let again = try await second.ack(1)
         #expect(again.accepted == 0 && again.refused == 0)
@@ -86,15 +86,15 @@ import TouchSchoolTestSupport
         let device = TestDevice(name: "cheater")
         let (player, _) = try await TestPlayer.join(server, device: device)
         let now = TestDevice.nowMs()
-        try await player.send(.taps(TapBatch(seq: 1, taps: [schoolA: 10_000], playerTaps: 10_000, switchedTo: schoolA, best: 10_000,
+        try await player.send(.taps(TapBatch(seq: 1, taps: [schoolA: 10_000], playerTaps: 10_000, switchedToSchool: schoolA, bestTapsPerSecond: 10_000,
                                              startMs: now - 1_000, endMs: now)))
         let ack = try await player.ack(1)
         #expect(ack.accepted + ack.refused == 10_000)
         #expect(ack.accepted <= 60, "accepted \(ack.accepted)")
-        #expect(ack.player.best <= 230)
+        #expect(ack.player.bestTapsPerSecond <= 230)
         #expect(try await HTTP.scores(server).scores[schoolA] == ack.accepted)
         // Taps for a school the server does not know count nowhere.
-        try await player.send(.taps(TapBatch(seq: 2, taps: ["NO-SUCH-SCHOOL": 3], playerTaps: 0, best: 0, startMs: now, endMs: now + 200)))
+        try await player.send(.taps(TapBatch(seq: 2, taps: ["NO-SUCH-SCHOOL": 3], playerTaps: 0, bestTapsPerSecond: 0, startMs: now, endMs: now + 200)))
         let unknown = try await player.ack(2)
         #expect(unknown.accepted == 0 && unknown.refused == 3)
         #expect(try await HTTP.scores(server).scores == [schoolA: ack.accepted])
@@ -138,7 +138,7 @@ import TouchSchoolTestSupport
         // A gap in the numbers: nothing of it counted.
         let skipper = TestDevice(name: "s")
         let (outOfOrder, _) = try await TestPlayer.join(server, device: skipper)
-        try await outOfOrder.send(.taps(TapBatch(seq: 5, taps: [schoolB: 4], playerTaps: 4, switchedTo: schoolB, best: 1,
+        try await outOfOrder.send(.taps(TapBatch(seq: 5, taps: [schoolB: 4], playerTaps: 4, switchedToSchool: schoolB, bestTapsPerSecond: 1,
                                                  startMs: TestDevice.nowMs() - 500, endMs: TestDevice.nowMs())))
         #expect(try await outOfOrder.closed() == CloseCode.policyViolation)
         #expect(outOfOrder.errorMessages.first?.message == "batch 5 out of order: expected 1")
@@ -157,7 +157,7 @@ import TouchSchoolTestSupport
         let (wide, _) = try await TestPlayer.join(server, device: TestDevice(name: "w"))
         var many: [String: UInt64] = [:]
         for index in 1...20 { many[String(format: "S%04d", index)] = 1 }
-        try await wide.send(.taps(TapBatch(seq: 1, taps: many, playerTaps: 0, best: 0, startMs: TestDevice.nowMs() - 900, endMs: TestDevice.nowMs())))
+        try await wide.send(.taps(TapBatch(seq: 1, taps: many, playerTaps: 0, bestTapsPerSecond: 0, startMs: TestDevice.nowMs() - 900, endMs: TestDevice.nowMs())))
         #expect(try await wide.closed() == CloseCode.policyViolation)
         try await playOnce()
 
@@ -201,11 +201,11 @@ import TouchSchoolTestSupport
             let device = TestDevice(name: "gap\(delay)")
             let (player, _) = try await TestPlayer.join(server, device: device)
             let now = TestDevice.nowMs()
-            try await player.send(.taps(TapBatch(seq: 3, taps: [schoolB: 2], playerTaps: 2, switchedTo: schoolB, best: 1,
+            try await player.send(.taps(TapBatch(seq: 3, taps: [schoolB: 2], playerTaps: 2, switchedToSchool: schoolB, bestTapsPerSecond: 1,
                                                  startMs: now - 900, endMs: now - 800)))
             try await Task.sleep(for: .milliseconds(delay))
             // The next batch the server expects; sending fails once the close arrived, as it may.
-            try? await player.send(.taps(TapBatch(seq: 1, taps: [schoolB: 1], playerTaps: 1, switchedTo: schoolB, best: 1,
+            try? await player.send(.taps(TapBatch(seq: 1, taps: [schoolB: 1], playerTaps: 1, switchedToSchool: schoolB, bestTapsPerSecond: 1,
                                                   startMs: now - 700, endMs: now - 600)))
             #expect(try await player.closed() == CloseCode.policyViolation)
             #expect(player.acks.isEmpty, "sent \(delay) ms after the gap: \(player.acks)")

@@ -11,7 +11,7 @@ import TouchSchoolProtocol
 /// `Authorization: Bearer TOKEN` (`AdminToken`); every one is logged with who asked (the
 /// address) and what, never with the token.
 struct AdminRoutes {
-    let battle: Battle
+    let battle: BattleHallRuntime
     let token: AdminToken
     let trustedProxies: Set<String>
     let logger: Logger

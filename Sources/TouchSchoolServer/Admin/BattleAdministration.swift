@@ -3,7 +3,7 @@ import TouchSchoolBattleDatabase
 /// What the operator does to the battle through the admin API; the store keeps it, and the
 /// totals a ban changed go to the hall (`BattleHall.Event.banned`), out on the board feed like a
 /// commit's (within `broadcastInterval`).
-extension Battle {
+extension BattleHallRuntime {
     func listDevices(top: Int, nowMs: Int64) async throws(BattleStoreError) -> [ListedDevice] {
         try await operatorStore.devices(top: top, nowMs: nowMs)
     }

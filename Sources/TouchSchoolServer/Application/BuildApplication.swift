@@ -10,7 +10,7 @@ extension TouchSchoolServer {
     /// all in front of one `battle`. Running it is the caller's (a `ServiceGroup` beside the
     /// battle, which shuts down first).
     /// `limits` are shared with the SSH players (`SSH/`): one address's devices, however they play.
-    static func buildApplication(_ configuration: ServerConfiguration, battle: Battle, limits: AddressLimits, adminToken: AdminToken,
+    static func buildApplication(_ configuration: ServerConfiguration, battle: BattleHallRuntime, limits: AddressLimits, adminToken: AdminToken,
                                  metrics: ServerMetrics, logger: Logger,
                                  onListening: @escaping @Sendable (String, Int) -> Void) throws -> some ApplicationProtocol {
         let page = try WebPage()

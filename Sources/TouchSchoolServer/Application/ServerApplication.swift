@@ -156,7 +156,7 @@ public enum TouchSchoolServer {
             throw ServerError(description: error.message)
         }
         let metrics = ServerMetrics()
-        let battle = Battle(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics,
+        let battle = BattleHallRuntime(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics,
                             limits: configuration.limits, devicesStored: devicesStored, maximumDevices: configuration.maximumDevices,
                             logger: logger)
         let listening = ListeningFlag()
@@ -257,16 +257,16 @@ extension TouchSchoolServer {
 
 /// A store's own loop that runs while the server does (PostgreSQL's listener for other servers).
 protocol StoreService: Sendable {
-    func service(for battle: Battle) -> any Service
+    func service(for battle: BattleHallRuntime) -> any Service
 }
 
 extension PostgresBattleStore: StoreService {
-    func service(for battle: Battle) -> any Service { Listener(store: self, battle: battle) }
+    func service(for battle: BattleHallRuntime) -> any Service { Listener(store: self, battle: battle) }
 
     /// Listens for other servers' commits until the server shuts down.
     struct Listener: Service {
         let store: PostgresBattleStore
-        let battle: Battle
+        let battle: BattleHallRuntime
         func run() async throws {
             await cancelWhenGracefulShutdown { await store.listen(waking: battle) }
         }

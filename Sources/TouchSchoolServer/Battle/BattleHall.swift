@@ -6,7 +6,7 @@ import TouchSchoolProtocol
 /// being saved, the board as last saved and what changed since the last broadcast, and the
 /// battle's life (running, closing, finished). `update(_:now:)` takes one event and returns the
 /// effects to run; it never touches a socket, a store or a clock (the time is passed in). The
-/// `Battle` actor holds one, runs its effects (store calls, sends, timers) and feeds their
+/// `BattleHallRuntime` actor holds one, runs its effects (store calls, sends, timers) and feeds their
 /// results back as events, as the terminal game's loop runs `update(&GameState, …)`.
 ///
 /// Named a hall, not a battle: "battle" already names the battle's identity (`battleID`) and
@@ -95,7 +95,7 @@ struct BattleHall: Sendable {
 
     enum Effect: Sendable {
         case send(Outgoing, to: ConnectionID)
-        /// Ends the connection's outbox (its writer stops).
+        /// Ends the connection's send queue (its writer stops).
         case finish(ConnectionID)
         case answerHello(ConnectionID, HelloOutcome)
         /// Reads the device's row after `delay`, answered by `.deviceRead`.

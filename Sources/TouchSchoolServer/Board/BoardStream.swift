@@ -13,11 +13,11 @@ import TouchSchoolProtocol
 /// proxies.
 ///
 /// Bounded like a play connection: counted against its address's connection limit (shared with
-/// the play sockets); a reader more than `outboxLimit` events behind is dropped by the battle, as
+/// the play sockets); a reader more than `sendQueueLimit` events behind is dropped by the battle, as
 /// a slow player is; a reader that stops reading altogether (a write still unfinished a whole
 /// keep-alive interval later) has its connection closed; every stream ends on a graceful shutdown.
 struct BoardStream {
-    let battle: Battle
+    let battle: BattleHallRuntime
     let limits: AddressLimits
     let metrics: ServerMetrics
     let trustedProxies: Set<String>
@@ -26,7 +26,7 @@ struct BoardStream {
     /// Events waiting for one reader: over eleven seconds of boards at 5.6 a second. Fewer than a play
     /// connection keeps: a board that far behind is of no use to a screen, and the reader comes
     /// back with the whole board.
-    static let outboxLimit = 64
+    static let sendQueueLimit = 64
     static let keepAlive = ": keep-alive\n\n"
 
     func add(to router: Router<HTTPRequestContext>) {
@@ -61,9 +61,9 @@ struct BoardStream {
     }
 
     private func stream(to writer: inout any ResponseBodyWriter, channel: any Channel, slot: AddressSlot, logger: Logger) async throws {
-        let (events, outbox) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Self.outboxLimit))
+        let (events, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Self.sendQueueLimit))
         // A server shutting down ends the stream at once: the page reads it again elsewhere.
-        guard let (id, board) = await battle.watchBoard(outbox: outbox) else {
+        guard let (id, board) = await battle.watchBoard(sendQueue: sendQueue) else {
             try await writer.finish(nil)
             return
         }
@@ -76,7 +76,7 @@ struct BoardStream {
         let readerGone = ReaderGone {
             logger.debug("Board stream's reader closed its side")
             slot.release()
-            outbox.finish()
+            sendQueue.finish()
         }
         do {
             try await channel.pipeline.addHandler(readerGone, position: .first).get()
@@ -86,13 +86,13 @@ struct BoardStream {
         channel.closeFuture.whenComplete { _ in
             logger.debug("Board stream's connection closed")
             slot.release()
-            outbox.finish()
+            sendQueue.finish()
         }
         logger.debug("Board stream started")
         let outcome: Result<Void, any Error>
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await keepAlive(outbox, watching: progress, closing: channel) }
+                group.addTask { await keepAlive(sendQueue, watching: progress, closing: channel) }
                 try await progress.track { try await writer.write(ByteBuffer(string: board)) }
                 reading: for await message in events {
                     switch message {
@@ -117,10 +117,10 @@ struct BoardStream {
     /// Every `keepAliveInterval`, until cancelled: a comment into the stream, and a look at the
     /// writer (`WriteProgress`). A stalled write, or a stream too full to take the comment, is a
     /// reader that stopped reading: its connection is closed (which ends the write).
-    private func keepAlive(_ outbox: AsyncStream<Outgoing>.Continuation, watching progress: WriteProgress,
+    private func keepAlive(_ sendQueue: AsyncStream<Outgoing>.Continuation, watching progress: WriteProgress,
                            closing channel: any Channel) async {
         await progress.watch(every: Self.keepAliveInterval, channel: channel) {
-            if case .enqueued = outbox.yield(.text(Self.keepAlive)) { return true }
+            if case .enqueued = sendQueue.yield(.text(Self.keepAlive)) { return true }
             return false
         } stalled: {
             channel.close(promise: nil)

@@ -137,11 +137,11 @@ enum CommitRules {
             }
             // The player's own record, as a local save applies it, with only accepted taps.
             let before = state.players[device] ?? PlayerRecord()
-            let switchedTo = batch.switchedTo.flatMap { catalog.position(ofID: $0) }.map { catalog[$0].id }
+            let switchedTo = batch.switchedToSchool.flatMap { catalog.position(ofID: $0) }.map { catalog[$0].id }
             let school = switchedTo ?? before.schoolID
             let playerAccepted = school.map { min(batch.playerTaps, acceptedBySchool[$0] ?? 0) } ?? 0
             let player = BattleRules.player(before, adding: playerAccepted, switchedTo: switchedTo,
-                                            best: min(max(0, batch.best), maximumBestTapsPerSecond))
+                                            best: min(max(0, batch.bestTapsPerSecond), maximumBestTapsPerSecond))
             state.players[device] = player
             if record.lastSeq == 0 { result.newDevices += 1 }
             record.lastSeq = batch.seq
@@ -168,6 +168,6 @@ enum CommitRules {
     static let maximumBestTapsPerSecond = TapGuardPolicy.standard.burstLimit
 
     static func playerState(_ record: PlayerRecord?) -> PlayerState {
-        PlayerState(school: record?.schoolID, taps: record?.taps ?? 0, best: record?.bestTapsPerSecond ?? 0)
+        PlayerState(schoolID: record?.schoolID, taps: record?.taps ?? 0, bestTapsPerSecond: record?.bestTapsPerSecond ?? 0)
     }
 }

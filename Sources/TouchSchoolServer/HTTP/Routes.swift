@@ -7,7 +7,7 @@ import TouchSchoolProtocol
 
 /// The HTTP endpoints: scores, catalog, the player of a device, health and metrics.
 struct Routes {
-    let battle: Battle
+    let battle: BattleHallRuntime
     let metrics: ServerMetrics
     /// Where a whole board is encoded: not in front of play.
     let costly: CostlyWork
@@ -43,8 +43,8 @@ struct Routes {
             guard let (player, record) = known else {
                 return Self.json(#"{"error":"this server does not know the device"}"#, status: .notFound)
             }
-            return Self.json(MessageCoding.encodeJSON(Me(player: record.player, lastSeq: record.lastSeq, school: player.school,
-                                                         taps: player.taps, best: player.best)))
+            return Self.json(MessageCoding.encodeJSON(Me(player: record.player, lastSeq: record.lastSeq, school: player.schoolID,
+                                                         taps: player.taps, best: player.bestTapsPerSecond)))
         }
         router.get("/healthz") { _, _ -> Response in
             if let error = await battle.lastSaveError {

@@ -9,7 +9,7 @@ import TouchSchoolProtocol
 /// projector's join addresses and QR code.
 struct PageRoutes {
     static let qrPath = "/v1/qr.svg"
-    let battle: Battle
+    let battle: BattleHallRuntime
     let page: WebPage
     let lookup: SchoolLookup
     let join: JoinAddresses

@@ -10,7 +10,7 @@ import TouchSchoolProtocol
 /// then numbered batches and pings. Anything malformed, oversized or out of order closes this
 /// connection alone, with an `error` message and its close code, and counts nothing.
 struct PlayConnection {
-    let battle: Battle
+    let battle: BattleHallRuntime
     let limits: AddressLimits
     let metrics: ServerMetrics
     let address: String
@@ -55,9 +55,9 @@ struct PlayConnection {
             return
         }
         defer { limits.closeConnection(from: address) }
-        let (stream, outbox) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Battle.outboxLimit))
-        guard let id = await battle.connect(outbox: outbox) else {
-            try await close(outbound, Battle.goingAway)
+        let (stream, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(BattleHallRuntime.sendQueueLimit))
+        guard let id = await battle.connect(sendQueue: sendQueue) else {
+            try await close(outbound, BattleHallRuntime.goingAway)
             return
         }
         metrics.connections.increment()
@@ -88,7 +88,7 @@ struct PlayConnection {
             group.addTask {
                 let failure: ProtocolError?
                 do {
-                    try await read(inbound, id: id, outbox: outbox, greeted: greeted)
+                    try await read(inbound, id: id, sendQueue: sendQueue, greeted: greeted)
                     failure = nil
                 } catch let Closing.error(error) {
                     failure = error
@@ -99,7 +99,7 @@ struct PlayConnection {
                     layerError.keep(error)
                     failure = nil
                 }
-                if let failure { fail(failure, outbox: outbox) }
+                if let failure { fail(failure, sendQueue: sendQueue) }
                 // Either way, the connection is over once the reader is: the writer sends
                 // what is queued (a close at the end when there was an error), then stops.
                 await battle.disconnect(id)
@@ -119,7 +119,7 @@ struct PlayConnection {
                 try? await Task.sleep(for: .seconds(PlayProtocol.helloTimeoutSeconds))
                 if !Task.isCancelled, !greeted.isSet {
                     fail(ProtocolError(code: CloseCode.policyViolation,
-                                       message: "no hello within \(PlayProtocol.helloTimeoutSeconds) seconds"), outbox: outbox)
+                                       message: "no hello within \(PlayProtocol.helloTimeoutSeconds) seconds"), sendQueue: sendQueue)
                 }
                 return .timer
             }
@@ -140,7 +140,7 @@ struct PlayConnection {
                     }
                 case .reader:
                     // The writer still sends what the reader queued (an error, a close), then
-                    // ends: the reader's end finished its outbox.
+                    // ends: the reader's end finished its send queue.
                     readerDone = true
                     if writerDone { group.cancelAll() }
                 case .grace:
@@ -154,14 +154,14 @@ struct PlayConnection {
         if let error = layerError.error { throw error }
     }
 
-    private func fail(_ failure: ProtocolError, outbox: AsyncStream<Outgoing>.Continuation) {
+    private func fail(_ failure: ProtocolError, sendQueue: AsyncStream<Outgoing>.Continuation) {
         metrics.protocolErrors.increment()
         logger.debug("Closing a connection", metadata: ["address": "\(address)", "reason": "\(failure.message)"])
-        outbox.yield(.text(MessageCoding.encode(.error(failure))))
-        outbox.yield(.close(code: failure.code, reason: Self.reason(failure.code)))
+        sendQueue.yield(.text(MessageCoding.encode(.error(failure))))
+        sendQueue.yield(.close(code: failure.code, reason: Self.reason(failure.code)))
     }
 
-    private func read(_ inbound: WebSocketInboundStream, id: ConnectionID, outbox: AsyncStream<Outgoing>.Continuation,
+    private func read(_ inbound: WebSocketInboundStream, id: ConnectionID, sendQueue: AsyncStream<Outgoing>.Continuation,
                       greeted: Flag) async throws {
         var messages = inbound.messages(maxSize: Self.maximumFrameBytes).makeAsyncIterator()
         guard let first = try await messages.next() else { return }
@@ -187,7 +187,7 @@ struct PlayConnection {
             player = PlayerNames.clean(hello.player)
             client = hello.client.flatMap(ClientKind.init(rawValue:))
             switch await battle.hello(id, device: hello.device, player: player) {
-            case let .welcome(welcome): outbox.yield(.text(welcome))
+            case let .welcome(welcome): sendQueue.yield(.text(welcome))
             case let .refused(error): throw Closing.error(error)
             }
             // A welcome the store held back is worth the operator's notice: a game gives up a
@@ -205,7 +205,7 @@ struct PlayConnection {
             case .hello:
                 throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "hello twice"))
             case .ping:
-                outbox.yield(.text(MessageCoding.encode(.pong)))
+                sendQueue.yield(.text(MessageCoding.encode(.pong)))
             case let .taps(batch):
                 try Self.validate(batch)
                 // The save checks the number against the device's last applied one: a repeat
@@ -229,7 +229,7 @@ struct PlayConnection {
 
     /// Why a device may not play from `address` now (a banned address, too many devices from
     /// it this hour), or nil: asked of every player, whatever brought them (this socket, SSH).
-    static func refusal(of device: String, from address: String, battle: Battle, limits: AddressLimits,
+    static func refusal(of device: String, from address: String, battle: BattleHallRuntime, limits: AddressLimits,
                         metrics: ServerMetrics) async -> ProtocolError? {
         // A store that cannot be read now lets the player in: a ban is the operator's tool
         // against a few cheaters, not worth refusing every player while the store is down.
@@ -258,9 +258,9 @@ struct PlayConnection {
             throw violation("batch \(batch.seq) names \(batch.taps.count) schools: at most \(PlayProtocol.maximumSchoolsPerBatch)")
         }
         guard batch.startMs <= batch.endMs else { throw violation("batch \(batch.seq) ends before it starts") }
-        guard batch.best >= 0 else { throw violation("batch \(batch.seq): a negative best") }
+        guard batch.bestTapsPerSecond >= 0 else { throw violation("batch \(batch.seq): a negative best") }
         guard batch.playerTaps <= batch.totalTaps else { throw violation("batch \(batch.seq): more player taps than taps") }
-        if let school = batch.switchedTo, batch.taps[school] == nil, batch.playerTaps > 0 {
+        if let school = batch.switchedToSchool, batch.taps[school] == nil, batch.playerTaps > 0 {
             throw violation("batch \(batch.seq): the player's taps are for a school the batch does not name")
         }
     }

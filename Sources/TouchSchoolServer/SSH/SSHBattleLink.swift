@@ -14,7 +14,7 @@ import TouchSchoolStore
 /// Kept in memory: the session lives in the server, so nothing survives it that the server
 /// did not acknowledge.
 final class SSHBattleLink: BattleConnection, Sendable {
-    let battle: Battle
+    let battle: BattleHallRuntime
     let device: String
     let player: String
     let address: String
@@ -51,13 +51,13 @@ final class SSHBattleLink: BattleConnection, Sendable {
     }
 
     /// Admits the player, says hello and waits for the welcome.
-    static func join(battle: Battle, device: String, player: String, address: String, limits: AddressLimits,
+    static func join(battle: BattleHallRuntime, device: String, player: String, address: String, limits: AddressLimits,
                      metrics: ServerMetrics) async -> Joining {
         if let refusal = await PlayConnection.refusal(of: device, from: address, battle: battle, limits: limits, metrics: metrics) {
             return .refused(refusal.message)
         }
-        let (messages, outbox) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Battle.outboxLimit))
-        guard let id = await battle.connect(outbox: outbox) else { return .refused(Battle.goingAway.message) }
+        let (messages, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(BattleHallRuntime.sendQueueLimit))
+        guard let id = await battle.connect(sendQueue: sendQueue) else { return .refused(BattleHallRuntime.goingAway.message) }
         let welcome: Welcome
         switch await battle.hello(id, device: device, player: player) {
         case let .welcome(text):
@@ -77,7 +77,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
         return .joined(link)
     }
 
-    private init(battle: Battle, id: ConnectionID, device: String, player: String, address: String, catalog: Catalog,
+    private init(battle: BattleHallRuntime, id: ConnectionID, device: String, player: String, address: String, catalog: Catalog,
                  welcome: Welcome) {
         self.battle = battle
         self.id = id

@@ -8,7 +8,7 @@ import TouchSchoolTerminal
 
 /// What every SSH session shares: the battle, the server's host key, the limits.
 struct SSHGameContext: Sendable {
-    let battle: Battle
+    let battle: BattleHallRuntime
     let hostKey: SSHHostKey
     /// The play connections' limits: an SSH player is one more device of its address.
     let limits: AddressLimits

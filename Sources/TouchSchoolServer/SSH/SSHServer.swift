@@ -27,7 +27,7 @@ struct SSHServer: Service {
     /// How long shutting down waits for the games to hand over their last taps.
     static let shutdownWait: Duration = .seconds(5)
 
-    init(host: String, port: Int, policy: SSHPolicy, battle: Battle, hostKey: SSHHostKey, limits: AddressLimits,
+    init(host: String, port: Int, policy: SSHPolicy, battle: BattleHallRuntime, hostKey: SSHHostKey, limits: AddressLimits,
          metrics: ServerMetrics, logger: Logger, onListening: @escaping @Sendable (Int) -> Void) {
         self.host = host
         self.port = port

@@ -21,11 +21,11 @@ import TouchSchoolStore
 
     static func batch(_ connection: ConnectionID, _ device: String, seq: UInt64, taps: UInt64) -> ReceivedBatch {
         ReceivedBatch(connection: connection, device: device, player: "p", batch: TapBatch(
-            seq: seq, taps: ["A": taps], playerTaps: taps, switchedTo: seq == 1 ? "A" : nil, best: 5, startMs: 0, endMs: 100))
+            seq: seq, taps: ["A": taps], playerTaps: taps, switchedToSchool: seq == 1 ? "A" : nil, bestTapsPerSecond: 5, startMs: 0, endMs: 100))
     }
 
     static func ack(_ seq: UInt64, _ taps: UInt64) -> Acknowledgement {
-        Acknowledgement(seq: seq, accepted: taps, refused: 0, player: PlayerState(school: "A", taps: taps, best: 5))
+        Acknowledgement(seq: seq, accepted: taps, refused: 0, player: PlayerState(schoolID: "A", taps: taps, bestTapsPerSecond: 5))
     }
 
     /// A saved window as a store would answer it: these outcomes, this board.
@@ -212,7 +212,7 @@ import TouchSchoolStore
             return
         }
         #expect(welcome == Welcome(battle: Self.battleID, lastSeq: 1, board: Board(version: 1, scores: ["A": 3]),
-                                   player: PlayerState(school: "A", taps: 3, best: 5), catalog: Self.catalog.etag))
+                                   player: PlayerState(schoolID: "A", taps: 3, bestTapsPerSecond: 5), catalog: Self.catalog.etag))
         #expect(Self.sent(read) == [Self.Sent(to: 1, message: nil, close: CloseCode.normal, text: nil)],
                 "the device's older connection is closed: the newest wins")
         #expect(hall.peers[1]?.device == nil && hall.connectionOfDevice["device-1"] == 2)

@@ -21,7 +21,7 @@ import TouchSchoolStore
     /// `triggerGracefulShutdown`) on `storage`, with a player's connection whose messages are kept.
     final class RunningBattle: Sendable {
         let storage: InMemoryBattleStore.Storage
-        let battle: Battle
+        let battle: BattleHallRuntime
         let connection: ConnectionID
         private let group: ServiceGroup
         private let running: Task<Void, any Error>
@@ -33,12 +33,12 @@ import TouchSchoolStore
             let catalog = try CatalogResource(bytes: CatalogFile.encode(storeTestCatalog), source: "test")
             let store = InMemoryBattleStore(storage: storage, catalog: catalog)
             let logger = Logger(label: "battle-test")
-            battle = Battle(store: store, battleID: await store.battleID(), catalog: catalog, board: await store.board(),
+            battle = BattleHallRuntime(store: store, battleID: await store.battleID(), catalog: catalog, board: await store.board(),
                             metrics: ServerMetrics(), logger: logger)
             group = ServiceGroup(configuration: .init(services: [battle], logger: logger))
             running = Task { [group] in try await group.run() }
-            let (stream, outbox) = AsyncStream<Outgoing>.makeStream()
-            connection = try #require(await battle.connect(outbox: outbox))
+            let (stream, sendQueue) = AsyncStream<Outgoing>.makeStream()
+            connection = try #require(await battle.connect(sendQueue: sendQueue))
             reader = Task { [inbox] in
                 for await message in stream {
                     guard case let .text(text) = message, let decoded = try? MessageCoding.decodeServer(text) else { continue }
@@ -56,7 +56,7 @@ import TouchSchoolStore
         func submit(_ seq: UInt64, taps: UInt64) async {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             await battle.submit(ReceivedBatch(connection: connection, device: Self.device, player: "p", batch: TapBatch(
-                seq: seq, taps: ["A": taps], playerTaps: taps, switchedTo: seq == 1 ? "A" : nil, best: 5,
+                seq: seq, taps: ["A": taps], playerTaps: taps, switchedToSchool: seq == 1 ? "A" : nil, bestTapsPerSecond: 5,
                 startMs: now - 3_000 + Int64(seq) * 200, endMs: now - 2_900 + Int64(seq) * 200), address: "127.0.0.1"))
         }
 
@@ -131,6 +131,6 @@ import TouchSchoolStore
         #expect(running.acks.map(\.seq) == [1, 2])
         #expect(storage.saved.scores == ["A": 5])
         #expect(storage.saved.devices[Self.device]?.lastSeq == 2)
-        #expect(running.messages.last == .error(Battle.goingAway))
+        #expect(running.messages.last == .error(BattleHallRuntime.goingAway))
     }
 }

@@ -63,7 +63,7 @@ extension BattleStoreTests {
             // taps" 19 above the school's 16).
             let refused = try await Self.commit(store, [Self.received(3, ["A": 5])])
             #expect(refused.rules.outcomes == [.acknowledged(Acknowledgement(seq: 3, accepted: 0, refused: 5,
-                                                                             player: PlayerState(school: "A", taps: 0, best: 5), banned: true))])
+                                                                             player: PlayerState(schoolID: "A", taps: 0, bestTapsPerSecond: 5), banned: true))])
             #expect(try await store.board().scores == ["A": 4])
             let listed = try #require(try await Self.listed(store, Self.first))
             #expect(listed.banned && listed.activity.accepted == 5 && listed.activity.refused == 5)

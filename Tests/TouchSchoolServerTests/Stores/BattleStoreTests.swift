@@ -16,7 +16,7 @@ import TouchSchoolStore
                          player: String = "민지", switchedTo: String? = nil, best: Int = 5, address: String = "10.0.0.1",
                          client: ClientKind? = nil) -> ReceivedBatch {
         ReceivedBatch(connection: connection, device: device, player: player,
-                      batch: TapBatch(seq: seq, taps: taps, playerTaps: taps.values.reduce(0, +), switchedTo: switchedTo, best: best,
+                      batch: TapBatch(seq: seq, taps: taps, playerTaps: taps.values.reduce(0, +), switchedToSchool: switchedTo, bestTapsPerSecond: best,
                                       startMs: now - 10_000 + Int64(seq) * 100, endMs: now - 9_900 + Int64(seq) * 100),
                       address: address, network: address, client: client)
     }
@@ -39,8 +39,8 @@ import TouchSchoolStore
             #expect(first.board.scores == ["A": 5])
 
             let again = try await Self.commit(store, [Self.received(2, ["A": 2]), Self.received(1, ["A": 3], switchedTo: "A")])
-            #expect(again.rules.outcomes == [.acknowledged(Acknowledgement(seq: 2, accepted: 0, refused: 0, player: PlayerState(school: "A", taps: 5, best: 5))),
-                                             .acknowledged(Acknowledgement(seq: 1, accepted: 0, refused: 0, player: PlayerState(school: "A", taps: 5, best: 5)))])
+            #expect(again.rules.outcomes == [.acknowledged(Acknowledgement(seq: 2, accepted: 0, refused: 0, player: PlayerState(schoolID: "A", taps: 5, bestTapsPerSecond: 5))),
+                                             .acknowledged(Acknowledgement(seq: 1, accepted: 0, refused: 0, player: PlayerState(schoolID: "A", taps: 5, bestTapsPerSecond: 5)))])
             #expect(try await store.board().scores == ["A": 5])
             let (record, player) = try #require(try await store.device("device-1-aaaaaaaaaaaaaaa"))
             #expect(record.lastSeq == 2 && record.player == "민지")

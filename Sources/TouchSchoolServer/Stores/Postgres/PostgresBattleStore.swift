@@ -217,7 +217,7 @@ final class PostgresBattleStore: BattleStore {
     /// Wakes `battle`'s poll whenever another server commits, for as long as the server runs;
     /// listens again after losing the connection (notifications sent meanwhile are lost: the
     /// poll still finds the changes within its interval).
-    func listen(waking battle: Battle) async {
+    func listen(waking battle: BattleHallRuntime) async {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in

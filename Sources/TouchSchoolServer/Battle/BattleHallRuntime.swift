@@ -21,12 +21,12 @@ enum Outgoing: Sendable, Equatable {
 /// The one battle of a server, as a service: a thin shell around `BattleHall`, the battle's
 /// state and rules as a value. The shell turns calls (a connection, a hello, a batch, a
 /// shutdown) into the hall's events and runs the effects it returns: messages into the
-/// connections' outboxes, the store's calls (`Stores/`), timers, logs and metrics; each store
+/// connections' send queues, the store's calls (`Stores/`), timers, logs and metrics; each store
 /// call's result and each timer come back as an event. What the shell keeps is only what the
-/// hall cannot hold as a value: the outboxes, the callers waiting for their hello's answer, the
+/// hall cannot hold as a value: the send queues, the callers waiting for their hello's answer, the
 /// timers' tasks. The operator's calls (`Admin/BattleAdministration.swift`) go to the store and
 /// tell the hall what changed.
-actor Battle: Service {
+actor BattleHallRuntime: Service {
     /// The store as play sees it; the catalog reload and the operator see theirs.
     let store: any PlayStore
     let catalogStore: any CatalogStore
@@ -37,11 +37,11 @@ actor Battle: Service {
     let logger: Logger
 
     /// A connection whose writer has this many messages waiting is too slow to keep.
-    static let outboxLimit = 1_024
+    static let sendQueueLimit = 1_024
     static let goingAway = BattleHall.goingAway
 
     private(set) var hall: BattleHall
-    private var outboxes: [ConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
+    private var sendQueues: [ConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
     private var nextConnection: ConnectionID = 1
     private var helloAnswers: [ConnectionID: CheckedContinuation<HelloOutcome, Never>] = [:]
     private var alarms: [BattleHall.Alarm: Task<Void, Never>] = [:]
@@ -90,7 +90,7 @@ actor Battle: Service {
     private func untilStopped() async {
         if !hall.finished { await withCheckedContinuation { stopWaiter = $0 } }
         let deadline = ContinuousClock.now + Self.closingGrace
-        while !outboxes.isEmpty, ContinuousClock.now < deadline, !Task.isCancelled {
+        while !sendQueues.isEmpty, ContinuousClock.now < deadline, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(10))
         }
     }
@@ -102,23 +102,23 @@ actor Battle: Service {
     // MARK: - Calls
 
     /// A new connection, or nil when the server is shutting down.
-    func connect(outbox: AsyncStream<Outgoing>.Continuation) -> ConnectionID? {
+    func connect(sendQueue: AsyncStream<Outgoing>.Continuation) -> ConnectionID? {
         guard !hall.closing else { return nil }
         let id = nextConnection
         nextConnection += 1
-        outboxes[id] = outbox
+        sendQueues[id] = sendQueue
         handle(.connect(id, watchesBoard: false))
         return id
     }
 
     /// A new board stream, or nil when the server is shutting down: the whole board now, as the
-    /// stream's first event, then every broadcast's event into `outbox`, in order (one actor
+    /// stream's first event, then every broadcast's event into `sendQueue`, in order (one actor
     /// call, so no change falls between the two).
-    func watchBoard(outbox: AsyncStream<Outgoing>.Continuation) -> (id: ConnectionID, board: String)? {
+    func watchBoard(sendQueue: AsyncStream<Outgoing>.Continuation) -> (id: ConnectionID, board: String)? {
         guard !hall.closing else { return nil }
         let id = nextConnection
         nextConnection += 1
-        outboxes[id] = outbox
+        sendQueues[id] = sendQueue
         handle(.connect(id, watchesBoard: true))
         return (id, BoardStream.event("board", json: hall.boardJSON()))
     }
@@ -161,13 +161,13 @@ actor Battle: Service {
     private func run(_ effect: BattleHall.Effect) {
         switch effect {
         case let .send(message, id):
-            guard let outbox = outboxes[id] else { return }
-            if case .enqueued = outbox.yield(message) { return }
+            guard let sendQueue = sendQueues[id] else { return }
+            if case .enqueued = sendQueue.yield(message) { return }
             // Too slow to keep up: the connection is dropped; the client reconnects and resends.
             logger.notice("Dropping a connection too slow to read its messages")
             handle(.disconnect(id))
         case let .finish(id):
-            outboxes.removeValue(forKey: id)?.finish()
+            sendQueues.removeValue(forKey: id)?.finish()
         case let .answerHello(id, outcome):
             helloAnswers.removeValue(forKey: id)?.resume(returning: outcome)
         case let .readDevice(id, device, delay):
