@@ -115,7 +115,7 @@ playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, _ in
                 case let .taps(batch):
                     Shared.hub.add(batch)
                     let ack = Acknowledgement(seq: batch.seq, accepted: batch.totalTaps, refused: 0,
-                                              player: PlayerState(schoolID: batch.taps.keys.first, taps: batch.playerTaps, bestTapsPerSecond: batch.best))
+                                              player: PlayerState(schoolID: batch.taps.keys.first, taps: batch.playerTaps, bestTapsPerSecond: batch.bestTapsPerSecond))
                     outbox.yield(MessageCoding.encode(.ack(ack)))
                 case .ping:
                     outbox.yield(MessageCoding.encode(.pong))
