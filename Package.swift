@@ -64,10 +64,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                // The game over SSH (`SSH/`): the game's own loop and view, the client's outbox
-                // numbering and board mirror, in process.
-                "TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolClient",
-                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                // The QR code of the join address, served as SVG to the projector.
+                "TouchSchoolQRCode",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // The HTTP decoder's errors, answered by the connection guard (`ConnectionGuard`).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -76,6 +74,24 @@ let package = Package(
             // binary as its resource bundle, installed in share/touchschool/web/ (`ShippedFile`).
             resources: [.copy("Page/Web")]
         ),
+        // The game over SSH (`serve --ssh-port`), for players with nothing installed: the game's
+        // own loop and view on an SSH channel, the client's outbox numbering and board mirror, all
+        // in the server's process, admitted and judged by its battle as a socket's player is.
+        .target(
+            name: "TouchSchoolSSH",
+            dependencies: [
+                "TouchSchoolServer", "TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolClient",
+                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol",
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // A QR code of a short text (ISO/IEC 18004): the join address, drawn by `serve` in the
+        // terminal and served as SVG to the projector. Pure, no dependencies.
+        .target(name: "TouchSchoolQRCode"),
         // A game's connection to a server: the durable outbox, the socket, the catalog's cache.
         .target(
             name: "TouchSchoolClient",
@@ -106,6 +122,7 @@ let package = Package(
             exclude: [
                 "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolView",
                 "Sources/TouchSchoolProtocol", "Sources/TouchSchoolServer", "Sources/TouchSchoolClient", "Sources/TouchSchoolTUI",
+                "Sources/TouchSchoolSSH", "Sources/TouchSchoolQRCode",
                 "Sources/TouchSchoolCommandLine", "Sources/TouchSchoolNetworkTUI", "Sources/TouchSchoolTerminal", "Sources/CNcurses",
                 "Sources/CSQLite", "Sources/TouchSchoolBattleDatabase",
                 "Tests", "Benchmarks", "docs", "scripts", "README.md", "BENCHMARKS.md",
@@ -136,7 +153,8 @@ let package = Package(
             name: "TouchSchoolNetworkTUI",
             dependencies: [
                 "TouchSchoolCommandLine", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolStarterCatalog",
-                "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolView",
+                "TouchSchoolServer", "TouchSchoolSSH", "TouchSchoolQRCode", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolView",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The core's tests read the starter catalog and the official list through the store.
@@ -157,7 +175,7 @@ let package = Package(
             name: "TouchSchoolServerTests",
             dependencies: [
                 "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolNetworkTUI",
-                "TouchSchoolTestSupport", "TouchSchoolBattleDatabase",
+                "TouchSchoolTestSupport", "TouchSchoolBattleDatabase", "TouchSchoolQRCode",
                 // The battle and its routes in process, against the in-memory store.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

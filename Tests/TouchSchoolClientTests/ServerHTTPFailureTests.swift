@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolProtocol
 import TouchSchoolTestSupport
 @testable import TouchSchoolClient
 import TouchSchoolCore

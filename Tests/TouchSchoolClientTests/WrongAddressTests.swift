@@ -6,6 +6,7 @@ import Testing
 import TouchSchoolTestSupport
 @testable import TouchSchoolClient
 import TouchSchoolCore
+import TouchSchoolProtocol
 
 /// A game that played on a server before and is started again at a wrong address of it (the
 /// `https://` address of the plain-HTTP server, or its SSH port) was "offline" for ever with its
