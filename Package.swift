@@ -1,6 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The pure modules are compiled with optimization in debug builds too: the tests run their search,
+/// ranking and layout over the official list's 12,011 schools, which takes a debug build ten times
+/// as long (BENCHMARKS.md, "The test suite's time").
+let optimizedInTests: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "TouchSchool",
     platforms: [.macOS(.v13)],
@@ -34,10 +39,10 @@ let package = Package(
     ],
     targets: [
         // The pure core: catalog, search and the rules of the game. No files, locks, clock or terminal.
-        .target(name: "TouchSchoolCore"),
+        .target(name: "TouchSchoolCore", swiftSettings: optimizedInTests),
         // The store: the state file, the catalog file and the import, with the file system and the
         // clock passed in as values; the game's connection to the battle (`BattleConnection`).
-        .target(name: "TouchSchoolStore", dependencies: ["TouchSchoolCore"]),
+        .target(name: "TouchSchoolStore", dependencies: ["TouchSchoolCore"], swiftSettings: optimizedInTests),
         // The system's SQLite (Debian: libsqlite3-dev), for the battle database.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // A server's battle in its data directory's `battle.sqlite`: the schema and every query,
@@ -105,7 +110,7 @@ let package = Package(
             ]
         ),
         // The pure view: state -> cell grid, display width, the two languages. No terminal code.
-        .target(name: "TouchSchoolView", dependencies: ["TouchSchoolCore"]),
+        .target(name: "TouchSchoolView", dependencies: ["TouchSchoolCore"], swiftSettings: optimizedInTests),
         // The game on a terminal, without ncurses: the frame loop, the input decoder, the styles'
         // looks, and escape sequences both ways (keys in, cells out) for a terminal at the end of
         // an SSH channel. The local game (ncurses) and the SSH server both run this loop.
@@ -198,3 +203,4 @@ let package = Package(
         .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolTerminal", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
     ]
 )
+

