@@ -182,12 +182,9 @@ final class StoreTestMount {
 
     /// Waits up to 5 s until `kib` KiB are free on the mount; whether they are.
     func waitForFreeSpace(kib: Int) -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while true {
+        Wait.untilBlocking(timeout: 5, every: .milliseconds(10)) {
             var stats = statvfs()
-            if statvfs(path, &stats) == 0, Int(stats.f_bavail) * Int(stats.f_frsize) >= kib << 10 { return true }
-            guard Date() < deadline else { return false }
-            usleep(10_000)
+            return statvfs(path, &stats) == 0 && Int(stats.f_bavail) * Int(stats.f_frsize) >= kib << 10
         }
     }
 

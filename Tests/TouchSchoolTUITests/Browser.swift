@@ -27,8 +27,7 @@ final class Browser {
     /// (`touch`) or a desktop, in `language` (what `navigator.language` says), started with
     /// Chromium's command-line `flags` besides this class's own.
     init(width: Int, height: Int, touch: Bool, language: String = "ko-KR", flags: [String] = []) throws {
-        var template = Array("/tmp/touchschool-browser-XXXXXX".utf8CString)
-        folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        folder = TemporaryDirectory().path
         do { try start(width: width, height: height, touch: touch, language: language, flags: flags) } catch {
             close()
             throw error
@@ -92,15 +91,13 @@ final class Browser {
         if !session.isEmpty { _ = try? request("DELETE", "/session/\(session)", nil, timeout: 10) }
         if driverPID > 0 {
             kill(-driverPID, SIGTERM)
-            let deadline = Date().addingTimeInterval(5)
-            while Self.groupIsAlive(driverPID), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            _ = Wait.untilBlocking(timeout: 5) { !Self.groupIsAlive(driverPID) }
             kill(-driverPID, SIGKILL)
             var status: Int32 = 0
             waitpid(driverPID, &status, 0)
         }
         for pid in processesUsingFolder() { kill(pid, SIGKILL) }
-        let deadline = Date().addingTimeInterval(5)
-        while !processesUsingFolder().isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        _ = Wait.untilBlocking(timeout: 5) { processesUsingFolder().isEmpty }
         try? FileManager.default.removeItem(atPath: folder)
     }
 
@@ -256,15 +253,9 @@ final class Browser {
 
     /// Polls `condition` every 50 ms until it holds; fails with `describe()` of the last state.
     func waitFor(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if (try? condition()) == true { return }
-            guard Date() < deadline else {
-                let text = (try? string("return document.body.innerText")) ?? "?"
-                throw Failure(description: "timed out after \(timeout)s waiting for \(what); the page says:\n\(text)")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        guard !Wait.untilBlocking(timeout: timeout, condition) else { return }
+        let text = (try? string("return document.body.innerText")) ?? "?"
+        throw Failure(description: "timed out after \(timeout)s waiting for \(what); the page says:\n\(text)")
     }
 
     // MARK: - WebDriver over HTTP
