@@ -436,16 +436,18 @@ final class Nginx: @unchecked Sendable {
         case let .success(started): pid = started
         case let .failure(failure): throw HarnessError(failure.description)
         }
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if Subprocess.run("/usr/bin/curl", ["-sf", "-o", "/dev/null", "--max-time", "2", "http://127.0.0.1:\(port)/healthz"]).status == 0 { return }
+        var ended = false
+        let answers = Wait.untilBlocking(timeout: 20) {
+            if Subprocess.run("/usr/bin/curl", ["-sf", "-o", "/dev/null", "--max-time", "2", "http://127.0.0.1:\(port)/healthz"]).status == 0 { return true }
             var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                stopped = true
-                throw HarnessError("nginx ended: \((try? String(contentsOfFile: "\(directory)/err", encoding: .utf8)) ?? "")")
-            }
-            usleep(50_000)
+            ended = waitpid(pid, &status, WNOHANG) == pid
+            return ended
         }
+        if ended {
+            stopped = true
+            throw HarnessError("nginx ended: \((try? String(contentsOfFile: "\(directory)/err", encoding: .utf8)) ?? "")")
+        }
+        if answers { return }
         stop()
         throw HarnessError("nginx did not answer within 20 s")
     }

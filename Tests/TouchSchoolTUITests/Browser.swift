@@ -48,14 +48,13 @@ final class Browser {
             case let .success(pid): driverPID = pid
             case let .failure(failure): throw Failure(description: failure.description)
             }
-            let deadline = Date().addingTimeInterval(30)
-            while driverURL.isEmpty, Date() < deadline {
+            _ = Wait.untilBlocking(timeout: 30) {
                 let text = (try? String(contentsOfFile: "\(folder)/driver.out", encoding: .utf8)) ?? ""
                 if let range = text.range(of: "started successfully on port ") {
                     let digits = text[range.upperBound...].prefix(while: \.isNumber)
                     if !digits.isEmpty { driverURL = "http://127.0.0.1:\(digits)" }
                 }
-                if driverURL.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+                return !driverURL.isEmpty
             }
             guard driverURL.isEmpty else { break }
             let said = ["driver.out", "driver.err"].map { (try? String(contentsOfFile: "\(folder)/\($0)", encoding: .utf8)) ?? "" }

@@ -329,13 +329,11 @@ struct SSHPlayEndToEndTests {
         defer { carol.close() }
         try carol.chooseSchool(named: "민사고", tapsLabel: "My taps")
         try GameEndToEndTests.tapLikeAPerson(carol, count: 3)
-        let deadline = Date().addingTimeInterval(10)
         var devices = ""
-        repeat {
+        _ = Wait.untilBlocking(timeout: 10, every: .milliseconds(100)) {
             devices = try Self.admin("GET", "/v1/admin/devices", on: server)
-            if devices.contains("\"accepted\":3") { break }
-            Thread.sleep(forTimeInterval: 0.1)
-        } while Date() < deadline
+            return devices.contains("\"accepted\":3")
+        }
         #expect(devices.contains("\"player\":\"carol\""), "\(devices)")
         #expect(devices.contains("\"addresses\":[\"127.0.0.2\"]"), "\(devices)")
         #expect(devices.contains("\"client\":\"ssh\""), "the operator sees an SSH session as one: \(devices)")
@@ -393,14 +391,12 @@ struct SSHPlayEndToEndTests {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
-        let deadline = Date().addingTimeInterval(15)
         var refused = false
-        while Date() < deadline, !refused {
+        _ = Wait.untilBlocking(timeout: 15, every: .milliseconds(200)) {
             let through = Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "3", "http://127.0.0.1:\(local)/healthz"])
             #expect(through.status != 0, "an HTTP answer came through the forward: \(through.output)")
-            if through.status == 0 { break }
-            refused = ((try? String(contentsOfFile: "\(logs.path)/err", encoding: .utf8)) ?? "").contains("open failed")
-            if !refused { Thread.sleep(forTimeInterval: 0.2) }
+            refused = through.status != 0 && ((try? String(contentsOfFile: "\(logs.path)/err", encoding: .utf8)) ?? "").contains("open failed")
+            return through.status == 0 || refused
         }
         #expect(refused, "the client never tried the forward: \((try? String(contentsOfFile: "\(logs.path)/err", encoding: .utf8)) ?? "")")
     }
