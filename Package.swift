@@ -170,12 +170,14 @@ let package = Package(
         .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
         .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolTestSupport"]),
         .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol", "TouchSchoolTestSupport"]),
-        // What the tests share: starting programs with a clean signal state, temporary folders,
-        // PostgreSQL clusters, commands run in process (`InProcessCommand`), and `.onOwnThreads`,
+        // What the tests share: starting programs with a clean signal state, a server process
+        // (`ServerProcess`), temporary folders, waiting for a condition (`Wait`), PostgreSQL
+        // clusters, commands run in process (`InProcessCommand`), and `.onOwnThreads`,
         // which every suite carries so that no test holds the cooperative pool the clients' and
         // servers' tasks run on.
         .target(name: "TouchSchoolTestSupport", dependencies: ["TouchSchoolStore", "TouchSchoolCommandLine"], path: "Tests/TestSupport"),
-        // A real server process on loopback, real WebSocket and HTTP clients.
+        // The server on loopback, in the test process or in a process of its own; real WebSocket
+        // and HTTP clients.
         .testTarget(
             name: "TouchSchoolServerTests",
             dependencies: [

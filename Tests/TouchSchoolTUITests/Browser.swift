@@ -28,8 +28,7 @@ final class Browser {
     /// (`touch`) or a desktop, in `language` (what `navigator.language` says), started with
     /// Chromium's command-line `flags` besides this class's own.
     init(width: Int, height: Int, touch: Bool, language: String = "ko-KR", flags: [String] = []) throws {
-        var template = Array("/tmp/touchschool-browser-XXXXXX".utf8CString)
-        folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        folder = TemporaryDirectory().path
         do { try start(width: width, height: height, touch: touch, language: language, flags: flags) } catch {
             close()
             throw error
@@ -50,14 +49,13 @@ final class Browser {
             case let .success(pid): driverPID = pid
             case let .failure(failure): throw Failure(description: failure.description)
             }
-            let deadline = Date().addingTimeInterval(30)
-            while driverPort == 0, Date() < deadline {
+            _ = Wait.untilBlocking(timeout: 30) {
                 let text = (try? String(contentsOfFile: "\(folder)/driver.out", encoding: .utf8)) ?? ""
                 if let range = text.range(of: "started successfully on port ") {
                     let digits = text[range.upperBound...].prefix(while: \.isNumber)
                     if let port = Int(digits) { driverPort = port }
                 }
-                if driverPort == 0 { Thread.sleep(forTimeInterval: 0.05) }
+                return driverPort != 0
             }
             guard driverPort == 0 else { break }
             let said = ["driver.out", "driver.err"].map { (try? String(contentsOfFile: "\(folder)/\($0)", encoding: .utf8)) ?? "" }
@@ -93,15 +91,13 @@ final class Browser {
         if !session.isEmpty { _ = try? request("DELETE", "/session/\(session)", nil, timeout: 10) }
         if driverPID > 0 {
             kill(-driverPID, SIGTERM)
-            let deadline = Date().addingTimeInterval(5)
-            while Self.groupIsAlive(driverPID), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            _ = Wait.untilBlocking(timeout: 5) { !Self.groupIsAlive(driverPID) }
             kill(-driverPID, SIGKILL)
             var status: Int32 = 0
             waitpid(driverPID, &status, 0)
         }
         for pid in processesUsingFolder() { kill(pid, SIGKILL) }
-        let deadline = Date().addingTimeInterval(5)
-        while !processesUsingFolder().isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        _ = Wait.untilBlocking(timeout: 5) { processesUsingFolder().isEmpty }
         try? FileManager.default.removeItem(atPath: folder)
     }
 
@@ -257,15 +253,9 @@ final class Browser {
 
     /// Polls `condition` every 50 ms until it holds; fails with `describe()` of the last state.
     func waitFor(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if (try? condition()) == true { return }
-            guard Date() < deadline else {
-                let text = (try? string("return document.body.innerText")) ?? "?"
-                throw Failure(description: "timed out after \(timeout)s waiting for \(what); the page says:\n\(text)")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        guard !Wait.untilBlocking(timeout: timeout, condition) else { return }
+        let text = (try? string("return document.body.innerText")) ?? "?"
+        throw Failure(description: "timed out after \(timeout)s waiting for \(what); the page says:\n\(text)")
     }
 
     // MARK: - WebDriver over HTTP

@@ -12,7 +12,6 @@ import TouchSchoolTestSupport
 /// with a window per tab, against a real server on loopback.
 @Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (.ci/run installs them): skipped"))
 struct WebPageTabsEndToEndTests {
-    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests
     typealias Device = WebPageDeviceEndToEndTests
 
@@ -53,7 +52,7 @@ struct WebPageTabsEndToEndTests {
     }
 
     @Test func withoutWebLocksOneTabPlaysAndPlayHereMovesIt() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let id = try Device.minsagoID(server)
         let browser = try Self.insecureBrowser(language: "en-US")
@@ -113,7 +112,7 @@ struct WebPageTabsEndToEndTests {
     }
 
     @Test func withoutWebLocksAClosedOrCrashedPlayersTabIsReplacedByItself() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let id = try Device.minsagoID(server)
         let browser = try Self.insecureBrowser(language: "ko-KR")
@@ -172,7 +171,7 @@ struct WebPageTabsEndToEndTests {
         print("crashed: the waiting tab played \(Int(afterCrash * 1000)) ms after the playing tab's page crashed")
 
         // The server is back: every tap counts once.
-        try server.start()
+        try server.restart()
         try Page.waitUntilDelivered(browser)
         try Page.touch(browser, 1, after: 7, pointerType: "mouse")
         try Page.waitUntilDelivered(browser)
@@ -196,7 +195,7 @@ struct WebPageTabsEndToEndTests {
     }
 
     @Test func withoutWebLocksTwoTabsOpenedAtOnceEndWithOnePlaying() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let id = try Device.minsagoID(server)
         let browser = try Self.insecureBrowser(language: "en-US")

@@ -136,6 +136,43 @@ public enum TouchSchoolServer {
     static func serve(_ configuration: ServerConfiguration, store: any BattleStore, services: [any StoreService],
                       entrances: [any PlayEntrance], logger: Logger,
                       onListening: @escaping @Sendable (String, Int) -> Void) async throws {
+        let listening = ListeningFlag()
+        let running = try await Self.services(configuration, store: store, services: services, entrances: entrances, logger: logger) { host, port in
+            listening.set()
+            onListening(host, port)
+        }
+        // Shut down in reverse order: the entrances first (each SSH game hands its last taps to the
+        // battle), the battle next (save, acknowledge, close the sockets with "going away"),
+        // then the HTTP server. A shutdown that takes too long is cancelled,
+        // and a cancellation that takes too long ends the process; a second SIGTERM or Ctrl-C ends
+        // it at once (what was acknowledged is saved; what was not, its clients send again).
+        var group = ServiceGroupConfiguration(services: running, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = Self.maximumShutdown
+        group.maximumCancellationDuration = Self.maximumCancellation
+        let secondSignal = Task {
+            var signals = await UnixSignalsSequence(trapping: .sigterm, .sigint).makeAsyncIterator()
+            guard await signals.next() != nil, await signals.next() != nil else { return }
+            logger.notice("A second signal: exiting now")
+            exit(Self.secondSignalStatus)
+        }
+        defer { secondSignal.cancel() }
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch let error as ServerError {
+            throw error // already in words (the SSH port taken)
+        } catch where !listening.isSet {
+            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port): \(Self.describeListening(error))")
+        }
+    }
+
+    /// The server's services on the battle kept in `store`, in the order they start (a service
+    /// group shuts them down in reverse): the HTTP application, the battle, `services` (the
+    /// store's own loops), the activity reporter and the `entrances` (SSH). `serve` runs them in
+    /// a group that SIGTERM and SIGINT shut down gracefully; the tests run them in a group of
+    /// their own, in process, and shut it down as a signal would.
+    static func services(_ configuration: ServerConfiguration, store: any BattleStore, services: [any StoreService],
+                         entrances: [any PlayEntrance] = [], logger: Logger,
+                         onListening: @escaping @Sendable (String, Int) -> Void) async throws -> [any Service] {
         let catalog: CatalogResource
         let board: StoredBoard
         let battleID: String
@@ -160,7 +197,6 @@ public enum TouchSchoolServer {
         let battle = BattleHallRuntime(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics,
                             limits: configuration.limits, devicesStored: devicesStored, maximumDevices: configuration.maximumDevices,
                             logger: logger)
-        let listening = ListeningFlag()
         let openFiles = SocketCapacity.raiseOpenFileLimit()
         let capacity = SocketCapacity(openFiles: openFiles, policy: configuration.limits)
         let limits = AddressLimits(policy: configuration.limits, capacity: capacity)
@@ -171,38 +207,13 @@ public enum TouchSchoolServer {
             "open_files": "\(openFiles)", "sockets": "\(capacity.total)", "sockets_per_address": "\(capacity.perAddress)",
             "connections_per_address": "\(capacity.connectionsPerAddress)"])
         let app = try buildApplication(configuration, battle: battle, limits: limits, adminToken: adminToken, metrics: metrics,
-                                       logger: logger) { host, port in
-            listening.set()
-            onListening(host, port)
-        }
+                                       logger: logger, onListening: onListening)
         let entered = try entrances.map { try $0.service(battle: battle, limits: limits, metrics: metrics, logger: logger) }
-        // Shut down in reverse order: the entrances first (each SSH game hands its last taps to the
-        // battle), the battle next (save, acknowledge, close the sockets with "going away"),
-        // then the HTTP server. A shutdown that takes too long is cancelled,
-        // and a cancellation that takes too long ends the process; a second SIGTERM or Ctrl-C ends
-        // it at once (what was acknowledged is saved; what was not, its clients send again).
         var reporters: [any Service] = []
         if let report = configuration.reportActivity {
             reporters.append(ActivityReporter(counts: metrics.activity, interval: configuration.activityInterval, report: report))
         }
-        var group = ServiceGroupConfiguration(services: [app, battle] + services.map { $0.service(for: battle) } + reporters + entered as [any Service],
-                                              gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        group.maximumGracefulShutdownDuration = Self.maximumShutdown
-        group.maximumCancellationDuration = Self.maximumCancellation
-        let secondSignal = Task {
-            var signals = await UnixSignalsSequence(trapping: .sigterm, .sigint).makeAsyncIterator()
-            guard await signals.next() != nil, await signals.next() != nil else { return }
-            logger.notice("A second signal: exiting now")
-            exit(Self.secondSignalStatus)
-        }
-        defer { secondSignal.cancel() }
-        do {
-            try await ServiceGroup(configuration: group).run()
-        } catch let error as ServerError {
-            throw error // already in words (the SSH port taken)
-        } catch where !listening.isSet {
-            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port): \(Self.describeListening(error))")
-        }
+        return [app, battle] + services.map { $0.service(for: battle) } + reporters + entered as [any Service]
     }
 
     /// How long a graceful shutdown (save, acknowledge, close) may take before it is cancelled,

@@ -25,7 +25,7 @@ import TouchSchoolStore
     }
 
     @Test func theFirstStartMovesStateJSONInOnceAndLeavesItAsItWas() throws {
-        let directory = makeTemporaryDirectory()
+        let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Self.writeStateJSON(in: directory)
         let before = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/state.json"))
@@ -50,7 +50,7 @@ import TouchSchoolStore
     }
 
     @Test func aStateJSONThatNeedsRepairIsNotMovedAndNothingIsMade() throws {
-        let directory = makeTemporaryDirectory()
+        let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let broken = Array(#"{"format": "touchschool-state", "version": 1, "scores": {"A": -5}, "players": {}}"#.utf8)
         try Data(broken).write(to: URL(fileURLWithPath: "\(directory)/state.json"))
@@ -69,7 +69,7 @@ import TouchSchoolStore
         ("a newer release's", "made by a newer release"),
     ])
     func aDatabaseItCannotReadIsRefusedAndLeftAsItIs(_ kind: String, _ reason: String) throws {
-        let directory = makeTemporaryDirectory()
+        let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = BattleDatabase.path(inDataDirectory: directory)
         switch kind {

@@ -53,7 +53,7 @@ let storeTestCatalog = Catalog(schools: ["A", "B", "C"].map {
 }, source: .starter)
 
 struct SQLiteFixture: StoreFixture {
-    let directory = makeTemporaryDirectory()
+    let directory = TemporaryDirectory().path
     let store: any BattleStore
 
     init() throws { store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil) }
