@@ -2,8 +2,8 @@
 import PackageDescription
 
 /// The pure modules are compiled with optimization in debug builds too: the tests run their search,
-/// ranking and layout over the official list's 12,011 schools, which takes a debug build ten times
-/// as long (BENCHMARKS.md, "The test suite's time").
+/// ranking and layout over the official list's 12,011 schools, which took an unoptimized build four
+/// to five times as long (BENCHMARKS.md, "The test suite's time").
 let optimizedInTests: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
