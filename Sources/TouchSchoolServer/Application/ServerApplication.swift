@@ -173,6 +173,18 @@ public enum TouchSchoolServer {
     static func services(_ configuration: ServerConfiguration, store: any BattleStore, services: [any StoreService],
                          entrances: [any PlayEntrance] = [], logger: Logger,
                          onListening: @escaping @Sendable (String, Int) -> Void) async throws -> [any Service] {
+        let (application, others) = try await assemble(configuration, store: store, services: services, entrances: entrances,
+                                                        logger: logger, onListening: onListening)
+        return [application] + others
+    }
+
+    /// What `services` runs, with the HTTP application apart from the services that run beside it
+    /// (the battle first), for the tests that send it requests without a socket (HummingbirdTesting's
+    /// `.router`).
+    static func assemble(_ configuration: ServerConfiguration, store: any BattleStore, services: [any StoreService],
+                         entrances: [any PlayEntrance] = [], logger: Logger,
+                         onListening: @escaping @Sendable (String, Int) -> Void) async throws
+        -> (application: some ApplicationProtocol, services: [any Service]) {
         let catalog: CatalogResource
         let board: StoredBoard
         let battleID: String
@@ -213,7 +225,7 @@ public enum TouchSchoolServer {
         if let report = configuration.reportActivity {
             reporters.append(ActivityReporter(counts: metrics.activity, interval: configuration.activityInterval, report: report))
         }
-        return [app, battle] + services.map { $0.service(for: battle) } + reporters + entered as [any Service]
+        return (app, [battle] + services.map { $0.service(for: battle) } + reporters + entered as [any Service])
     }
 
     /// How long a graceful shutdown (save, acknowledge, close) may take before it is cancelled,
