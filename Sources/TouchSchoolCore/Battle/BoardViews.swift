@@ -1,0 +1,152 @@
+/// Where one school stands in one of its leagues: what a player's screen shows of that league.
+public struct LeagueStanding: Equatable, Sendable {
+    public var league: League
+    /// 1-based; ties share a rank (`Leaderboard.rank(of:in:)`).
+    public var rank: Int
+    /// How many schools the league holds.
+    public var size: Int
+    /// Taps between the school's count and that of the school it has to overtake
+    /// (`Leaderboard.schoolAbove(_:in:)`); nil for a leader, tied leaders included.
+    public var gap: UInt64?
+    /// The rows just above the school in the league's order, nearest last: up to
+    /// `SchoolView.neighbourCount`, fewer near the top.
+    public var above: [RankedSchool]
+    /// The rows just below, nearest first: up to `SchoolView.neighbourCount`, fewer near the bottom.
+    public var below: [RankedSchool]
+
+    public init(league: League, rank: Int, size: Int, gap: UInt64?, above: [RankedSchool], below: [RankedSchool]) {
+        self.league = league
+        self.rank = rank
+        self.size = size
+        self.gap = gap
+        self.above = above
+        self.below = below
+    }
+}
+
+/// What a player's screen shows of the board: the school's count, where it stands in each of its
+/// four leagues, and the top of the national list. It names schools by catalog position; their
+/// names come from the directory the clients already have.
+public struct SchoolView: Equatable, Sendable {
+    /// Rows shown on either side of the school in each league.
+    public static let neighbourCount = 2
+    /// Rows of the national list's top shown.
+    public static let topCount = 3
+
+    /// The school's position in the catalog.
+    public var school: Int
+    public var count: UInt64
+    /// One per league of `League.leagues(of:)`, in that order (widest first).
+    public var standings: [LeagueStanding]
+    /// The first `topCount` rows of the national league (fewer in a smaller catalog).
+    public var top: [RankedSchool]
+
+    public init(school: Int, count: UInt64, standings: [LeagueStanding], top: [RankedSchool]) {
+        self.school = school
+        self.count = count
+        self.standings = standings
+        self.top = top
+    }
+}
+
+/// One page of one league, for a screen showing more than a school's surroundings (the ranking).
+public struct PageView: Equatable, Sendable {
+    public var league: League
+    /// The places asked for (0-based); `rows` leaves out those past the end of the league.
+    public var places: Range<Int>
+    /// How many schools the league holds, so that a screen knows how far it can scroll.
+    public var size: Int
+    public var rows: [RankedSchool]
+
+    public init(league: League, places: Range<Int>, size: Int, rows: [RankedSchool]) {
+        self.league = league
+        self.places = places
+        self.size = size
+        self.rows = rows
+    }
+}
+
+/// What a connection watches: a school's view (its players share it) or a page of a league.
+public enum BoardViewKey: Hashable, Sendable {
+    case school(Int)
+    case page(League, places: Range<Int>)
+}
+
+/// A view as computed for one key.
+public enum BoardView: Equatable, Sendable {
+    case school(SchoolView)
+    case page(PageView)
+}
+
+extension Leaderboard {
+    /// The school's view; `catalog` is the one the board ranks, for the school's leagues.
+    /// O(log n) per league: a place, and one walk along the league's order for the neighbours (the
+    /// school's own row among them gives its rank, and mostly the school above).
+    public func schoolView(of school: Int, in catalog: Catalog) -> SchoolView {
+        let count = count(of: school)
+        let standings = League.leagues(of: catalog[school]).map { league in
+            let place = place(of: school, in: league)
+            let neighbours = Self.neighbourPlaces(around: place)
+            let rows = entries(in: league, places: neighbours)
+            // `entries` leaves out places past the end, not before the start: the school's own row
+            // sits at `place - neighbours.lowerBound`.
+            let own = place - neighbours.lowerBound
+            let rank = rows[own].rank
+            // The school above is the nearest with a greater count: the last such row above, when
+            // the rows reach it (a crowd tied with the school can hide it), saving its search.
+            let above = rank == 1 ? nil : rows[..<own].last { $0.count > count } ?? schoolAbove(school, in: league)
+            return LeagueStanding(
+                league: league, rank: rank, size: size(of: league), gap: above.map { $0.count - count },
+                above: Array(rows[..<own]), below: Array(rows[(own + 1)...])
+            )
+        }
+        return SchoolView(school: school, count: count, standings: standings,
+                          top: entries(in: .national, places: 0..<SchoolView.topCount))
+    }
+
+    /// The places from `neighbourCount` above to `neighbourCount` below, the school's own included,
+    /// cut at the top of the league (the bottom is cut by `entries`).
+    private static func neighbourPlaces(around place: Int) -> Range<Int> {
+        max(0, place - SchoolView.neighbourCount)..<(place + SchoolView.neighbourCount + 1)
+    }
+
+    /// A page of the league. O(log n + rows).
+    public func pageView(of league: League, places: Range<Int>) -> PageView {
+        PageView(league: league, places: places, size: size(of: league), rows: entries(in: league, places: places))
+    }
+
+    public func view(_ key: BoardViewKey, in catalog: Catalog) -> BoardView {
+        switch key {
+        case let .school(school): .school(schoolView(of: school, in: catalog))
+        case let .page(league, places): .page(pageView(of: league, places: places))
+        }
+    }
+}
+
+/// The views watched, as computed at the last interval: each interval computes every watched view
+/// once, however many connections watch it, and tells which ones changed, so that only those are
+/// sent (the same bytes to every watcher).
+public struct BoardViews: Sendable {
+    /// The last interval's views, by key.
+    public private(set) var views: [BoardViewKey: BoardView] = [:]
+
+    public init() {}
+
+    /// Computes every watched view from the board and returns those that differ from the last
+    /// interval's, a view watched for the first time included. Views no longer watched are
+    /// forgotten: watched again later, they count as new. O(watched × (log n + rows)).
+    public mutating func refresh(
+        watching watched: Set<BoardViewKey>, on board: Leaderboard, catalog: Catalog
+    ) -> [BoardViewKey: BoardView] {
+        var next: [BoardViewKey: BoardView] = [:]
+        next.reserveCapacity(watched.count)
+        var changed: [BoardViewKey: BoardView] = [:]
+        for key in watched {
+            let view = board.view(key, in: catalog)
+            if views[key] != view { changed[key] = view }
+            next[key] = view
+        }
+        views = next
+        return changed
+    }
+}
