@@ -5,10 +5,11 @@ enum BattleDatabaseSchema {
     /// "TSCH", the same constant as PostgreSQL's advisory lock.
     static let applicationID: Int64 = 0x5453_4348
 
-    /// A commit rewrites every page holding one of its devices, and a window's devices are
-    /// spread over the whole table: small pages write less. At 2,000 players a commit wrote
-    /// 110 KB with 1 KB pages, 152 KB with 2 KB and 194 KB with SQLite's default 4 KB, at the
-    /// same latency (BENCHMARKS.md, "The embedded database").
+    /// Small pages write less: a compaction rewrites every page holding one of the devices it
+    /// moves, spread over the tables, and a commit the pages of the totals it changed. At 2,000
+    /// players a commit wrote 52 KiB with 1 KB pages against 62 KiB with 4 KB (BENCHMARKS.md,
+    /// "Writes that follow what changed"); before `device_changes` (schema 4), when every commit
+    /// rewrote its devices' pages, 110 KB with 1 KB pages, 152 KB with 2 KB and 194 KB with 4 KB.
     static let pageSize = 1_024
 
     /// The migrations, in order; never edit one that was released: add the next.
@@ -49,6 +50,22 @@ enum BattleDatabaseSchema {
             -- What each device last played with (terminal, web, ssh; '' before a hello said), for
             -- the operator's list.
             ALTER TABLE device_activity ADD COLUMN client TEXT NOT NULL DEFAULT '';
+            """),
+        (4, """
+            -- A commit appends the devices it changed here, one row each, instead of rewriting
+            -- their rows in devices, device_activity and device_school_taps, which lie one page per
+            -- device, spread over those tables: a window's rows here share pages (BENCHMARKS.md,
+            -- "Writes that follow what changed"). A device's state is its rows in those tables with
+            -- its rows here over them, the latest last. Compaction moves them into those tables in
+            -- one transaction and empties this one (`BattleDatabase.Writing.compact`).
+            -- The record's columns (last_seq to best) are NULL when the window left the device's
+            -- record as it was, the tally's (public_id to client) when it left its tally; `added` is
+            -- what the window added to the device's taps per school ("school=taps" lines).
+            CREATE TABLE device_changes (id INTEGER PRIMARY KEY, device TEXT NOT NULL,
+                last_seq INTEGER CHECK (last_seq >= 0), last_end_ms INTEGER, player TEXT, school TEXT,
+                taps INTEGER CHECK (taps >= 0), best INTEGER CHECK (best >= 0),
+                public_id TEXT, accepted INTEGER, refused INTEGER, hour INTEGER, hour_accepted INTEGER,
+                hour_refused INTEGER, addresses TEXT, client TEXT, added TEXT NOT NULL DEFAULT '');
             """),
     ]
 
