@@ -60,8 +60,9 @@ public enum Workload {
     }
 
     /// Runs `commit` for the warm-up and measured windows and prints one line: the library,
-    /// median and p99 commit latency, bytes written per commit.
-    public static func run(_ library: String, _ commit: (Int) throws -> Void) rethrows {
+    /// median and p99 commit latency, bytes written per commit. `finally` runs inside the
+    /// measurement, after the last commit (a checkpoint still due).
+    public static func run(_ library: String, finally: () -> Void = {}, _ commit: (Int) throws -> Void) rethrows {
         for number in 0..<warmUpCommits { try commit(number) }
         var latencies: [Duration] = []
         let bytesBefore = writtenBytes()
@@ -69,6 +70,7 @@ public enum Workload {
         for number in warmUpCommits..<(warmUpCommits + measuredCommits) {
             latencies.append(try clock.measure { try commit(number) })
         }
+        finally()
         report(library, latencies: latencies, bytes: writtenBytes() - bytesBefore)
     }
 
