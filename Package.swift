@@ -1,6 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The pure modules are compiled with optimization in debug builds too: the tests run their search,
+/// ranking and layout over the official list's 12,011 schools, which took an unoptimized build four
+/// to five times as long (BENCHMARKS.md, "The test suite's time").
+let optimizedInTests: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "TouchSchool",
     platforms: [.macOS(.v13)],
@@ -34,10 +39,10 @@ let package = Package(
     ],
     targets: [
         // The pure core: catalog, search and the rules of the game. No files, locks, clock or terminal.
-        .target(name: "TouchSchoolCore"),
+        .target(name: "TouchSchoolCore", swiftSettings: optimizedInTests),
         // The store: the state file, the catalog file and the import, with the file system and the
         // clock passed in as values; the game's connection to the battle (`BattleConnection`).
-        .target(name: "TouchSchoolStore", dependencies: ["TouchSchoolCore"]),
+        .target(name: "TouchSchoolStore", dependencies: ["TouchSchoolCore"], swiftSettings: optimizedInTests),
         // The system's SQLite (Debian: libsqlite3-dev), for the battle database.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // A server's battle in its data directory's `battle.sqlite`: the schema and every query,
@@ -64,10 +69,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                // The game over SSH (`SSH/`): the game's own loop and view, the client's outbox
-                // numbering and board mirror, in process.
-                "TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolClient",
-                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                // The QR code of the join address, served as SVG to the projector.
+                "TouchSchoolQRCode",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // The HTTP decoder's errors, answered by the connection guard (`ConnectionGuard`).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -76,6 +79,24 @@ let package = Package(
             // binary as its resource bundle, installed in share/touchschool/web/ (`ShippedFile`).
             resources: [.copy("Page/Web")]
         ),
+        // The game over SSH (`serve --ssh-port`), for players with nothing installed: the game's
+        // own loop and view on an SSH channel, the client's outbox numbering and board mirror, all
+        // in the server's process, admitted and judged by its battle as a socket's player is.
+        .target(
+            name: "TouchSchoolSSH",
+            dependencies: [
+                "TouchSchoolServer", "TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolClient",
+                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol",
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // A QR code of a short text (ISO/IEC 18004): the join address, drawn by `serve` in the
+        // terminal and served as SVG to the projector. Pure, no dependencies.
+        .target(name: "TouchSchoolQRCode"),
         // A game's connection to a server: the durable outbox, the socket, the catalog's cache.
         .target(
             name: "TouchSchoolClient",
@@ -89,7 +110,7 @@ let package = Package(
             ]
         ),
         // The pure view: state -> cell grid, display width, the two languages. No terminal code.
-        .target(name: "TouchSchoolView", dependencies: ["TouchSchoolCore"]),
+        .target(name: "TouchSchoolView", dependencies: ["TouchSchoolCore"], swiftSettings: optimizedInTests),
         // The game on a terminal, without ncurses: the frame loop, the input decoder, the styles'
         // looks, and escape sequences both ways (keys in, cells out) for a terminal at the end of
         // an SSH channel. The local game (ncurses) and the SSH server both run this loop.
@@ -106,6 +127,7 @@ let package = Package(
             exclude: [
                 "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolView",
                 "Sources/TouchSchoolProtocol", "Sources/TouchSchoolServer", "Sources/TouchSchoolClient", "Sources/TouchSchoolTUI",
+                "Sources/TouchSchoolSSH", "Sources/TouchSchoolQRCode",
                 "Sources/TouchSchoolCommandLine", "Sources/TouchSchoolNetworkTUI", "Sources/TouchSchoolTerminal", "Sources/CNcurses",
                 "Sources/CSQLite", "Sources/TouchSchoolBattleDatabase",
                 "Tests", "Benchmarks", "docs", "scripts", "README.md", "BENCHMARKS.md",
@@ -136,7 +158,8 @@ let package = Package(
             name: "TouchSchoolNetworkTUI",
             dependencies: [
                 "TouchSchoolCommandLine", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolStarterCatalog",
-                "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolView",
+                "TouchSchoolServer", "TouchSchoolSSH", "TouchSchoolQRCode", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolView",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The core's tests read the starter catalog and the official list through the store.
@@ -147,8 +170,9 @@ let package = Package(
         .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
         .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolTestSupport"]),
         .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol", "TouchSchoolTestSupport"]),
-        // What the tests share: starting programs with a clean signal state, temporary folders,
-        // PostgreSQL clusters, commands run in process (`InProcessCommand`), and `.onOwnThreads`,
+        // What the tests share: starting programs with a clean signal state, a server process
+        // (`ServerProcess`), temporary folders, waiting for a condition (`Wait`), PostgreSQL
+        // clusters, commands run in process (`InProcessCommand`), and `.onOwnThreads`,
         // which every suite carries so that no test holds the cooperative pool the clients' and
         // servers' tasks run on.
         .target(name: "TouchSchoolTestSupport", dependencies: ["TouchSchoolStore", "TouchSchoolCommandLine"], path: "Tests/TestSupport"),
@@ -156,12 +180,13 @@ let package = Package(
         // tests of its compaction.
         .executableTarget(name: "BattleDatabaseWorker", dependencies: ["TouchSchoolBattleDatabase", "TouchSchoolCore", "TouchSchoolStore"],
                           path: "Tests/BattleDatabaseWorker"),
-        // A real server process on loopback, real WebSocket and HTTP clients.
+        // The server on loopback, in the test process or in a process of its own; real WebSocket
+        // and HTTP clients.
         .testTarget(
             name: "TouchSchoolServerTests",
             dependencies: [
                 "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolNetworkTUI",
-                "TouchSchoolTestSupport", "TouchSchoolBattleDatabase", "BattleDatabaseWorker",
+                "TouchSchoolTestSupport", "TouchSchoolBattleDatabase", "TouchSchoolQRCode", "BattleDatabaseWorker",
                 // The battle and its routes in process, against the in-memory store.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -184,3 +209,4 @@ let package = Package(
         .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolTerminal", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
     ]
 )
+

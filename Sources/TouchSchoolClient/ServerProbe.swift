@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import TouchSchoolProtocol
 import TouchSchoolCore
 
 /// What listens at an address that did not answer as a TouchSchool server, for the two mistakes a

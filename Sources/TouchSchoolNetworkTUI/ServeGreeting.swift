@@ -1,6 +1,8 @@
 import TouchSchoolClient
 import TouchSchoolCommandLine
 import TouchSchoolCore
+import TouchSchoolProtocol
+import TouchSchoolQRCode
 import TouchSchoolServer
 import TouchSchoolView
 

@@ -1,4 +1,5 @@
 import TouchSchoolClient
+import TouchSchoolProtocol
 import TouchSchoolCommandLine
 
 /// The servers' URLs as the user gave them, read as addresses; a bad one is refused with what is

@@ -1,6 +1,8 @@
+import Logging
 import TouchSchoolClient
 import TouchSchoolCommandLine
 import TouchSchoolServer
+import TouchSchoolSSH
 import TouchSchoolStore
 
 /// `touchschool serve`: one battle for players on many machines, until SIGTERM or Ctrl-C.
@@ -33,12 +35,6 @@ enum Serving {
         if let maximumDevices = request.maximumDevices { configuration.maximumDevices = maximumDevices }
         configuration.adminTokenFile = request.adminTokenFile
         configuration.adminToken = request.adminToken
-        configuration.sshPort = request.sshPort
-        var ssh = SSHPolicy.standard
-        ssh.connectionsPerAddress = request.sshConnectionsPerAddress ?? ssh.connectionsPerAddress
-        ssh.idleTimeoutSeconds = request.sshIdleSeconds ?? ssh.idleTimeoutSeconds
-        ssh.loginGraceSeconds = request.sshLoginGraceSeconds ?? ssh.loginGraceSeconds
-        configuration.sshPolicy = ssh
         configuration.activityInterval = .seconds(request.activitySeconds ?? 60)
         configuration.reportActivity = { activity in
             try? output.write(ServeGreeting.activity(activity, language: request.language))
@@ -48,8 +44,24 @@ enum Serving {
         let greeting = ServeOutput(output, expectsSSH: request.sshPort != nil) { http, ssh in
             ServeGreeting.text(hosts: http.hosts, port: http.port, ssh: ssh, language: request.language)
         }
+        var entrances: [any PlayEntrance] = []
+        if let sshPort = request.sshPort {
+            var ssh = SSHPolicy.standard
+            ssh.connectionsPerAddress = request.sshConnectionsPerAddress ?? ssh.connectionsPerAddress
+            ssh.idleTimeoutSeconds = request.sshIdleSeconds ?? ssh.idleTimeoutSeconds
+            ssh.loginGraceSeconds = request.sshLoginGraceSeconds ?? ssh.loginGraceSeconds
+            entrances.append(SSHEntrance(host: request.host, port: sshPort, policy: ssh, dataDirectory: directory) { port, fingerprint in
+                greeting.sshListening(.init(port: port, fingerprint: fingerprint))
+            })
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = request.logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .info
+            return handler
+        }
+        let logger = Logger(label: "touchschool.serve")
         do {
-            try TouchSchoolServer.runBlocking(configuration, logLevel: request.logLevel) { host, port in
+            try blockingWait { [configuration, entrances] in try await TouchSchoolServer.run(configuration, entrances: entrances, logger: logger) { host, port in
                 serverLock?.announce(port: port)
                 let data = request.postgresURL == nil ? directory : "PostgreSQL"
                 // The address as bound, for scripts and logs; on every interface that is no
@@ -57,9 +69,7 @@ enum Serving {
                 let bound = host == "0.0.0.0" || host == "::" ? "every interface, port \(port)" : ServeGreeting.baseURL(host: host, port: port)
                 let hosts = LANAddresses.hosts(listeningOn: host, interfaces: LANAddresses.current())
                 greeting.httpListening(.init(line: "touchschool serve: listening on \(bound) (data: \(data))\n", hosts: hosts, port: port))
-            } onSSHListening: { port, fingerprint in
-                greeting.sshListening(.init(port: port, fingerprint: fingerprint))
-            }
+            } }
         } catch let error as ServerError {
             throw CommandError(error.description)
         }

@@ -12,8 +12,7 @@ public enum Subprocess {
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                     standardOutput: String? = nil) -> (status: Int32, output: String, error: String)
     {
-        var template = Array("/tmp/touchschool-run-XXXXXX".utf8CString)
-        let folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let folder = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let outputPath = "\(folder)/out", errorPath = "\(folder)/err"
 
@@ -40,8 +39,7 @@ public enum Subprocess {
     public static func firstLine(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
         -> (status: Int32, line: String, error: String)
     {
-        var template = Array("/tmp/touchschool-run-XXXXXX".utf8CString)
-        let folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let folder = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let errorPath = "\(folder)/err"
         var ends: [Int32] = [0, 0]

@@ -26,7 +26,7 @@ import TouchSchoolTestSupport
     }
 
     @Test func aServerThatAnswersIsRememberedAndTheMemoryServesWhenNoneAnswers() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let locator = BattleLocator(dataDirectory: directory.path)
         let down: (ServerAddress) throws(ServerRequestError) -> String = { server throws(ServerRequestError) in
@@ -47,7 +47,7 @@ import TouchSchoolTestSupport
     }
 
     @Test func anEarlierVersionsOutboxesMoveInOnceEachTheSecondNumberedAfterTheFirst() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let locator = BattleLocator(dataDirectory: directory.path)
         // Both numbered under the one device key: 3 and 4 through the address, 2 through the name.
@@ -82,7 +82,7 @@ import TouchSchoolTestSupport
     }
 
     @Test func nothingMovesWhileAnEarlierVersionsGamePlaysOnTheAddress() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let locator = BattleLocator(dataDirectory: directory.path)
         let first = Outbox(nextSeq: 2, batches: [Self.batch(1, taps: 4, at: 1_000)])

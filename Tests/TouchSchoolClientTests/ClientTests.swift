@@ -62,7 +62,7 @@ import TouchSchoolStore
     }
 
     @Test func theOutboxSurvivesAKillAsWritten() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let file = OutboxFile(path: "\(directory.path)/outbox.json")
         #expect(try file.load() == Outbox())
@@ -84,7 +84,7 @@ import TouchSchoolStore
     }
 
     @Test func aDamagedOutboxIsAnErrorNotAnEmptyOne() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let path = "\(directory.path)/outbox.json"
         try FileSystem.live.replaceAtomically(path, with: Array("{\"outbox\": ".utf8))
@@ -100,7 +100,7 @@ import TouchSchoolStore
     }
 
     @Test func aKeyIsMadeOnceWith43Base64URLCharactersAndMode0600() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let data = "\(directory.path)/data"
         let key = try DeviceKey.loadOrCreate(dataDirectory: data)
@@ -110,13 +110,13 @@ import TouchSchoolStore
         #expect(mode(path) == 0o600)
         #expect(try DeviceKey.loadOrCreate(dataDirectory: data) == key)
         #expect(FileIO.list(data) == ["device.key"])
-        let other = try TemporaryDirectory()
+        let other = TemporaryDirectory()
         defer { other.remove() }
         #expect(try DeviceKey.loadOrCreate(dataDirectory: other.path) != key)
     }
 
     @Test func aKeyOthersCanReadIsMadePrivate() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let key = try DeviceKey.loadOrCreate(dataDirectory: directory.path)
         let path = DeviceKey.path(inDataDirectory: directory.path)
@@ -126,7 +126,7 @@ import TouchSchoolStore
     }
 
     @Test func aFileThatIsNotAKeyIsRefusedNotReplaced() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let path = DeviceKey.path(inDataDirectory: directory.path)
         try FileSystem.live.replaceAtomically(path, with: Array("not a key\n".utf8))

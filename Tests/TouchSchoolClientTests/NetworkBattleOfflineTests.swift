@@ -27,7 +27,7 @@ import TouchSchoolStore
     }
 
     @Test func offlineEverySubmitIsAnsweredInOrderAndKept() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let server = ServerAddress(secure: false, host: "127.0.0.1", port: try freePort())
         let folder = BattleFolder(dataDirectory: directory.path, battle: "offline-battle-0001", servers: [server])
@@ -95,7 +95,7 @@ import TouchSchoolStore
         }
         accepting.start()
 
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let server = ServerAddress(secure: false, host: "127.0.0.1", port: Int(UInt16(bigEndian: address.sin_port)))
         let folder = BattleFolder(dataDirectory: directory.path, battle: "silent-battle-0001", servers: [server])

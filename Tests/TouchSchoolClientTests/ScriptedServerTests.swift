@@ -113,7 +113,7 @@ enum ScriptedReply: Sendable {
                     .close(CloseCode.unsupportedVersion)]
         }
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let (battle, folder) = battle(on: server.port, in: directory)
         battle.start()
@@ -144,7 +144,7 @@ enum ScriptedReply: Sendable {
             }
         }
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         var outbox = Outbox()
         for taps in [1, 2, 3] as [UInt64] {
@@ -183,7 +183,7 @@ enum ScriptedReply: Sendable {
             }
         }
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         var outbox = Outbox()
         outbox.append(PendingChanges(player: "p", scoreDeltas: ["S1": 4], playerTaps: 4, bestTapsPerSecond: 3), startMs: 0, endMs: 1)
@@ -223,7 +223,7 @@ enum ScriptedReply: Sendable {
             }
         }
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         var outbox = Outbox()
         outbox.append(PendingChanges(player: "p", scoreDeltas: ["S1": 6], playerTaps: 6, bestTapsPerSecond: 3), startMs: 0, endMs: 1)
@@ -257,7 +257,7 @@ enum ScriptedReply: Sendable {
             return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: ["S3": 9]), player: Self.me, catalog: "\"d\"")))]
         }
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let (battle, folder) = battle(on: server.port, in: directory)
         battle.start()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolProtocol
 import TouchSchoolTestSupport
 @testable import TouchSchoolClient
 import TouchSchoolCore
@@ -22,7 +23,7 @@ import TouchSchoolCore
 
     @Test func theBattleIsAskedOfAClosedPortAsFast() throws {
         let server = ServerAddress(secure: false, host: "127.0.0.1", port: try freePort())
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let started = Date()
         let location = BattleLocator(dataDirectory: directory.path).locate([server])

@@ -6,6 +6,7 @@ import Testing
 import TouchSchoolTestSupport
 @testable import TouchSchoolClient
 import TouchSchoolCore
+import TouchSchoolProtocol
 
 /// A game that played on a server before and is started again at a wrong address of it (the
 /// `https://` address of the plain-HTTP server, or its SSH port) was "offline" for ever with its
@@ -67,7 +68,7 @@ import TouchSchoolCore
 
     /// The game's status once it has tried `server` with 3 taps waiting.
     func status(playingOn server: ServerAddress) async throws -> ConnectionStatus? {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let folder = BattleFolder(dataDirectory: directory.path, battle: "wrong-address-0001", servers: [server])
         let battle = NetworkBattle(folder: folder, device: String(repeating: "A", count: 43), player: "p",
@@ -76,11 +77,10 @@ import TouchSchoolCore
         battle.start()
         battle.submit(PendingChanges(player: "p", scoreDeltas: ["S1": 3], playerTaps: 3, bestTapsPerSecond: 2, switchedToSchool: "S1"))
         var last: ConnectionStatus?
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
+        _ = try await Wait.until(timeout: 20, every: .milliseconds(20)) {
             for case let .connectionChanged(status) in battle.takeEvents() { last = status }
-            if case .wrongAddress = last { break }
-            try await Task.sleep(for: .milliseconds(20))
+            if case .wrongAddress = last { return true }
+            return false
         }
         _ = battle.finish(timeoutNanoseconds: 200_000_000)
         return last
@@ -102,7 +102,7 @@ import TouchSchoolCore
 
     /// A server that is down is what "offline" means: no probe turns it into a mistake.
     @Test func aServerThatIsDownIsOffline() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let server = ServerAddress(secure: false, host: "127.0.0.1", port: try freePort())
         let folder = BattleFolder(dataDirectory: directory.path, battle: "wrong-address-0002", servers: [server])

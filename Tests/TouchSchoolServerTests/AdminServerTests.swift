@@ -3,55 +3,56 @@ import Testing
 import TouchSchoolProtocol
 import TouchSchoolTestSupport
 
-/// The admin API of a real server: a scripted cheater beside honest players, seen, banned, its
-/// taps taken off once, the board of a connected player following within a second.
+/// The admin API of the server in process (of two processes on one PostgreSQL): a scripted
+/// cheater beside honest players, seen, banned, its taps taken off once, the board of a connected
+/// player following within a second.
 @Suite(.onOwnThreads, .serialized) struct AdminServerTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
 
     @Test func theTokenIsMadeAtFirstStartAndGuardsEveryAdminRequest() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let token = try AdminAPI.token(of: server)
-        #expect(token.count >= 43 && token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-        let attributes = try FileManager.default.attributesOfItem(atPath: "\(server.dataDirectory)/admin.token")
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        try await InProcessServer.with { server in
+            let token = try AdminAPI.token(of: server)
+            #expect(token.count >= 43 && token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            let attributes = try FileManager.default.attributesOfItem(atPath: "\(server.dataDirectory)/admin.token")
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
 
-        for headers in [[], [("Authorization", "Bearer wrong-token-wrong-token-wrong-token-0000")], [("Authorization", token)]] {
-            #expect(try await HTTP.get("\(server.baseURL)/v1/admin/devices", headers: headers).status == 401)
-            #expect(try await HTTP.post("\(server.baseURL)/v1/admin/addresses/127.0.0.1/ban", headers: headers).status == 401)
+            for headers in [[], [("Authorization", "Bearer wrong-token-wrong-token-wrong-token-0000")], [("Authorization", token)]] {
+                #expect(try await HTTP.get("\(server.baseURL)/v1/admin/devices", headers: headers).status == 401)
+                #expect(try await HTTP.post("\(server.baseURL)/v1/admin/addresses/127.0.0.1/ban", headers: headers).status == 401)
+            }
+            // Refused requests changed nothing: this address still plays.
+            _ = try await TestPlayer.join(server, device: TestDevice(name: "after"))
+            #expect(!server.errors.contains(token), "the token is never logged")
+            #expect(try await AdminAPI.request(server, token: token, "GET", "/v1/admin/devices?top=0").status == 400)
+            #expect(try await AdminAPI.request(server, token: token, "POST", "/v1/admin/devices/nothex/ban").status == 400)
+            #expect(try await AdminAPI.request(server, token: token, "POST", "/v1/admin/devices/0123456789abcdef01234567/ban").status == 404)
+            #expect(try await AdminAPI.request(server, token: token, "POST", "/v1/admin/addresses/not-an-address/ban").status == 400)
         }
-        // Refused requests changed nothing: this address still plays.
-        _ = try await TestPlayer.join(server, device: TestDevice(name: "after"))
-        #expect(!server.errors.contains(token), "the token is never logged")
-        #expect(try await AdminAPI.request(server, token: token, "GET", "/v1/admin/devices?top=0").status == 400)
-        #expect(try await AdminAPI.request(server, token: token, "POST", "/v1/admin/devices/nothex/ban").status == 400)
-        #expect(try await AdminAPI.request(server, token: token, "POST", "/v1/admin/devices/0123456789abcdef01234567/ban").status == 404)
-        #expect(try await AdminAPI.request(server, token: token, "POST", "/v1/admin/addresses/not-an-address/ban").status == 400)
     }
 
     @Test func aCheaterIsListedBannedAndItsTapsTakenOffOnce() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let token = try AdminAPI.token(of: server)
-        try await AdminScenario.run(on: server, admin: server, token: token, schoolA: schoolA, schoolB: schoolB)
+        try await InProcessServer.with { server in
+            let token = try AdminAPI.token(of: server)
+            try await AdminScenario.run(on: server, admin: server, token: token, schoolA: schoolA, schoolB: schoolB)
 
-        // The address ban: new connections refused with 4003, then accepted again.
-        #expect(try await AdminAPI.request(server, token: token, "POST", "/v1/admin/addresses/127.0.0.1/ban").status == 200)
-        let refused = try await TestPlayer.connect(to: server)
-        try await refused.send(.hello(Hello(device: TestDevice(name: "x").key, player: "x")))
-        #expect(try await refused.closed() == CloseCode.banned)
-        #expect(refused.errorMessages.map(\.code) == [CloseCode.banned])
-        #expect(try await AdminAPI.request(server, token: token, "POST", "/v1/admin/addresses/127.0.0.1/unban").status == 200)
-        let (again, _) = try await TestPlayer.join(server, device: TestDevice(name: "back"))
-        await again.close()
-        #expect(server.errors.contains("ban an address") && !server.errors.contains(token))
+            // The address ban: new connections refused with 4003, then accepted again.
+            #expect(try await AdminAPI.request(server, token: token, "POST", "/v1/admin/addresses/127.0.0.1/ban").status == 200)
+            let refused = try await TestPlayer.connect(to: server)
+            try await refused.send(.hello(Hello(device: TestDevice(name: "x").key, player: "x")))
+            #expect(try await refused.closed() == CloseCode.banned)
+            #expect(refused.errorMessages.map(\.code) == [CloseCode.banned])
+            #expect(try await AdminAPI.request(server, token: token, "POST", "/v1/admin/addresses/127.0.0.1/unban").status == 200)
+            let (again, _) = try await TestPlayer.join(server, device: TestDevice(name: "back"))
+            await again.close()
+            #expect(server.errors.contains("ban an address") && !server.errors.contains(token))
+        }
     }
 
     @Test func twoServersOnOnePostgreSQLShareTheTokenAndTheBan() async throws {
         let cluster = try PostgresCluster.freshDatabase()
         defer { cluster.stop() }
-        let tokenFile = makeTemporaryDirectory() + "/token"
+        let tokenFile = TemporaryDirectory().path + "/token"
         let token = String(repeating: "s3cret-", count: 7)
         try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: tokenFile))
         let one = try ServerProcess.start(arguments: ["--postgres", cluster.url, "--admin-token-file", tokenFile])
@@ -67,7 +68,7 @@ import TouchSchoolTestSupport
 /// The cheater's story, on `server`, with the operator asking `admin` (the same server, or
 /// another on the same PostgreSQL).
 enum AdminScenario {
-    static func run(on server: ServerProcess, admin: ServerProcess, token: String, schoolA: String, schoolB: String) async throws {
+    static func run(on server: some RunningServer, admin: some RunningServer, token: String, schoolA: String, schoolB: String) async throws {
         let honest = TestDevice(name: "정직"), cheater = TestDevice(name: "bot")
         let watcher = TestDevice(name: "watcher")
         let (honestPlayer, _) = try await TestPlayer.join(server, device: honest)
@@ -137,18 +138,18 @@ enum AdminScenario {
 enum AdminAPI {
     typealias Device = AdminAnswer.Device
 
-    static func token(of server: ServerProcess) throws -> String {
+    static func token(of server: some RunningServer) throws -> String {
         try String(contentsOfFile: "\(server.dataDirectory)/admin.token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    static func request(_ server: ServerProcess, token: String, _ method: String,
+    static func request(_ server: some RunningServer, token: String, _ method: String,
                         _ path: String) async throws -> (status: UInt, headers: [(String, String)], body: String) {
         let headers = [("Authorization", "Bearer \(token)")]
         return method == "GET" ? try await HTTP.get(server.baseURL + path, headers: headers)
             : try await HTTP.post(server.baseURL + path, headers: headers)
     }
 
-    static func devices(_ server: ServerProcess, token: String) async throws -> [Device] {
+    static func devices(_ server: some RunningServer, token: String) async throws -> [Device] {
         let response = try await request(server, token: token, "GET", "/v1/admin/devices?top=50")
         guard response.status == 200 else { throw HarnessError("GET /v1/admin/devices: \(response.status) \(response.body)") }
         return try JSONDecoder().decode([Device].self, from: Data(response.body.utf8))

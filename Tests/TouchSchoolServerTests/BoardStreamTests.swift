@@ -7,118 +7,120 @@ import TouchSchoolTestSupport
 import TouchSchoolProtocol
 
 /// `GET /v1/board`, the board as Server-Sent Events for a page that only shows it (a projector),
-/// read by a real HTTP client from a real server on loopback: the whole board first, then each
-/// save's changed totals, a keep-alive comment on a quiet board, the per-address connection
+/// read by a real HTTP client from the server in process on loopback: the whole board first, then
+/// each save's changed totals, a keep-alive comment on a quiet board, the per-address connection
 /// limit shared with the play sockets, and the end of every stream on a graceful shutdown.
 @Suite(.onOwnThreads, .serialized) struct BoardStreamTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
 
     /// A value of the server's `/metrics` (Prometheus text: `name value`).
-    static func metric(_ name: String, on server: ServerProcess) async throws -> Double? {
+    static func metric(_ name: String, on server: some RunningServer) async throws -> Double? {
         let text = try await HTTP.get("\(server.baseURL)/metrics").body
         return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.dropFirst(name.count + 1)) }
     }
 
     /// The value once it is `expected`, or the last one read after `within` seconds.
-    static func metric(_ name: String, on server: ServerProcess, becomes expected: Double, within seconds: TimeInterval) async throws -> Double? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            let value = try await metric(name, on: server)
-            if value == expected || Date() >= deadline { return value }
-            try await Task.sleep(for: .milliseconds(50))
+    static func metric(_ name: String, on server: some RunningServer, becomes expected: Double, within seconds: TimeInterval) async throws -> Double? {
+        var value: Double?
+        _ = try await Wait.until(timeout: seconds) {
+            value = try await metric(name, on: server)
+            return value == expected
         }
+        return value
     }
 
     @Test func theBoardStreamSendsTheWholeBoardThenEachChangeWithinTheAddressLimit() async throws {
-        let server = try ServerProcess.start(arguments: ["--connections-per-address", "3"])
-        defer { server.stop() }
-        let device = TestDevice(name: "projected")
-        let (player, _) = try await TestPlayer.join(server, device: device)
-        try await player.send(.taps(device.batch(schoolA, taps: 10, switchTo: true)))
-        _ = try await player.ack(1)
-        // Broadcast (a save's totals go out up to a quarter of a second after its ack): the
-        // stream's next event is then the next save's.
-        _ = try await player.next("the board with the first batch") { if case let .board(board) = $0, board.scores[schoolA] == 10 { board } else { nil } }
-        let saved = try await HTTP.scores(server)
+        try await InProcessServer.with(configure: { $0.limits.connectionsPerAddress = 3 }) { server in
+            let device = TestDevice(name: "projected")
+            let (player, _) = try await TestPlayer.join(server, device: device)
+            try await player.send(.taps(device.batch(schoolA, taps: 10, switchTo: true)))
+            _ = try await player.ack(1)
+            // Broadcast (a save's totals go out up to a quarter of a second after its ack): the
+            // stream's next event is then the next save's.
+            _ = try await player.next("the board with the first batch") { if case let .board(board) = $0, board.scores[schoolA] == 10 { board } else { nil } }
+            let saved = try await HTTP.scores(server)
 
-        let stream = try await BoardStreamReader.open(server)
-        #expect(stream.status == 200)
-        #expect(stream.header("Content-Type") == "text/event-stream; charset=utf-8")
-        #expect(stream.header("Cache-Control") == "no-cache")
-        // Tells nginx (and proxies that honour it) not to hold the events back in a buffer.
-        #expect(stream.header("X-Accel-Buffering") == "no")
-        let first = try await stream.event(0)
-        #expect(first.name == "board")
-        #expect(try JSONDecoder().decode(Board.self, from: Data(first.data.utf8)) == saved)
+            let stream = try await BoardStreamReader.open(server)
+            #expect(stream.status == 200)
+            #expect(stream.header("Content-Type") == "text/event-stream; charset=utf-8")
+            #expect(stream.header("Cache-Control") == "no-cache")
+            // Tells nginx (and proxies that honour it) not to hold the events back in a buffer.
+            #expect(stream.header("X-Accel-Buffering") == "no")
+            let first = try await stream.event(0)
+            #expect(first.name == "board")
+            #expect(try JSONDecoder().decode(Board.self, from: Data(first.data.utf8)) == saved)
 
-        // A save arrives as the totals it changed, nothing else.
-        try await player.send(.taps(device.batch(schoolB, taps: 4, switchTo: true)))
-        _ = try await player.ack(2)
-        let second = try await stream.event(1)
-        #expect(second.name == "changes")
-        let changes = try JSONDecoder().decode(BoardChanges.self, from: Data(second.data.utf8))
-        #expect(changes.scores == [schoolB: 4])
-        #expect(changes.version > saved.version)
-        #expect(changes.version == (try await HTTP.scores(server)).version)
+            // A save arrives as the totals it changed, nothing else.
+            try await player.send(.taps(device.batch(schoolB, taps: 4, switchTo: true)))
+            _ = try await player.ack(2)
+            let second = try await stream.event(1)
+            #expect(second.name == "changes")
+            let changes = try JSONDecoder().decode(BoardChanges.self, from: Data(second.data.utf8))
+            #expect(changes.scores == [schoolB: 4])
+            #expect(changes.version > saved.version)
+            #expect(changes.version == (try await HTTP.scores(server)).version)
 
-        // The play socket and the stream: two of the address's three connections. A board
-        // stream is no play connection (the gauge of those stays at one).
-        #expect(try await Self.metric("touchschool_open_connections", on: server) == 1)
-        #expect(try await Self.metric("touchschool_open_board_streams", on: server) == 1)
-        let third = try await BoardStreamReader.open(server)
-        #expect(third.status == 200)
-        _ = try await third.event(0)
-        let refused = try await BoardStreamReader.open(server)
-        #expect(refused.status == 429)
-        #expect(try await refused.ended())
-        let refusedPlayer = try await TestPlayer.connect(to: server)
-        try await refusedPlayer.send(.hello(Hello(device: TestDevice(name: "fourth").key, player: "fourth")))
-        #expect(try await refusedPlayer.closed() == CloseCode.tooManyConnections)
-        // A stream closed by its reader gives its place back at once, not when a write to it
-        // fails (a keep-alive 15 s or more away): 0.04 to 0.6 s measured here, 10 s allowed
-        // for a busy test process.
-        await third.close()
-        let replacing = try await BoardStreamReader.waitForAdmission(server, timeout: 10)
-        _ = try await replacing.event(0)
-        // The gauge falls when the closed stream's ending is done, which may follow its place
-        // given back.
-        #expect(try await Self.metric("touchschool_open_board_streams", on: server, becomes: 2, within: 10) == 2)
+            // The play socket and the stream: two of the address's three connections. A board
+            // stream is no play connection (the gauge of those stays at one).
+            #expect(try await Self.metric("touchschool_open_connections", on: server) == 1)
+            #expect(try await Self.metric("touchschool_open_board_streams", on: server) == 1)
+            let third = try await BoardStreamReader.open(server)
+            #expect(third.status == 200)
+            _ = try await third.event(0)
+            let refused = try await BoardStreamReader.open(server)
+            #expect(refused.status == 429)
+            #expect(try await refused.ended())
+            let refusedPlayer = try await TestPlayer.connect(to: server)
+            try await refusedPlayer.send(.hello(Hello(device: TestDevice(name: "fourth").key, player: "fourth")))
+            #expect(try await refusedPlayer.closed() == CloseCode.tooManyConnections)
+            // A stream closed by its reader gives its place back at once, not when a write to it
+            // fails (a keep-alive 15 s or more away): 0.04 to 0.6 s measured here, 10 s allowed
+            // for a busy test process.
+            await third.close()
+            let replacing = try await BoardStreamReader.waitForAdmission(server, timeout: 10)
+            _ = try await replacing.event(0)
+            // The gauge falls when the closed stream's ending is done, which may follow its place
+            // given back.
+            #expect(try await Self.metric("touchschool_open_board_streams", on: server, becomes: 2, within: 10) == 2)
 
-        // A quiet board: a comment keeps the stream open through proxies.
-        #expect(try await stream.keepAlive(timeout: 20))
+            // A quiet board: a comment keeps the stream open through proxies.
+            #expect(try await stream.keepAlive(timeout: 20))
 
-        // Shut down gracefully: every stream ends, the server exits 0.
-        server.signal(SIGTERM)
-        #expect(try await stream.ended(timeout: 10))
-        #expect(try await replacing.ended(timeout: 10))
-        #expect(server.waitForExit(timeout: 10) == 0, "\(server.errors)")
-        for reader in [stream, replacing, refused] { await reader.close() }
-        await player.close()
-        await refusedPlayer.close()
+            // Shut down gracefully, as SIGTERM shuts `serve` down: every stream ends, and the
+            // server ends without an error (the process's exit status 0).
+            let shutdown = Task { try await server.shutDown() }
+            #expect(try await stream.ended(timeout: 10))
+            #expect(try await replacing.ended(timeout: 10))
+            #expect(try await Wait.until(timeout: 10) { !server.isRunning }, "\(server.errors)")
+            try await shutdown.value
+            for reader in [stream, replacing, refused] { await reader.close() }
+            await player.close()
+            await refusedPlayer.close()
+        }
     }
 
     /// Through nginx with `docs/nginx-touchschool.conf`: each event reaches the reader as it
     /// happens, not when a proxy buffer fills.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "nginx not found: skipped"))
     func theBoardStreamPassesThroughNginxAsItHappens() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let nginx = try Nginx(upstreams: [server.port, server.port])
-        defer { nginx.stop() }
-        let stream = try await BoardStreamReader.open(url: "http://127.0.0.1:\(nginx.port)\(PlayProtocol.boardPath)")
-        #expect(stream.status == 200)
-        #expect(try await stream.event(0).name == "board")
-        let device = TestDevice(name: "behind nginx")
-        let (player, _) = try await TestPlayer.join(server, device: device)
-        for seq in 1...3 {
-            try await player.send(.taps(device.batch(schoolA, taps: 2, switchTo: seq == 1)))
-            _ = try await player.ack(UInt64(seq))
-            let change = try await stream.event(seq, timeout: 5)
-            #expect(try JSONDecoder().decode(BoardChanges.self, from: Data(change.data.utf8)).scores == [schoolA: UInt64(2 * seq)])
+        try await InProcessServer.with { server in
+            let nginx = try Nginx(upstreams: [server.port, server.port])
+            defer { nginx.stop() }
+            let stream = try await BoardStreamReader.open(url: "http://127.0.0.1:\(nginx.port)\(PlayProtocol.boardPath)")
+            #expect(stream.status == 200)
+            #expect(try await stream.event(0).name == "board")
+            let device = TestDevice(name: "behind nginx")
+            let (player, _) = try await TestPlayer.join(server, device: device)
+            for seq in 1...3 {
+                try await player.send(.taps(device.batch(schoolA, taps: 2, switchTo: seq == 1)))
+                _ = try await player.ack(UInt64(seq))
+                let change = try await stream.event(seq, timeout: 5)
+                #expect(try JSONDecoder().decode(BoardChanges.self, from: Data(change.data.utf8)).scores == [schoolA: UInt64(2 * seq)])
+            }
+            await stream.close()
+            await player.close()
         }
-        await stream.close()
-        await player.close()
     }
 }
 
@@ -168,7 +170,7 @@ final class BoardStreamReader: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// Opens the server's stream and waits for the answer's head.
-    static func open(_ server: ServerProcess) async throws -> BoardStreamReader {
+    static func open(_ server: some RunningServer) async throws -> BoardStreamReader {
         try await open(url: "\(server.baseURL)\(PlayProtocol.boardPath)")
     }
 
@@ -202,7 +204,7 @@ final class BoardStreamReader: Sendable {
 
     /// Opens streams until one is admitted (a place given back reaches the limits a moment after
     /// the reader closed its connection).
-    static func waitForAdmission(_ server: ServerProcess, timeout: TimeInterval) async throws -> BoardStreamReader {
+    static func waitForAdmission(_ server: some RunningServer, timeout: TimeInterval) async throws -> BoardStreamReader {
         let start = Date()
         var attempts: [String] = []
         while true {
@@ -223,7 +225,7 @@ final class BoardStreamReader: Sendable {
     /// The server's TCP sockets with their queues and states (`ss`), for a failure's message: a
     /// stream its reader closed that the server still holds open, or a connection a program
     /// started meanwhile keeps open for the reader (`SubprocessTests`).
-    static func sockets(of server: ServerProcess) -> String {
+    static func sockets(of server: some RunningServer) -> String {
         Subprocess.run("/usr/bin/ss", ["-tnpi", "state", "all", "( sport = :\(server.port) )"]).output
     }
 
@@ -258,13 +260,8 @@ final class BoardStreamReader: Sendable {
     }
 
     private func waitUntil(_ what: String, timeout: TimeInterval, _ condition: (State) -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !state.withLock({ condition($0) }) {
-            guard Date() < deadline else {
-                let (events, ended, failure) = state.withLock { ($0.events, $0.ended, $0.failure) }
-                throw HarnessError("no \(what) within \(timeout) s (events: \(events.map { "\($0.name) \($0.data.prefix(200))" }); ended: \(ended); \(failure ?? ""))")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        guard try await !Wait.until(timeout: timeout, every: .milliseconds(20), { state.withLock { condition($0) } }) else { return }
+        let (events, ended, failure) = state.withLock { ($0.events, $0.ended, $0.failure) }
+        throw HarnessError("no \(what) within \(timeout) s (events: \(events.map { "\($0.name) \($0.data.prefix(200))" }); ended: \(ended); \(failure ?? ""))")
     }
 }

@@ -39,7 +39,7 @@ final class BoundPlayer: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// Connects from `local` to the server's play socket, says hello and waits for the welcome.
-    static func join(_ server: ServerProcess, from local: String, device: TestDevice) async throws -> (BoundPlayer, Welcome) {
+    static func join(_ server: some RunningServer, from local: String, device: TestDevice) async throws -> (BoundPlayer, Welcome) {
         let player = try await connect(server, from: local)
         try await player.send(.hello(Hello(device: device.key, player: device.name)))
         let welcome = try await player.next("welcome") { if case let .welcome(welcome) = $0 { welcome } else { nil } }
@@ -48,7 +48,7 @@ final class BoundPlayer: Sendable {
 
     /// Connects from `local` (an IPv4 address to the server's 127.0.0.1, an IPv6 one to its ::1)
     /// to the server's play socket, and says nothing yet.
-    static func connect(_ server: ServerProcess, from local: String) async throws -> BoundPlayer {
+    static func connect(_ server: some RunningServer, from local: String) async throws -> BoundPlayer {
         let player = BoundPlayer()
         let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: .singletonMultiThreadedEventLoopGroup)
             .bind(to: try SocketAddress(ipAddress: local, port: 0))
@@ -110,8 +110,7 @@ final class BoundPlayer: Sendable {
     }
 
     func send(_ message: ClientMessage) async throws {
-        let deadline = Date().addingTimeInterval(20)
-        while state.withLock({ $0.outbound == nil && !$0.ended }), Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        _ = try await Wait.until(timeout: 20, every: .milliseconds(5)) { state.withLock { $0.outbound != nil || $0.ended } }
         guard let outbound = state.withLock({ $0.outbound }) else { throw HarnessError("not connected") }
         // A client masks every frame it sends (RFC 6455, 5.3).
         do {
@@ -129,13 +128,15 @@ final class BoundPlayer: Sendable {
     }
 
     func next<T>(_ what: String, timeout: TimeInterval = 30, _ match: (ServerMessage) -> T?) async throws -> T {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
+        var found: T?
+        _ = try await Wait.until(timeout: timeout, every: .milliseconds(10)) {
             let (messages, ended) = state.withLock { ($0.messages, $0.ended) }
-            if let found = messages.lazy.compactMap(match).first { return found }
-            guard Date() < deadline, !ended else { throw HarnessError("no \(what) (ended: \(ended); received: \(messages.map { "\($0)".prefix(200) }))") }
-            try await Task.sleep(for: .milliseconds(10))
+            found = messages.lazy.compactMap(match).first
+            return found != nil || ended
         }
+        if let found { return found }
+        let (messages, ended) = state.withLock { ($0.messages, $0.ended) }
+        throw HarnessError("no \(what) (ended: \(ended); received: \(messages.map { "\($0)".prefix(200) }))")
     }
 
     /// Sends a close frame and ends the connection.
@@ -146,8 +147,7 @@ final class BoundPlayer: Sendable {
             try? await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: code))
         }
         let task = self.task.withLock { $0 }
-        let deadline = Date().addingTimeInterval(5)
-        while !state.withLock({ $0.ended }), Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        _ = try? await Wait.until(timeout: 5, every: .milliseconds(10)) { state.withLock { $0.ended } }
         task?.cancel()
         await task?.value
     }

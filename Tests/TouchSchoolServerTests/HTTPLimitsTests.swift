@@ -2,55 +2,55 @@ import Foundation
 import Testing
 import TouchSchoolTestSupport
 
-/// The HTTP side of a real server against bare sockets (`RawConnection`): heads that never end,
-/// heads too large, idle keep-alive connections, sockets held open and requests in floods from
-/// one address.
+/// The HTTP side of the server (in process; in a process of its own where its open-file limits
+/// are what is tested) against bare sockets (`RawConnection`): heads that never end, heads too
+/// large, idle keep-alive connections, sockets held open and requests in floods from one address.
 @Suite(.onOwnThreads, .serialized) struct HTTPLimitsTests {
     static let request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
     /// Seen before the guard: 200 such sockets from one address all still open after 65 s.
     @Test func silentSocketsUnfinishedHeadsAndIdleKeepAlivesAreClosed() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let opened = Date()
-        let silent = try RawConnection(to: server.port)
-        let unfinished = try RawConnection(to: server.port)
-        unfinished.send("GET /v1/scores HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-        let kept = try RawConnection(to: server.port)
-        kept.send(Self.request)
-        #expect(kept.read(for: 1).hasPrefix("HTTP/1.1 200"), "a whole request is answered and the connection kept")
+        try await InProcessServer.with { server in
+            let opened = Date()
+            let silent = try RawConnection(to: server.port)
+            let unfinished = try RawConnection(to: server.port)
+            unfinished.send("GET /v1/scores HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            let kept = try RawConnection(to: server.port)
+            kept.send(Self.request)
+            #expect(kept.read(for: 1).hasPrefix("HTTP/1.1 200"), "a whole request is answered and the connection kept")
 
-        let nothing = silent.readUntilClosed(timeout: 20)
-        #expect(nothing?.text == "", "a socket that says nothing is closed without a word")
-        let silentFor = Date().timeIntervalSince(opened)
-        #expect(nothing != nil && (9.5...15).contains(silentFor), "closed after the head's 10 s: \(silentFor) s")
-        let timedOut = unfinished.readUntilClosed(timeout: 5)
-        #expect(timedOut?.text.hasPrefix("HTTP/1.1 408") == true, "\(String(describing: timedOut))")
-        let idle = kept.readUntilClosed(timeout: 30)
-        #expect(idle != nil, "an idle keep-alive connection is closed after 30 s")
-        #expect(server.waitForExit(timeout: 0) == nil, "the server runs on")
+            let nothing = silent.readUntilClosed(timeout: 20)
+            #expect(nothing?.text == "", "a socket that says nothing is closed without a word")
+            let silentFor = Date().timeIntervalSince(opened)
+            #expect(nothing != nil && (9.5...15).contains(silentFor), "closed after the head's 10 s: \(silentFor) s")
+            let timedOut = unfinished.readUntilClosed(timeout: 5)
+            #expect(timedOut?.text.hasPrefix("HTTP/1.1 408") == true, "\(String(describing: timedOut))")
+            let idle = kept.readUntilClosed(timeout: 30)
+            #expect(idle != nil, "an idle keep-alive connection is closed after 30 s")
+            #expect(server.isRunning, "the server runs on")
+        }
     }
 
     /// Seen before the guard: a 90 KB or 200 KB head got no answer and no close.
     @Test func aLargeHeadIsAnswered431AndClosedFirstOrLater() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let padding = "X-Pad: " + String(repeating: "a", count: 20 << 10) + "\r\n"
-        for size in [20 << 10, 200 << 10] {
-            let first = try RawConnection(to: server.port)
-            first.send("GET /v1/scores HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + String(repeating: "a", count: size) + "\r\n\r\n")
-            let answer = first.readUntilClosed(timeout: 5)
-            #expect(answer?.text.hasPrefix("HTTP/1.1 431") == true, "\(size) bytes: \(String(describing: answer?.text.prefix(80)))")
+        try await InProcessServer.with { server in
+            let padding = "X-Pad: " + String(repeating: "a", count: 20 << 10) + "\r\n"
+            for size in [20 << 10, 200 << 10] {
+                let first = try RawConnection(to: server.port)
+                first.send("GET /v1/scores HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + String(repeating: "a", count: size) + "\r\n\r\n")
+                let answer = first.readUntilClosed(timeout: 5)
+                #expect(answer?.text.hasPrefix("HTTP/1.1 431") == true, "\(size) bytes: \(String(describing: answer?.text.prefix(80)))")
+            }
+            // The second request of a kept-alive connection.
+            let later = try RawConnection(to: server.port)
+            later.send(Self.request)
+            #expect(later.read(for: 1).hasPrefix("HTTP/1.1 200"))
+            later.send("GET /v1/scores HTTP/1.1\r\nHost: 127.0.0.1\r\n" + padding + "\r\n")
+            let answer = later.readUntilClosed(timeout: 5)
+            #expect(answer != nil, "closed at once")
+            // A head of the right size still works.
+            #expect(try await HTTP.get(server.baseURL + "/healthz").status == 200)
         }
-        // The second request of a kept-alive connection.
-        let later = try RawConnection(to: server.port)
-        later.send(Self.request)
-        #expect(later.read(for: 1).hasPrefix("HTTP/1.1 200"))
-        later.send("GET /v1/scores HTTP/1.1\r\nHost: 127.0.0.1\r\n" + padding + "\r\n")
-        let answer = later.readUntilClosed(timeout: 5)
-        #expect(answer != nil, "closed at once")
-        // A head of the right size still works.
-        #expect(try await HTTP.get(server.baseURL + "/healthz").status == 200)
     }
 
     /// Requests the HTTP parser refuses, each complete: seen before the fix, all 35 such sockets
@@ -58,34 +58,34 @@ import TouchSchoolTestSupport
     /// Each is answered 400 and closed at once; on a kept-alive connection, after a response,
     /// the connection is closed.
     @Test func requestsTheParserRefusesAreAnswered400AndClosed() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let manyHeaders = (0..<101).map { "X-H\($0): 1\r\n" }.joined()
-        let malformed = [
-            "unknown method": "FOO / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-            "NUL in the method": "G\u{0}T / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-            "HTTP/9.9": "GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n",
-            "HTTP/0.9 request line": "GET /\r\n\r\n",
-            "101 headers": "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + manyHeaders + "\r\n",
-            "a space in a header name": "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: 1\r\n\r\n",
-            "Content-Length with Transfer-Encoding":
-                "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
-        ]
-        let sockets = try malformed.mapValues { request in
-            let socket = try RawConnection(to: server.port)
-            socket.send(request)
-            return socket
+        try await InProcessServer.with { server in
+            let manyHeaders = (0..<101).map { "X-H\($0): 1\r\n" }.joined()
+            let malformed = [
+                "unknown method": "FOO / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                "NUL in the method": "G\u{0}T / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                "HTTP/9.9": "GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n",
+                "HTTP/0.9 request line": "GET /\r\n\r\n",
+                "101 headers": "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + manyHeaders + "\r\n",
+                "a space in a header name": "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: 1\r\n\r\n",
+                "Content-Length with Transfer-Encoding":
+                    "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            ]
+            let sockets = try malformed.mapValues { request in
+                let socket = try RawConnection(to: server.port)
+                socket.send(request)
+                return socket
+            }
+            for (name, socket) in sockets.sorted(by: { $0.key < $1.key }) {
+                let answer = socket.readUntilClosed(timeout: 5)
+                #expect(answer?.text.hasPrefix("HTTP/1.1 400") == true, "\(name): \(String(describing: answer))")
+            }
+            let kept = try RawConnection(to: server.port)
+            kept.send(Self.request)
+            #expect(kept.read(for: 1).hasPrefix("HTTP/1.1 200"))
+            kept.send(malformed["unknown method"]!)
+            #expect(kept.readUntilClosed(timeout: 5) != nil, "a refused second request closes its connection")
+            #expect(try await HTTP.get(server.baseURL + "/healthz").status == 200)
         }
-        for (name, socket) in sockets.sorted(by: { $0.key < $1.key }) {
-            let answer = socket.readUntilClosed(timeout: 5)
-            #expect(answer?.text.hasPrefix("HTTP/1.1 400") == true, "\(name): \(String(describing: answer))")
-        }
-        let kept = try RawConnection(to: server.port)
-        kept.send(Self.request)
-        #expect(kept.read(for: 1).hasPrefix("HTTP/1.1 200"))
-        kept.send(malformed["unknown method"]!)
-        #expect(kept.readUntilClosed(timeout: 5) != nil, "a refused second request closes its connection")
-        #expect(try await HTTP.get(server.baseURL + "/healthz").status == 200)
     }
 
     /// The common soft limit of 1,024 open files: seen before the fix, 1,100 sockets from one
@@ -101,7 +101,7 @@ import TouchSchoolTestSupport
         // open (until the head's 10 s): 1,024 files less 128 for the process's own is 896, half
         // of it 448.
         let share = 448
-        let reached = try await eventually("the sockets past the share closed", timeout: 5) {
+        let reached = try await Wait.until(timeout: 5) {
             held.filter { $0.closedSilently() }.count >= held.count - share
         }
         let refused = held.filter { $0.closedSilently() }.count
@@ -132,30 +132,28 @@ import TouchSchoolTestSupport
     /// Every socket counts against its address, whatever it carries or says; another address
     /// is not held back, and a socket closed gives its slot back.
     @Test func socketsFromOneAddressAreCountedAndAnotherAddressIsNot() async throws {
-        let server = try ServerProcess.start(arguments: ["--sockets-per-address", "5"])
-        defer { server.stop() }
-        // Six at once: the server takes them up on two event loops, in no set order, so any
-        // one of them may be the one closed.
-        let sockets = try (0..<6).map { _ in try RawConnection(to: server.port, from: "127.0.0.7") }
-        let closed = sockets.indices.filter { sockets[$0].readUntilClosed(timeout: 1) != nil }
-        #expect(closed.count == 1, "one of six closed at once: \(closed)")
-        let held = sockets.indices.filter { !closed.contains($0) }.map { sockets[$0] }
+        try await InProcessServer.with(configure: { $0.limits.socketsPerAddress = 5 }) { server in
+            // Six at once: the server takes them up on two event loops, in no set order, so any
+            // one of them may be the one closed.
+            let sockets = try (0..<6).map { _ in try RawConnection(to: server.port, from: "127.0.0.7") }
+            let closed = sockets.indices.filter { sockets[$0].readUntilClosed(timeout: 1) != nil }
+            #expect(closed.count == 1, "one of six closed at once: \(closed)")
+            let held = sockets.indices.filter { !closed.contains($0) }.map { sockets[$0] }
 
-        let neighbour = try RawConnection(to: server.port, from: "127.0.0.8")
-        neighbour.send(Self.request)
-        #expect(neighbour.read(for: 1).hasPrefix("HTTP/1.1 200"))
+            let neighbour = try RawConnection(to: server.port, from: "127.0.0.8")
+            neighbour.send(Self.request)
+            #expect(neighbour.read(for: 1).hasPrefix("HTTP/1.1 200"))
 
-        // The slot comes back once the server has seen the close: tried for a few seconds.
-        held[0].close()
-        var servedAgain = false
-        let deadline = Date().addingTimeInterval(5)
-        while !servedAgain, Date() < deadline {
-            let again = try RawConnection(to: server.port, from: "127.0.0.7")
-            again.send(Self.request)
-            servedAgain = again.read(for: 0.5).hasPrefix("HTTP/1.1 200")
+            // The slot comes back once the server has seen the close: tried for a few seconds.
+            held[0].close()
+            let servedAgain = try await Wait.until(timeout: 5, every: .zero) {
+                let again = try RawConnection(to: server.port, from: "127.0.0.7")
+                again.send(Self.request)
+                return again.read(for: 0.5).hasPrefix("HTTP/1.1 200")
+            }
+            #expect(servedAgain, "a slot given back is taken again")
+            #expect(held.count == 5)
         }
-        #expect(servedAgain, "a slot given back is taken again")
-        #expect(held.count == 5)
     }
 
     /// Searches in a flood (pipelined on ten connections, as a lab's browsers would): the burst is
@@ -167,53 +165,53 @@ import TouchSchoolTestSupport
     /// machine (`CostlyWork`: with eight tests and a build beside it, 700 searches pipelined on
     /// one connection took longer than 30 s).
     @Test func searchesAndDirectoriesFromOneAddressAreHeldToTheirBudgets() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let floods = try (0..<10).map { _ in try RawConnection(to: server.port, from: "127.0.0.10") }
-        let search = "GET /v1/search?q=%ED%95%9C%EB%B9%9B HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-        let sent = Date()
-        for flood in floods { flood.send(String(repeating: search, count: 70)) }
-        let statuses = floods.flatMap { $0.statuses(count: 70, timeout: 30) }
-        let flood = floods[0]
-        // The budget refills at 100 a second while the flood is served (about a second here; more
-        // on a loaded machine).
-        let refilled = Int((Date().timeIntervalSince(sent) * 100).rounded(.up))
-        #expect(statuses.count == 700)
-        let answered = statuses.filter { $0 == 200 }.count
-        #expect((500...500 + refilled).contains(answered), "the burst of 500 and at most \(refilled) refilled meanwhile: \(answered)")
-        #expect(statuses.filter { $0 == 429 }.count == 700 - answered)
+        try await InProcessServer.with { server in
+            let floods = try (0..<10).map { _ in try RawConnection(to: server.port, from: "127.0.0.10") }
+            let search = "GET /v1/search?q=%ED%95%9C%EB%B9%9B HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            let sent = Date()
+            for flood in floods { flood.send(String(repeating: search, count: 70)) }
+            let statuses = floods.flatMap { $0.statuses(count: 70, timeout: 30) }
+            let flood = floods[0]
+            // The budget refills at 100 a second while the flood is served (about a second here; more
+            // on a loaded machine).
+            let refilled = Int((Date().timeIntervalSince(sent) * 100).rounded(.up))
+            #expect(statuses.count == 700)
+            let answered = statuses.filter { $0 == 200 }.count
+            #expect((500...500 + refilled).contains(answered), "the burst of 500 and at most \(refilled) refilled meanwhile: \(answered)")
+            #expect(statuses.filter { $0 == 429 }.count == 700 - answered)
 
-        let neighbour = try RawConnection(to: server.port, from: "127.0.0.11")
-        neighbour.send(search)
-        #expect(neighbour.statuses(count: 1, timeout: 5) == [200])
-        try await Task.sleep(for: .seconds(1))
-        flood.send(search)
-        #expect(flood.statuses(count: 1, timeout: 5) == [200], "a second later the budget has refilled")
+            let neighbour = try RawConnection(to: server.port, from: "127.0.0.11")
+            neighbour.send(search)
+            #expect(neighbour.statuses(count: 1, timeout: 5) == [200])
+            try await Task.sleep(for: .seconds(1))
+            flood.send(search)
+            #expect(flood.statuses(count: 1, timeout: 5) == [200], "a second later the budget has refilled")
 
-        let directories = try RawConnection(to: server.port, from: "127.0.0.12")
-        directories.send(String(repeating: "GET /v1/schools HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 300))
-        let directoryStatuses = directories.statuses(count: 300, timeout: 30)
-        let directoriesAnswered = directoryStatuses.filter { $0 == 200 }.count
-        #expect((200...260).contains(directoriesAnswered), "\(directoriesAnswered) of 300")
+            let directories = try RawConnection(to: server.port, from: "127.0.0.12")
+            directories.send(String(repeating: "GET /v1/schools HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 300))
+            let directoryStatuses = directories.statuses(count: 300, timeout: 30)
+            let directoriesAnswered = directoryStatuses.filter { $0 == 200 }.count
+            #expect((200...260).contains(directoriesAnswered), "\(directoriesAnswered) of 300")
+        }
     }
 
     /// Guessing the admin token: ten failures, then every admin request from that address is
     /// refused, the right token too, until a failure refills; another address is not.
     @Test func wrongAdminTokensFromOneAddressAreHeldToTenThenOneASecond() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let token = try String(contentsOfFile: server.dataDirectory + "/admin.token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        func devices(_ token: String) -> String { "GET /v1/admin/devices HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n" }
-        let guesser = try RawConnection(to: server.port, from: "127.0.0.13")
-        guesser.send(String(repeating: devices("guess"), count: 15) + devices(token))
-        let statuses = guesser.statuses(count: 16, timeout: 10)
-        #expect(statuses == Array(repeating: 401, count: 10) + Array(repeating: 429, count: 6), "\(statuses)")
+        try await InProcessServer.with { server in
+            let token = try String(contentsOfFile: server.dataDirectory + "/admin.token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            func devices(_ token: String) -> String { "GET /v1/admin/devices HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n" }
+            let guesser = try RawConnection(to: server.port, from: "127.0.0.13")
+            guesser.send(String(repeating: devices("guess"), count: 15) + devices(token))
+            let statuses = guesser.statuses(count: 16, timeout: 10)
+            #expect(statuses == Array(repeating: 401, count: 10) + Array(repeating: 429, count: 6), "\(statuses)")
 
-        let operatorDesk = try RawConnection(to: server.port, from: "127.0.0.14")
-        operatorDesk.send(devices(token))
-        #expect(operatorDesk.statuses(count: 1, timeout: 5) == [200])
-        try await Task.sleep(for: .milliseconds(1_100))
-        guesser.send(devices(token))
-        #expect(guesser.statuses(count: 1, timeout: 5) == [200], "a failure refilled")
+            let operatorDesk = try RawConnection(to: server.port, from: "127.0.0.14")
+            operatorDesk.send(devices(token))
+            #expect(operatorDesk.statuses(count: 1, timeout: 5) == [200])
+            try await Task.sleep(for: .milliseconds(1_100))
+            guesser.send(devices(token))
+            #expect(guesser.statuses(count: 1, timeout: 5) == [200], "a failure refilled")
+        }
     }
 }

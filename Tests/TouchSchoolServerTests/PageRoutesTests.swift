@@ -4,71 +4,47 @@ import TouchSchoolProtocol
 @testable import TouchSchoolServer
 import TouchSchoolTestSupport
 
-/// What the browser page needs of a real server besides the play socket: its own files with
+/// What the browser page needs of the server besides the play socket, asked of its application without
+/// a socket (HummingbirdTesting's router, `RoutedServer`): its own files with
 /// their content types and cache headers, the school search and the school directory.
 @Suite(.onOwnThreads, .serialized) struct PageRoutesTests {
-    static func header(_ name: String, _ response: (status: UInt, headers: [(String, String)], body: String)) -> String? {
-        response.headers.first { $0.0.lowercased() == name.lowercased() }?.1
-    }
-
-    static func search(_ server: ServerProcess, _ query: String, limit: String? = nil) async throws -> (status: UInt, answer: SearchAnswer?) {
-        var components = URLComponents(string: "\(server.baseURL)\(SchoolEndpoints.searchPath)")!
+    static func search(_ server: RoutedServer, _ query: String, limit: String? = nil) async throws -> (status: UInt, answer: SearchAnswer?) {
+        var components = URLComponents(string: SchoolEndpoints.searchPath)!
         components.queryItems = [URLQueryItem(name: "q", value: query)] + (limit.map { [URLQueryItem(name: "limit", value: $0)] } ?? [])
-        let response = try await HTTP.get(components.url!.absoluteString)
-        return (response.status, try? JSONDecoder().decode(SearchAnswer.self, from: Data(response.body.utf8)))
+        let response = try await server.get(components.string!)
+        return (response.status, try? JSONDecoder().decode(SearchAnswer.self, from: Data(response.bytes)))
     }
-
-    /// A GET by curl, which sends no Accept-Encoding of its own and decodes nothing: the status,
-    /// the headers (names lower-cased) and the body's bytes as the server sent them.
-    static func curl(_ url: String, headers: [String] = [], in folder: TemporaryDirectory) throws -> (status: String, headers: [String: String], body: [UInt8]) {
-        let headerFile = "\(folder.path)/headers", bodyFile = "\(folder.path)/body"
-        // curl writes no body file for an empty body: the last request's must not stand in for it.
-        try? FileManager.default.removeItem(atPath: bodyFile)
-        let result = Subprocess.run("/usr/bin/curl", ["-s", "-D", headerFile, "-o", bodyFile, "-w", "%{http_code}"]
-                                    + headers.flatMap { ["-H", $0] } + [url])
-        guard result.status == 0 else { throw CurlFailure(description: "curl \(url): \(result.status) \(result.error)") }
-        var fields: [String: String] = [:]
-        for line in try String(contentsOfFile: headerFile, encoding: .utf8).split(separator: "\r\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        let body = (try? Data(contentsOf: URL(fileURLWithPath: bodyFile))).map { [UInt8]($0) } ?? []
-        return (result.output, fields, body)
-    }
-
-    struct CurlFailure: Error, CustomStringConvertible { var description: String }
 
     /// A browser that accepts gzip gets each file of the page and the school directory gzipped
     /// (which `gzip -d` gives back byte for byte), under an ETag of its own; one that does not, or
     /// refuses it, gets them as they are.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl not found: skipped"))
-    func thePageIsGzippedForABrowserThatAcceptsIt() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let folder = try TemporaryDirectory()
-        defer { folder.remove() }
-        for path in ["/", "/main.js", "/state.js", "/update.js", "/view.js", "/effects.js", "/rules.js", "/style.css", SchoolEndpoints.schoolsPath] {
-            let url = server.baseURL + path
-            let plain = try Self.curl(url, in: folder)
-            #expect(plain.status == "200" && plain.headers["content-encoding"] == nil, "\(path): \(plain.status) \(plain.headers)")
-            #expect(plain.headers["vary"] == "Accept-Encoding", "\(path)")
-            let gzipped = try Self.curl(url, headers: ["Accept-Encoding: gzip, deflate, br"], in: folder)
-            #expect(gzipped.status == "200" && gzipped.headers["content-encoding"] == "gzip", "\(path): \(gzipped.status) \(gzipped.headers)")
-            #expect(gzipped.body.count * 2 < plain.body.count, "\(path): \(gzipped.body.count) bytes gzipped of \(plain.body.count)")
-            let file = "\(folder.path)/file.gz"
-            try Data(gzipped.body).write(to: URL(fileURLWithPath: file))
-            let unzipped = Subprocess.run("/bin/gzip", ["-dc", file])
-            #expect(unzipped.status == 0, "\(unzipped.error)")
-            #expect(Array(unzipped.output.utf8) == plain.body, "\(path): gzip -d does not give the file back")
+    @Test func thePageIsGzippedForABrowserThatAcceptsIt() async throws {
+        try await RoutedServer.with { server in
+            let folder = TemporaryDirectory()
+            defer { folder.remove() }
+            for path in ["/", "/main.js", "/state.js", "/update.js", "/view.js", "/effects.js", "/rules.js", "/style.css", SchoolEndpoints.schoolsPath] {
+                let plain = try await server.get(path)
+                #expect(plain.status == 200 && plain.header("Content-Encoding") == nil, "\(path): \(plain.status) \(plain.headers)")
+                #expect(plain.header("Vary") == "Accept-Encoding", "\(path)")
+                let gzipped = try await server.get(path, headers: [("Accept-Encoding", "gzip, deflate, br")])
+                #expect(gzipped.status == 200 && gzipped.header("Content-Encoding") == "gzip", "\(path): \(gzipped.status) \(gzipped.headers)")
+                #expect(gzipped.bytes.count * 2 < plain.bytes.count, "\(path): \(gzipped.bytes.count) bytes gzipped of \(plain.bytes.count)")
+                // Read back by gzip itself, not by the library that wrote it.
+                let file = "\(folder.path)/file.gz"
+                try Data(gzipped.bytes).write(to: URL(fileURLWithPath: file))
+                let unzipped = Subprocess.run("/bin/gzip", ["-dc", file])
+                #expect(unzipped.status == 0, "\(unzipped.error)")
+                #expect(Array(unzipped.output.utf8) == plain.bytes, "\(path): gzip -d does not give the file back")
 
-            let plainETag = try #require(plain.headers["etag"]), gzipETag = try #require(gzipped.headers["etag"])
-            #expect(plainETag != gzipETag)
-            let revalidated = try Self.curl(url, headers: ["Accept-Encoding: gzip", "If-None-Match: \(gzipETag)"], in: folder)
-            #expect(revalidated.status == "304" && revalidated.body.isEmpty, "\(path): \(revalidated.status)")
-            let otherVariant = try Self.curl(url, headers: ["Accept-Encoding: gzip", "If-None-Match: \(plainETag)"], in: folder)
-            #expect(otherVariant.status == "200" && otherVariant.body == gzipped.body, "\(path): \(otherVariant.status)")
-            let refused = try Self.curl(url, headers: ["Accept-Encoding: gzip;q=0, identity"], in: folder)
-            #expect(refused.headers["content-encoding"] == nil && refused.body == plain.body, "\(path)")
+                let plainETag = try #require(plain.header("ETag")), gzipETag = try #require(gzipped.header("ETag"))
+                #expect(plainETag != gzipETag)
+                let revalidated = try await server.get(path, headers: [("Accept-Encoding", "gzip"), ("If-None-Match", gzipETag)])
+                #expect(revalidated.status == 304 && revalidated.bytes.isEmpty, "\(path): \(revalidated.status)")
+                let otherVariant = try await server.get(path, headers: [("Accept-Encoding", "gzip"), ("If-None-Match", plainETag)])
+                #expect(otherVariant.status == 200 && otherVariant.bytes == gzipped.bytes, "\(path): \(otherVariant.status)")
+                let refused = try await server.get(path, headers: [("Accept-Encoding", "gzip;q=0, identity")])
+                #expect(refused.header("Content-Encoding") == nil && refused.bytes == plain.bytes, "\(path)")
+            }
         }
     }
 
@@ -85,104 +61,104 @@ import TouchSchoolTestSupport
     }
 
     @Test func thePageIsServedWithItsContentTypesAndRevalidated() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let modules = ["main", "state", "update", "view", "effects", "rules"]
-        for (path, type) in [("/", "text/html; charset=utf-8"), ("/style.css", "text/css; charset=utf-8")]
-            + modules.map({ ("/\($0).js", "text/javascript; charset=utf-8") }) {
-            let first = try await HTTP.get(server.baseURL + path)
-            #expect(first.status == 200, "\(path)")
-            #expect(Self.header("Content-Type", first) == type, "\(path)")
-            #expect(Self.header("Cache-Control", first) == "no-cache", "\(path)")
-            #expect(Self.header("X-Content-Type-Options", first) == "nosniff", "\(path)")
-            let etag = try #require(Self.header("ETag", first), "\(path)")
-            let again = try await HTTP.get(server.baseURL + path, headers: [("If-None-Match", etag)])
-            #expect(again.status == 304 && again.body.isEmpty, "\(path)")
+        try await RoutedServer.with { server in
+            let modules = ["main", "state", "update", "view", "effects", "rules"]
+            for (path, type) in [("/", "text/html; charset=utf-8"), ("/style.css", "text/css; charset=utf-8")]
+                + modules.map({ ("/\($0).js", "text/javascript; charset=utf-8") }) {
+                let first = try await server.get(path)
+                #expect(first.status == 200, "\(path)")
+                #expect(first.header("Content-Type") == type, "\(path)")
+                #expect(first.header("Cache-Control") == "no-cache", "\(path)")
+                #expect(first.header("X-Content-Type-Options") == "nosniff", "\(path)")
+                let etag = try #require(first.header("ETag"), "\(path)")
+                let again = try await server.get(path, headers: [("If-None-Match", etag)])
+                #expect(again.status == 304 && again.body.isEmpty, "\(path)")
+            }
+            let page = try await server.get("/")
+            // One module, main.js, which imports the others (each preloaded at once, not a level of
+            // imports later); the service worker keeps every one of them for the offline page.
+            #expect(page.body.contains(#"<script type="module" src="/main.js"></script>"#))
+            let worker = try await server.get("/sw.js")
+            for module in modules {
+                if module != "main" { #expect(page.body.contains(#"<link rel="modulepreload" href="/\#(module).js">"#), "\(module)") }
+                #expect(worker.body.contains("'/\(module).js'"), "sw.js does not keep \(module).js")
+            }
+            // Nothing from elsewhere: the page works on a school LAN without internet.
+            #expect(!page.body.contains("http://") && !page.body.contains("https://"))
+            #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
+            #expect(try await server.get("/nothing.js").status == 404)
         }
-        let page = try await HTTP.get(server.baseURL + "/")
-        // One module, main.js, which imports the others (each preloaded at once, not a level of
-        // imports later); the service worker keeps every one of them for the offline page.
-        #expect(page.body.contains(#"<script type="module" src="/main.js"></script>"#))
-        let worker = try await HTTP.get(server.baseURL + "/sw.js")
-        for module in modules {
-            if module != "main" { #expect(page.body.contains(#"<link rel="modulepreload" href="/\#(module).js">"#), "\(module)") }
-            #expect(worker.body.contains("'/\(module).js'"), "sw.js does not keep \(module).js")
-        }
-        // Nothing from elsewhere: the page works on a school LAN without internet.
-        #expect(!page.body.contains("http://") && !page.body.contains("https://"))
-        #expect(Self.header("Content-Security-Policy", page)?.contains("script-src 'self'") == true)
-        #expect(try await HTTP.get(server.baseURL + "/nothing.js").status == 404)
     }
 
     /// The projector's QR code, drawn by the server's encoder (the one `serve` prints with; a
     /// reader decodes it in `WebPageProjectorEndToEndTests`): SVG, bounded to what a code holds.
     @Test func theQRCodeIsAnSVGOfAtMost106Bytes() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let code = try await HTTP.get(server.baseURL + "/v1/qr.svg?text=" + "http%3A%2F%2F192.168.0.10%3A8080%2F")
-        #expect(code.status == 200 && Self.header("Content-Type", code) == "image/svg+xml")
-        #expect(code.body.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 33 33\""), "25 bytes: version 2, 25 modules, and the quiet zone of 4")
-        let long = String(repeating: "x", count: 107)
-        #expect(try await HTTP.get(server.baseURL + "/v1/qr.svg?text=" + long).status == 400)
-        #expect(try await HTTP.get(server.baseURL + "/v1/qr.svg?text=").status == 400)
+        try await RoutedServer.with { server in
+            let code = try await server.get("/v1/qr.svg?text=" + "http%3A%2F%2F192.168.0.10%3A8080%2F")
+            #expect(code.status == 200 && code.header("Content-Type") == "image/svg+xml")
+            #expect(code.body.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 33 33\""), "25 bytes: version 2, 25 modules, and the quiet zone of 4")
+            let long = String(repeating: "x", count: 107)
+            #expect(try await server.get("/v1/qr.svg?text=" + long).status == 400)
+            #expect(try await server.get("/v1/qr.svg?text=").status == 400)
+        }
     }
 
     @Test func searchAnswersAsTheGameSearchesWithRegions() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let minsago = try await Self.search(server, "민사고")
-        #expect(minsago.status == 200)
-        #expect(minsago.answer?.schools.first == SchoolRow(id: "S0336", name: "민족사관고등학교", level: "high",
-                                                         province: "강원특별자치도", district: "횡성군"))
-        // 초성, and a query typed with the keyboard in English mode.
-        #expect(try await Self.search(server, "ㅎㅁㄱ").answer?.schools.first?.name == "휘문고등학교")
-        #expect(try await Self.search(server, "gnlansrh").answer?.schools.first?.name == "휘문고등학교")
-        // A region word narrows to that province.
-        let busan = try #require(try await Self.search(server, "부산 고등학교").answer?.schools)
-        #expect(!busan.isEmpty && busan.allSatisfy { $0.province == "부산광역시" }, "\(busan)")
-        #expect(try await Self.search(server, "서울", limit: "3").answer?.schools.count == 3)
-        #expect(try await Self.search(server, "").answer?.schools == [])
-        #expect(try await Self.search(server, "서울", limit: "0").status == 400)
-        #expect(try await Self.search(server, "서울", limit: "51").status == 400)
-        #expect(try await Self.search(server, String(repeating: "가", count: 100)).status == 400)
+        try await RoutedServer.with { server in
+            let minsago = try await Self.search(server, "민사고")
+            #expect(minsago.status == 200)
+            #expect(minsago.answer?.schools.first == SchoolRow(id: "S0336", name: "민족사관고등학교", level: "high",
+                                                             province: "강원특별자치도", district: "횡성군"))
+            // 초성, and a query typed with the keyboard in English mode.
+            #expect(try await Self.search(server, "ㅎㅁㄱ").answer?.schools.first?.name == "휘문고등학교")
+            #expect(try await Self.search(server, "gnlansrh").answer?.schools.first?.name == "휘문고등학교")
+            // A region word narrows to that province.
+            let busan = try #require(try await Self.search(server, "부산 고등학교").answer?.schools)
+            #expect(!busan.isEmpty && busan.allSatisfy { $0.province == "부산광역시" }, "\(busan)")
+            #expect(try await Self.search(server, "서울", limit: "3").answer?.schools.count == 3)
+            #expect(try await Self.search(server, "").answer?.schools == [])
+            #expect(try await Self.search(server, "서울", limit: "0").status == 400)
+            #expect(try await Self.search(server, "서울", limit: "51").status == 400)
+            #expect(try await Self.search(server, String(repeating: "가", count: 100)).status == 400)
+        }
     }
 
     /// A typo finds nothing but suggests the closest names; a query that finds schools, or is
     /// close to nothing, has no `suggestions` member at all (old clients read the answer as before).
     @Test func aTypoIsAnsweredWithSuggestions() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let typo = try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.searchPath)?q=%ED%9C%98%EB%AE%A8%EA%B3%A0")  // 휘뮨고
-        #expect(typo.status == 200)
-        let answer = try JSONDecoder().decode(SearchAnswer.self, from: Data(typo.body.utf8))
-        #expect(answer.query == "휘뮨고" && answer.schools.isEmpty)
-        #expect(answer.suggestions?.first?.name == "휘문고등학교")
-        #expect(answer.suggestions?.first?.district == "강남구")
-        #expect(try await Self.search(server, "휘문고등하교").answer?.suggestions?.first?.name == "휘문고등학교")
+        try await RoutedServer.with { server in
+            let typo = try await server.get("\(SchoolEndpoints.searchPath)?q=%ED%9C%98%EB%AE%A8%EA%B3%A0")  // 휘뮨고
+            #expect(typo.status == 200)
+            let answer = try JSONDecoder().decode(SearchAnswer.self, from: Data(typo.bytes))
+            #expect(answer.query == "휘뮨고" && answer.schools.isEmpty)
+            #expect(answer.suggestions?.first?.name == "휘문고등학교")
+            #expect(answer.suggestions?.first?.district == "강남구")
+            #expect(try await Self.search(server, "휘문고등하교").answer?.suggestions?.first?.name == "휘문고등학교")
 
-        let found = try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.searchPath)?q=%ED%9C%98%EB%AC%B8")  // 휘문
-        #expect(found.status == 200 && !found.body.contains("suggestions"))
-        let far = try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.searchPath)?q=zzzzzzzz")
-        #expect(far.status == 200 && !far.body.contains("suggestions"), "\(far.body)")
+            let found = try await server.get("\(SchoolEndpoints.searchPath)?q=%ED%9C%98%EB%AC%B8")  // 휘문
+            #expect(found.status == 200 && !found.body.contains("suggestions"))
+            let far = try await server.get("\(SchoolEndpoints.searchPath)?q=zzzzzzzz")
+            #expect(far.status == 200 && !far.body.contains("suggestions"), "\(far.body)")
+        }
     }
 
     @Test func theDirectoryListsEverySchoolOnceWithTheCatalogsETag() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let catalog = try await HTTP.get("\(server.baseURL)/v1/catalog")
-        let response = try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.schoolsPath)")
-        #expect(response.status == 200)
-        let directory = try JSONDecoder().decode(SchoolDirectory.self, from: Data(response.body.utf8))
-        #expect(directory.fields == ["id", "name", "level", "province", "district"])
-        let catalogSchools = catalog.body.components(separatedBy: "\"id\":").count - 1
-        #expect(directory.schools.count == catalogSchools && catalogSchools > 100)
-        #expect(Set(directory.schools.map { $0[0] }).count == directory.schools.count)
-        #expect(directory.schools.contains(["S0336", "민족사관고등학교", "high", "강원특별자치도", "횡성군"]))
-        // As it is (not gzipped: see thePageIsGzippedForABrowserThatAcceptsIt), under the catalog's ETag.
-        let plain = try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.schoolsPath)", headers: [("Accept-Encoding", "identity")])
-        let etag = try #require(Self.header("ETag", plain))
-        #expect(etag == Self.header("ETag", catalog) && directory.catalog == etag)
-        #expect(try await HTTP.get("\(server.baseURL)\(SchoolEndpoints.schoolsPath)",
-                                   headers: [("Accept-Encoding", "identity"), ("If-None-Match", etag)]).status == 304)
+        try await RoutedServer.with { server in
+            let catalog = try await server.get("/v1/catalog")
+            let response = try await server.get("\(SchoolEndpoints.schoolsPath)")
+            #expect(response.status == 200)
+            let directory = try JSONDecoder().decode(SchoolDirectory.self, from: Data(response.bytes))
+            #expect(directory.fields == ["id", "name", "level", "province", "district"])
+            let catalogSchools = catalog.body.components(separatedBy: "\"id\":").count - 1
+            #expect(directory.schools.count == catalogSchools && catalogSchools > 100)
+            #expect(Set(directory.schools.map { $0[0] }).count == directory.schools.count)
+            #expect(directory.schools.contains(["S0336", "민족사관고등학교", "high", "강원특별자치도", "횡성군"]))
+            // As it is (not gzipped: see thePageIsGzippedForABrowserThatAcceptsIt), under the catalog's ETag.
+            let plain = try await server.get("\(SchoolEndpoints.schoolsPath)", headers: [("Accept-Encoding", "identity")])
+            let etag = try #require(plain.header("ETag"))
+            #expect(etag == catalog.header("ETag") && directory.catalog == etag)
+            #expect(try await server.get("\(SchoolEndpoints.schoolsPath)",
+                                       headers: [("Accept-Encoding", "identity"), ("If-None-Match", etag)]).status == 304)
+        }
     }
 }

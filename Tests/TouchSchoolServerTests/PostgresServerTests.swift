@@ -71,7 +71,7 @@ import TouchSchoolTestSupport
 
         let expected: [String: UInt64] = [schoolA: 10 + 15 + 10, schoolB: 7]
         for server in servers {
-            let board = try await eventually("\(server.baseURL) has every total") { try await HTTP.scores(server).scores == expected }
+            let board = try await Wait.until(timeout: 30) { try await HTTP.scores(server).scores == expected }
             #expect(board)
         }
         #expect(try cluster.psql("SELECT string_agg(school || '=' || total, ',' ORDER BY school) FROM touchschool_scores")
@@ -108,7 +108,7 @@ import TouchSchoolTestSupport
         }
         #expect(one.waitForExit(timeout: 10) == 128 + SIGKILL)
         for game in games {
-            let delivered = try await eventually("the game's taps acknowledged", timeout: 60) { game.battle.waitingTaps == 0 }
+            let delivered = try await Wait.until(timeout: 60) { game.battle.waitingTaps == 0 }
             #expect(delivered, "\(game.battle.waitingTaps) taps still waiting")
         }
         let board = try await HTTP.scores(two)
@@ -130,7 +130,7 @@ import TouchSchoolTestSupport
             _ = try await a.ack(1)
             cluster.stop(immediate: true, removing: false)
             try await a.send(.taps(alice.batch(schoolA, taps: 5)))
-            #expect(try await eventually("/healthz says 503") { try await HTTP.get("\(server.baseURL)/healthz").status == 503 })
+            #expect(try await Wait.until(timeout: 30) { try await HTTP.get("\(server.baseURL)/healthz").status == 503 })
             server.signal(SIGTERM)
             #expect(server.waitForExit(timeout: 2) == nil, "the shutdown waits to save batch 2")
             let signalled = Date()
@@ -161,7 +161,7 @@ import TouchSchoolTestSupport
         cluster.stop(immediate: true, removing: false)
         let outageStarted = Date()
         for _ in 0..<4 { try await a.send(.taps(alice.batch(schoolA, taps: 5))) }
-        let failing = try await eventually("/healthz says 503") {
+        let failing = try await Wait.until(timeout: 30) {
             try await HTTP.get("\(server.baseURL)/healthz").status == 503
         }
         #expect(failing)
@@ -178,7 +178,7 @@ import TouchSchoolTestSupport
 
         for seq in 2...5 { #expect(try await a.ack(UInt64(seq), timeout: 60).accepted == 5) }
         #expect(!a.ended)
-        let healthy = try await eventually("/healthz says 200 again") { try await HTTP.get("\(server.baseURL)/healthz").status == 200 }
+        let healthy = try await Wait.until(timeout: 30) { try await HTTP.get("\(server.baseURL)/healthz").status == 200 }
         #expect(healthy)
         #expect(try await HTTP.scores(server).scores == [schoolA: 25])
         #expect(try cluster.psql("SELECT total FROM touchschool_scores WHERE school = '\(schoolA)'") == "25")
@@ -220,7 +220,7 @@ import TouchSchoolTestSupport
             try await Task.sleep(for: .milliseconds(100))
         }
         for game in games {
-            let delivered = try await eventually("the game's taps acknowledged through nginx", timeout: 60) { game.battle.waitingTaps == 0 }
+            let delivered = try await Wait.until(timeout: 60) { game.battle.waitingTaps == 0 }
             #expect(delivered, "\(game.battle.waitingTaps) taps still waiting")
         }
         let board = try await HTTP.get("http://127.0.0.1:\(nginx.port)/v1/scores")
@@ -232,7 +232,7 @@ import TouchSchoolTestSupport
     /// that is not there, a user it does not know (each waited 15 s for "no answer").
     @Test func aBadURLOrAnUnreachableDatabaseIsAClearErrorAtStart() async throws {
         let bad = try ServerProcess.launch(arguments: ["--postgres", "mysql://somewhere/db"])
-        #expect(throws: HarnessError.self) { _ = try bad.listening() }
+        #expect(throws: ServerProcess.Failure.self) { _ = try bad.listening() }
         let cluster = try PostgresCluster.freshDatabase()
         defer { cluster.stop() }
         let port = try #require(URLComponents(string: cluster.url)?.port)
@@ -263,7 +263,7 @@ import TouchSchoolTestSupport
         _ = try await a.ack(1)
 
         // The starter's 서울고등학교 (S0001) is in the official list as B000000001.
-        let folder = makeTemporaryDirectory()
+        let folder = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let columns = ["학교ID", "학교명", "학교급구분", "설립일자", "설립형태", "본교분교구분", "운영상태", "소재지지번주소", "소재지도로명주소",
                        "시도교육청코드", "시도교육청명", "교육지원청코드", "교육지원청명", "생성일자", "변경일자", "위도", "경도", "데이터기준일자",
@@ -285,13 +285,13 @@ import TouchSchoolTestSupport
         #expect(imported.output.contains("starter schools matched"), "\(imported.output)")
 
         // The running server takes the catalog up; the starter id's score moves to the official id.
-        let moved = try await eventually("the score under the official id") {
+        let moved = try await Wait.until(timeout: 30) {
             try await HTTP.scores(server).scores == ["B000000001": 10]
         }
         let scoresNow = try await HTTP.scores(server).scores
         #expect(moved, "\(scoresNow)")
         #expect(try cluster.psql("SELECT school || '=' || total FROM touchschool_scores ORDER BY school") == "B000000001=10\nS0001=0")
-        let served = try await eventually("the new catalog served") {
+        let served = try await Wait.until(timeout: 30) {
             let body = try await HTTP.get("\(server.baseURL)/v1/catalog").body
             return body.contains("B000000001") && body.contains("\"S0001\"")
         }
@@ -312,7 +312,7 @@ import TouchSchoolTestSupport
     @Test func anEmbeddedServersScoresMoveIntoPostgresOnceAndASecondMoveIsRefused() async throws {
         let cluster = try PostgresCluster.freshDatabase()
         defer { cluster.stop() }
-        let directory = makeTemporaryDirectory()
+        let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let alice = TestDevice(name: "alice"), bob = TestDevice(name: "bob")
         do {
@@ -363,7 +363,7 @@ final class Game: Sendable {
     let battle: NetworkBattle
 
     init(servers: [ServerAddress], school: String) {
-        directory = makeTemporaryDirectory()
+        directory = TemporaryDirectory().path
         self.school = school
         // The battle as the game's join finds it: the first server that answers names it.
         guard case let .answered(battleID, _) = BattleLocator(dataDirectory: directory).locate(servers) else {
@@ -402,7 +402,7 @@ final class Nginx: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError("nginx is not installed (Debian: apt-get install nginx; scripts/test installs it)")
         }
-        directory = makeTemporaryDirectory()
+        directory = TemporaryDirectory().path
         port = try freePort()
         var site = try String(contentsOfFile: Self.example, encoding: .utf8)
         site = site.replacingOccurrences(of: "127.0.0.1:8081", with: "127.0.0.1:\(upstreams[0])")
@@ -436,16 +436,18 @@ final class Nginx: @unchecked Sendable {
         case let .success(started): pid = started
         case let .failure(failure): throw HarnessError(failure.description)
         }
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if Subprocess.run("/usr/bin/curl", ["-sf", "-o", "/dev/null", "--max-time", "2", "http://127.0.0.1:\(port)/healthz"]).status == 0 { return }
+        var ended = false
+        let answers = Wait.untilBlocking(timeout: 20) {
+            if Subprocess.run("/usr/bin/curl", ["-sf", "-o", "/dev/null", "--max-time", "2", "http://127.0.0.1:\(port)/healthz"]).status == 0 { return true }
             var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                stopped = true
-                throw HarnessError("nginx ended: \((try? String(contentsOfFile: "\(directory)/err", encoding: .utf8)) ?? "")")
-            }
-            usleep(50_000)
+            ended = waitpid(pid, &status, WNOHANG) == pid
+            return ended
         }
+        if ended {
+            stopped = true
+            throw HarnessError("nginx ended: \((try? String(contentsOfFile: "\(directory)/err", encoding: .utf8)) ?? "")")
+        }
+        if answers { return }
         stop()
         throw HarnessError("nginx did not answer within 20 s")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolQRCode
 import TouchSchoolTestSupport
 @testable import TouchSchoolServer
 

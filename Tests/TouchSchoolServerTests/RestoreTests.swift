@@ -32,7 +32,7 @@ import TouchSchoolTestSupport
         }
 
         init(battle battleID: String, servers: [ServerAddress], outbox: Outbox = Outbox(),
-             directory: String = makeTemporaryDirectory()) throws {
+             directory: String = TemporaryDirectory().path) throws {
             self.directory = directory
             var fileSystem = FileSystem.live
             let write = fileSystem.writeDurably
@@ -63,7 +63,7 @@ import TouchSchoolTestSupport
         /// Waits until every tap handed over is acknowledged (`timeout` seconds at most).
         func delivered(timeout: TimeInterval = 30) async throws -> Bool {
             battle.queue.sync {} // the taps handed over are in the outbox
-            return try await eventually("every tap acknowledged", timeout: timeout) {
+            return try await Wait.until(timeout: timeout) {
                 try battle.waitingTaps == 0 && battle.folder.outbox.load().batches.isEmpty
             }
         }
@@ -93,13 +93,13 @@ import TouchSchoolTestSupport
     }
 
     @Test func theEmbeddedStoreRestoredMidPlayCountsEveryWaitingTapOnceEvenThroughAFailedSaveAndACrash() async throws {
-        let data = makeTemporaryDirectory()
+        let data = TemporaryDirectory().path
         let port = try freePort()
         var server = try ServerProcess.start(dataDirectory: data, arguments: ["--port", "\(port)"])
         defer { server.stop() }
         let address = ServerAddress(secure: false, host: "127.0.0.1", port: port)
         // The backup, taken while the server runs.
-        let backup = "\(makeTemporaryDirectory())/battle-backup.sqlite"
+        let backup = "\(TemporaryDirectory().path)/battle-backup.sqlite"
         let (client, battleID) = try await Self.playThroughABackup(on: server, port: port) {
             try sqlite3("\(data)/battle.sqlite", ".backup \(backup)")
         }
@@ -107,7 +107,7 @@ import TouchSchoolTestSupport
         // 11 and 13 taps wait as batches 3 and 4; the store is restored.
         try await client.tap(11)
         try await client.tap(13)
-        #expect(try await eventually("24 taps waiting") { client.battle.waitingTaps == 24 })
+        #expect(try await Wait.until(timeout: 30) { client.battle.waitingTaps == 24 })
         try sqlite3("\(data)/battle.sqlite", ".restore \(backup)")
 
         // Back up, with the client's disk full: the welcome (last number 1) renumbers 3 and 4 as
@@ -118,7 +118,7 @@ import TouchSchoolTestSupport
         var seen: [GameEvent] = []
         // The game's attempt that met the stopping server may wait out its handshake deadline
         // (15 s) before it tries this one: a minute at most on a loaded machine.
-        #expect(try await eventually("the game told the outbox cannot be saved", timeout: 60) {
+        #expect(try await Wait.until(timeout: 60) {
             seen += client.events()
             return seen.contains(.connectionChanged(.cannotSaveOutbox(waitingTaps: 24)))
         }, "the game's events: \(seen); its connection: \(client.battle.connectionPhase); the server's log: \(server.errors.suffix(4_000)); stacks: \(ThreadStacks.ofThisProcess())")
@@ -150,7 +150,7 @@ import TouchSchoolTestSupport
         let dump = "\(cluster.directory)/battle.dump"
         let (client, battleID) = try await Self.playThroughABackup(on: server, port: port) { try cluster.dump(to: dump) }
         try await client.tap(11)
-        #expect(try await eventually("11 taps waiting") { client.battle.waitingTaps == 11 })
+        #expect(try await Wait.until(timeout: 30) { client.battle.waitingTaps == 11 })
         // The database restored from the dump, as an operator would: dropped, made again, loaded.
         try cluster.restore(from: dump)
         #expect(try cluster.psql("SELECT battle FROM touchschool_battle") == battleID)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolQRCode
 import TouchSchoolTestSupport
 import TouchSchoolCommandLine
 import TouchSchoolCore
@@ -32,7 +33,7 @@ import TouchSchoolView
 
     /// What zbar reads in the image of these modules.
     static func zbar(_ dark: [[Bool]]) throws -> String {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let path = "\(directory.path)/code.pbm"
         try pbm(dark).write(toFile: path, atomically: true, encoding: .ascii)

@@ -59,10 +59,10 @@ import TouchSchoolTestSupport
         let (player, _) = try await TestPlayer.join(server, device: device)
         try await player.send(.taps(device.batch("S0001", taps: 10, switchTo: true)))
         _ = try await player.ack(1)
-        #expect(try await eventually("the activity line", timeout: 10) { server.output.contains("접속 1명 · 최근 1분 터치 10번\n") },
+        #expect(try await Wait.until(timeout: 10) { server.output.contains("접속 1명 · 최근 1분 터치 10번\n") },
                 "\(server.output)")
         await player.close()
-        #expect(try await eventually("the line of everyone gone", timeout: 10) { server.output.contains("접속 0명 · 최근 1분 터치 0번\n") },
+        #expect(try await Wait.until(timeout: 10) { server.output.contains("접속 0명 · 최근 1분 터치 0번\n") },
                 "\(server.output)")
         let quiet = server.output
         try await Task.sleep(for: .seconds(3))
@@ -78,7 +78,7 @@ import TouchSchoolTestSupport
         let server = try ServerProcess.start(arguments: ["--ssh-port", "0"],
                                              environment: ["LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "LOG_LEVEL": "info"])
         defer { server.stop() }
-        #expect(try await eventually("the SSH notes", timeout: 10) { server.output.contains("host key fingerprint: ") }, "\(server.output)")
+        #expect(try await Wait.until(timeout: 10) { server.output.contains("host key fingerprint: ") }, "\(server.output)")
         let output = server.output
         #expect(output.hasPrefix("touchschool serve: listening on http://127.0.0.1:\(server.port) "), "\(output)")
         let greeting = try #require(output.range(of: "Students join at:"))

@@ -7,41 +7,41 @@ import TouchSchoolTestSupport
 @testable import TouchSchoolNetworkTUI
 
 /// `--server` commands and `admin` run in process (`runTouchSchool`) with the real network
-/// (`LiveNetwork`), against a real server: what `touchschool-network` prints, without its process.
+/// (`LiveNetwork`), against the server in process: what `touchschool-network` prints, without its process.
 @Suite(.onOwnThreads) struct ServerCommandsInProcessTests {
     @Test func rankAndAdminDevicesOfAServersBattle() async throws {
-        let server = try ServerProcess.start()
-        defer { server.stop() }
-        let device = TestDevice(name: "김민지")
-        let (player, _) = try await TestPlayer.join(server, device: device)
-        try await player.send(.taps(device.batch("S0003", taps: 12, durationMs: 500, switchTo: true)))
-        _ = try await player.ack(1)
-        await player.close()
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        try await InProcessServer.with { server in
+            let device = TestDevice(name: "김민지")
+            let (player, _) = try await TestPlayer.join(server, device: device)
+            try await player.send(.taps(device.batch("S0003", taps: 12, durationMs: 500, switchTo: true)))
+            _ = try await player.ack(1)
+            await player.close()
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
 
-        let rank = InProcessCommand.run(["rank", "--json", "--top", "1", "--server", server.baseURL, "--data-dir", directory.path],
-                                        network: LiveNetwork())
-        #expect(rank.status == 0, "\(rank.error)")
-        let rows = try #require(try JSONValue.parse(rank.output).arrayValue, "\(rank.output)")
-        #expect(rows.count == 1)
-        #expect(rows.first?["id"]?.stringValue == "S0003")
-        #expect(rows.first?["name"]?.stringValue == "휘문고등학교")
-        #expect(rows.first?["count"]?.uint64Value == 12)
+            let rank = InProcessCommand.run(["rank", "--json", "--top", "1", "--server", server.baseURL, "--data-dir", directory.path],
+                                            network: LiveNetwork())
+            #expect(rank.status == 0, "\(rank.error)")
+            let rows = try #require(try JSONValue.parse(rank.output).arrayValue, "\(rank.output)")
+            #expect(rows.count == 1)
+            #expect(rows.first?["id"]?.stringValue == "S0003")
+            #expect(rows.first?["name"]?.stringValue == "휘문고등학교")
+            #expect(rows.first?["count"]?.uint64Value == 12)
 
-        // The token from the server's data directory, as an operator on its machine runs it.
-        let devices = InProcessCommand.run(["admin", "devices", "--json", "--server", server.baseURL, "--data-dir", server.dataDirectory],
-                                           network: LiveNetwork())
-        #expect(devices.status == 0, "\(devices.error)")
-        let listed = try JSONDecoder().decode([AdminAnswer.Device].self, from: Data(devices.output.utf8))
-        #expect(listed.map(\.player) == ["김민지"])
-        #expect(listed.first?.school == "S0003")
-        #expect(listed.first?.accepted == 12)
+            // The token from the server's data directory, as an operator on its machine runs it.
+            let devices = InProcessCommand.run(["admin", "devices", "--json", "--server", server.baseURL, "--data-dir", server.dataDirectory],
+                                               network: LiveNetwork())
+            #expect(devices.status == 0, "\(devices.error)")
+            let listed = try JSONDecoder().decode([AdminAnswer.Device].self, from: Data(devices.output.utf8))
+            #expect(listed.map(\.player) == ["김민지"])
+            #expect(listed.first?.school == "S0003")
+            #expect(listed.first?.accepted == 12)
+        }
     }
 
     /// No server at the address: the command says so and fails, without a hang.
     @Test(.enabled(if: commandLanguage == .english)) func aServerThatIsNotThereIsAnError() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let port = try freePort()
         let rank = InProcessCommand.run(["rank", "--server", "http://127.0.0.1:\(port)", "--data-dir", directory.path], network: LiveNetwork())

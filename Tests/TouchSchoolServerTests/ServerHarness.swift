@@ -8,162 +8,10 @@ import NIOWebSocket
 import Synchronization
 import TouchSchoolProtocol
 
-/// A real `touchschool serve` process on loopback with a free port, started beside the test
-/// bundle; killed (SIGKILL) and reaped by `stop()` unless it already ended.
-final class ServerProcess: @unchecked Sendable {
-    static let binary: String = {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("touchschool").path
-    }()
-
-    let pid: pid_t
-    let port: Int
-    let dataDirectory: String
-    let outputPath: String
-    let errorPath: String
-    private var reaped: Int32?
-
-    private init(pid: pid_t, port: Int, dataDirectory: String, outputPath: String, errorPath: String) {
-        self.pid = pid
-        self.port = port
-        self.dataDirectory = dataDirectory
-        self.outputPath = outputPath
-        self.errorPath = errorPath
-    }
-
-    /// Starts a server on `dataDirectory` (a new one by default) and waits for its line
-    /// "listening on http://127.0.0.1:PORT" (or, with `--host 0.0.0.0`, "listening on every
-    /// interface, port PORT").
-    static func start(dataDirectory: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
-                      openFiles: (soft: Int, hard: Int)? = nil) throws -> ServerProcess {
-        try launch(dataDirectory: dataDirectory, arguments: arguments, environment: environment, openFiles: openFiles).listening()
-    }
-
-    /// A server started but not yet listening: several can start at once.
-    struct Launched {
-        let pid: pid_t
-        let directory: String
-        let outputPath: String
-        let errorPath: String
-
-        /// Waits for its line "listening on http://127.0.0.1:PORT".
-        func listening() throws -> ServerProcess {
-            try ServerProcess.waitForListening(pid: pid, directory: directory, outputPath: outputPath, errorPath: errorPath)
-        }
-    }
-
-    /// Starts a server without waiting for it. The environment's DATABASE_URL is not passed on:
-    /// a server uses PostgreSQL only when a test says so (`--postgres`). `openFiles`: the
-    /// server's limits on open files, set by util-linux's prlimit, which then runs the server
-    /// in its own place (the pid is the server's).
-    static func launch(dataDirectory: String? = nil, arguments: [String] = [], environment extra: [String: String] = [:],
-                       openFiles: (soft: Int, hard: Int)? = nil) throws -> Launched {
-        let directory = dataDirectory ?? makeTemporaryDirectory()
-        let logs = makeTemporaryDirectory()
-        let outputPath = "\(logs)/out", errorPath = "\(logs)/err"
-        var environment = ProcessInfo.processInfo.environment
-        environment["LOG_LEVEL"] = "debug"
-        environment["DATABASE_URL"] = nil
-        environment.merge(extra) { $1 }
-        var command = [binary, "serve", "--port", "0", "--data-dir", directory] + arguments
-        if let openFiles { command = ["/usr/bin/prlimit", "--nofile=\(openFiles.soft):\(openFiles.hard)", "--"] + command }
-        switch Subprocess.start(command[0], Array(command.dropFirst()), environment: environment,
-                                outputPath: outputPath, errorPath: errorPath) {
-        case let .success(pid): return Launched(pid: pid, directory: directory, outputPath: outputPath, errorPath: errorPath)
-        case let .failure(failure): throw HarnessError(failure.description)
-        }
-    }
-
-    private static func waitForListening(pid: pid_t, directory: String, outputPath: String, errorPath: String) throws -> ServerProcess {
-        // Wait for the line with the port.
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            if let range = output.range(of: "listening on http://127.0.0.1:") ?? output.range(of: "listening on every interface, port ") {
-                let digits = output[range.upperBound...].prefix { $0.isNumber }
-                if let port = Int(digits), output[range.upperBound...].dropFirst(digits.count).first == " " {
-                    return ServerProcess(pid: pid, port: port, dataDirectory: directory, outputPath: outputPath, errorPath: errorPath)
-                }
-            }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-                throw HarnessError("the server ended before listening: \(errors)")
-            }
-            usleep(20_000)
-        }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        throw HarnessError("the server did not say where it listens within 30 s")
-    }
-
-    var baseURL: String { "http://127.0.0.1:\(port)" }
-    var playURL: String { "ws://127.0.0.1:\(port)\(PlayProtocol.playPath)" }
-    var errors: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
-    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
-
-    func signal(_ signal: Int32) { if reaped == nil { kill(pid, signal) } }
-
-    /// Waits for the process to end; its exit status, or 128 + the signal; nil if still running
-    /// after `timeout` seconds.
-    func waitForExit(timeout: TimeInterval) -> Int32? {
-        if let reaped { return reaped }
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-                reaped = code
-                return code
-            }
-            usleep(10_000)
-        } while Date() < deadline
-        return nil
-    }
-
-    /// Kills and reaps the process if it still runs.
-    func stop() {
-        guard reaped == nil else { return }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        reaped = 128 + SIGKILL
-    }
-
-    deinit { stop() }
-}
-
 struct HarnessError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
-
-/// Polls `condition` every 50 ms until it holds or `timeout` seconds pass; whether it held.
-func eventually(_ what: String, timeout: TimeInterval = 30, _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if (try? await condition()) == true { return true }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    return false
-}
-
-/// A new directory for one test's files, inside `testProcessDirectory`.
-func makeTemporaryDirectory() -> String {
-    var template = Array("\(testProcessDirectory)/XXXXXX".utf8CString)
-    return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-}
-
-/// Where this test process keeps its tests' directories, removed with everything in it when the
-/// process exits: servers' data, backups and clients' folders are read back after a test's
-/// processes end (and in its failure messages), so they go at the end rather than with each test.
-let testProcessDirectory: String = {
-    var template = Array("/tmp/touchschool-server-XXXXXX".utf8CString)
-    let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    atexit { try? FileManager.default.removeItem(atPath: testProcessDirectory) }
-    return path
-}()
 
 /// A player's connection speaking the protocol: what the server sent, kept in order, and how
 /// the server closed it.
@@ -179,7 +27,7 @@ final class TestPlayer: Sendable {
     private let state = Mutex(State())
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
-    static func connect(to server: ServerProcess) async throws -> TestPlayer {
+    static func connect(to server: some RunningServer) async throws -> TestPlayer {
         try await connect(url: server.playURL)
     }
 
@@ -225,7 +73,7 @@ final class TestPlayer: Sendable {
     /// of the test process's cooperative threads, this process can be that late between connecting
     /// and saying hello: then it connects again, at most three times in all. Any other failure is
     /// the test's.
-    static func join(_ server: ServerProcess, device: TestDevice, client: ClientKind? = nil) async throws -> (TestPlayer, Welcome) {
+    static func join(_ server: some RunningServer, device: TestDevice, client: ClientKind? = nil) async throws -> (TestPlayer, Welcome) {
         for attempt in 1... {
             let player = try await connect(to: server)
             do {
@@ -313,15 +161,9 @@ final class TestPlayer: Sendable {
     }
 
     private func waitUntil(timeout: TimeInterval, _ what: String, _ condition: (State) -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if state.withLock({ condition($0) }) { return }
-            guard Date() < deadline else {
-                let (messages, ended) = state.withLock { ($0.messages, $0.ended) }
-                throw HarnessError("no \(what) within \(timeout) s (ended: \(ended); received: \(messages.map { "\($0)".prefix(200) }))")
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        guard try await !Wait.until(timeout: timeout, every: .milliseconds(10), { state.withLock { condition($0) } }) else { return }
+        let (messages, ended) = state.withLock { ($0.messages, $0.ended) }
+        throw HarnessError("no \(what) within \(timeout) s (ended: \(ended); received: \(messages.map { "\($0)".prefix(200) }))")
     }
 
     private static func code(_ code: WebSocketErrorCode) -> Int {
@@ -394,13 +236,13 @@ enum HTTP {
         return (response.status.code, response.headers.map { ($0.name, $0.value) }, text)
     }
 
-    static func scores(_ server: ServerProcess) async throws -> Board {
+    static func scores(_ server: some RunningServer) async throws -> Board {
         let response = try await get("\(server.baseURL)/v1/scores")
         return try JSONDecoder().decode(Board.self, from: Data(response.body.utf8))
     }
 
     /// `GET /v1/battle`: the battle the server serves.
-    static func battle(_ server: ServerProcess) async throws -> String {
+    static func battle(_ server: some RunningServer) async throws -> String {
         let response = try await get("\(server.baseURL)\(PlayProtocol.battlePath)")
         guard response.status == 200 else { throw HarnessError("GET \(PlayProtocol.battlePath): HTTP \(response.status)") }
         return try JSONDecoder().decode(BattleIdentity.self, from: Data(response.body.utf8)).battle

@@ -28,7 +28,7 @@ import TouchSchoolTestSupport
     }
 
     @Test func aFullBattleRefusesNewDevicesKeepsSavingTheOthersAndStartsAgainOnItsStore() async throws {
-        let directory = makeTemporaryDirectory()
+        let directory = TemporaryDirectory().path
         let players = (0..<3).map { TestDevice(name: "player\($0)") }
         let newcomer = TestDevice(name: "newcomer")
         do {

@@ -164,7 +164,7 @@ import TouchSchoolCore
     }
 
     @Test func loadsTheImportedCatalogWhenPresentElseTheStarter() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let starterPath = "\(directory.path)/starter.json"
         try FileSystem.live.replaceAtomically(starterPath, with: CatalogFile.encode(Catalog(schools: [Self.sampleSchools[2]], source: .starter)))
@@ -183,7 +183,7 @@ import TouchSchoolCore
     }
 
     @Test func aBrokenImportedCatalogIsReportedWithItsPath() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let path = CatalogFile.importedCatalogPath(inDataDirectory: directory.path)
         try FileSystem.live.replaceAtomically(path, with: Array("{\"format\": \"touchschool-catalog\", \"version\": 1,".utf8))
@@ -205,7 +205,7 @@ import TouchSchoolCore
 
 @Suite(.onOwnThreads) struct FileReadTests {
     @Test func readsFilesOfEverySizeWhole() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         // Empty, smaller than a page, and larger than any first guess at the size.
         for size in [0, 1, 4095, 200_000] {

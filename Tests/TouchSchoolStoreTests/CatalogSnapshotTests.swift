@@ -176,7 +176,7 @@ import TouchSchoolTestSupport
         var snapshotPath: String { CatalogSnapshotFile.path(forCatalog: catalogPath) }
 
         init(_ catalog: Catalog) throws {
-            directory = try TemporaryDirectory()
+            directory = TemporaryDirectory()
             self.catalog = catalog
             try CatalogFile.save(catalog, to: catalogPath, fileSystem: .live)
         }
@@ -420,7 +420,7 @@ import TouchSchoolTestSupport
     }
 
     @Test func theStarterCatalogsSnapshotIsMadeInAnExistingDataDirectory() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let starterPath = try #require(StarterCatalogFile.path)
         let (first, problem) = try CatalogFile.loadCurrentReporting(dataDirectory: directory.path, starterPath: starterPath)

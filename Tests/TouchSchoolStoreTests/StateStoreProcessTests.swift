@@ -22,17 +22,12 @@ import TouchSchoolTestSupport
 
     /// Waits for the child; kills it after `seconds`. Returns its `wait` status.
     func wait(for pid: pid_t, seconds: Double = 120) -> Int32 {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
         var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            if clock.now > deadline {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-                Issue.record("child \(pid) did not finish within \(seconds) s")
-                return status
-            }
-            usleep(2_000)
+        guard Wait.untilBlocking(timeout: seconds, every: .milliseconds(2), { waitpid(pid, &status, WNOHANG) != 0 }) else {
+            kill(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+            Issue.record("child \(pid) did not finish within \(seconds) s")
+            return status
         }
         return status
     }
@@ -182,12 +177,9 @@ final class StoreTestMount {
 
     /// Waits up to 5 s until `kib` KiB are free on the mount; whether they are.
     func waitForFreeSpace(kib: Int) -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while true {
+        Wait.untilBlocking(timeout: 5, every: .milliseconds(10)) {
             var stats = statvfs()
-            if statvfs(path, &stats) == 0, Int(stats.f_bavail) * Int(stats.f_frsize) >= kib << 10 { return true }
-            guard Date() < deadline else { return false }
-            usleep(10_000)
+            return statvfs(path, &stats) == 0 && Int(stats.f_bavail) * Int(stats.f_frsize) >= kib << 10
         }
     }
 

@@ -9,8 +9,7 @@ final class StoreTestDirectory {
     let path: String
 
     init() {
-        var template = Array("/tmp/touchschool-store-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        path = TemporaryDirectory().path
     }
 
     deinit { Self.removeTree(path) }

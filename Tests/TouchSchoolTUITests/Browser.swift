@@ -2,24 +2,25 @@ import Foundation
 import TouchSchoolTestSupport
 
 /// A real headless Chromium (Debian's `chromium`), driven through Debian's `chromedriver` with the
-/// W3C WebDriver HTTP API (requests sent with curl). The driver leads a process group of its own
-/// and the browser's profile lives in a scratch folder: `close()` ends the group and any process
+/// W3C WebDriver HTTP API (each request over a socket of the test's own, `LoopbackHTTP`). The driver
+/// leads a process group of its own and the browser's profile lives in a scratch folder: `close()` ends the group and any process
 /// still naming the folder, so no browser outlives a test, passing or failing.
 final class Browser {
     static let chromium = "/usr/bin/chromium"
     static let driver = "/usr/bin/chromedriver"
     static var isInstalled: Bool {
-        [chromium, driver, "/usr/bin/curl"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+        [chromium, driver].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    /// The scratch folder: the browser's profile, the driver's log, request bodies.
+    /// The scratch folder: the browser's profile, the driver's log.
     let folder: String
     private var driverPID: pid_t = 0
-    private var driverURL = ""
+    /// Where chromedriver listens on 127.0.0.1 (0: not yet known).
+    private var driverPort = 0
     private var session = ""
     private var closed = false
 
@@ -27,8 +28,7 @@ final class Browser {
     /// (`touch`) or a desktop, in `language` (what `navigator.language` says), started with
     /// Chromium's command-line `flags` besides this class's own.
     init(width: Int, height: Int, touch: Bool, language: String = "ko-KR", flags: [String] = []) throws {
-        var template = Array("/tmp/touchschool-browser-XXXXXX".utf8CString)
-        folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        folder = TemporaryDirectory().path
         do { try start(width: width, height: height, touch: touch, language: language, flags: flags) } catch {
             close()
             throw error
@@ -49,16 +49,15 @@ final class Browser {
             case let .success(pid): driverPID = pid
             case let .failure(failure): throw Failure(description: failure.description)
             }
-            let deadline = Date().addingTimeInterval(30)
-            while driverURL.isEmpty, Date() < deadline {
+            _ = Wait.untilBlocking(timeout: 30) {
                 let text = (try? String(contentsOfFile: "\(folder)/driver.out", encoding: .utf8)) ?? ""
                 if let range = text.range(of: "started successfully on port ") {
                     let digits = text[range.upperBound...].prefix(while: \.isNumber)
-                    if !digits.isEmpty { driverURL = "http://127.0.0.1:\(digits)" }
+                    if let port = Int(digits) { driverPort = port }
                 }
-                if driverURL.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+                return driverPort != 0
             }
-            guard driverURL.isEmpty else { break }
+            guard driverPort == 0 else { break }
             let said = ["driver.out", "driver.err"].map { (try? String(contentsOfFile: "\(folder)/\($0)", encoding: .utf8)) ?? "" }
             kill(-driverPID, SIGKILL)
             var status: Int32 = 0
@@ -92,15 +91,13 @@ final class Browser {
         if !session.isEmpty { _ = try? request("DELETE", "/session/\(session)", nil, timeout: 10) }
         if driverPID > 0 {
             kill(-driverPID, SIGTERM)
-            let deadline = Date().addingTimeInterval(5)
-            while Self.groupIsAlive(driverPID), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            _ = Wait.untilBlocking(timeout: 5) { !Self.groupIsAlive(driverPID) }
             kill(-driverPID, SIGKILL)
             var status: Int32 = 0
             waitpid(driverPID, &status, 0)
         }
         for pid in processesUsingFolder() { kill(pid, SIGKILL) }
-        let deadline = Date().addingTimeInterval(5)
-        while !processesUsingFolder().isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        _ = Wait.untilBlocking(timeout: 5) { processesUsingFolder().isEmpty }
         try? FileManager.default.removeItem(atPath: folder)
     }
 
@@ -256,15 +253,9 @@ final class Browser {
 
     /// Polls `condition` every 50 ms until it holds; fails with `describe()` of the last state.
     func waitFor(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if (try? condition()) == true { return }
-            guard Date() < deadline else {
-                let text = (try? string("return document.body.innerText")) ?? "?"
-                throw Failure(description: "timed out after \(timeout)s waiting for \(what); the page says:\n\(text)")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        guard !Wait.untilBlocking(timeout: timeout, condition) else { return }
+        let text = (try? string("return document.body.innerText")) ?? "?"
+        throw Failure(description: "timed out after \(timeout)s waiting for \(what); the page says:\n\(text)")
     }
 
     // MARK: - WebDriver over HTTP
@@ -275,16 +266,15 @@ final class Browser {
 
     /// One WebDriver request; its `value`, or a failure with WebDriver's error.
     private func request(_ method: String, _ path: String, _ body: [String: Any]?, timeout: Int) throws -> Any? {
-        var arguments = ["-s", "--max-time", "\(timeout)", "-X", method, "-H", "Content-Type: application/json"]
-        if let body {
-            let file = "\(folder)/request.json"
-            try JSONSerialization.data(withJSONObject: body).write(to: URL(fileURLWithPath: file))
-            arguments += ["--data-binary", "@\(file)"]
+        let answer: LoopbackHTTP.Response
+        do {
+            answer = try LoopbackHTTP.request(method, port: driverPort, path: path, body: try body.map { try JSONSerialization.data(withJSONObject: $0) },
+                                              timeout: Double(timeout))
+        } catch {
+            throw Failure(description: "\(error)")
         }
-        let result = Subprocess.run("/usr/bin/curl", arguments + [driverURL + path])
-        guard result.status == 0 else { throw Failure(description: "\(method) \(path): curl exit \(result.status) \(result.error)") }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(result.output.utf8), options: [.fragmentsAllowed]) as? [String: Any] else {
-            throw Failure(description: "\(method) \(path): not JSON: \(result.output.prefix(500))")
+        guard let object = try? JSONSerialization.jsonObject(with: answer.body, options: [.fragmentsAllowed]) as? [String: Any] else {
+            throw Failure(description: "\(method) \(path): not JSON (\(answer.status)): \(answer.text.prefix(500))")
         }
         let value = object["value"]
         if let error = value as? [String: Any], let kind = error["error"] as? String {

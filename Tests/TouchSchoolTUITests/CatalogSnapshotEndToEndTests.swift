@@ -10,7 +10,7 @@ import TouchSchoolStore
     static func row(_ id: String, _ name: String) -> String { ImportCommandTests.row(id, name) }
 
     @Test func searchAnswersTheSameThroughADamagedOrStaleSnapshotAndRebuildsIt() throws {
-        let directory = try ImportCommandTests.makeDirectory()
+        let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let list = "\(directory)/list.csv"
         try ImportCommandTests.write([ImportCommandTests.header, Self.row("B1", "가람중학교"), Self.row("B2", "나래중학교"),

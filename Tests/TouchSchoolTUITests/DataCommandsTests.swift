@@ -99,8 +99,7 @@ final class DataCommandsProcessTests {
     let directory: String
 
     init() {
-        var template = Array("/tmp/touchschool-cli-XXXXXX".utf8CString)
-        directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        directory = TemporaryDirectory().path
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }

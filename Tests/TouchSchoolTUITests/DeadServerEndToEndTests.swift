@@ -7,7 +7,6 @@ import Testing
 /// `stats` and `search --server` on a closed port fail at once with one line and status 1.
 @Suite(.onOwnThreads, .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
 struct DeadServerEndToEndTests {
-    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
 
     @Test func aFirstGameOnAStoppedServerSaysSoAtOnceAndPlaysOnceItRuns() throws {
         let port = try freePort()
@@ -21,7 +20,7 @@ struct DeadServerEndToEndTests {
         #expect(screen.contains("Connection refused"), "\(screen)")
         #expect(screen.contains("Esc leave"), "\(screen)")
 
-        let server = try ServerProcess(port: port)
+        let server = try ServerProcess.forGames(port: port)
         defer { server.stop() }
         // Typed only once the game is on: the waiting screen takes no keys but Esc.
         try session.waitFor("Search for your school", timeout: 10)
@@ -47,7 +46,7 @@ struct DeadServerEndToEndTests {
     @Test(arguments: [["rank"], ["stats"], ["search", "한빛"]])
     func theCommandsOnAClosedPortFailAtOnceWithOneLine(command: [String]) throws {
         let url = "http://127.0.0.1:\(try freePort())"
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let started = Date()
         let result = DataCommandsBinary.run(command + ["--server", url, "--data-dir", directory.path])
@@ -68,7 +67,7 @@ struct DeadServerEndToEndTests {
     /// SSH port as `--server`. The game's connecting screen and the commands name the mistake (they
     /// said "No answer (timed out): the server's machine is off…" and "invalid constant string").
     @Test func anHTTPSAddressOfThePlainServerAndItsSSHPortAreNamedAsSuch() throws {
-        let server = try ServerProcess(arguments: ["--ssh-port", "0"])
+        let server = try ServerProcess.forGames(arguments: ["--ssh-port", "0"])
         defer { server.stop() }
         let sshPort = try #require(server.sshPort)
         let https = "https://127.0.0.1:\(server.port)"
@@ -79,7 +78,7 @@ struct DeadServerEndToEndTests {
         session.press("Escape")
         try session.waitFor("EXITED:0", timeout: 5)
 
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let rank = DataCommandsBinary.run(["rank", "--server", "http://127.0.0.1:\(sshPort)", "--data-dir", directory.path])
         #expect(rank.status == 1 && rank.error.contains("that is an SSH port"), "\(rank)")

@@ -12,16 +12,10 @@ import TouchSchoolStore
         "\(id),\(name),중학교,1981-10-14,공립,본교,운영,부산광역시 금정구 부곡동 717-1,부산광역시 금정구 가마실로 56,부산광역시교육청,35.2,129.1,\(edition)"
     }
 
-    static func makeDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("touchschool-import-\(UUID().uuidString)").path
-        try FileIO.createDirectory(path)
-        return path
-    }
-
     static func write(_ text: String, to path: String) throws { try FileSystem.live.replaceAtomically(path, with: Array(text.utf8)) }
 
     @Test func importsThenUpdatesTheCatalogInTheDataDirectory() throws {
-        let directory = try Self.makeDirectory()
+        let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let dataDirectory = "\(directory)/data/touchschool"
         let first = "\(directory)/2025.csv"
@@ -45,7 +39,7 @@ import TouchSchoolStore
     }
 
     @Test func aBadFileChangesNothing() throws {
-        let directory = try Self.makeDirectory()
+        let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let good = "\(directory)/good.csv"
         try Self.write([Self.header, Self.row("B1", "가중학교")].joined(separator: "\n"), to: good)

@@ -11,7 +11,7 @@ import TouchSchoolTestSupport
 @Suite(.onOwnThreads) struct InProcessCommandTests {
     /// Three schools and their taps in a data directory of the test's own.
     static func dataDirectory() throws -> TemporaryDirectory {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let catalog = """
             {"format": "touchschool-catalog", "version": 1, "source": "official", "edition": "2026-03-20", "schools": [
             {"id": "B1", "name": "가람고등학교", "level": "high", "province": "서울특별시", "district": "종로구", "address": "서울 종로구 1"},
@@ -89,7 +89,7 @@ import TouchSchoolTestSupport
     /// With `--server`, the battle is the network's: the one given to `runTouchSchool`, asked for
     /// the server named and the data directory (where the server's catalog is kept).
     @Test func aServersBattleComesFromTheNetworkGiven() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         let network = OneServerBattle()
         let rank = InProcessCommand.run(["rank", "--json", "--top", "1", "--server", "http://192.0.2.1:8080", "--data-dir", directory.path], network: network)

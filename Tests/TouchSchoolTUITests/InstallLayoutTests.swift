@@ -11,7 +11,7 @@ import TouchSchoolTestSupport
 
     /// Lays the programs out under a new prefix (the caller removes it).
     static func install() throws -> TemporaryDirectory {
-        let prefix = try TemporaryDirectory()
+        let prefix = TemporaryDirectory()
         let result = Subprocess.run("/bin/sh", ["\(repository)/scripts/install-layout", programs, prefix.path])
         if result.status != 0 { prefix.remove() }
         try #require(result.status == 0, "install-layout: \(result.error)")
@@ -29,7 +29,7 @@ import TouchSchoolTestSupport
             #expect(sections.contains(".text") && !sections.contains(".symtab") && !sections.contains(".debug_info"), "\(program) is stripped")
         }
         // The starter catalog is found from bin/ in share/touchschool/, whatever the directory.
-        let data = try TemporaryDirectory()
+        let data = TemporaryDirectory()
         defer { data.remove() }
         let search = Subprocess.run("\(prefix)/bin/touchschool", ["search", "민사고", "--data-dir", data.path])
         #expect(search.status == 0 && search.output.contains("민족사관고등학교"), "\(search)")
@@ -80,7 +80,7 @@ import TouchSchoolTestSupport
     func anInstallationCopiedElsewhereRunsWithoutTheCheckout() throws {
         let installed = try Self.install()
         defer { installed.remove() }
-        let machine = try TemporaryDirectory()
+        let machine = TemporaryDirectory()
         defer { machine.remove() }
         let copy = Subprocess.run("/bin/cp", ["-R", installed.path, "\(machine.path)/prefix"])
         try #require(copy.status == 0, "\(copy)")
@@ -144,7 +144,7 @@ import TouchSchoolTestSupport
         let prefix = installed.path
         let unit = try String(contentsOfFile: "\(Self.repository)/docs/touchschool.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/local/bin/touchschool serve") && unit.contains("LimitNOFILE=") && unit.contains("User=touchschool"))
-        let folder = try TemporaryDirectory()
+        let folder = TemporaryDirectory()
         defer { folder.remove() }
         try unit.replacingOccurrences(of: "/usr/local/bin/", with: "\(prefix)/bin/")
             .write(toFile: "\(folder.path)/touchschool.service", atomically: true, encoding: .utf8)

@@ -63,7 +63,7 @@ import TouchSchoolStore
     }
 
     @Test func searchRankAndStatsPrintKorean() throws {
-        let folder = try TemporaryDirectory()
+        let folder = TemporaryDirectory()
         defer { folder.remove() }
         let data = ["--data-dir", folder.path]
 
@@ -94,7 +94,7 @@ import TouchSchoolStore
     }
 
     @Test func playAndResetSpeakKoreanToo() throws {
-        let folder = try TemporaryDirectory()
+        let folder = TemporaryDirectory()
         defer { folder.remove() }
         let play = DataCommandsBinary.run(["play", "--data-dir", folder.path], locale: Self.korean)
         #expect(play.status == 1)
@@ -107,7 +107,7 @@ import TouchSchoolStore
     }
 
     @Test func aTypoIsAnsweredWithTheClosestNamesInEnglishToo() throws {
-        let folder = try TemporaryDirectory()
+        let folder = TemporaryDirectory()
         defer { folder.remove() }
         let typo = DataCommandsBinary.run(["search", "휘문고등하교", "--data-dir", folder.path])
         #expect(typo.status == 0)
@@ -122,7 +122,7 @@ import TouchSchoolStore
     /// The level column in the command's language, as the game names it: High in English
     /// (it printed 고등학교 there), 고등학교 in Korean.
     @Test func searchNamesTheLevelInTheCommandsLanguage() throws {
-        let folder = try TemporaryDirectory()
+        let folder = TemporaryDirectory()
         defer { folder.remove() }
         /// The cells of 휘문고등학교's row: rank, name, level, province, district, score.
         func row(_ result: (status: Int32, output: String, error: String)) -> [String] {
@@ -136,7 +136,7 @@ import TouchSchoolStore
     }
 
     @Test func theImportSummaryIsKorean() throws {
-        let folder = try TemporaryDirectory()
+        let folder = TemporaryDirectory()
         defer { folder.remove() }
         let csv = "\(folder.path)/list.csv"
         try FileSystem.live.replaceAtomically(csv, with: Array([ImportCommandTests.header, ImportCommandTests.row("B1", "가중학교")]

@@ -29,35 +29,20 @@ import TouchSchoolTestSupport
     }
 
     @Test func serveRunsAsTouchSchoolNetworkInTheSameProcess() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let output = "\(directory.path)/out", error = "\(directory.path)/err"
-        let pid = try Subprocess.start(DataCommandsBinary.path, ["serve", "--port", "0", "--data-dir", "\(directory.path)/data"],
-                                       outputPath: output, errorPath: error).get()
-        var reaped = false
-        defer { if !reaped { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) } }
-        let deadline = Date().addingTimeInterval(30)
-        var printed = ""
-        while !printed.contains("listening on"), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        }
-        #expect(printed.contains("touchschool serve: listening on http://127.0.0.1:"),
-                "printed: \(printed) \((try? String(contentsOfFile: error, encoding: .utf8)) ?? "")")
+        let server = try ServerProcess.start()
+        #expect(server.output.contains("touchschool serve: listening on http://127.0.0.1:"), "printed: \(server.printed)")
         // The process started as touchschool is now touchschool-network: same pid, so the
         // signal a service manager sends reaches the server, and its status comes back.
-        let running = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        let running = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(server.pid)/exe")
         #expect(FileIO.resolvedPath(running) == FileIO.resolvedPath(Self.networkPath))
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        reaped = true
-        #expect(status & 0x7f == 0 && (status >> 8) & 0xff == 0, "serve ended with wait status \(status) after SIGTERM")
+        server.signal(SIGTERM)
+        let status = server.waitForExit(timeout: 30)
+        #expect(status == 0, "serve ended with \(String(describing: status)) after SIGTERM")
     }
 
     @Test func withoutTouchSchoolNetworkTheNetworkCommandsSaySoAndTheRestWorks() throws {
         // An installation with touchschool and the starter catalog, but not touchschool-network.
-        let folder = try TemporaryDirectory()
+        let folder = TemporaryDirectory()
         defer { folder.remove() }
         let installed = "\(folder.path)/touchschool"
         let bundle = "\(URL(fileURLWithPath: DataCommandsBinary.path).deletingLastPathComponent().path)/\(StarterCatalogFile.file.bundleName)"
@@ -89,43 +74,22 @@ import TouchSchoolTestSupport
         #expect(bad.status == 64 && bad.error.contains("--port must be between 0 and 65535"), "\(bad.error)")
     }
 
-    /// A server started until it listens, its pid and what it printed; killed by the caller.
-    static func startServer(_ arguments: [String], environment: [String: String]? = nil, in directory: TemporaryDirectory) throws -> (pid: pid_t, printed: String) {
-        let output = "\(directory.path)/out-\(UUID().uuidString)", error = "\(directory.path)/err-\(UUID().uuidString)"
-        let pid = try Subprocess.start(DataCommandsBinary.path, ["serve", "--port", "0", "--data-dir", "\(directory.path)/data"] + arguments,
-                                       environment: environment ?? ProcessInfo.processInfo.environment,
-                                       outputPath: output, errorPath: error).get()
-        let deadline = Date().addingTimeInterval(30)
-        var printed = ""
-        while !printed.contains("listening on"), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-            if printed.isEmpty, kill(pid, 0) != 0 { break }
-        }
-        return (pid, printed + ((try? String(contentsOfFile: error, encoding: .utf8)) ?? ""))
-    }
-
-    static func stop(_ pid: pid_t) {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-    }
-
     /// The database's password never shows in a running server's command line: `--postgres URL`
     /// moves into the environment at the hand-off, and `--postgres-file` keeps it off the command
     /// line altogether.
     @Test func aPostgresPasswordIsNotInTheServersCommandLine() throws {
         let cluster = try PostgresCluster.freshDatabase()
         defer { cluster.stop() }
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
         // The throwaway cluster trusts loopback, so any password connects; the point is where it shows.
         let url = cluster.url.replacingOccurrences(of: "touchschool@", with: "touchschool:s3cret-pw@")
         let file = "\(directory.path)/postgres-url"
         try FileSystem.live.replaceAtomically(file, with: Array((url + "\n").utf8))
         for arguments in [["--postgres", url], ["--postgres=\(url)"], ["--postgres-file", file]] {
-            let (pid, printed) = try Self.startServer(arguments, in: directory)
-            defer { Self.stop(pid) }
+            let server = try ServerProcess.start(arguments: arguments)
+            defer { server.stop() }
+            let (pid, printed) = (server.pid, server.printed)
             #expect(printed.contains("listening on http://127.0.0.1:") && printed.contains("(data: PostgreSQL)"), "\(arguments[0]): \(printed)")
             let commandLine = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
             #expect(commandLine.range(of: Data("s3cret-pw".utf8)) == nil, "\(arguments[0]): the password is in /proc/\(pid)/cmdline")

@@ -4,135 +4,21 @@ import Testing
 import TouchSchoolCore
 import TouchSchoolStore
 
-/// Network play with the real binary: a `touchschool serve` subprocess on loopback, games under
+/// Network play with the real binary: a `touchschool serve` subprocess on loopback (`ServerProcess.forGames`), games under
 /// tmux with `--server`, each player with a data directory of their own, and `rank --server`
 /// reading the board as scripts do. Every process a test starts is gone when it ends.
 @Suite(.onOwnThreads, .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
 struct NetworkPlayEndToEndTests {
-    /// A `touchschool serve` on 127.0.0.1, its output in a log file. The data directory (with the
-    /// sessions' test catalog) outlives a kill, so that a restart finds the battle.
-    final class ServerProcess {
-        let folder: String
-        var dataDirectory: String { "\(folder)/data" }
-        private(set) var port: Int
-        /// With `--ssh-port`: the port the server's SSH listens on.
-        private(set) var sshPort: Int?
-        private let arguments: [String]
-        private let host: String
-        private var process: Process?
-        private var logPath: String { "\(folder)/server.log" }
-
-        /// `catalog`: the catalog file to play with (the sessions' test catalog by default); nil
-        /// for the starter catalog of the installation. `scores`: totals the battle starts with
-        /// (a state file written before the start). `arguments`: more options of `serve`. `host`:
-        /// where it listens (0.0.0.0: every interface; `url` reaches it at 127.0.0.1 all the same).
-        init(port: Int = 0, catalog: String? = TmuxSession.catalogJSON, scores: [String: UInt64] = [:], arguments: [String] = [],
-             host: String = "127.0.0.1") throws {
-            self.arguments = arguments
-            self.host = host
-            var template = Array("/tmp/touchschool-serve-XXXXXX".utf8CString)
-            folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-            self.port = port
-            try FileIO.createDirectory("\(folder)/data")
-            if let catalog {
-                try FileSystem.live.replaceAtomically("\(folder)/data/catalog.json", with: Array(catalog.utf8))
-            }
-            if !scores.isEmpty {
-                let lines = scores.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
-                let state = #"{"format": "touchschool-state", "version": 1, "scores": {"# + lines + #"}, "players": {}}"#
-                try FileSystem.live.replaceAtomically("\(folder)/data/state.json", with: Array(state.utf8))
-            }
-            do { try start() } catch {
-                stop()
-                try? FileManager.default.removeItem(atPath: folder)
-                throw error
-            }
-        }
-
-        deinit {
-            stop()
-            try? FileManager.default.removeItem(atPath: folder)
-        }
-
-        var url: String { "http://127.0.0.1:\(port)" }
-        /// The server's process id, while it runs.
-        var pid: pid_t? { process?.processIdentifier }
-
-        /// Starts the server (again, on the same port once it has one) and waits until it listens.
-        func start() throws {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-            let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: DataCommandsBinary.path)
-            process.arguments = ["serve", "--host", host, "--port", "\(port)", "--data-dir", dataDirectory] + arguments
-            process.standardOutput = logFile
-            process.standardError = logFile
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            try? logFile.close()
-            self.process = process
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline {
-                let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                if let found = Self.listeningPort(in: text) {
-                    if port == 0 { port = found }
-                    sshPort = Self.sshPort(in: text)
-                    if Self.answers(url), sshPort != nil || !arguments.contains("--ssh-port") { return }
-                }
-                guard process.isRunning else { throw TmuxSession.Failure(description: "the server ended at start:\n\(text)") }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            throw TmuxSession.Failure(description: "the server did not listen within 30 s:\n\(self.log())")
-        }
-
-        func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
-
-        /// The port of the first `http://127.0.0.1:PORT` the server prints, or of its "every
-        /// interface, port PORT".
-        static func listeningPort(in text: String) -> Int? {
-            guard let range = text.range(of: "127.0.0.1:") ?? text.range(of: "every interface, port ") else { return nil }
-            return Int(text[range.upperBound...].prefix(while: \.isNumber))
-        }
-
-        /// The port of the command `ssh -p PORT NAME@HOST` the greeting lists with `--ssh-port`.
-        static func sshPort(in text: String) -> Int? {
-            guard let range = text.range(of: "ssh -p ") else { return nil }
-            return Int(text[range.upperBound...].prefix(while: \.isNumber))
-        }
-
-        static func answers(_ url: String) -> Bool {
-            Subprocess.run("/usr/bin/curl", ["-sf", "-o", "/dev/null", "--max-time", "2", "\(url)/healthz"]).status == 0
-                || !FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
-        }
-
-        /// kill -9, and waits until it is gone.
-        func kill9() {
-            guard let process, process.isRunning else { return }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-
-        /// SIGTERM, then SIGKILL after a few seconds; waits until it is gone.
-        func stop() {
-            guard let process, process.isRunning else { return }
-            process.terminate()
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-    }
-
     static let hanbit = "T0001"
 
     /// A game on the server, in a data directory of its own (or `dataDirectory`).
     static func player(_ name: String, on server: ServerProcess, dataDirectory: String? = nil) throws -> TmuxSession {
-        try TmuxSession(arguments: ["--lang", "en", "--server", server.url], sharedDataDirectory: dataDirectory, user: name)
+        try TmuxSession(arguments: ["--lang", "en", "--server", server.baseURL], sharedDataDirectory: dataDirectory, user: name)
     }
 
     /// The server's total for a school, as `rank --server URL --json` prints it.
     static func total(_ school: String, on server: ServerProcess) throws -> UInt64 {
-        let result = DataCommandsBinary.run(["rank", "--server", server.url, "--json", "--data-dir", "\(server.folder)/reader"])
+        let result = DataCommandsBinary.run(["rank", "--server", server.baseURL, "--json", "--data-dir", "\(server.folder)/reader"])
         try #require(result.status == 0, "\(result.error)")
         let rows = try JSONValue.parse(result.output).arrayValue ?? []
         return rows.first { $0["id"]?.stringValue == school }?["count"]?.uint64Value ?? 0
@@ -149,7 +35,7 @@ struct NetworkPlayEndToEndTests {
     }
 
     @Test func twoPlayersSeeEachOthersTapsWithinASecondAndTheTotalsAreExact() throws {
-        let server = try ServerProcess()
+        let server = try ServerProcess.forGames()
         defer { server.stop() }
         let alice = try Self.player("alice", on: server)
         defer { alice.close() }
@@ -168,7 +54,7 @@ struct NetworkPlayEndToEndTests {
         #expect(try Self.total(Self.hanbit, on: server) == 19)
         // The local scores of the players' data directories are untouched.
         #expect(!FileManager.default.fileExists(atPath: "\(alice.dataDirectory)/state.json"))
-        let stats = DataCommandsBinary.run(["stats", "--json", "--server", server.url, "--data-dir", alice.dataDirectory])
+        let stats = DataCommandsBinary.run(["stats", "--json", "--server", server.baseURL, "--data-dir", alice.dataDirectory])
         #expect(stats.status == 0, "\(stats.error)")
         let me = try JSONValue.parse(stats.output)
         #expect(me["myTaps"]?.uint64Value == 12)
@@ -176,7 +62,7 @@ struct NetworkPlayEndToEndTests {
     }
 
     @Test func aServerKilledMidPlayAndRestartedEndsWithExactlyTheTapsCounted() throws {
-        let server = try ServerProcess()
+        let server = try ServerProcess.forGames()
         defer { server.stop() }
         let alice = try Self.player("alice", on: server)
         defer { alice.close() }
@@ -185,7 +71,7 @@ struct NetworkPlayEndToEndTests {
         server.kill9()
         try Self.tap(alice, 10, after: 20)
         try alice.waitFor("Offline")
-        try server.start()
+        try server.restart()
         try alice.waitFor("the taps to be delivered", timeout: 10) { !$0.contains("Offline") && !$0.contains("Connecting") }
         try Self.tap(alice, 5, after: 30)
         try Self.quit(alice)
@@ -193,10 +79,9 @@ struct NetworkPlayEndToEndTests {
     }
 
     @Test func aGameStartedWhileTheServerIsDownPlaysOfflineAndDeliversWhenItIsUp() throws {
-        let server = try ServerProcess()
+        let server = try ServerProcess.forGames()
         defer { server.stop() }
-        var template = Array("/tmp/touchschool-player-XXXXXX".utf8CString)
-        let data = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let data = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: data) }
         // Joined once: the game keeps the server's catalog.
         let first = try Self.player("alice", on: server, dataDirectory: data)
@@ -211,7 +96,7 @@ struct NetworkPlayEndToEndTests {
         try again.waitFor("My taps 3")
         try Self.tap(again, 10, after: 3)
         try again.waitFor("10 taps waiting")
-        try server.start()
+        try server.restart()
         try again.waitFor("the taps to be delivered", timeout: 10) { !$0.contains("Offline") && !$0.contains("Connecting") }
         try Self.quit(again)
         #expect(try Self.total(Self.hanbit, on: server) == 13)
@@ -220,7 +105,7 @@ struct NetworkPlayEndToEndTests {
     /// Taps kept offline while the server was down for longer than its burst window are judged by
     /// when they were made, and count.
     @Test func tapsKeptThroughALongOutageAllCount() throws {
-        let server = try ServerProcess()
+        let server = try ServerProcess.forGames()
         defer { server.stop() }
         let alice = try Self.player("alice", on: server)
         defer { alice.close() }
@@ -230,7 +115,7 @@ struct NetworkPlayEndToEndTests {
         try Self.tap(alice, 20, after: 5)
         try alice.waitFor("Offline")
         Thread.sleep(forTimeInterval: 8)
-        try server.start()
+        try server.restart()
         try alice.waitFor("the taps to be delivered", timeout: 10) { !$0.contains("Offline") && !$0.contains("Connecting") }
         try Self.quit(alice)
         let total = try Self.total(Self.hanbit, on: server)
@@ -240,10 +125,9 @@ struct NetworkPlayEndToEndTests {
     }
 
     @Test func aClientKilledLosesAtMostItsLastSecond() throws {
-        let server = try ServerProcess()
+        let server = try ServerProcess.forGames()
         defer { server.stop() }
-        var template = Array("/tmp/touchschool-player-XXXXXX".utf8CString)
-        let data = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let data = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let game = try Self.player("alice", on: server, dataDirectory: data)
         try game.chooseSchool(named: "한빛고", tapsLabel: "My taps")
@@ -273,20 +157,15 @@ struct NetworkPlayEndToEndTests {
         try TmuxSession(arguments: ["--lang", "en", "--server", url], sharedDataDirectory: dataDirectory, user: name)
     }
 
-    static func makeDataDirectory() -> String {
-        var template = Array("/tmp/touchschool-player-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    }
-
     /// Two games of one installation on one server through two of its names: one battle, one
     /// numbering. The second is refused while the first plays; afterwards each name plays the
     /// same battle and every tap counts once.
     @Test func twoNamesOfOneServerAreOneBattleForOneInstallation() throws {
-        let server = try ServerProcess()
+        let server = try ServerProcess.forGames()
         defer { server.stop() }
-        let data = Self.makeDataDirectory()
+        let data = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let byAddress = try Self.player("alice", at: server.url, dataDirectory: data)
+        let byAddress = try Self.player("alice", at: server.baseURL, dataDirectory: data)
         defer { byAddress.close() }
         try byAddress.chooseSchool(named: "한빛고", tapsLabel: "My taps")
         try Self.tap(byAddress, 10)
@@ -312,22 +191,21 @@ struct NetworkPlayEndToEndTests {
 
     /// Taps made offline through one name of the server are delivered through another.
     @Test func tapsWaitingUnderOneAddressAreSentThroughAnother() throws {
-        let server = try ServerProcess()
+        let server = try ServerProcess.forGames()
         defer { server.stop() }
-        let data = Self.makeDataDirectory()
+        let data = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let first = try Self.player("alice", at: server.url, dataDirectory: data)
+        let first = try Self.player("alice", at: server.baseURL, dataDirectory: data)
         defer { first.close() }
         try first.chooseSchool(named: "한빛고", tapsLabel: "My taps")
         try Self.tap(first, 5)
-        let deadline = Date().addingTimeInterval(10)
-        while try Self.total(Self.hanbit, on: server) < 5, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        _ = Wait.untilBlocking(timeout: 10, every: .milliseconds(100)) { try Self.total(Self.hanbit, on: server) >= 5 }
         server.stop()
         try Self.tap(first, 20, after: 5)
         try first.waitFor("20 taps waiting")
         try Self.quit(first)
 
-        try server.start()
+        try server.restart()
         let second = try Self.player("alice", at: "http://localhost:\(server.port)", dataDirectory: data)
         defer { second.close() }
         try second.waitFor("My taps 25")
@@ -341,11 +219,11 @@ struct NetworkPlayEndToEndTests {
     /// command that joins the server again; the status line says where it plays. They used to
     /// play alone, silently.
     @Test func aGameStartedWithoutServerAfterOneOnAServerSaysItPlaysLocallyAndHowToJoin() throws {
-        let server = try ServerProcess()
+        let server = try ServerProcess.forGames()
         defer { server.stop() }
-        let data = Self.makeDataDirectory()
+        let data = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let online = try Self.player("alice", at: server.url, dataDirectory: data)
+        let online = try Self.player("alice", at: server.baseURL, dataDirectory: data)
         defer { online.close() }
         try online.chooseSchool(named: "한빛고", tapsLabel: "My taps")
         try Self.quit(online)
@@ -355,11 +233,32 @@ struct NetworkPlayEndToEndTests {
         let told = try alone.waitFor("the local play notice") { $0.contains("Press any key") }
         let joined = told.replacingOccurrences(of: "|", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(joined.contains("Playing on this computer only: the taps stay here."), "\(told)")
-        #expect(joined.contains("touchschool --server \(server.url)"), "\(told)")
+        #expect(joined.contains("touchschool --server \(server.baseURL)"), "\(told)")
         alone.press("Enter")
         let playing = try alone.waitFor("the game") { !$0.contains("Press any key") }
         #expect(playing.split(separator: "\n").last?.contains("this computer only") == true, "\(playing)")
         alone.press("C-c")
         try alone.waitFor("EXITED:0")
+    }
+}
+
+extension ServerProcess {
+    /// A server for the games and pages: its data directory holds `catalog`, the catalog file to
+    /// play with (the sessions' test catalog by default; nil: the installation's starter catalog),
+    /// and `scores`, totals the battle starts with (a state file written before the start).
+    /// `host`: where it listens (0.0.0.0: every interface; `baseURL` reaches it at 127.0.0.1 all
+    /// the same).
+    static func forGames(port: Int = 0, catalog: String? = TmuxSession.catalogJSON, scores: [String: UInt64] = [:],
+                         arguments: [String] = [], host: String? = nil) throws -> ServerProcess {
+        let data = TemporaryDirectory().path
+        if let catalog {
+            try FileSystem.live.replaceAtomically("\(data)/catalog.json", with: Array(catalog.utf8))
+        }
+        if !scores.isEmpty {
+            let lines = scores.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
+            let state = #"{"format": "touchschool-state", "version": 1, "scores": {"# + lines + #"}, "players": {}}"#
+            try FileSystem.live.replaceAtomically("\(data)/state.json", with: Array(state.utf8))
+        }
+        return try ServerProcess.start(dataDirectory: data, host: host, port: port, arguments: arguments)
     }
 }

@@ -12,8 +12,7 @@ final class OutputTests {
     static let schoolCount = 3000
 
     init() throws {
-        var template = Array("/tmp/touchschool-output-XXXXXX".utf8CString)
-        directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        directory = TemporaryDirectory().path
         // Enough schools that `rank` prints far more than a pipe holds.
         let entries = (1...Self.schoolCount).map { index in
             #"{"id": "P\#(index)", "name": "서울시험고등학교 \#(index)", "level": "high", "province": "서울특별시", "district": "종로구", "address": "서울특별시 종로구 \#(index)"}"#

@@ -9,7 +9,6 @@ import TouchSchoolTestSupport
        .enabled(if: ["/usr/bin/tmux", "/usr/bin/ssh", "/usr/bin/ssh-keygen"].allSatisfy(FileManager.default.isExecutableFile(atPath:)),
                 "tmux or OpenSSH's client not found: skipped"))
 struct SSHPlayEndToEndTests {
-    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
 
     /// 민족사관고등학교 in the starter catalog, found by its short name 민사고.
     static let minsago = "S0336"
@@ -51,7 +50,7 @@ struct SSHPlayEndToEndTests {
         let token = try String(contentsOfFile: "\(server.dataDirectory)/admin.token", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let result = Subprocess.run("/usr/bin/curl", ["-sf", "--max-time", "5", "-X", method, "-H", "Authorization: Bearer \(token)",
-                                                      "\(server.url)\(path)"])
+                                                      "\(server.baseURL)\(path)"])
         try #require(result.status == 0, "\(method) \(path): \(result)")
         return result.output
     }
@@ -70,10 +69,10 @@ struct SSHPlayEndToEndTests {
     }
 
     @Test func playsTheBattleOverSSHAndTheSameKeyComesBackToItsSchool() throws {
-        let keys = try TemporaryDirectory()
+        let keys = TemporaryDirectory()
         defer { keys.remove() }
         let aliceKey = try Self.makeKey("alice", in: keys), bobKey = try Self.makeKey("bob", in: keys)
-        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        let server = try ServerProcess.forGames(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
 
         let alice = try Self.player("alice", key: aliceKey, on: server)
@@ -82,10 +81,9 @@ struct SSHPlayEndToEndTests {
         #expect(Self.screenLines(alice)[1].contains("민족사관고등학교"))
         try GameEndToEndTests.tapLikeAPerson(alice, count: 20)
         // Counted by the server, in the battle every client sees.
-        let deadline = Date().addingTimeInterval(10)
-        while try NetworkPlayEndToEndTests.total(Self.minsago, on: server) < 20, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        _ = Wait.untilBlocking(timeout: 10, every: .milliseconds(100)) { try NetworkPlayEndToEndTests.total(Self.minsago, on: server) >= 20 }
         #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 20)
-        let metrics = Subprocess.run("/usr/bin/curl", ["-sf", "--max-time", "5", "\(server.url)/metrics"]).output
+        let metrics = Subprocess.run("/usr/bin/curl", ["-sf", "--max-time", "5", "\(server.baseURL)/metrics"]).output
         #expect(metrics.contains("touchschool_open_ssh_games 1"), "\(metrics)")
 
         // A larger window (a window-change request) is drawn whole: rows past the old 30 fill.
@@ -105,8 +103,7 @@ struct SSHPlayEndToEndTests {
         try again.waitFor("My taps 20")
         #expect(Self.screenLines(again)[1].contains("민족사관고등학교"))
         try GameEndToEndTests.tapLikeAPerson(again, count: 5, after: 20)
-        let more = Date().addingTimeInterval(10)
-        while try NetworkPlayEndToEndTests.total(Self.minsago, on: server) < 25, Date() < more { Thread.sleep(forTimeInterval: 0.1) }
+        _ = Wait.untilBlocking(timeout: 10, every: .milliseconds(100)) { try NetworkPlayEndToEndTests.total(Self.minsago, on: server) >= 25 }
         #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 25)
         again.press("C-c")
         try again.waitFor("EXITED:0")
@@ -139,7 +136,7 @@ struct SSHPlayEndToEndTests {
     /// A quit, as a student's OpenSSH shows it (LogLevel INFO): its plain "Connection … closed.",
     /// not "closed by remote host", which reads as an error.
     @Test func aQuitEndsWithTheClientsPlainClosedLine() throws {
-        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        let server = try ServerProcess.forGames(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
         let guest = try Self.player("guest", key: nil, on: server, logLevel: "INFO")
         defer { guest.close() }
@@ -155,10 +152,10 @@ struct SSHPlayEndToEndTests {
     }
 
     @Test func theGamesKeysArriveOverSSH() throws {
-        let keys = try TemporaryDirectory()
+        let keys = TemporaryDirectory()
         defer { keys.remove() }
         let key = try Self.makeKey("dana", in: keys)
-        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        let server = try ServerProcess.forGames(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
         let dana = try Self.player("dana", key: key, on: server)
         defer { dana.close() }
@@ -206,10 +203,10 @@ struct SSHPlayEndToEndTests {
     }
 
     @Test func aServerShuttingDownEndsTheGamesAndKeepsEveryTap() throws {
-        let keys = try TemporaryDirectory()
+        let keys = TemporaryDirectory()
         defer { keys.remove() }
         let key = try Self.makeKey("alice", in: keys)
-        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        let server = try ServerProcess.forGames(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
         let alice = try Self.player("alice", key: key, on: server)
         defer { alice.close() }
@@ -220,15 +217,15 @@ struct SSHPlayEndToEndTests {
         server.stop()
         let ended = try alice.waitFor("EXITED:0")
         #expect(ended.contains("shutting down"), "\(ended)")
-        try server.start()
+        try server.restart()
         #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 15)
     }
 
     @Test func anAddressHoldsItsConnectionsAndAnIdleGameEnds() throws {
-        let keys = try TemporaryDirectory()
+        let keys = TemporaryDirectory()
         defer { keys.remove() }
         let aliceKey = try Self.makeKey("alice", in: keys), bobKey = try Self.makeKey("bob", in: keys)
-        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0", "--ssh-connections-per-address", "1",
+        let server = try ServerProcess.forGames(catalog: nil, arguments: ["--ssh-port", "0", "--ssh-connections-per-address", "1",
                                                                   "--ssh-idle-seconds", "3", "--ssh-login-grace-seconds", "2"])
         defer { server.stop() }
         let alice = try Self.player("alice", key: aliceKey, on: server)
@@ -247,11 +244,8 @@ struct SSHPlayEndToEndTests {
         // Closing the client (its window) ends its game on the server.
         bob.close()
 
-        let deadline = Date().addingTimeInterval(10)
-        while server.log().components(separatedBy: "An SSH player left").count - 1 < 2, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        #expect(server.log().components(separatedBy: "An SSH player left").count - 1 == 2, "\(server.log())")
+        _ = Wait.untilBlocking(timeout: 10) { server.printed.components(separatedBy: "An SSH player left").count - 1 >= 2 }
+        #expect(server.printed.components(separatedBy: "An SSH player left").count - 1 == 2, "\(server.printed)")
         // A connection that never starts a game (`ssh -N`: no session) is closed after the login
         // grace (2 s here), not at once (as a refused one would be) nor never.
         let started = Date()
@@ -264,13 +258,13 @@ struct SSHPlayEndToEndTests {
     /// the 2,000-game cap). A game is drawn at 256 × 96 at most, and an address holds as many
     /// connections as its memory allows at that size (64 MiB: 64), whatever more it was given.
     @Test func gamesAtTheLargestTerminalsAreBoundedInMemoryAndPerAddress() throws {
-        let keys = try TemporaryDirectory()
+        let keys = TemporaryDirectory()
         defer { keys.remove() }
         // A key each: a second connection of one device takes its game's place.
         let gameKeys = try (0..<9).map { try Self.makeKey("large\($0)", in: keys) }
-        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0", "--ssh-connections-per-address", "1000"])
+        let server = try ServerProcess.forGames(catalog: nil, arguments: ["--ssh-port", "0", "--ssh-connections-per-address", "1000"])
         defer { server.stop() }
-        let pid = try #require(server.pid)
+        let pid = server.pid
         func residentKB() throws -> Int {
             let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
             let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
@@ -318,17 +312,16 @@ struct SSHPlayEndToEndTests {
             return ended.count
         }
         let expected = 70 - (64 - 9)
-        let deadline = Date().addingTimeInterval(5)
-        while closed() < expected, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        _ = Wait.untilBlocking(timeout: 5) { closed() >= expected }
         Thread.sleep(forTimeInterval: 0.2)
         #expect(closed() == expected, "\(ended.count) of 70 closed")
     }
 
     @Test func anSSHPlayerCountsUnderItsOwnAddressAndABannedAddressIsRefused() throws {
-        let keys = try TemporaryDirectory()
+        let keys = TemporaryDirectory()
         defer { keys.remove() }
         let key = try Self.makeKey("carol", in: keys)
-        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        let server = try ServerProcess.forGames(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
         // From 127.0.0.2 (all of 127/8 is this machine): its batches carry that address, not the
         // server's own or a placeholder.
@@ -336,13 +329,11 @@ struct SSHPlayEndToEndTests {
         defer { carol.close() }
         try carol.chooseSchool(named: "민사고", tapsLabel: "My taps")
         try GameEndToEndTests.tapLikeAPerson(carol, count: 3)
-        let deadline = Date().addingTimeInterval(10)
         var devices = ""
-        repeat {
+        _ = Wait.untilBlocking(timeout: 10, every: .milliseconds(100)) {
             devices = try Self.admin("GET", "/v1/admin/devices", on: server)
-            if devices.contains("\"accepted\":3") { break }
-            Thread.sleep(forTimeInterval: 0.1)
-        } while Date() < deadline
+            return devices.contains("\"accepted\":3")
+        }
         #expect(devices.contains("\"player\":\"carol\""), "\(devices)")
         #expect(devices.contains("\"addresses\":[\"127.0.0.2\"]"), "\(devices)")
         #expect(devices.contains("\"client\":\"ssh\""), "the operator sees an SSH session as one: \(devices)")
@@ -358,10 +349,10 @@ struct SSHPlayEndToEndTests {
     }
 
     @Test func refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards() throws {
-        let keys = try TemporaryDirectory()
+        let keys = TemporaryDirectory()
         defer { keys.remove() }
         let key = try Self.makeKey("player", in: keys)
-        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        let server = try ServerProcess.forGames(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
 
         let command = try Self.runSSH([], key: key, on: server, command: ["echo", "ran-a-command"])
@@ -387,7 +378,7 @@ struct SSHPlayEndToEndTests {
 
         // A local forward: the client listens, but the server opens nothing through it.
         let local = try freePort()
-        let logs = try TemporaryDirectory()
+        let logs = TemporaryDirectory()
         defer { logs.remove() }
         let port = try #require(server.sshPort)
         // (At the log level that shows the refusal: ssh takes the first value an option is given.)
@@ -400,37 +391,35 @@ struct SSHPlayEndToEndTests {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
-        let deadline = Date().addingTimeInterval(15)
         var refused = false
-        while Date() < deadline, !refused {
+        _ = Wait.untilBlocking(timeout: 15, every: .milliseconds(200)) {
             let through = Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "3", "http://127.0.0.1:\(local)/healthz"])
             #expect(through.status != 0, "an HTTP answer came through the forward: \(through.output)")
-            if through.status == 0 { break }
-            refused = ((try? String(contentsOfFile: "\(logs.path)/err", encoding: .utf8)) ?? "").contains("open failed")
-            if !refused { Thread.sleep(forTimeInterval: 0.2) }
+            refused = through.status != 0 && ((try? String(contentsOfFile: "\(logs.path)/err", encoding: .utf8)) ?? "").contains("open failed")
+            return through.status == 0 || refused
         }
         #expect(refused, "the client never tried the forward: \((try? String(contentsOfFile: "\(logs.path)/err", encoding: .utf8)) ?? "")")
     }
 
     @Test func theHostKeyIsMadeOnceAndItsFingerprintPrinted() throws {
-        let server = try ServerProcess(catalog: nil, arguments: ["--ssh-port", "0"])
+        let server = try ServerProcess.forGames(catalog: nil, arguments: ["--ssh-port", "0"])
         defer { server.stop() }
         let path = "\(server.dataDirectory)/ssh_host_ed25519_key"
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)
         #expect(mode.intValue == 0o600)
-        let printed = try #require(Self.fingerprint(in: server.log()))
+        let printed = try #require(Self.fingerprint(in: server.printed))
         // What a client sees: the key the server offers, as ssh-keygen prints its fingerprint.
         let port = try #require(server.sshPort)
         let scanned = Subprocess.run("/usr/bin/sh", ["-c", "/usr/bin/timeout 20 /usr/bin/ssh-keyscan -t ed25519 -p \(port) 127.0.0.1 2>/dev/null | /usr/bin/ssh-keygen -lf -"])
         #expect(scanned.output.contains(printed), "printed \(printed); scanned \(scanned)")
         server.stop()
-        try server.start()
-        #expect(Self.fingerprint(in: server.log()) == printed)
+        try server.restart()
+        #expect(Self.fingerprint(in: server.printed) == printed)
         // A host key others may read is refused, as sshd refuses it.
         server.stop()
         chmod(path, 0o644)
-        #expect(throws: (any Error).self) { try server.start() }
-        #expect(server.log().contains("chmod 600"), "\(server.log())")
+        #expect(throws: (any Error).self) { try server.restart() }
+        #expect(server.printed.contains("chmod 600"), "\(server.printed)")
     }
 
     static func fingerprint(in log: String) -> String? {

@@ -19,8 +19,7 @@ final class SafeOutputTests {
     ]
 
     init() throws {
-        var template = Array("/tmp/touchschool-safe-XXXXXX".utf8CString)
-        directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        directory = TemporaryDirectory().path
         let entries = Self.schools.map { school in
             #"{"id": "\#(school.id)", "name": "\#(school.json)", "level": "high", "province": "서울특별시", "district": "종로구\u001b]0;pwned\u0007", "address": ""}"#
         }

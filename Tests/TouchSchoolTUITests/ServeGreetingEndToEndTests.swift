@@ -8,7 +8,7 @@ import TouchSchoolTestSupport
 @Suite(.onOwnThreads, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
 struct ServeGreetingEndToEndTests {
     @Test func theWholeGreetingWithSSHFitsAnEightyByTwentyFourTerminal() throws {
-        let data = try TemporaryDirectory()
+        let data = TemporaryDirectory()
         defer { data.remove() }
         let session = try TmuxSession(columns: 80, rows: 24, arguments: [],
                                       program: [DataCommandsBinary.path, "serve", "--host", "0.0.0.0", "--port", "0", "--ssh-port", "0",

@@ -13,8 +13,7 @@ struct SharedStateEndToEndTests {
     final class SharedDirectory {
         let path: String
         init() throws {
-            var template = Array("/tmp/touchschool-shared-XXXXXX".utf8CString)
-            path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+            path = TemporaryDirectory().path
         }
         deinit { try? FileManager.default.removeItem(atPath: path) }
 

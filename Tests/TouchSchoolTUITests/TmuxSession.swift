@@ -34,8 +34,7 @@ final class TmuxSession {
     /// With `program`, the pane runs that command line instead of `touchschool` (an SSH client).
     init(columns: Int = 100, rows: Int = 30, arguments: [String], term: String = "tmux-256color", inShell: Bool = false,
          sharedDataDirectory: String? = nil, user: String = "tester", program: [String]? = nil) throws {
-        var template = Array("/tmp/touchschool-e2e-XXXXXX".utf8CString)
-        folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        folder = TemporaryDirectory().path
         dataDirectory = sharedDataDirectory ?? "\(folder)/data"
         if sharedDataDirectory == nil {
             try FileIO.createDirectory(dataDirectory)
@@ -69,8 +68,7 @@ final class TmuxSession {
         if FileManager.default.fileExists(atPath: socket) {
             let processes = processes()
             _ = tmux(["kill-server"])
-            let deadline = Date().addingTimeInterval(5)
-            while processes.contains(where: Self.isRunning), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            _ = Wait.untilBlocking(timeout: 5, every: .milliseconds(20)) { !processes.contains(where: Self.isRunning) }
             for pid in processes where Self.isRunning(pid) { kill(pid, SIGKILL) }
         }
         try? FileManager.default.removeItem(atPath: folder)
@@ -144,14 +142,9 @@ final class TmuxSession {
     /// Polls the screen every 50 ms until `condition` holds; returns that screen, or fails with the last one.
     @discardableResult
     func waitFor(_ what: String, timeout: Double = 20, _ condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var shown = screen()
-        while !condition(shown) {
-            guard Date() < deadline else {
-                throw Failure(description: "timed out after \(timeout)s waiting for \(what); the screen:\n\(shown)")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-            shown = screen()
+        var shown = ""
+        guard Wait.untilBlocking(timeout: timeout, { shown = screen(); return condition(shown) }) else {
+            throw Failure(description: "timed out after \(timeout)s waiting for \(what); the screen:\n\(shown)")
         }
         return shown
     }

@@ -7,17 +7,16 @@ import TouchSchoolTestSupport
 /// cold start with the server gone: a new window opens the game from the worker's cache, taps
 /// wait in the outbox, and once the server is back they count once. Every browser and server a
 /// test starts is gone when it ends.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (scripts/test installs them): skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (scripts/test installs them): skipped"))
 struct WebPageAppEndToEndTests {
-    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests
 
     @Test func thePageIsInstallableAndOpensAndPlaysOfflineFromAColdStart() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let phone = try Browser(width: 390, height: 844, touch: true)
         defer { phone.close() }
-        let game = "\(server.url)/?school=S0003"
+        let game = "\(server.baseURL)/?school=S0003"
         try phone.open(game)
         try Page.waitUntilDelivered(phone)
         try phone.waitFor("the service worker in control") {
@@ -42,7 +41,7 @@ struct WebPageAppEndToEndTests {
         #expect(Page.status(phone).state != "online")
 
         // The server back: the three waiting taps count, once.
-        try server.start()
+        try server.restart()
         try Page.waitUntilDelivered(phone)
         #expect(try NetworkPlayEndToEndTests.total("S0003", on: server) == 5)
         phone.close()

@@ -11,16 +11,15 @@ import TouchSchoolTestSupport
 /// lost it writes nothing more; every tap counts once. Each battle keeps its own outbox: taps made
 /// for one are never sent to another met at the same address. And the page's copy of the battle's
 /// rules (`rules.js`) gives every case of `Tests/Vectors/battle-rules.json`.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (.ci/run installs them): skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (.ci/run installs them): skipped"))
 struct WebPageDeviceEndToEndTests {
-    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests
 
     static let minsago = "민족사관고등학교"
 
     /// The id of 민족사관고등학교 in the server's catalog.
     static func minsagoID(_ server: ServerProcess) throws -> String {
-        let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", server.url, "--data-dir", "\(server.folder)/reader"])
+        let search = DataCommandsBinary.run(["search", "민사고", "--json", "--server", server.baseURL, "--data-dir", "\(server.folder)/reader"])
         return try #require(try JSONValue.parse(search.output)["schools"]?.arrayValue?.first?["id"]?.stringValue)
     }
 
@@ -49,12 +48,12 @@ struct WebPageDeviceEndToEndTests {
 
     /// A value of the server's `/metrics` (Prometheus text: `name value`).
     static func metric(_ name: String, on server: ServerProcess) -> Double? {
-        let text = Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "5", "\(server.url)/metrics"]).output
+        let text = Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "5", "\(server.baseURL)/metrics"]).output
         return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.dropFirst(name.count + 1)) }
     }
 
     @Test func aBoardTabAndASecondPlayTabNeverTakeThePlayersPlace() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let id = try Self.minsagoID(server)
         let browser = try Browser(width: 1000, height: 760, touch: false, language: "en-US")
@@ -62,7 +61,7 @@ struct WebPageDeviceEndToEndTests {
 
         // The player's tab.
         let player = try browser.currentWindow()
-        try browser.open("\(server.url)/?school=\(id)")
+        try browser.open("\(server.baseURL)/?school=\(id)")
         try browser.waitFor("the game, online") { Page.text(browser, "school-name") == Self.minsago && Page.status(browser).state == "online" }
         try Page.touch(browser, 5, after: 0, pointerType: "mouse")
         try Page.waitUntilDelivered(browser)
@@ -70,7 +69,7 @@ struct WebPageDeviceEndToEndTests {
         // The projector's tab: the live board, from the stream, without the device.
         let board = try browser.newWindow()
         try browser.switchTo(window: board)
-        try browser.open("\(server.url)/?board")
+        try browser.open("\(server.baseURL)/?board")
         try browser.waitFor("the saved total on the board tab") { Self.boardTotal(browser) == "5" }
         #expect(Page.status(browser).state == "online")
         try browser.switchTo(window: player)
@@ -87,7 +86,7 @@ struct WebPageDeviceEndToEndTests {
         let before = try Self.storage(browser)
         let second = try browser.newWindow()
         try browser.switchTo(window: second)
-        try browser.open("\(server.url)/?school=\(id)")
+        try browser.open("\(server.baseURL)/?school=\(id)")
         try browser.waitFor("playing in another tab") {
             try browser.script("return !document.getElementById('elsewhere').hidden") as? Bool == true
                 && Page.text(browser, "elsewhere").contains("Playing in another tab")
@@ -139,7 +138,7 @@ struct WebPageDeviceEndToEndTests {
         #expect(try storage(browser) == afterTakeOver, "the tab that lost the device wrote to the storage")
         #expect(Page.status(browser).state == "stopped")
 
-        try server.start()
+        try server.restart()
         try browser.switchTo(window: second)
         try Page.waitUntilDelivered(browser)
         try Page.touch(browser, 2, after: 12, pointerType: "mouse")
@@ -159,7 +158,7 @@ struct WebPageDeviceEndToEndTests {
 
     /// The battle a server names (`GET /v1/battle`).
     static func battle(of server: ServerProcess) throws -> String {
-        let answer = Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "5", "\(server.url)/v1/battle"]).output
+        let answer = Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "5", "\(server.baseURL)/v1/battle"]).output
         return try #require(try JSONValue.parse(answer)["battle"]?.stringValue, "\(answer)")
     }
 
@@ -174,13 +173,13 @@ struct WebPageDeviceEndToEndTests {
     }
 
     @Test func eachBattleKeepsItsOwnTapsAndNeverSendsThemToAnother() throws {
-        let first = try ServerProcess(catalog: nil)
+        let first = try ServerProcess.forGames(catalog: nil)
         defer { first.stop() }
         let firstBattle = try Self.battle(of: first)
         let id = try Self.minsagoID(first)
         let browser = try Browser(width: 1000, height: 760, touch: false, language: "en-US")
         defer { browser.close() }
-        try browser.open("\(first.url)/?school=\(id)")
+        try browser.open("\(first.baseURL)/?school=\(id)")
         try browser.waitFor("the game, online") { Page.status(browser).state == "online" }
         try Page.touch(browser, 3, after: 0, pointerType: "mouse")
         try Page.waitUntilDelivered(browser)
@@ -193,7 +192,7 @@ struct WebPageDeviceEndToEndTests {
 
         // Another battle at the same address (a new server, as after a reset): the page plays
         // it from its own outbox; the first battle's taps stay stored, unsent.
-        let second = try ServerProcess(port: first.port, catalog: nil)
+        let second = try ServerProcess.forGames(port: first.port, catalog: nil)
         defer { second.stop() }
         let secondBattle = try Self.battle(of: second)
         #expect(secondBattle != firstBattle)
@@ -207,7 +206,7 @@ struct WebPageDeviceEndToEndTests {
 
         // The first battle again: its four taps go to it, once.
         second.stop()
-        try first.start()
+        try first.restart()
         try browser.waitFor("the first battle's welcome") {
             try browser.string("return localStorage.getItem('touchschool.battle')") == "\"\(firstBattle)\""
         }
@@ -226,11 +225,11 @@ struct WebPageDeviceEndToEndTests {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Vectors/battle-rules.json")
         let vectors = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let browser = try Browser(width: 800, height: 600, touch: false, language: "en-US")
         defer { browser.close() }
-        try browser.open("\(server.url)/?board")
+        try browser.open("\(server.baseURL)/?board")
         try browser.waitFor("the page") { (try browser.string("return document.body.dataset.ready || ''")) == "true" }
         let results = try #require(try browser.script("""
             const cases = arguments[0];

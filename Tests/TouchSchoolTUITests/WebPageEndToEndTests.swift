@@ -12,7 +12,6 @@ import TouchSchoolTestSupport
 @Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
                              "chromium, chromedriver, curl or tmux not found (scripts/test installs them): skipped"))
 struct WebPageEndToEndTests {
-    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
 
     static let minsago = "민족사관고등학교"
     /// Where the screenshots go: `.build/screenshots` so that a test run leaves the working tree
@@ -83,15 +82,15 @@ struct WebPageEndToEndTests {
     static let otherSchools: [String: UInt64] = ["S0126": 40, "S0003": 25, "S0001": 12, "S0127": 8]
 
     @Test func aWebPlayerAndATerminalPlayerPlayOneBattle() throws {
-        let server = try ServerProcess(catalog: nil, scores: Self.otherSchools)
+        let server = try ServerProcess.forGames(catalog: nil, scores: Self.otherSchools)
         defer { server.stop() }
-        let terminal = try TmuxSession(arguments: ["--lang", "en", "--server", server.url], user: "terminal")
+        let terminal = try TmuxSession(arguments: ["--lang", "en", "--server", server.baseURL], user: "terminal")
         defer { terminal.close() }
         try terminal.chooseSchool(named: "민사고", tapsLabel: "My taps")
 
         let phone = try Browser(width: 390, height: 844, touch: true)
         defer { phone.close() }
-        try phone.open(server.url + "/")
+        try phone.open(server.baseURL + "/")
         try phone.waitFor("the page") { (try phone.string("return document.body.dataset.ready || ''")) == "true" }
         #expect(try phone.string("return document.documentElement.lang") == "ko")
         #expect(Self.text(phone, "picker-title") == "학교를 검색해주세요")
@@ -144,7 +143,7 @@ struct WebPageEndToEndTests {
         // A desktop opened at /?school=ID plays for that school at once, with the mouse.
         let desktop = try Browser(width: 1280, height: 800, touch: false)
         defer { desktop.close() }
-        try desktop.open("\(server.url)/?school=\(id)")
+        try desktop.open("\(server.baseURL)/?school=\(id)")
         try desktop.waitFor("the game for \(id)") {
             Self.text(desktop, "school-name") == Self.minsago && Self.text(desktop, "school-total") == "27"
         }
@@ -221,12 +220,12 @@ struct WebPageEndToEndTests {
     }
 
     @Test func tapsMadeWhileTheConnectionIsDownCountOnceEvenWhenThePageIsClosed() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let id = try WebPageDeviceEndToEndTests.minsagoID(server)
         let phone = try Browser(width: 360, height: 740, touch: true, language: "en-US")
         defer { phone.close() }
-        try phone.open("\(server.url)/?school=\(id)")
+        try phone.open("\(server.baseURL)/?school=\(id)")
         try phone.waitFor("the game in English") { Self.text(phone, "school-name") == Self.minsago && Self.text(phone, "status") == "Online" }
         // Readable at 360 px: nothing wider than the screen.
         #expect(try phone.script("return document.documentElement.scrollWidth") as? Int == 360)
@@ -239,7 +238,7 @@ struct WebPageEndToEndTests {
         try phone.waitFor("offline") { Self.status(phone).state != "online" }
         try Self.touch(phone, 4, after: 5)
         try phone.waitFor("four taps waiting") { Self.text(phone, "status") == "Offline · 4 taps waiting" }
-        try server.start()
+        try server.restart()
         try Self.waitUntilDelivered(phone)
         #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 9)
 
@@ -250,16 +249,16 @@ struct WebPageEndToEndTests {
         try Self.touch(phone, 6, after: 9)
         try phone.waitFor("six taps waiting") { Self.text(phone, "status") == "Offline · 6 taps waiting" }
         try phone.open("about:blank")
-        try server.start()
+        try server.restart()
         #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 9)
-        try phone.open("\(server.url)/?school=\(id)")
+        try phone.open("\(server.baseURL)/?school=\(id)")
         try Self.waitUntilDelivered(phone)
         #expect(Self.text(phone, "my-taps") == "15")
         #expect(Self.text(phone, "school-total") == "15")
         #expect(try NetworkPlayEndToEndTests.total(id, on: server) == 15)
 
         // Once more after everything was acknowledged: nothing is sent twice.
-        try phone.open("\(server.url)/?school=\(id)")
+        try phone.open("\(server.baseURL)/?school=\(id)")
         try Self.waitUntilDelivered(phone)
         #expect(Self.text(phone, "my-taps") == "15")
         Thread.sleep(forTimeInterval: 1)
@@ -272,11 +271,11 @@ struct WebPageEndToEndTests {
     @Test func namesFromTheCatalogAreShownAsTextNeverAsMarkup() throws {
         let hostile = "<img src=x onerror=document.title=1>한빛고등학교<b>"
         let catalog = TmuxSession.catalogJSON.replacingOccurrences(of: "\"한빛고등학교\"", with: "\"\(hostile)\"")
-        let server = try ServerProcess(catalog: catalog)
+        let server = try ServerProcess.forGames(catalog: catalog)
         defer { server.stop() }
         let browser = try Browser(width: 1280, height: 800, touch: false, language: "en-US")
         defer { browser.close() }
-        try browser.open(server.url + "/")
+        try browser.open(server.baseURL + "/")
         try browser.type("한빛", into: "#query")
         try browser.waitFor("the school in the results") { Self.text(browser, "results").contains("한빛고등학교") }
         #expect(try browser.string("return document.querySelector('#results .name').textContent") == hostile)
@@ -299,7 +298,7 @@ struct WebPageEndToEndTests {
     @Test func aSchoolNameOfTenKilobytesKeepsThePageOnAPhonesWidth() throws {
         let long = "한빛고등학교" + String(repeating: "W", count: 10_000)
         let catalog = TmuxSession.catalogJSON.replacingOccurrences(of: "\"한빛고등학교\"", with: "\"\(long)\"")
-        let server = try ServerProcess(catalog: catalog)
+        let server = try ServerProcess.forGames(catalog: catalog)
         defer { server.stop() }
         let browser = try Browser(width: 390, height: 844, touch: true, language: "ko-KR")
         defer { browser.close() }
@@ -308,7 +307,7 @@ struct WebPageEndToEndTests {
             let view = try browser.script("return document.documentElement.clientWidth") as? Int ?? 0
             return (page, view)
         }
-        try browser.open(server.url + "/")
+        try browser.open(server.baseURL + "/")
         try browser.type("한빛", into: "#query")
         try browser.waitFor("the school in the results") { Self.text(browser, "results").contains(long) }
         let results = try widths()

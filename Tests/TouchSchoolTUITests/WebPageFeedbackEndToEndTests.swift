@@ -7,9 +7,8 @@ import TouchSchoolTestSupport
 /// counted by a script that runs before the page's own. Taps click and buzz, a refused burst
 /// plays the warning, muted plays nothing, and the mute is still on after a reload. Every browser
 /// and server a test starts is gone when it ends.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (scripts/test installs them): skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (scripts/test installs them): skipped"))
 struct WebPageFeedbackEndToEndTests {
-    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests
 
     /// Records each sound started (its wave and pitch) and each vibration, from the page's first moment.
@@ -37,12 +36,12 @@ struct WebPageFeedbackEndToEndTests {
     }
 
     @Test func tapsSoundAndBuzzARefusalWarnsAndAMuteIsRemembered() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let phone = try Browser(width: 390, height: 844, touch: true, flags: ["--autoplay-policy=no-user-gesture-required"])
         defer { phone.close() }
         try phone.runBeforeEveryPage(Self.counter)
-        let game = "\(server.url)/?school=S0003"
+        let game = "\(server.baseURL)/?school=S0003"
         try phone.open(game)
         try Page.waitUntilDelivered(phone)
         #expect(Page.text(phone, "sound") == "소리 켜짐")
@@ -89,15 +88,15 @@ struct WebPageFeedbackEndToEndTests {
     /// A phone the operator bans (`touchschool admin ban`, as docs/operations.md tells): its next
     /// taps are refused and the page says the operator banned it, not that it tapped too fast.
     @Test func aBannedPhoneIsToldTheOperatorBannedIt() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let phone = try Browser(width: 390, height: 844, touch: true)
         defer { phone.close() }
-        try phone.open("\(server.url)/?school=S0003")
+        try phone.open("\(server.baseURL)/?school=S0003")
         try Page.waitUntilDelivered(phone)
         try Page.touch(phone, 3, after: 0)
         try Page.waitUntilDelivered(phone)
-        let admin = ["--server", server.url, "--data-dir", server.dataDirectory]
+        let admin = ["--server", server.baseURL, "--data-dir", server.dataDirectory]
         let listed = DataCommandsBinary.run(["admin", "devices", "--json"] + admin)
         let devices = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
         let id = try #require(devices?.first?["id"] as? String, "\(listed)")

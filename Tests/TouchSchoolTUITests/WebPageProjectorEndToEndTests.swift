@@ -14,7 +14,6 @@ private let zbarimg = "/usr/bin/zbarimg"
 @Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: zbarimg),
                                             "chromium, chromedriver, curl or zbarimg not found (scripts/test installs them): skipped"))
 struct WebPageProjectorEndToEndTests {
-    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests
 
     /// Forty schools of the starter catalog with taps: 서울고 100, 경기고 99, 휘문고 98 on top,
@@ -46,7 +45,7 @@ struct WebPageProjectorEndToEndTests {
     }
 
     @Test func theProjectorFillsTheScreenTurnsItsPagesAndShowsWhereToJoin() throws {
-        let server = try ServerProcess(catalog: nil, scores: Self.scores)
+        let server = try ServerProcess.forGames(catalog: nil, scores: Self.scores)
         defer { server.stop() }
         let projector = try Browser(width: 1920, height: 1080, touch: false)
         defer { projector.close() }
@@ -57,7 +56,7 @@ struct WebPageProjectorEndToEndTests {
             window.refused = [];
             document.addEventListener('securitypolicyviolation', (event) => window.refused.push(event.violatedDirective + ' ' + event.blockedURI));
             """)
-        try projector.open(server.url + "/?board")
+        try projector.open(server.baseURL + "/?board")
         // The rows as read with the page's number: read again later, they may be the next page's
         // (a page stays 8 s, which a loaded machine spends between two WebDriver calls). Until the
         // school directory has come, a row shows the school's id.
@@ -77,9 +76,9 @@ struct WebPageProjectorEndToEndTests {
         #expect(rowHeight * 10 >= 1080 * 0.7, "rows of \(rowHeight) px")
 
         // The join address in words and as a QR code that a reader of its own reads back.
-        #expect(Page.text(projector, "join-url") == server.url + "/")
+        #expect(Page.text(projector, "join-url") == server.baseURL + "/")
         let screenshot = try projector.screenshot()
-        #expect(try Self.qrCodes(in: screenshot) == server.url + "/")
+        #expect(try Self.qrCodes(in: screenshot) == server.baseURL + "/")
         try Page.save(screenshot, as: "projector.png")
 
         #expect(try projector.script("return window.refused") as? [String] == [])
@@ -103,7 +102,7 @@ struct WebPageProjectorEndToEndTests {
         let board = try projector.currentWindow()
         let player = try projector.newWindow()
         try projector.switchTo(window: player)
-        try projector.open(server.url + "/?school=S0003")
+        try projector.open(server.baseURL + "/?school=S0003")
         try Page.waitUntilDelivered(projector)
         try projector.switchTo(window: board)
         try projector.script("""
@@ -133,7 +132,7 @@ struct WebPageProjectorEndToEndTests {
             """) as? [Double])
         #expect(overlay == [1920, 1080])
         #expect(Page.text(projector, "offline-overlay").contains("오프라인"))
-        try server.start()
+        try server.restart()
         try projector.waitFor("the overlay gone", timeout: 30) {
             try projector.script("return document.getElementById('offline-overlay').hidden") as? Bool == true
         }
@@ -151,12 +150,12 @@ struct WebPageProjectorEndToEndTests {
         var scores = Self.scores
         scores["S0470"] = 300  // 전주교육대학교전주부설초등학교, 전북특별자치도 전주시 완산구
         scores["S0271"] = 250  // 고양국제고등학교, 경기도 고양시 일산동구
-        let server = try ServerProcess(catalog: nil, scores: scores)
+        let server = try ServerProcess.forGames(catalog: nil, scores: scores)
         defer { server.stop() }
         let projector = try Browser(width: 1920, height: 1080, touch: false)
         defer { projector.close() }
         try projector.fillScreen(width: 1920, height: 1080)
-        try projector.open(server.url + "/?board")
+        try projector.open(server.baseURL + "/?board")
         try projector.waitFor("the first page") { try Self.rows(projector).first == "1 - 전주교육대학교전주부설초등학교" }
         let cut = try projector.string("""
             return [...document.querySelectorAll('#board-rows td')].filter((cell) => cell.scrollWidth > cell.clientWidth)
@@ -166,12 +165,12 @@ struct WebPageProjectorEndToEndTests {
     }
 
     @Test func theProjectorOpenedAtLocalhostShowsTheAddressServePrints() throws {
-        let server = try ServerProcess(catalog: nil, scores: Self.scores, host: "0.0.0.0")
+        let server = try ServerProcess.forGames(catalog: nil, scores: Self.scores, host: "0.0.0.0")
         defer { server.stop() }
         // The first phone page of the greeting ("phone or browser  http://HOST:P/"), which the QR
         // code in the terminal draws too.
-        let printed = server.log().split(separator: "\n").first { $0.contains("phone or browser") || $0.contains("휴대폰·브라우저") }
-        let phonePage = try #require(printed.flatMap { $0.split(separator: " ").last.map(String.init) }, "\(server.log())")
+        let printed = server.printed.split(separator: "\n").first { $0.contains("phone or browser") || $0.contains("휴대폰·브라우저") }
+        let phonePage = try #require(printed.flatMap { $0.split(separator: " ").last.map(String.init) }, "\(server.printed)")
         try #require(!phonePage.contains("127.0.0.1") && phonePage.hasSuffix(":\(server.port)/"), "\(phonePage)")
         let projector = try Browser(width: 1920, height: 1080, touch: false)
         defer { projector.close() }

@@ -10,9 +10,8 @@ import TouchSchoolTestSupport
 /// over a BroadcastChannel (docs/protocol.md, "A client in a browser"); every test checks first
 /// that the page really runs without Web Locks. One headless Chromium (one profile: one storage)
 /// with a window per tab, against a real server on loopback.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (.ci/run installs them): skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (.ci/run installs them): skipped"))
 struct WebPageTabsEndToEndTests {
-    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests
     typealias Device = WebPageDeviceEndToEndTests
 
@@ -53,7 +52,7 @@ struct WebPageTabsEndToEndTests {
     }
 
     @Test func withoutWebLocksOneTabPlaysAndPlayHereMovesIt() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let id = try Device.minsagoID(server)
         let browser = try Self.insecureBrowser(language: "en-US")
@@ -113,7 +112,7 @@ struct WebPageTabsEndToEndTests {
     }
 
     @Test func withoutWebLocksAClosedOrCrashedPlayersTabIsReplacedByItself() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let id = try Device.minsagoID(server)
         let browser = try Self.insecureBrowser(language: "ko-KR")
@@ -172,7 +171,7 @@ struct WebPageTabsEndToEndTests {
         print("crashed: the waiting tab played \(Int(afterCrash * 1000)) ms after the playing tab's page crashed")
 
         // The server is back: every tap counts once.
-        try server.start()
+        try server.restart()
         try Page.waitUntilDelivered(browser)
         try Page.touch(browser, 1, after: 7, pointerType: "mouse")
         try Page.waitUntilDelivered(browser)
@@ -196,7 +195,7 @@ struct WebPageTabsEndToEndTests {
     }
 
     @Test func withoutWebLocksTwoTabsOpenedAtOnceEndWithOnePlaying() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let id = try Device.minsagoID(server)
         let browser = try Self.insecureBrowser(language: "en-US")
@@ -222,13 +221,16 @@ struct WebPageTabsEndToEndTests {
                 }
                 return playing == 1 && waiting == 1
             }
-            // The claims crossed (each made before any tab played), and the one that plays is the
-            // higher rank: the higher epoch, then the earlier start, then the smaller id.
+            // Where the claims crossed (each made before any tab played), the one that plays is
+            // the higher rank: the higher epoch, then the earlier start, then the smaller id. On a
+            // slow machine the second page may start after the first already plays: then only
+            // one claim comes before the first "owner", and that claimant must be the one playing.
             try browser.switchTo(window: board)
             let heard = try #require(try browser.script("return heard") as? [[Any]])
             let claims = heard.prefix { $0[0] as? String != "owner" }.filter { $0[0] as? String == "claim" }
             let claimants = Set(claims.compactMap { $0[1] as? String })
-            #expect(claimants.count == 2, "round \(round): the claims did not cross: \(heard)")
+            #expect((1...2).contains(claimants.count), "round \(round): \(claimants.count) tabs claimed before one played: \(heard)")
+            if claimants.count == 1 { print("round \(round): the claims did not cross (the second page started after the first played)") }
             let owners = Set(heard.filter { $0[0] as? String == "owner" }.compactMap { $0[1] as? String })
             #expect(owners.count == 1, "round \(round): more than one tab said it plays: \(heard)")
             let ranked = claims.compactMap { claim -> (id: String, since: Double, epoch: Double)? in

@@ -8,18 +8,17 @@ import TouchSchoolTestSupport
 /// search stopped at its limit, the question before a school change, the player's name, and the
 /// keyboard's hint only where there is a keyboard. Every browser and server a test starts is gone
 /// when it ends.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium, chromedriver or curl not found (scripts/test installs them): skipped"))
+@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (scripts/test installs them): skipped"))
 struct WebPageWordingEndToEndTests {
-    typealias ServerProcess = NetworkPlayEndToEndTests.ServerProcess
     typealias Page = WebPageEndToEndTests
 
     @Test func aPhoneSaysWhatTheTerminalSays() throws {
         // 휘문고 25, 서울고 12, 부산고 8 (and 한국과학영재학교 40).
-        let server = try ServerProcess(catalog: nil, scores: Page.otherSchools)
+        let server = try ServerProcess.forGames(catalog: nil, scores: Page.otherSchools)
         defer { server.stop() }
         let phone = try Browser(width: 390, height: 844, touch: true)
         defer { phone.close() }
-        try phone.open(server.url + "/")
+        try phone.open(server.baseURL + "/")
         try phone.waitFor("the page") { (try phone.string("return document.body.dataset.ready || ''")) == "true" }
         // A touch-only phone: no keyboard in the hint, not even once it is touched.
         #expect(Page.text(phone, "play-hint") == "화면을 마구 터치하세요!")
@@ -61,7 +60,7 @@ struct WebPageWordingEndToEndTests {
         try Page.waitUntilDelivered(phone)
         // The server knows the player by the name shown (the page said hello again with it).
         let device = try phone.string("return JSON.parse(localStorage.getItem('touchschool.device'))")
-        let me = Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "5", "-H", "X-TouchSchool-Device: \(device)", "\(server.url)/v1/me"]).output
+        let me = Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "5", "-H", "X-TouchSchool-Device: \(device)", "\(server.baseURL)/v1/me"]).output
         #expect(me.contains("\"player\":\"김하늘\""), "\(me)")
 
         // Leaving a school I tapped for asks first, in the terminal's words; no keeps the school.
@@ -91,11 +90,11 @@ struct WebPageWordingEndToEndTests {
     }
 
     @Test func aComputerSaysItInEnglishWithItsKeyboard() throws {
-        let server = try ServerProcess(catalog: nil, scores: Page.otherSchools)
+        let server = try ServerProcess.forGames(catalog: nil, scores: Page.otherSchools)
         defer { server.stop() }
         let desktop = try Browser(width: 1280, height: 800, touch: false, language: "en-US")
         defer { desktop.close() }
-        try desktop.open("\(server.url)/?school=S0127")
+        try desktop.open("\(server.baseURL)/?school=S0127")
         try Page.waitUntilDelivered(desktop)
         try desktop.waitFor("the school to overtake") { Page.text(desktop, "gap") == "5 taps to overtake 서울고등학교" }
         #expect(Page.text(desktop, "player") == "player web player")
@@ -103,7 +102,7 @@ struct WebPageWordingEndToEndTests {
         // A mouse: this is a computer, with a keyboard.
         try desktop.movePointer(x: 400, y: 400)
         try desktop.waitFor("the keyboard's hint") { Page.text(desktop, "play-hint") == "Tap the screen like crazy! (keyboard: Space or Enter)" }
-        try desktop.open("\(server.url)/?school=S0126")
+        try desktop.open("\(server.baseURL)/?school=S0126")
         try Page.waitUntilDelivered(desktop)
         try desktop.waitFor("the leader") { Page.text(desktop, "gap") == "#1!" }
         try desktop.click("#to-picker")
@@ -117,11 +116,11 @@ struct WebPageWordingEndToEndTests {
     /// they are on a phone, where the ranking has no region column and the side board never had
     /// one, as the terminal's ranking and side panel do; a name of its own gets nothing.
     @Test func sameNamedSchoolsAreToldApartOnAPhone() throws {
-        let server = try ServerProcess(catalog: nil, scores: ["S0011": 30, "S0602": 20, "S0001": 10])
+        let server = try ServerProcess.forGames(catalog: nil, scores: ["S0011": 30, "S0602": 20, "S0001": 10])
         defer { server.stop() }
         let phone = try Browser(width: 390, height: 844, touch: true)
         defer { phone.close() }
-        try phone.open(server.url + "/?school=S0001")
+        try phone.open(server.baseURL + "/?school=S0001")
         let side = "return [...document.querySelectorAll('#mini-list li .s')].map(e => e.innerText).join('|')"
         try phone.waitFor("the side board") { (try phone.string(side)).contains("세화고등학교 제주특별자치도 제주시") }
         #expect(try phone.string(side) == "세화고등학교 서울특별시 서초구|세화고등학교 제주특별자치도 제주시|서울고등학교")
@@ -134,11 +133,11 @@ struct WebPageWordingEndToEndTests {
     /// A battle's start on a phone: no school has a tap, and mine has no rank yet (every school
     /// read 1위), with one tap to take the first place; one tap later it is first.
     @Test func aSchoolWithoutATapHasNoRankYet() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let phone = try Browser(width: 390, height: 844, touch: true)
         defer { phone.close() }
-        try phone.open("\(server.url)/?school=S0003")
+        try phone.open("\(server.baseURL)/?school=S0003")
         try Page.waitUntilDelivered(phone)
         try phone.waitFor("no rank yet") { Page.text(phone, "school-rank") == "아직 순위 없음" }
         #expect(Page.text(phone, "gap") == "첫 터치면 1위!")
@@ -153,11 +152,11 @@ struct WebPageWordingEndToEndTests {
     /// in the order of the fields: below twenty results it was never reached, and every phone
     /// played as 웹 플레이어.
     @Test func thePhonesNameFieldComesBeforeTheResults() throws {
-        let server = try ServerProcess(catalog: nil)
+        let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
         let phone = try Browser(width: 390, height: 844, touch: true)
         defer { phone.close() }
-        try phone.open("\(server.url)/")
+        try phone.open("\(server.baseURL)/")
         try phone.type("고", into: "#query")
         try phone.waitFor("twenty results") { try phone.script("return document.querySelectorAll('#results li').length") as? Int == 20 }
         let placed = try phone.script("""

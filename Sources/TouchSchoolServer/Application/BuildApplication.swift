@@ -9,7 +9,7 @@ extension TouchSchoolServer {
     /// (`HTTP/`), the admin API (`Admin/`), the board stream (`Board/`), the page (`Page/`) and the play socket (`Play/`),
     /// all in front of one `battle`. Running it is the caller's (a `ServiceGroup` beside the
     /// battle, which shuts down first).
-    /// `limits` are shared with the SSH players (`SSH/`): one address's devices, however they play.
+    /// `limits` are shared with the SSH players (`TouchSchoolSSH`): one address's devices, however they play.
     static func buildApplication(_ configuration: ServerConfiguration, battle: BattleHallRuntime, limits: AddressLimits, adminToken: AdminToken,
                                  metrics: ServerMetrics, logger: Logger,
                                  onListening: @escaping @Sendable (String, Int) -> Void) throws -> some ApplicationProtocol {

@@ -7,7 +7,6 @@ import NIOCore
 import PostgresNIO
 import ServiceLifecycle
 import UnixSignals
-import TouchSchoolClient
 import TouchSchoolCore
 import TouchSchoolProtocol
 import TouchSchoolStore
@@ -36,9 +35,6 @@ public struct ServerConfiguration: Sendable {
     /// `TOUCHSCHOOL_ADMIN_TOKEN`), else the data directory's `admin.token`, made at first start.
     public var adminTokenFile: String?
     public var adminToken: String?
-    /// Where the game is served over SSH (`SSH/`), on `host`; nil: not at all (0: any free port).
-    public var sshPort: Int?
-    public var sshPolicy: SSHPolicy = .standard
     /// Told every `activityInterval` the players connected and the taps counted in that time,
     /// when there were taps or the players changed (`ActivityLog`).
     public var reportActivity: (@Sendable (ServerActivity) -> Void)?
@@ -57,6 +53,15 @@ public struct ServerConfiguration: Sendable {
 
 public struct ServerError: Error, CustomStringConvertible {
     public var description: String
+
+    package init(description: String) { self.description = description }
+}
+
+/// A way into the battle besides the HTTP server (the game over SSH, `TouchSchoolSSH`): made once
+/// the battle and the per-address limits exist, and run as a service beside them that shuts down
+/// before the battle, so that its players' last taps are saved.
+package protocol PlayEntrance: Sendable {
+    func service(battle: BattleHallRuntime, limits: AddressLimits, metrics: ServerMetrics, logger: Logger) throws -> any Service
 }
 
 /// The request context of plain HTTP requests: the remote address, for the per-address limits,
@@ -93,12 +98,9 @@ struct PlayRequestContext: RequestContext, WebSocketRequestContext, RemoteAddres
 public enum TouchSchoolServer {
     /// Runs the server until SIGTERM or SIGINT: then what arrived is saved and acknowledged,
     /// every socket closed with "going away", and this returns. `onListening` gets the real
-    /// address (with the port chosen when `port` was 0).
-    /// `onSSHListening` gets the SSH port (the one chosen when `sshPort` was 0) and the host
-    /// key's fingerprint, when the game is served over SSH.
-    public static func run(_ configuration: ServerConfiguration, logger: Logger,
-                           onListening: @escaping @Sendable (String, Int) -> Void,
-                           onSSHListening: @escaping @Sendable (Int, String) -> Void = { _, _ in }) async throws {
+    /// address (with the port chosen when `port` was 0). `entrances` run beside the HTTP server.
+    package static func run(_ configuration: ServerConfiguration, entrances: [any PlayEntrance] = [], logger: Logger,
+                           onListening: @escaping @Sendable (String, Int) -> Void) async throws {
         guard let url = configuration.postgresURL else {
             let store: SQLiteBattleStore
             do {
@@ -110,8 +112,7 @@ public enum TouchSchoolServer {
                 logger.notice("Moved state.json into the battle database once (state.json is left as it was)", metadata: [
                     "schools": "\(moved.schools)", "taps": "\(moved.taps)", "devices": "\(moved.devices)", "database": "\(store.name)"])
             }
-            try await serve(configuration, store: store, services: [], logger: logger, onListening: onListening,
-                            onSSHListening: onSSHListening)
+            try await serve(configuration, store: store, services: [], entrances: entrances, logger: logger, onListening: onListening)
             return
         }
         let client: PostgresClient
@@ -125,16 +126,65 @@ public enum TouchSchoolServer {
                 throw ServerError(description: "cannot prepare PostgreSQL at \(PostgresSchema.redacted(url)): \(PostgresSchema.describe(error))")
             }
             let store = PostgresBattleStore(client: client, starterCatalogPath: configuration.starterCatalogPath, logger: logger)
-            try await serve(configuration, store: store, services: [store], logger: logger, onListening: onListening,
-                            onSSHListening: onSSHListening)
+            try await serve(configuration, store: store, services: [store], entrances: entrances, logger: logger,
+                            onListening: onListening)
         }
     }
 
     /// Serves the battle kept in `store` until SIGTERM or SIGINT, with `services` (the store's
-    /// own loops) running beside it.
+    /// own loops) and `entrances` running beside it.
     static func serve(_ configuration: ServerConfiguration, store: any BattleStore, services: [any StoreService],
-                      logger: Logger, onListening: @escaping @Sendable (String, Int) -> Void,
-                      onSSHListening: @escaping @Sendable (Int, String) -> Void) async throws {
+                      entrances: [any PlayEntrance], logger: Logger,
+                      onListening: @escaping @Sendable (String, Int) -> Void) async throws {
+        let listening = ListeningFlag()
+        let running = try await Self.services(configuration, store: store, services: services, entrances: entrances, logger: logger) { host, port in
+            listening.set()
+            onListening(host, port)
+        }
+        // Shut down in reverse order: the entrances first (each SSH game hands its last taps to the
+        // battle), the battle next (save, acknowledge, close the sockets with "going away"),
+        // then the HTTP server. A shutdown that takes too long is cancelled,
+        // and a cancellation that takes too long ends the process; a second SIGTERM or Ctrl-C ends
+        // it at once (what was acknowledged is saved; what was not, its clients send again).
+        var group = ServiceGroupConfiguration(services: running, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = Self.maximumShutdown
+        group.maximumCancellationDuration = Self.maximumCancellation
+        let secondSignal = Task {
+            var signals = await UnixSignalsSequence(trapping: .sigterm, .sigint).makeAsyncIterator()
+            guard await signals.next() != nil, await signals.next() != nil else { return }
+            logger.notice("A second signal: exiting now")
+            exit(Self.secondSignalStatus)
+        }
+        defer { secondSignal.cancel() }
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch let error as ServerError {
+            throw error // already in words (the SSH port taken)
+        } catch where !listening.isSet {
+            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port): \(Self.describeListening(error))")
+        }
+    }
+
+    /// The server's services on the battle kept in `store`, in the order they start (a service
+    /// group shuts them down in reverse): the HTTP application, the battle, `services` (the
+    /// store's own loops), the activity reporter and the `entrances` (SSH). `serve` runs them in
+    /// a group that SIGTERM and SIGINT shut down gracefully; the tests run them in a group of
+    /// their own, in process, and shut it down as a signal would.
+    static func services(_ configuration: ServerConfiguration, store: any BattleStore, services: [any StoreService],
+                         entrances: [any PlayEntrance] = [], logger: Logger,
+                         onListening: @escaping @Sendable (String, Int) -> Void) async throws -> [any Service] {
+        let (application, others) = try await assemble(configuration, store: store, services: services, entrances: entrances,
+                                                        logger: logger, onListening: onListening)
+        return [application] + others
+    }
+
+    /// What `services` runs, with the HTTP application apart from the services that run beside it
+    /// (the battle first), for the tests that send it requests without a socket (HummingbirdTesting's
+    /// `.router`).
+    static func assemble(_ configuration: ServerConfiguration, store: any BattleStore, services: [any StoreService],
+                         entrances: [any PlayEntrance] = [], logger: Logger,
+                         onListening: @escaping @Sendable (String, Int) -> Void) async throws
+        -> (application: some ApplicationProtocol, services: [any Service]) {
         let catalog: CatalogResource
         let board: StoredBoard
         let battleID: String
@@ -159,7 +209,6 @@ public enum TouchSchoolServer {
         let battle = BattleHallRuntime(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics,
                             limits: configuration.limits, devicesStored: devicesStored, maximumDevices: configuration.maximumDevices,
                             logger: logger)
-        let listening = ListeningFlag()
         let openFiles = SocketCapacity.raiseOpenFileLimit()
         let capacity = SocketCapacity(openFiles: openFiles, policy: configuration.limits)
         let limits = AddressLimits(policy: configuration.limits, capacity: capacity)
@@ -170,45 +219,13 @@ public enum TouchSchoolServer {
             "open_files": "\(openFiles)", "sockets": "\(capacity.total)", "sockets_per_address": "\(capacity.perAddress)",
             "connections_per_address": "\(capacity.connectionsPerAddress)"])
         let app = try buildApplication(configuration, battle: battle, limits: limits, adminToken: adminToken, metrics: metrics,
-                                       logger: logger) { host, port in
-            listening.set()
-            onListening(host, port)
-        }
-        var ssh: [SSHServer] = []
-        if let sshPort = configuration.sshPort {
-            let hostKey = try SSHHostKey.loadOrCreate(dataDirectory: configuration.dataDirectory)
-            ssh.append(SSHServer(host: configuration.host, port: sshPort, policy: configuration.sshPolicy, battle: battle,
-                                 hostKey: hostKey, limits: limits, metrics: metrics, logger: logger) { port in
-                onSSHListening(port, hostKey.fingerprint)
-            })
-        }
-        // Shut down in reverse order: the SSH games first (each hands its last taps to the
-        // battle), the battle next (save, acknowledge, close the sockets with "going away"),
-        // then the HTTP server. A shutdown that takes too long is cancelled,
-        // and a cancellation that takes too long ends the process; a second SIGTERM or Ctrl-C ends
-        // it at once (what was acknowledged is saved; what was not, its clients send again).
+                                       logger: logger, onListening: onListening)
+        let entered = try entrances.map { try $0.service(battle: battle, limits: limits, metrics: metrics, logger: logger) }
         var reporters: [any Service] = []
         if let report = configuration.reportActivity {
             reporters.append(ActivityReporter(counts: metrics.activity, interval: configuration.activityInterval, report: report))
         }
-        var group = ServiceGroupConfiguration(services: [app, battle] + services.map { $0.service(for: battle) } + reporters + ssh as [any Service],
-                                              gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        group.maximumGracefulShutdownDuration = Self.maximumShutdown
-        group.maximumCancellationDuration = Self.maximumCancellation
-        let secondSignal = Task {
-            var signals = await UnixSignalsSequence(trapping: .sigterm, .sigint).makeAsyncIterator()
-            guard await signals.next() != nil, await signals.next() != nil else { return }
-            logger.notice("A second signal: exiting now")
-            exit(Self.secondSignalStatus)
-        }
-        defer { secondSignal.cancel() }
-        do {
-            try await ServiceGroup(configuration: group).run()
-        } catch let error as ServerError {
-            throw error // already in words (the SSH port taken)
-        } catch where !listening.isSet {
-            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port): \(Self.describeListening(error))")
-        }
+        return (app, [battle] + services.map { $0.service(for: battle) } + reporters + entered as [any Service])
     }
 
     /// How long a graceful shutdown (save, acknowledge, close) may take before it is cancelled,
@@ -219,7 +236,7 @@ public enum TouchSchoolServer {
     static let secondSignalStatus: Int32 = 128 + SIGTERM
 
     /// Why a port could not be listened on, in the words a teacher acts on.
-    static func describeListening(_ error: any Error) -> String {
+    package static func describeListening(_ error: any Error) -> String {
         if let error = error as? IOError {
             switch error.errnoCode {
             case EADDRINUSE: return "the port is in use (another server still running?); stop it, or choose another with --port (0: any free port)"
@@ -236,22 +253,6 @@ public enum TouchSchoolServer {
         private let value = Mutex(false)
         var isSet: Bool { value.withLock { $0 } }
         func set() { value.withLock { $0 = true } }
-    }
-}
-
-extension TouchSchoolServer {
-    /// For a command-line program: logs to standard error through swift-log (`level`: trace …
-    /// critical, default info), runs the server and blocks until it has shut down.
-    public static func runBlocking(_ configuration: ServerConfiguration, logLevel: String?,
-                                   onListening: @escaping @Sendable (String, Int) -> Void,
-                                   onSSHListening: @escaping @Sendable (Int, String) -> Void = { _, _ in }) throws {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .info
-            return handler
-        }
-        let logger = Logger(label: "touchschool.serve")
-        try blockingWait { try await run(configuration, logger: logger, onListening: onListening, onSSHListening: onSSHListening) }
     }
 }
 

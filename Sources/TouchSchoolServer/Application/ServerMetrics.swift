@@ -6,8 +6,8 @@ public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     let connections: Gauge
     let boardStreams: Gauge
-    let sshGames: Gauge
-    let connectionsRefused: Counter
+    package let sshGames: Gauge
+    package let connectionsRefused: Counter
     let requestsRefused: Counter
     let protocolErrors: Counter
     let batches: Counter

@@ -4,15 +4,15 @@ import ServiceLifecycle
 import TouchSchoolCore
 import TouchSchoolProtocol
 
-typealias ConnectionID = UInt64
+package typealias ConnectionID = UInt64
 
-enum HelloOutcome: Sendable, Equatable {
+package enum HelloOutcome: Sendable, Equatable {
     case welcome(String)
     case refused(ProtocolError)
 }
 
 /// What a connection's writer sends, in order.
-enum Outgoing: Sendable, Equatable {
+package enum Outgoing: Sendable, Equatable {
     case text(String)
     /// Sends a close frame with this code and reason; nothing after it.
     case close(code: UInt16, reason: String)
@@ -26,7 +26,7 @@ enum Outgoing: Sendable, Equatable {
 /// hall cannot hold as a value: the send queues, the callers waiting for their hello's answer, the
 /// timers' tasks. The operator's calls (`Admin/BattleAdministration.swift`) go to the store and
 /// tell the hall what changed.
-actor BattleHallRuntime: Service {
+package actor BattleHallRuntime: Service {
     /// The store as play sees it; the catalog reload and the operator see theirs.
     let store: any PlayStore
     let catalogStore: any CatalogStore
@@ -37,8 +37,8 @@ actor BattleHallRuntime: Service {
     let logger: Logger
 
     /// A connection whose writer has this many messages waiting is too slow to keep.
-    static let sendQueueLimit = 1_024
-    static let goingAway = BattleHall.goingAway
+    package static let sendQueueLimit = 1_024
+    package static let goingAway = BattleHall.goingAway
 
     private(set) var hall: BattleHall
     private var sendQueues: [ConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
@@ -60,7 +60,7 @@ actor BattleHallRuntime: Service {
     }
 
     /// The catalog served; replaced when an import is taken up while the server runs.
-    var catalog: CatalogResource { hall.catalog }
+    package var catalog: CatalogResource { hall.catalog }
     /// Why the store cannot save now (nil: it saves), for `/healthz`.
     var lastSaveError: String? { hall.lastSaveError }
     var isSaving: Bool { hall.lastSaveError == nil }
@@ -70,7 +70,7 @@ actor BattleHallRuntime: Service {
     /// Runs until a graceful shutdown or a cancellation (the service group cancels when another
     /// service fails, e.g. the HTTP server cannot bind its port, or at a second SIGTERM): either
     /// closes the battle, which saves what arrived, closes every connection and stops.
-    func run() async throws {
+    package func run() async throws {
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 handle(.start)
@@ -102,7 +102,7 @@ actor BattleHallRuntime: Service {
     // MARK: - Calls
 
     /// A new connection, or nil when the server is shutting down.
-    func connect(sendQueue: AsyncStream<Outgoing>.Continuation) -> ConnectionID? {
+    package func connect(sendQueue: AsyncStream<Outgoing>.Continuation) -> ConnectionID? {
         guard !hall.closing else { return nil }
         let id = nextConnection
         nextConnection += 1
@@ -123,12 +123,12 @@ actor BattleHallRuntime: Service {
         return (id, BoardStream.event("board", json: hall.boardJSON()))
     }
 
-    func disconnect(_ id: ConnectionID) { handle(.disconnect(id)) }
+    package func disconnect(_ id: ConnectionID) { handle(.disconnect(id)) }
 
     /// The welcome for a device that said hello: its last applied batch number, its player and
     /// the whole board, once none of its batches waits to be saved (the number is the truth).
     /// Another connection of the same device is closed: the newest wins.
-    func hello(_ id: ConnectionID, device: String, player: String) async -> HelloOutcome {
+    package func hello(_ id: ConnectionID, device: String, player: String) async -> HelloOutcome {
         await withCheckedContinuation { answer in
             helloAnswers.removeValue(forKey: id)?.resume(returning: .refused(Self.goingAway))
             helloAnswers[id] = answer
@@ -138,7 +138,7 @@ actor BattleHallRuntime: Service {
 
     /// Queues a batch for the next save. Ignored once the final save of a shutdown has begun:
     /// it was never acknowledged, and the client sends it again.
-    func submit(_ batch: ReceivedBatch) { handle(.batch(batch)) }
+    package func submit(_ batch: ReceivedBatch) { handle(.batch(batch)) }
 
     /// A hint that the board reached `version` (a PostgreSQL notification): poll now, unless
     /// this server's own commit brought it there already.

@@ -5,12 +5,12 @@ import TouchSchoolStore
 /// The catalog the server plays with and serves at `GET /v1/catalog`: the bytes of the data
 /// directory's `catalog.json`, or of the catalog imported into PostgreSQL (else the starter
 /// catalog's file) as they are, and their ETag.
-struct CatalogResource: Sendable {
+package struct CatalogResource: Sendable {
     /// The file it was read from, or what else it came from (PostgreSQL).
     let path: String
     /// The file's size and modification time when read: a different stamp means a new catalog.
     let stamp: String?
-    let catalog: Catalog
+    package let catalog: Catalog
     let bytes: [UInt8]
     /// A hash of the bytes, quoted as an HTTP entity tag: the same catalog, the same tag.
     let etag: String

@@ -2,7 +2,7 @@ import TouchSchoolCore
 import TouchSchoolProtocol
 
 /// A batch received from a connection, waiting for the next save.
-struct ReceivedBatch: Sendable {
+package struct ReceivedBatch: Sendable {
     var connection: ConnectionID
     var device: String
     /// The cleaned display name from the connection's hello.
@@ -14,6 +14,17 @@ struct ReceivedBatch: Sendable {
     var network: String = "unknown"
     /// What the device plays with, as its hello said (nil: it did not say).
     var client: ClientKind?
+
+    package init(connection: ConnectionID, device: String, player: String, batch: TapBatch, address: String = "unknown",
+                 network: String = "unknown", client: ClientKind? = nil) {
+        self.connection = connection
+        self.device = device
+        self.player = player
+        self.batch = batch
+        self.address = address
+        self.network = network
+        self.client = client
+    }
 }
 
 /// What a save did with one received batch.

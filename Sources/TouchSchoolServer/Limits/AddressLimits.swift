@@ -36,7 +36,7 @@ public struct AddressLimitPolicy: Sendable {
 
 /// Counts open sockets, play connections and recent devices per address, shared by every
 /// connection.
-final class AddressLimits: Sendable {
+package final class AddressLimits: Sendable {
     let policy: AddressLimitPolicy
     /// The sockets this process can hold, all told and per address (`SocketCapacity`).
     let capacity: SocketCapacity
@@ -51,24 +51,24 @@ final class AddressLimits: Sendable {
     }
 
     /// `capacity`: by default the policy's own numbers, as if descriptors were without end.
-    init(policy: AddressLimitPolicy, capacity: SocketCapacity? = nil) {
+    package init(policy: AddressLimitPolicy, capacity: SocketCapacity? = nil) {
         self.policy = policy
         self.capacity = capacity ?? SocketCapacity(unbounded: policy)
     }
 
     /// Takes a connection slot for `address`; false when it has too many open.
-    func openConnection(from address: String) -> Bool {
+    package func openConnection(from address: String) -> Bool {
         state.withLock { Self.take(address, in: &$0.open, limit: capacity.connectionsPerAddress) }
     }
 
-    func closeConnection(from address: String) {
+    package func closeConnection(from address: String) {
         state.withLock { Self.give(address, in: &$0.open) }
     }
 
     /// Takes a socket slot for `address` (any connection, before its first byte is read);
     /// false when it has too many open.
     /// false when it has too many open, or the process as many as it can hold.
-    func openSocket(from address: String) -> Bool {
+    package func openSocket(from address: String) -> Bool {
         state.withLock { state in
             guard state.allSockets < capacity.total, Self.take(address, in: &state.sockets, limit: capacity.perAddress) else { return false }
             state.allSockets += 1
@@ -76,7 +76,7 @@ final class AddressLimits: Sendable {
         }
     }
 
-    func closeSocket(from address: String) {
+    package func closeSocket(from address: String) {
         state.withLock { state in
             guard state.sockets[address] != nil else { return }
             Self.give(address, in: &state.sockets)

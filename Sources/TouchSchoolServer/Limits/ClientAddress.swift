@@ -9,7 +9,7 @@ import HTTPTypes
 /// every connection comes from the balancer: for a connection from one of `trustedProxies`,
 /// the address is the nearest one in `X-Forwarded-For` that is not itself a trusted proxy (a
 /// client can write anything at the start of that header, not after what the proxy appended).
-enum ClientAddress {
+package enum ClientAddress {
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     static func of(peer: String?, forwardedFor header: String?, trustedProxies: Set<String>) -> String {
@@ -42,7 +42,7 @@ enum ClientAddress {
     /// The network `address` shares a tap budget with: an IPv6 address's /64 (one household or
     /// lab is given a /64, and a host picks any of its 2^64 addresses at will), an IPv4 address
     /// (also one mapped into IPv6) itself.
-    static func network(of address: String) -> String {
+    package static func network(of address: String) -> String {
         var bytes = [UInt8](repeating: 0, count: 16)
         guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
         if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {

@@ -13,7 +13,7 @@ import Darwin
 /// kept for the process's own files (the database and its log, the catalog, PostgreSQL's pool,
 /// event loops, the SSH host key), and one address may hold at most half of the rest: the other
 /// half is never given to a single address.
-struct SocketCapacity: Equatable, Sendable {
+package struct SocketCapacity: Equatable, Sendable {
     /// Descriptors kept for the process's own files and connections, never for clients.
     static let reservedForProcess = 128
 

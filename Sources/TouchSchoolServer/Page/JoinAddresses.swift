@@ -1,4 +1,4 @@
-import TouchSchoolClient
+import TouchSchoolProtocol
 
 /// `GET /v1/join`: the page's addresses students can reach, for the projector opened where they
 /// cannot (`http://localhost:P/?board` on the teacher's own machine): the hosts `serve` prints

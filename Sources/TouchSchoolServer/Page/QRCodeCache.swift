@@ -1,3 +1,4 @@
+import TouchSchoolQRCode
 import Synchronization
 
 /// The QR codes drawn lately, by their text: every projector of a server asks for the code of

@@ -9,7 +9,7 @@ import TouchSchoolProtocol
 /// One player's WebSocket at `/v1/play`: hello first (within `PlayProtocol.helloTimeoutSeconds`),
 /// then numbered batches and pings. Anything malformed, oversized or out of order closes this
 /// connection alone, with an `error` message and its close code, and counts nothing.
-struct PlayConnection {
+package struct PlayConnection {
     let battle: BattleHallRuntime
     let limits: AddressLimits
     let metrics: ServerMetrics
@@ -229,7 +229,7 @@ struct PlayConnection {
 
     /// Why a device may not play from `address` now (a banned address, too many devices from
     /// it this hour), or nil: asked of every player, whatever brought them (this socket, SSH).
-    static func refusal(of device: String, from address: String, battle: BattleHallRuntime, limits: AddressLimits,
+    package static func refusal(of device: String, from address: String, battle: BattleHallRuntime, limits: AddressLimits,
                         metrics: ServerMetrics) async -> ProtocolError? {
         // A store that cannot be read now lets the player in: a ban is the operator's tool
         // against a few cheaters, not worth refusing every player while the store is down.

@@ -1,7 +1,7 @@
 import TouchSchoolCore
 
 /// Names and keys as players send them, made safe to keep and to show.
-enum PlayerNames {
+package enum PlayerNames {
     /// Longest display name kept, in characters (grapheme clusters), as a player counts them.
     static let maximumLength = 32
     /// …and in Unicode scalars and UTF-8 bytes, since one character may carry thousands of
@@ -14,7 +14,7 @@ enum PlayerNames {
     /// Escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL/ST`, two-character escapes) and
     /// every other control removed (`VisibleText`), white space collapsed, at most
     /// `maximumLength` characters; "player" when nothing is left.
-    static func clean(_ name: String) -> String {
+    package static func clean(_ name: String) -> String {
         let input = Array(name.unicodeScalars)
         var scalars = String.UnicodeScalarView()
         var lastWasSpace = true

@@ -29,7 +29,7 @@ import TouchSchoolStore
     }
 
     @Test func theFirstStartMovesStateJSONInOnceAndLeavesItAsItWas() throws {
-        let directory = makeTemporaryDirectory()
+        let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Self.writeStateJSON(in: directory)
         let before = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/state.json"))
@@ -54,7 +54,7 @@ import TouchSchoolStore
     }
 
     @Test func aStateJSONThatNeedsRepairIsNotMovedAndNothingIsMade() throws {
-        let directory = makeTemporaryDirectory()
+        let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let broken = Array(#"{"format": "touchschool-state", "version": 1, "scores": {"A": -5}, "players": {}}"#.utf8)
         try Data(broken).write(to: URL(fileURLWithPath: "\(directory)/state.json"))
@@ -73,7 +73,7 @@ import TouchSchoolStore
         ("a newer release's", "made by a newer release"),
     ])
     func aDatabaseItCannotReadIsRefusedAndLeftAsItIs(_ kind: String, _ reason: String) throws {
-        let directory = makeTemporaryDirectory()
+        let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = BattleDatabase.path(inDataDirectory: directory)
         switch kind {
@@ -96,7 +96,7 @@ import TouchSchoolStore
     /// a device, its tally and its taps per school: the next start moves it to schema 4 losing
     /// nothing, and play goes on from its numbers.
     @Test func aDatabaseOfThePreviousSchemaMovesForwardLosingNothing() async throws {
-        let directory = makeTemporaryDirectory()
+        let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = BattleDatabase.path(inDataDirectory: directory)
         let previous = BattleDatabaseSchema.migrations.filter { $0.version <= 3 }.map(\.sql).joined(separator: "\n")
@@ -154,7 +154,7 @@ import TouchSchoolStore
     /// than before the kill, the totals and each player's taps exactly those of n windows, and,
     /// once compacted, each device's taps per school and tally too.
     @Test func aKillMinusNineAtAnyPointOfCommitsAndCompactionsLosesAndDoublesNothing() throws {
-        let directory = makeTemporaryDirectory()
+        let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let devices = 7
         var last: UInt64 = 0

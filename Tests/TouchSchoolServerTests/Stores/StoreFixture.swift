@@ -57,7 +57,7 @@ let storeTestCatalog = Catalog(schools: ["A", "B", "C"].map {
 }, source: .starter)
 
 struct SQLiteFixture: StoreFixture {
-    let directory = makeTemporaryDirectory()
+    let directory = TemporaryDirectory().path
     let compactionRows: Int?
     let store: any BattleStore
 

@@ -1,3 +1,4 @@
+import TouchSchoolServer
 import Dispatch
 import Foundation
 import NIOCore

@@ -1,3 +1,4 @@
+import TouchSchoolServer
 import Foundation
 import Synchronization
 import TouchSchoolClient

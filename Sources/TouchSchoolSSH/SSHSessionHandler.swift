@@ -1,3 +1,4 @@
+import TouchSchoolServer
 import NIOCore
 import NIOSSH
 

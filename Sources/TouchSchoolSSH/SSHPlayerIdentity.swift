@@ -1,3 +1,4 @@
+import TouchSchoolServer
 import Crypto
 import Foundation
 import NIOCore

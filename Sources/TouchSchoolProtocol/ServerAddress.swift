@@ -1,5 +1,4 @@
 import Foundation
-import TouchSchoolProtocol
 
 /// Where a server is: `http://host:port`, `https://…`, `ws://…` or `wss://…` (the scheme only
 /// says whether TLS is used; the WebSocket is at `/v1/play`, the rest under `/v1/` too). A bare

@@ -1,3 +1,4 @@
+import TouchSchoolServer
 import Synchronization
 
 /// The SSH games running, each on a thread of its own: capped (a thread and a game's state
