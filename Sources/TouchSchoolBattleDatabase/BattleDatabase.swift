@@ -23,13 +23,13 @@ public final class BattleDatabase {
 
     public let path: String
     let connection: SQLiteConnection
-    /// `device_changes` as this connection knows it, read at its first use (`uncompactedDevices`).
+    /// The tables of changes as this connection knows them, read at their first use (`uncompactedDevices`).
     private var uncompacted: UncompactedDevices?
 
-    /// How many rows `device_changes` may hold before a commit compacts it (`Writing.compactIfDue`):
-    /// at 2,000 players a window adds about 100 rows, so 20,000 is a compaction every 10 s. Each
-    /// compaction rewrites the pages of the devices it moves, once however often they played
-    /// (BENCHMARKS.md, "Writes that follow what changed").
+    /// How many rows `device_changes` may hold before the next commits compact it, a slice each
+    /// (`Writing.compactIfDue`): at 2,000 players a window adds about 100 rows, so 20,000 starts a
+    /// compaction every 10 s or so. Each compaction rewrites the pages of the devices it moves,
+    /// once however often they played (BENCHMARKS.md, "Writes that follow what changed").
     public var compactionRows = 20_000
 
     private init(path: String, connection: SQLiteConnection) {
@@ -176,8 +176,7 @@ public final class BattleDatabase {
             throw SQLiteError(code: 0, message: error.message)
         }
         // Into the device tables themselves: the database is being made, `device_changes` is empty.
-        let write = Writing(connection: connection, uncompacted: UncompactedDevices(), pending: UncompactedDevices.Pending(),
-                            compactionRows: compactionRows)
+        let write = Writing(connection: connection, uncompacted: UncompactedDevices(), compactionRows: compactionRows)
         for (device, record) in state.devices {
             try write.save(device: device, record: record, player: state.players[device] ?? PlayerRecord())
         }
@@ -214,7 +213,7 @@ public final class BattleDatabase {
                 }
                 // Read in this transaction, not from `uncompacted`: a reading command's connection
                 // sees what the server committed since.
-                for (device, change) in try Self.changedDevices(connection).devices {
+                for (device, change) in try UncompactedDevices.read(connection).devices {
                     guard let record = change.record else { continue }
                     state.devices[device] = record
                     state.players[device] = change.player ?? PlayerRecord()
@@ -247,8 +246,7 @@ public final class BattleDatabase {
     public func device(_ key: String) throws(StoreError) -> (DeviceRecord, PlayerRecord)? {
         do {
             return try connection.transaction(immediate: false) { () throws(SQLiteError) in
-                try Writing(connection: connection, uncompacted: try uncompactedDevices(), pending: UncompactedDevices.Pending(),
-                            compactionRows: compactionRows).device(key)
+                try Writing(connection: connection, uncompacted: try uncompactedDevices(), compactionRows: compactionRows).device(key)
             }
         } catch {
             throw failure("cannot read", error)
@@ -266,7 +264,8 @@ public final class BattleDatabase {
     public func deviceCount() throws(StoreError) -> Int {
         do {
             return Int(try single("""
-                SELECT count(*) FROM (SELECT device FROM devices UNION SELECT device FROM device_changes WHERE last_seq IS NOT NULL)
+                SELECT count(*) FROM (SELECT device FROM devices UNION SELECT device FROM device_changes WHERE last_seq IS NOT NULL
+                    UNION SELECT device FROM device_changes_compacting WHERE last_seq IS NOT NULL)
                 """))
         } catch {
             throw failure("cannot read", error)
@@ -277,24 +276,23 @@ public final class BattleDatabase {
 
     /// `body` in one transaction, durable when this returns; nothing of it is kept when it throws.
     public func write<T>(_ body: (Writing) throws(SQLiteError) -> T) throws(StoreError) -> T {
-        let pending = UncompactedDevices.Pending()
         do {
-            let result = try connection.transaction(immediate: true) { () throws(SQLiteError) -> T in
-                try body(Writing(connection: connection, uncompacted: try uncompactedDevices(), pending: pending, compactionRows: compactionRows))
+            return try connection.transaction(immediate: true) { () throws(SQLiteError) -> T in
+                try body(Writing(connection: connection, uncompacted: try uncompactedDevices(), compactionRows: compactionRows))
             }
-            uncompacted?.takeUp(pending)
-            return result
         } catch {
+            // The transaction changed `uncompacted` as it went: read it again from what was kept.
+            uncompacted = nil
             throw failure("cannot save to", error)
         }
     }
 
-    /// `device_changes` as this connection knows it: read in the caller's transaction the first
-    /// time, then kept up by `write` (the server's is the only connection that writes).
+    /// The tables of changes as this connection knows them: read in the caller's transaction the first
+    /// time, then kept up by the transactions of `write` (the server's is the only connection
+    /// that writes).
     private func uncompactedDevices() throws(SQLiteError) -> UncompactedDevices {
         if let uncompacted { return uncompacted }
-        let read = UncompactedDevices()
-        (read.devices, read.rows) = try Self.changedDevices(connection)
+        let read = try UncompactedDevices.read(connection)
         uncompacted = read
         return read
     }
@@ -302,9 +300,8 @@ public final class BattleDatabase {
     /// The changes of one transaction (`write`).
     public struct Writing {
         let connection: SQLiteConnection
-        /// `device_changes` as committed before this transaction, and what this one appends to it.
+        /// `device_changes` as this transaction leaves it so far.
         let uncompacted: UncompactedDevices
-        let pending: UncompactedDevices.Pending
         let compactionRows: Int
 
         /// A device's record and player, nil for a device never seen.

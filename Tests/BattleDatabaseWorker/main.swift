@@ -1,6 +1,6 @@
 // A server's commits alone in a process, through the battle database as SQLiteBattleStore
 // writes it, compacting `device_changes` every few rows: what SQLiteBattleStoreTests kills with
-// SIGKILL at any point, compactions included. A separate program rather than fork() of the test
+// SIGKILL at any point, compactions under way (sliced over several commits) included. A separate program rather than fork() of the test
 // runner, whose other threads may hold locks at the moment of the fork.
 //
 //   BattleDatabaseWorker DIRECTORY DEVICES COMPACTION_ROWS
@@ -46,7 +46,7 @@ do throws(StoreError) {
                                                       publicID: "public-\(device)", activity: activity, added: added)))
                 for (school, taps) in added { increments[school, default: 0] += taps }
             }
-            try write.compactIfDue()
+            try write.compactIfDue(appending: changes.count)
             for (device, change) in changes { try write.appendChange(device: device, change) }
             _ = try write.addToTotals(increments)
         }

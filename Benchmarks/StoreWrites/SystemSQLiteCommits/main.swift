@@ -42,7 +42,7 @@ try Workload.run("system libsqlite3 (TouchSchoolBattleDatabase), compacted every
                                                added: [school: tapsPerBatch])))
             increments[school, default: 0] += tapsPerBatch
         }
-        try write.compactIfDue()
+        try write.compactIfDue(appending: changes.count)
         for (key, change) in changes.sorted(by: { $0.0 < $1.0 }) { try write.appendChange(device: key, change) }
         _ = try write.addToTotals(increments)
     }

@@ -9,7 +9,8 @@ import TouchSchoolStore
 ///
 /// A commit window is one SQLite transaction (`CommitTransaction`): the rows of the devices in
 /// it read, the plan's changed devices and tallies appended to `device_changes` (one row per
-/// device; compacted into the device tables every `BattleDatabase.compactionRows` rows), the
+/// device; compacted into the device tables a slice per commit once it holds
+/// `BattleDatabase.compactionRows` rows), the
 /// totals' increments written with the board's version: nothing else. It returns once the
 /// transaction is durable (WAL, `synchronous=FULL`).
 /// The database is used on one serial queue, off the cooperative threads: a commit waits for
@@ -98,7 +99,7 @@ final class SQLiteBattleStore: BattleStore {
                     changes[tally.device]?.added = tally.addedBySchool
                 }
                 // A window of repeats writes nothing, a compaction neither.
-                if !changes.isEmpty { try write.compactIfDue() }
+                if !changes.isEmpty { try write.compactIfDue(appending: changes.count) }
                 for (device, change) in changes.sorted(by: { $0.key < $1.key }) { try write.appendChange(device: device, change) }
                 let board = try write.addToTotals(plan.increments)
                 return plan.committed(board: board.map { StoredBoard(version: $0.version, scores: $0.scores) })
