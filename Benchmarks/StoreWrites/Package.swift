@@ -11,6 +11,9 @@
 // Issue 25, the layouts of battle.sqlite, each against the tables as they were, in rounds:
 //   swift build -c release --product LayoutCommits && swift build -c release --product SystemSQLiteCommits
 //   ./write-layouts.py
+//
+// Sliced compaction (BENCHMARKS.md, "Sliced compaction"): commits 20 to 459, two whole compactions:
+//   swift build -c release --product SystemSQLiteCommits && STORE_WRITES_COMMITS=440 .build/release/SystemSQLiteCommits
 import PackageDescription
 
 let package = Package(

@@ -200,10 +200,11 @@ extension BattleDatabase.Writing {
     /// appends; the commit that moves the last empties the table set aside, in one statement. So a
     /// commit moves at most 4 times as many devices as it appends rows, and a compaction ends
     /// before a quarter as many rows as it compacts have arrived: `device_changes` stays under
-    /// `compactionRows` plus a window, the two tables under 1.25 times that. Fewer, larger slices
-    /// write less than many small ones: each rewrites the pages at its ends and above its rows in
-    /// each table. All in this transaction, `device_changes_compaction` with it: a kill -9 leaves
-    /// the devices a slice moved either in the tables and marked moved, or neither.
+    /// `compactionRows` plus a window, the two tables under 1.25 times that plus a window. Fewer,
+    /// larger slices write less than many small ones: each rewrites the pages at its ends and
+    /// above its rows in each table. All in this transaction, `device_changes_compaction` with
+    /// it: a kill -9 leaves the devices a slice moved either in the tables and marked moved, or
+    /// neither.
     public func compactIfDue(appending: Int) throws(SQLiteError) {
         let changes = uncompacted
         if !changes.underWay {

@@ -22,6 +22,7 @@ try database!.write { write throws(SQLiteError) in
         try write.addSchoolTaps(device: key, [school: tapsPerBatch])
     }
 }
+var compactionSteps: [Duration] = []
 // Closing the database checkpoints what its log still holds: counted, it is written all the same.
 try Workload.run("system libsqlite3 (TouchSchoolBattleDatabase), compacted every \(database!.compactionRows) rows",
                  finally: { database = nil }) { number in
@@ -42,9 +43,16 @@ try Workload.run("system libsqlite3 (TouchSchoolBattleDatabase), compacted every
                                                added: [school: tapsPerBatch])))
             increments[school, default: 0] += tapsPerBatch
         }
+        // The compaction's own share of the commit, apart from the fsync the machine's other work
+        // makes slow or fast: what a compaction adds to the window it runs in.
+        let compactionStart = ContinuousClock.now
         try write.compactIfDue(appending: changes.count)
+        if number >= Workload.warmUpCommits { compactionSteps.append(ContinuousClock.now - compactionStart) }
         for (key, change) in changes.sorted(by: { $0.0 < $1.0 }) { try write.appendChange(device: key, change) }
         _ = try write.addToTotals(increments)
     }
 }
+let steps = compactionSteps.map { Double($0.components.attoseconds) / 1e12 + Double($0.components.seconds) * 1e6 }.sorted()
+print("  its compaction step (compactIfDue, in the transaction): median \(Int(steps[steps.count / 2])) µs, "
+      + "p99 \(Int(steps[steps.count * 99 / 100])) µs, slowest \(Int(steps.last ?? 0)) µs")
 Workload.remove(directory)
