@@ -176,13 +176,17 @@ let package = Package(
         // which every suite carries so that no test holds the cooperative pool the clients' and
         // servers' tasks run on.
         .target(name: "TouchSchoolTestSupport", dependencies: ["TouchSchoolStore", "TouchSchoolCommandLine"], path: "Tests/TestSupport"),
+        // A server's commits through the battle database in a process of their own, for the kill -9
+        // tests of its compaction.
+        .executableTarget(name: "BattleDatabaseWorker", dependencies: ["TouchSchoolBattleDatabase", "TouchSchoolCore", "TouchSchoolStore"],
+                          path: "Tests/BattleDatabaseWorker"),
         // The server on loopback, in the test process or in a process of its own; real WebSocket
         // and HTTP clients.
         .testTarget(
             name: "TouchSchoolServerTests",
             dependencies: [
                 "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolNetworkTUI",
-                "TouchSchoolTestSupport", "TouchSchoolBattleDatabase", "TouchSchoolQRCode",
+                "TouchSchoolTestSupport", "TouchSchoolBattleDatabase", "TouchSchoolQRCode", "BattleDatabaseWorker",
                 // The battle and its routes in process, against the in-memory store.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -6,6 +6,8 @@
 #
 #   Benchmarks/load.sh                       # 500 1000 2000 3000 4000 5000 players, 30 s each
 #   LOAD_STEPS="2000" LOAD_DURATION=20 Benchmarks/load.sh
+#   LOAD_SERVER=/elsewhere/bin/touchschool-network Benchmarks/load.sh   # another build, e.g. the
+#                                                   one before a change, nothing built for it
 #
 # Every run's raw result (one JSON object a line) is kept in $LOAD_RESULTS (default
 # /tmp/touchschool-load-results.jsonl).
@@ -21,8 +23,10 @@ FLOOR_P99_MS=500
 # The server as installed (`scripts/build-release`, with the starter catalog beside it):
 # `touchschool-network`, what `touchschool serve` hands over to. The generator and the baseline
 # are this package's, in release.
-SERVER="$(cd .. && pwd)/.build/install/bin/touchschool-network"
-timeout 3600 ../scripts/build-release >&2  # incremental: quick when nothing changed
+SERVER=${LOAD_SERVER:-"$(cd .. && pwd)/.build/install/bin/touchschool-network"}
+if [ -z "${LOAD_SERVER:-}" ]; then
+    timeout 3600 ../scripts/build-release >&2  # incremental: quick when nothing changed
+fi
 for product in LoadGenerator BareWebSocketServer; do
     timeout 3600 swift build -c release --product "$product" >&2
 done
@@ -89,6 +93,15 @@ for n in counts:
               f"{o['otherP50ms']/max(b['otherP50ms'],0.001):.1f}× | {o['otherP99ms']/max(b['otherP99ms'],0.001):.1f}× | "
               f"{o['serverCPUusPerPlayerSecond']/b['serverCPUusPerPlayerSecond']:.2f}× | | "
               f"{o['kBPerConnection']/max(b['kBPerConnection'],0.001):.2f}× | | | |")
+print()
+print("What each server wrote to storage in the window (write_bytes of /proc/PID/io; ours: battle.sqlite, its log and "
+      "checkpoints; floors at 2,000 players: 64 KiB a commit, 2 MiB/s):")
+for n in counts:
+    for kind, name in (("bare", "bare baseline"), ("real", "touchschool serve")):
+        r = by.get((kind, n))
+        if r and "serverWriteBytesPerSecond" in r:
+            print(f"- {n:,} players, {name}: {r['serverWriteBytesPerSecond']/1048576:,.2f} MiB/s"
+                  + (f", {r['serverWriteBytesPerCommit']/1024:,.1f} KiB a commit ({r['commitsPerSecond']:.1f} commits/s)" if kind == "real" else ""))
 held = [r["players"] for r in rows if r["kind"] == "real" and r.get("lost") == 0 and 0 < r.get("ackP99ms", -1) < 500]
 print()
 print(f"Most players held by touchschool serve (ack p99 < 500 ms, nothing lost): {max(held):,}" if held else

@@ -45,6 +45,16 @@ enum ProcFS {
         return nil
     }
 
+    /// `write_bytes` of /proc/<pid>/io: what the process caused to be written to storage (its
+    /// files and, for SQLite, the log and the checkpoints), whichever thread wrote it.
+    static func writtenBytes(pid: pid_t) -> UInt64? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("write_bytes:") {
+            return UInt64(line.dropFirst(12).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
+    }
+
     /// The whole machine's busy and total clock ticks (all cores), from /proc/stat.
     static func machineTicks() -> (busy: UInt64, total: UInt64)? {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),

@@ -18,7 +18,9 @@
 // and `--settle` seconds, `--duration` seconds are measured: batches sent in that window give
 // the ack latency (send → ack) and the taps acknowledged; one observer per group of schools gives
 // the time for a tap to reach another player; the server's CPU (utime + stime) and resident
-// memory come from /proc/<pid>. Then sending stops, the acks still due are awaited, and the loss
+// memory come from /proc/<pid>, and so do the bytes it wrote to storage (`write_bytes` of
+// /proc/<pid>/io: the embedded database's log and checkpoints, BENCHMARKS.md "The embedded
+// database"). Then sending stops, the acks still due are awaited, and the loss
 // check runs: every batch acknowledged exactly once, and the server's `GET /v1/scores` totals
 // equal to the taps acknowledged as accepted. The server is stopped with SIGTERM (SIGKILL after
 // 15 s). The result: one line `RESULT {json}` on standard output.
@@ -124,6 +126,7 @@ func serversCommits() -> UInt64 {
         return sum + (line.flatMap { UInt64($0.split(separator: " ").last ?? "") } ?? 0)
     }
 }
+func serversWritten() -> UInt64 { servers.reduce(0) { $0 + (ProcFS.writtenBytes(pid: $1.pid) ?? 0) } }
 func postgresCPU() -> UInt64 { options.postgresPID.map { ProcFS.treeCPUTicks(root: $0) } ?? 0 }
 
 // The schools: the first of the catalog the server plays with (the starter catalog).
@@ -162,6 +165,7 @@ let startCPU = serversCPU()
 let startPostgresCPU = postgresCPU()
 let startStats = options.postgres.flatMap(PostgresStats.read)
 let startCommits = serversCommits()
+let startWritten = serversWritten()
 let startMachine = ProcFS.machineTicks()
 let startSelf = ProcFS.selfCPUSeconds()
 let windowStart = nowNanos()
@@ -178,6 +182,7 @@ let endCPU = serversCPU()
 let endPostgresCPU = postgresCPU()
 let endStats = options.postgres.flatMap(PostgresStats.read)
 let endCommits = serversCommits()
+let endWritten = serversWritten()
 let endMachine = ProcFS.machineTicks()
 let endSelf = ProcFS.selfCPUSeconds()
 let endRSS = serversRSS()
@@ -285,6 +290,8 @@ var result: [String: Any] = [
     "serverExit": Int(exitStatus),
 ]
 result["commitsPerSecond"] = Double(endCommits - startCommits) / windowSeconds
+result["serverWriteBytesPerSecond"] = Double(endWritten - startWritten) / windowSeconds
+result["serverWriteBytesPerCommit"] = Double(endWritten - startWritten) / Double(max(1, endCommits - startCommits))
 if let startStats, let endStats {
     // The servers' commit windows (each one transaction); PostgreSQL's transactions also count
     // the polls and the hellos' reads.

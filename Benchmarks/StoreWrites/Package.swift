@@ -7,6 +7,13 @@
 //
 //   swift build -c release
 //   for p in StateFileCommits SystemSQLiteCommits GRDBCommits SQLiteNIOCommits StartTimes; do .build/release/$p; done
+//
+// Issue 25, the layouts of battle.sqlite, each against the tables as they were, in rounds:
+//   swift build -c release --product LayoutCommits && swift build -c release --product SystemSQLiteCommits
+//   ./write-layouts.py
+//
+// Sliced compaction (BENCHMARKS.md, "Sliced compaction"): commits 20 to 459, two whole compactions:
+//   swift build -c release --product SystemSQLiteCommits && STORE_WRITES_COMMITS=440 .build/release/SystemSQLiteCommits
 import PackageDescription
 
 let package = Package(
@@ -32,6 +39,10 @@ let package = Package(
             "Workload", .product(name: "TouchSchoolBattleDatabase", package: "TouchSchool"),
             .product(name: "TouchSchoolStore", package: "TouchSchool"), .product(name: "TouchSchoolCore", package: "TouchSchool"),
         ], path: "StartTimes"),
+        // The system's SQLite for LayoutCommits' own tables (the project's CSQLite is not a product).
+        .systemLibrary(name: "SQLite3", path: "SQLite3"),
+        // Issue 25: what each layout of battle.sqlite writes per commit (BENCHMARKS.md, "Writes that follow what changed").
+        .executableTarget(name: "LayoutCommits", dependencies: ["Workload", "SQLite3"], path: "LayoutCommits"),
         .executableTarget(name: "GRDBCommits", dependencies: ["Workload", .product(name: "GRDB", package: "GRDB.swift")], path: "GRDBCommits"),
         .executableTarget(name: "SQLiteNIOCommits", dependencies: ["Workload", .product(name: "SQLiteNIO", package: "sqlite-nio")],
                           path: "SQLiteNIOCommits"),

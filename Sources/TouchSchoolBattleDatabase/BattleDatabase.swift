@@ -23,6 +23,14 @@ public final class BattleDatabase {
 
     public let path: String
     let connection: SQLiteConnection
+    /// The tables of changes as this connection knows them, read at their first use (`uncompactedDevices`).
+    private var uncompacted: UncompactedDevices?
+
+    /// How many rows `device_changes` may hold before the next commits compact it, a slice each
+    /// (`Writing.compactIfDue`): at 2,000 players a window adds about 100 rows, so 20,000 starts a
+    /// compaction every 10 s or so. Each compaction rewrites the pages of the devices it moves,
+    /// once however often they played (BENCHMARKS.md, "Writes that follow what changed").
+    public var compactionRows = 20_000
 
     private init(path: String, connection: SQLiteConnection) {
         self.path = path
@@ -72,6 +80,10 @@ public final class BattleDatabase {
             try database.connection.execute("PRAGMA page_size = \(BattleDatabaseSchema.pageSize)")
             try database.connection.execute("PRAGMA journal_mode = WAL")
             try database.connection.execute("PRAGMA synchronous = FULL")
+            // Debian builds SQLite with SECURE_DELETE, which writes zeros over every page a delete
+            // frees: each compaction's emptied `device_changes` would be written once more (7 MB
+            // instead of 1.3 MB at 2,000 players). FAST zeros only what costs no more I/O.
+            try database.connection.execute("PRAGMA secure_delete = FAST")
             moved = try database.connection.transaction(immediate: true) { () throws(SQLiteError) -> Move? in
                 let version = try database.checkOwnership()
                 guard version < BattleDatabaseSchema.newest else { return nil }
@@ -163,7 +175,8 @@ public final class BattleDatabase {
         } catch {
             throw SQLiteError(code: 0, message: error.message)
         }
-        let write = Writing(connection: connection)
+        // Into the device tables themselves: the database is being made, `device_changes` is empty.
+        let write = Writing(connection: connection, uncompacted: UncompactedDevices(), compactionRows: compactionRows)
         for (device, record) in state.devices {
             try write.save(device: device, record: record, player: state.players[device] ?? PlayerRecord())
         }
@@ -198,6 +211,13 @@ public final class BattleDatabase {
                     state.devices[device] = record
                     state.players[device] = player
                 }
+                // Read in this transaction, not from `uncompacted`: a reading command's connection
+                // sees what the server committed since.
+                for (device, change) in try UncompactedDevices.read(connection).devices {
+                    guard let record = change.record else { continue }
+                    state.devices[device] = record
+                    state.players[device] = change.player ?? PlayerRecord()
+                }
                 return state
             }
         } catch {
@@ -224,21 +244,30 @@ public final class BattleDatabase {
 
     /// A device's record and its player, nil for a device never seen.
     public func device(_ key: String) throws(StoreError) -> (DeviceRecord, PlayerRecord)? {
-        do { return try Writing(connection: connection).device(key) } catch {
+        do {
+            return try connection.transaction(immediate: false) { () throws(SQLiteError) in
+                try Writing(connection: connection, uncompacted: try uncompactedDevices(), compactionRows: compactionRows).device(key)
+            }
+        } catch {
             throw failure("cannot read", error)
         }
     }
 
     /// Whether the operator banned `address`: a read, beside any writer (WAL).
     public func isAddressBanned(_ address: String) throws(StoreError) -> Bool {
-        do { return try Writing(connection: connection).isAddressBanned(address) } catch {
+        do { return try Self.isAddressBanned(address, connection) } catch {
             throw failure("cannot read", error)
         }
     }
 
     /// How many devices the battle holds.
     public func deviceCount() throws(StoreError) -> Int {
-        do { return Int(try single("SELECT count(*) FROM devices")) } catch {
+        do {
+            return Int(try single("""
+                SELECT count(*) FROM (SELECT device FROM devices UNION SELECT device FROM device_changes WHERE last_seq IS NOT NULL
+                    UNION SELECT device FROM device_changes_compacting WHERE last_seq IS NOT NULL)
+                """))
+        } catch {
             throw failure("cannot read", error)
         }
     }
@@ -248,19 +277,37 @@ public final class BattleDatabase {
     /// `body` in one transaction, durable when this returns; nothing of it is kept when it throws.
     public func write<T>(_ body: (Writing) throws(SQLiteError) -> T) throws(StoreError) -> T {
         do {
-            return try connection.transaction(immediate: true) { () throws(SQLiteError) -> T in try body(Writing(connection: connection)) }
+            return try connection.transaction(immediate: true) { () throws(SQLiteError) -> T in
+                try body(Writing(connection: connection, uncompacted: try uncompactedDevices(), compactionRows: compactionRows))
+            }
         } catch {
+            // The transaction changed `uncompacted` as it went: read it again from what was kept.
+            uncompacted = nil
             throw failure("cannot save to", error)
         }
+    }
+
+    /// The tables of changes as this connection knows them: read in the caller's transaction the first
+    /// time, then kept up by the transactions of `write` (the server's is the only connection
+    /// that writes).
+    private func uncompactedDevices() throws(SQLiteError) -> UncompactedDevices {
+        if let uncompacted { return uncompacted }
+        let read = try UncompactedDevices.read(connection)
+        uncompacted = read
+        return read
     }
 
     /// The changes of one transaction (`write`).
     public struct Writing {
         let connection: SQLiteConnection
+        /// `device_changes` as this transaction leaves it so far.
+        let uncompacted: UncompactedDevices
+        let compactionRows: Int
 
         /// A device's record and player, nil for a device never seen.
         public func device(_ key: String) throws(SQLiteError) -> (DeviceRecord, PlayerRecord)? {
-            try connection.statement("SELECT last_seq, last_end_ms, player, school, taps, best FROM devices WHERE device = ?1")
+            if let change = changed(key), let record = change.record { return (record, change.player ?? PlayerRecord()) }
+            return try connection.statement("SELECT last_seq, last_end_ms, player, school, taps, best FROM devices WHERE device = ?1")
                 .bind(.text(key)).row { BattleDatabase.device($0, from: 0) }
         }
 
@@ -299,6 +346,8 @@ public final class BattleDatabase {
         /// had a total.
         public func followAliases(_ aliases: [String: String]) throws(SQLiteError) -> (version: UInt64, scores: [String: UInt64])? {
             guard !aliases.isEmpty else { return nil }
+            // The players' schools are changed where they lie: in the tables alone.
+            try compact()
             var moved: [String: UInt64] = [:]
             var removed: [String] = []
             for (former, target) in aliases.sorted(by: { $0.key < $1.key }) {

@@ -5,10 +5,11 @@ enum BattleDatabaseSchema {
     /// "TSCH", the same constant as PostgreSQL's advisory lock.
     static let applicationID: Int64 = 0x5453_4348
 
-    /// A commit rewrites every page holding one of its devices, and a window's devices are
-    /// spread over the whole table: small pages write less. At 2,000 players a commit wrote
-    /// 110 KB with 1 KB pages, 152 KB with 2 KB and 194 KB with SQLite's default 4 KB, at the
-    /// same latency (BENCHMARKS.md, "The embedded database").
+    /// Small pages write less: a compaction rewrites every page holding one of the devices it
+    /// moves, spread over the tables, and a commit the pages of the totals it changed. At 2,000
+    /// players a commit wrote 52 KiB with 1 KB pages against 62 KiB with 4 KB (BENCHMARKS.md,
+    /// "Writes that follow what changed"); before `device_changes` (schema 4), when every commit
+    /// rewrote its devices' pages, 110 KB with 1 KB pages, 152 KB with 2 KB and 194 KB with 4 KB.
     static let pageSize = 1_024
 
     /// The migrations, in order; never edit one that was released: add the next.
@@ -50,7 +51,50 @@ enum BattleDatabaseSchema {
             -- the operator's list.
             ALTER TABLE device_activity ADD COLUMN client TEXT NOT NULL DEFAULT '';
             """),
+        (4, """
+            -- A commit appends the devices it changed here, one row each, instead of rewriting
+            -- their rows in devices, device_activity and device_school_taps, which lie one page per
+            -- device, spread over those tables: a window's rows here share pages (BENCHMARKS.md,
+            -- "Writes that follow what changed"). A device's state is its rows in those tables with
+            -- its rows here over them, the latest last. A compaction takes this table's rows aside
+            -- into device_changes_compacting (the two swap names) and moves them into those tables
+            -- a slice per commit (`BattleDatabase.Writing.compactIfDue`).
+            -- The record's columns (last_seq to best) are NULL when the window left the device's
+            -- record as it was, the tally's (public_id to client) when it left its tally; `added` is
+            -- what the window added to the device's taps per school ("school=taps" lines).
+            CREATE TABLE device_changes \(deviceChangesColumns);
+            -- The rows of the compaction under way, empty when none is; emptied at its end in one
+            -- statement, which frees its pages without writing them (a DELETE of some rows would
+            -- rewrite every page it leaves: 3.4 MB for 20,000 rows).
+            CREATE TABLE device_changes_compacting \(deviceChangesColumns);
+            -- The tallies by device key, as devices and device_school_taps already are (WITHOUT
+            -- ROWID): a slice of compaction moves devices in their keys' order, so that its rows in
+            -- the three tables lie on a few neighbouring pages, not one page each at random.
+            CREATE TABLE device_activity_by_key (device TEXT PRIMARY KEY, public_id TEXT NOT NULL UNIQUE,
+                accepted INTEGER NOT NULL, refused INTEGER NOT NULL, hour INTEGER NOT NULL,
+                hour_accepted INTEGER NOT NULL, hour_refused INTEGER NOT NULL, addresses TEXT NOT NULL,
+                banned INTEGER NOT NULL DEFAULT 0, client TEXT NOT NULL DEFAULT '') WITHOUT ROWID;
+            INSERT INTO device_activity_by_key (device, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses,
+                banned, client)
+                SELECT device, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses, banned, client
+                FROM device_activity;
+            DROP TABLE device_activity;
+            ALTER TABLE device_activity_by_key RENAME TO device_activity;
+            -- The compaction under way, if any (at most one row): the rows of
+            -- device_changes_compacting of the devices whose keys sort at or before `moved_through`
+            -- (byte order; NULL: none yet) are in the tables already, and are read as such.
+            CREATE TABLE device_changes_compaction (id INTEGER PRIMARY KEY CHECK (id = 1), moved_through TEXT);
+            """),
     ]
 
     static var newest: Int64 { migrations.last!.version }
+
+    /// The columns of `device_changes` and of `device_changes_compacting`, which swap names.
+    private static let deviceChangesColumns = """
+        (id INTEGER PRIMARY KEY, device TEXT NOT NULL,
+            last_seq INTEGER CHECK (last_seq >= 0), last_end_ms INTEGER, player TEXT, school TEXT,
+            taps INTEGER CHECK (taps >= 0), best INTEGER CHECK (best >= 0),
+            public_id TEXT, accepted INTEGER, refused INTEGER, hour INTEGER, hour_accepted INTEGER,
+            hour_refused INTEGER, addresses TEXT, client TEXT, added TEXT NOT NULL DEFAULT '')
+        """
 }

@@ -18,10 +18,19 @@ public struct ListedDevice: Equatable, Sendable {
 }
 
 /// The operator's queries (the tally kept with each commit, bans, the removal of a cheater's
-/// taps), inside a `write` transaction like the commit's own.
+/// taps), inside a `write` transaction like the commit's own. Those that read or change the
+/// tallies, the taps per school or the players in their tables compact `device_changes` first:
+/// an operator's rare request pays for it, not every commit.
 extension BattleDatabase.Writing {
     /// A device's tally, nil before its first save with one.
     public func activity(device key: String) throws(SQLiteError) -> (activity: DeviceActivity, banned: Bool)? {
+        let saved = try savedActivity(device: key)
+        // A ban is set in the tables alone (`setBanned` compacts first).
+        if let change = changed(key), let activity = change.activity { return (activity, saved?.banned ?? false) }
+        return saved
+    }
+
+    private func savedActivity(device key: String) throws(SQLiteError) -> (activity: DeviceActivity, banned: Bool)? {
         try connection.statement("""
             SELECT accepted, refused, hour, hour_accepted, hour_refused, addresses, banned, client FROM device_activity WHERE device = ?1
             """).bind(.text(key)).row { row in
@@ -32,10 +41,8 @@ extension BattleDatabase.Writing {
         }
     }
 
-    /// Saves a device's tally (made or replaced; its ban is kept) and adds `acceptedBySchool` to
-    /// its taps per school.
-    public func saveActivity(device key: String, publicID: String, activity: DeviceActivity,
-                             adding acceptedBySchool: [String: UInt64]) throws(SQLiteError) {
+    /// Saves a device's tally in its table (made or replaced; its ban is kept).
+    public func saveActivity(device key: String, publicID: String, activity: DeviceActivity) throws(SQLiteError) {
         try connection.statement("""
             INSERT INTO device_activity (device, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses, client)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -46,6 +53,10 @@ extension BattleDatabase.Writing {
                       .integer(activity.hour), .integer(Int64(clamping: activity.hourAccepted)),
                       .integer(Int64(clamping: activity.hourRefused)), .text(activity.addresses.joined(separator: "\n")),
                       .text(activity.client)).run()
+    }
+
+    /// Adds `acceptedBySchool` to a device's taps per school in their table.
+    public func addSchoolTaps(device key: String, _ acceptedBySchool: [String: UInt64]) throws(SQLiteError) {
         for (school, taps) in acceptedBySchool where taps > 0 {
             try connection.statement("""
                 INSERT INTO device_school_taps (device, school, taps) VALUES (?1, ?2, ?3)
@@ -56,7 +67,8 @@ extension BattleDatabase.Writing {
 
     /// The devices by taps accepted in the hour `hour` (then in all), at most `top`.
     public func listDevices(hour: Int64, top: Int) throws(SQLiteError) -> [ListedDevice] {
-        try connection.statement("""
+        try compact()
+        return try connection.statement("""
             SELECT a.public_id, d.player, d.school, a.accepted, a.refused, a.hour, a.hour_accepted, a.hour_refused, a.addresses, a.banned,
                 a.client
             FROM device_activity AS a JOIN devices AS d ON d.device = a.device
@@ -75,10 +87,12 @@ extension BattleDatabase.Writing {
 
     /// The key of the device with this public id, nil for none.
     public func device(publicID: String) throws(SQLiteError) -> String? {
-        try connection.statement("SELECT device FROM device_activity WHERE public_id = ?1").bind(.text(publicID)).row { $0.text(0) ?? "" }
+        try compact()
+        return try connection.statement("SELECT device FROM device_activity WHERE public_id = ?1").bind(.text(publicID)).row { $0.text(0) ?? "" }
     }
 
     public func setBanned(device key: String, _ banned: Bool) throws(SQLiteError) {
+        try compact()
         try connection.statement("UPDATE device_activity SET banned = ?2 WHERE device = ?1").bind(.text(key), .integer(banned ? 1 : 0)).run()
     }
 
@@ -86,6 +100,7 @@ extension BattleDatabase.Writing {
     /// (saturating at 0), and off its player's own count for its school, once: a second call takes nothing. The taps taken per school, and the
     /// new totals at a new board version (nil when nothing was taken).
     public func removeTaps(device key: String) throws(SQLiteError) -> (removed: [String: UInt64], board: (version: UInt64, scores: [String: UInt64])?) {
+        try compact()
         let owed = try connection.statement("SELECT school, taps - removed FROM device_school_taps WHERE device = ?1 AND taps > removed")
             .bind(.text(key)).rows { ($0.text(0) ?? "", UInt64(max(0, $0.int64(1)))) }
         guard !owed.isEmpty else { return ([:], nil) }
@@ -104,12 +119,15 @@ extension BattleDatabase.Writing {
         return (removed, (version, totals))
     }
 
-    public func isAddressBanned(_ address: String) throws(SQLiteError) -> Bool {
-        try connection.statement("SELECT 1 FROM banned_addresses WHERE address = ?1").bind(.text(address)).row { _ in true } ?? false
-    }
-
     public func setAddressBanned(_ address: String, _ banned: Bool) throws(SQLiteError) {
         try connection.statement(banned ? "INSERT OR IGNORE INTO banned_addresses (address) VALUES (?1)"
                                         : "DELETE FROM banned_addresses WHERE address = ?1").bind(.text(address)).run()
+    }
+}
+
+extension BattleDatabase {
+    /// Read outside a `write` transaction: every new connection asks, beside the commits.
+    static func isAddressBanned(_ address: String, _ connection: SQLiteConnection) throws(SQLiteError) -> Bool {
+        try connection.statement("SELECT 1 FROM banned_addresses WHERE address = ?1").bind(.text(address)).row { _ in true } ?? false
     }
 }

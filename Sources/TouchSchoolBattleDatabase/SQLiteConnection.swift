@@ -151,6 +151,8 @@ final class SQLiteStatement {
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
     /// The column as text; nil for NULL.
     func text(_ column: Int32) -> String? {
         guard let bytes = sqlite3_column_text(handle, column) else { return nil }

@@ -77,9 +77,18 @@ import TouchSchoolProtocol
         battle.start()
         battle.submit(PendingChanges(player: "p", scoreDeltas: ["S1": 3], playerTaps: 3, bestTapsPerSecond: 2, switchedToSchool: "S1"))
         var last: ConnectionStatus?
+        // The probe may name the mistake before the taps are in the outbox (then with none
+        // waiting): the status that counts is the one after the submission was taken.
+        var submitted = false
         _ = try await Wait.until(timeout: 20, every: .milliseconds(20)) {
-            for case let .connectionChanged(status) in battle.takeEvents() { last = status }
-            if case .wrongAddress = last { return true }
+            for event in battle.takeEvents() {
+                switch event {
+                case .synced: submitted = true
+                case let .connectionChanged(status): last = status
+                default: break
+                }
+            }
+            if submitted, case .wrongAddress = last { return true }
             return false
         }
         _ = battle.finish(timeoutNanoseconds: 200_000_000)

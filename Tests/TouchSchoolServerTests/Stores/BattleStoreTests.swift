@@ -50,7 +50,7 @@ import TouchSchoolStore
 
     /// Seen before: every repeat forced a save. Now a window of nothing but repeats is
     /// answered from what the store holds, and nothing is written for it.
-    @Test(arguments: [StoreKind.sqlite, .postgres])
+    @Test(arguments: [StoreKind.sqlite, .sqliteCompacting, .postgres])
     func aWindowOfRepeatsWritesNothing(_ kind: StoreKind) async throws {
         try await withStore(kind) { fixture in
             let store = fixture.store
@@ -125,6 +125,37 @@ import TouchSchoolStore
             #expect(try await restarted.device("device-2-bbbbbbbbbbbbbbb")?.1 == PlayerRecord(schoolID: "C", taps: 2, bestTapsPerSecond: 5))
             // And it goes on from there: batch 2 again is a repeat, 3 is new.
             #expect(Self.accepted(try await Self.commit(restarted, [Self.received(2, ["A": 1]), Self.received(3, ["A": 1])])) == [0, 1])
+        }
+    }
+
+    /// Windows of new batches and repeats, with restarts between them: on `sqliteCompacting`
+    /// they cross compactions (every 3 rows of `device_changes`), some devices in the tables,
+    /// some in the changes, some in both. Each batch counts once; every device, its player and
+    /// the totals read the same from the store running on and from a restarted one.
+    @Test(arguments: StoreKind.allCases)
+    func windowsAcrossCompactionsAndRestartsCountEachBatchOnce(_ kind: StoreKind) async throws {
+        try await withStore(kind) { fixture in
+            let (one, two, three) = ("device-1-aaaaaaaaaaaaaaa", "device-2-bbbbbbbbbbbbbbb", "device-3-ccccccccccccccc")
+            var store = fixture.store
+            for round: UInt64 in 1...7 {
+                var window = [Self.received(round, ["A": 1], device: one, switchedTo: round == 1 ? "A" : nil),
+                              Self.received(round, ["B": 2], device: two, player: "bob", switchedTo: round == 1 ? "B" : nil)]
+                if round > 1 { window.append(Self.received(round - 1, ["A": 1], device: one)) }
+                // The third device plays every third round: its rows lie where an earlier compaction left them.
+                if round % 3 == 1 { window.append(Self.received(round / 3 + 1, ["C": 3], device: three, player: "cy", switchedTo: round == 1 ? "C" : nil)) }
+                let accepted = Self.accepted(try await Self.commit(store, window))
+                #expect(accepted == [1, 2] + (round > 1 ? [0] : []) + (round % 3 == 1 ? [3] : []), "round \(round)")
+                if round % 2 == 0 { store = try await fixture.restarted() }
+            }
+            for reader in [store, try await fixture.restarted()] {
+                #expect(try await reader.board().scores == ["A": 7, "B": 14, "C": 9])
+                let (first, firstPlayer) = try #require(try await reader.device(one))
+                #expect(first == DeviceRecord(lastSeq: 7, player: "민지", lastEndMs: Self.now - 9_200))
+                #expect(firstPlayer == PlayerRecord(schoolID: "A", taps: 7, bestTapsPerSecond: 5))
+                #expect(try await reader.device(two)?.1 == PlayerRecord(schoolID: "B", taps: 14, bestTapsPerSecond: 5))
+                #expect(try await reader.device(three)?.0.lastSeq == 3)
+                #expect(try await reader.deviceCount() == 3)
+            }
         }
     }
 

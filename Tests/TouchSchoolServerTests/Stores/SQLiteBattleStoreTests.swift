@@ -1,13 +1,17 @@
 import Foundation
+import Glibc
 import Testing
 import TouchSchoolTestSupport
-import TouchSchoolBattleDatabase
+// The migrations as released (`BattleDatabaseSchema`): a database made by the previous schema.
+@testable import TouchSchoolBattleDatabase
 import TouchSchoolCore
+import TouchSchoolProtocol
 import TouchSchoolStore
 @testable import TouchSchoolServer
 
 /// What only the data directory's database does: the move of `state.json` at the first start,
-/// and the refusal of a database it cannot read.
+/// the refusal of a database it cannot read, the migration of an earlier schema, and the
+/// compaction of `device_changes` through kill -9.
 @Suite(.onOwnThreads) struct SQLiteBattleStoreTests {
     static let device = "q3R-device-key-of-a-server-player"
 
@@ -87,5 +91,189 @@ import TouchSchoolStore
         #expect { try BattleDatabase.openForReading(dataDirectory: directory) } throws: { "\($0)".contains(reason) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
-}
 
+    /// A server's `battle.sqlite` as the release before `device_changes` made it (schema 3), with
+    /// a device, its tally and its taps per school: the next start moves it to schema 4 losing
+    /// nothing, and play goes on from its numbers.
+    @Test func aDatabaseOfThePreviousSchemaMovesForwardLosingNothing() async throws {
+        let directory = TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = BattleDatabase.path(inDataDirectory: directory)
+        let previous = BattleDatabaseSchema.migrations.filter { $0.version <= 3 }.map(\.sql).joined(separator: "\n")
+        #expect(BattleDatabaseSchema.newest == 4, "this test makes schema 3, the one before device_changes")
+        try sqlite3(path, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + previous + """
+            PRAGMA user_version = 3; PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
+            INSERT INTO scores (school, total) VALUES ('A', 10), ('B', 3);
+            UPDATE board SET version = 9;
+            INSERT INTO devices VALUES ('\(Self.device)', 4, 1795000000000, '민지', 'A', 10, 6);
+            INSERT INTO device_activity (device, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses, client)
+                VALUES ('\(Self.device)', 'p1', 10, 1, 7, 0, 0, '10.0.0.1', 'web');
+            INSERT INTO device_school_taps (device, school, taps) VALUES ('\(Self.device)', 'A', 10);
+            """)
+
+        let store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil)
+        #expect(try sqlite3Output(path, "PRAGMA user_version") == "4")
+        #expect(try await store.board() == StoredBoard(version: 9, scores: ["A": 10, "B": 3]))
+        let (record, player) = try #require(try await store.device(Self.device))
+        #expect(record == DeviceRecord(lastSeq: 4, player: "민지", lastEndMs: 1_795_000_000_000))
+        #expect(player == PlayerRecord(schoolID: "A", taps: 10, bestTapsPerSecond: 6))
+        let listed = try await store.devices(top: 5, nowMs: 0)
+        #expect(listed.map(\.publicID) == ["p1"] && listed.first?.activity.accepted == 10)
+
+        // Its batch 4 again counts nothing; 5 counts, into device_changes.
+        func batch(_ seq: UInt64) -> ReceivedBatch {
+            let start: Int64 = 1_795_000_000_000 + Int64(seq) * 100
+            let taps = TapBatch(seq: seq, taps: ["A": 2], playerTaps: 2, switchedToSchool: nil, bestTapsPerSecond: 6,
+                                startMs: start, endMs: start + 100)
+            return ReceivedBatch(connection: 1, device: Self.device, player: "민지", batch: taps, address: "10.0.0.1", network: "10.0.0.1",
+                                 client: nil)
+        }
+        let window = try await store.commit([batch(4), batch(5)], histories: TapJudges(addresses: .standard), catalog: storeTestCatalog,
+                                            nowMs: 1_795_000_001_000)
+        #expect(BattleStoreTests.accepted(window) == [0, 2])
+        #expect(try sqlite3Output(path, "SELECT count(*) FROM device_changes") == "1")
+        let read = try #require(try BattleDatabase.openForReading(dataDirectory: directory)).savedState()
+        #expect(read.scores == ["A": 12, "B": 3])
+        #expect(read.devices[Self.device]?.lastSeq == 5 && read.players[Self.device]?.taps == 12)
+        // The operator's list compacts first: the device's tally and taps per school in their tables.
+        #expect(try await store.devices(top: 5, nowMs: 0).first?.activity.accepted == 12)
+        #expect(try sqlite3Output(path, "SELECT count(*) FROM device_changes") == "0")
+        #expect(try sqlite3Output(path, "SELECT last_seq, taps FROM devices") == "5|12")
+        #expect(try sqlite3Output(path, "SELECT school, taps FROM device_school_taps") == "A|12")
+    }
+
+    /// A compaction is sliced over the commits after `device_changes` reaches `compactionRows`:
+    /// no commit moves more devices into the tables than 4 times the rows it appends (all at once, one
+    /// commit moved every device), the tables of changes stay under twice `compactionRows` and a window's rows while
+    /// 30 devices play 120 windows, and every tap counts once, through restarts mid-compaction.
+    @Test func aCompactionIsSlicedOverCommitsAndTheTableStaysBounded() async throws {
+        let directory = TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = BattleDatabase.path(inDataDirectory: directory)
+        let (devices, perWindow, compactionRows) = (30, 5, 40)
+        let keys = (0..<devices).map { "sliced-device-\($0)-" + String(repeating: "k", count: 20) }
+        var store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil, compactionRows: compactionRows)
+        var inTables: [String: String] = [:]
+        var largestTable = 0, commitsMidCompaction = 0
+        for number in 0..<120 {
+            let window = (0..<perWindow).map { (number * perWindow + $0) % devices }
+            let seq = UInt64(number * perWindow / devices + 1)
+            let batches = window.map { index in
+                let start: Int64 = 1_795_000_000_000 + Int64(seq) * 1_000
+                let taps = TapBatch(seq: seq, taps: [index % 2 == 0 ? "A" : "B": 2], playerTaps: 2, switchedToSchool: seq == 1 ? (index % 2 == 0 ? "A" : "B") : nil,
+                                    bestTapsPerSecond: 6, startMs: start, endMs: start + 500)
+                return ReceivedBatch(connection: UInt64(index + 1), device: keys[index], player: "p\(index)", batch: taps,
+                                     address: "10.0.\(index).1", network: "10.0.\(index).1", client: nil)
+            }
+            let committed = try await store.commit(batches, histories: TapJudges(addresses: .standard), catalog: storeTestCatalog,
+                                                   nowMs: 1_795_000_000_000 + Int64(seq) * 1_000 + 600)
+            #expect(BattleStoreTests.accepted(committed) == Array(repeating: 2, count: perWindow), "window \(number)")
+
+            // One sqlite3 for the three: a process each would be most of the test's time.
+            let rows = try sqlite3Output(path, """
+                SELECT '#changes', (SELECT count(*) FROM device_changes) + (SELECT count(*) FROM device_changes_compacting)
+                UNION ALL SELECT '#compaction', count(*) FROM device_changes_compaction
+                UNION ALL SELECT device, last_seq FROM devices
+                """).split(separator: "\n").map { $0.split(separator: "|") }
+            var now = Dictionary(uniqueKeysWithValues: rows.map { (String($0[0]), String($0[1])) })
+            largestTable = max(largestTable, Int(now.removeValue(forKey: "#changes") ?? "") ?? .max)
+            if now.removeValue(forKey: "#compaction") == "1" { commitsMidCompaction += 1 }
+            let moved = now.filter { inTables[$0.key] != $0.value }.count
+            #expect(moved <= 4 * perWindow, "window \(number) moved \(moved) devices into the tables, appending \(perWindow) rows")
+            inTables = now
+            // A server restarted mid-compaction reads where it stopped.
+            if number % 7 == 3 {
+                store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil, compactionRows: compactionRows)
+            }
+        }
+        #expect(largestTable <= 2 * compactionRows + 2 * perWindow, "the tables of changes held \(largestTable) rows")
+        #expect(commitsMidCompaction > 10, "compactions spanned commits")
+        #expect(inTables.count == devices, "every device was compacted at least once")
+
+        // 120 windows of 5 devices, 2 taps each: 20 batches per device.
+        let state = try #require(try BattleDatabase.openForReading(dataDirectory: directory)).savedState()
+        #expect(state.scores == ["A": 600, "B": 600])
+        #expect(Set(state.devices.values.map(\.lastSeq)) == [20] && Set(state.players.values.map(\.taps)) == [40])
+        // The operator's list compacts the rest: the tables alone then agree.
+        #expect(try await store.devices(top: 50, nowMs: 0).map(\.activity.accepted) == Array(repeating: 40, count: devices))
+        #expect(try sqlite3Output(path, "SELECT count(*) FROM device_changes UNION ALL SELECT count(*) FROM device_changes_compacting") == "0\n0")
+        #expect(try sqlite3Output(path, "SELECT count(*) FROM device_changes_compaction") == "0")
+        #expect(try sqlite3Output(path, "SELECT school, sum(taps) FROM device_school_taps GROUP BY school ORDER BY school") == "A|600\nB|600")
+        #expect(try sqlite3Output(path, "SELECT DISTINCT last_seq, taps FROM devices") == "20|40")
+    }
+
+    static let workerPath: String = {
+        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("BattleDatabaseWorker").path
+    }()
+
+    /// `BattleDatabaseWorker` commits windows of 7 devices into one directory, starting a
+    /// compaction of `device_changes` every 10 windows (70 rows), each then sliced over the next 3
+    /// commits (3, 3 and 1 devices moved), and is killed -9 twelve times over: at a random moment
+    /// (in a commit, between commits, while it opens) or, every third time, as soon as a
+    /// compaction is seen under way. After each kill the database must hold whole windows only: every device at the same
+    /// last batch n, never fewer than before the kill, the totals and each player's taps exactly
+    /// those of n windows, and, once compacted (a copy, by a server opening it), each device's taps
+    /// per school and tally too: a row a slice moved is read once, from the tables.
+    @Test func aKillMinusNineAtAnyPointOfCommitsAndCompactionsLosesAndDoublesNothing() throws {
+        let directory = TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let devices = 7
+        var last: UInt64 = 0
+        var killedWithChanges = 0, killedMidCompaction = 0
+        let path = BattleDatabase.path(inDataDirectory: directory)
+        /// The tables alone, once `directory`'s database is compacted, hold n windows' taps and tallies.
+        func expectCompactedTables(_ directory: String, _ n: UInt64) throws {
+            let (database, _) = try BattleDatabase.openForServer(dataDirectory: directory)
+            try database.write { write throws(SQLiteError) in try write.compact() }
+            let path = BattleDatabase.path(inDataDirectory: directory)
+            #expect(try sqlite3Output(path, "SELECT count(*) FROM device_changes UNION ALL SELECT count(*) FROM device_changes_compacting") == "0\n0")
+            #expect(try sqlite3Output(path, "SELECT school, count(*), min(taps), max(taps) FROM device_school_taps GROUP BY school ORDER BY school")
+                    == "A|\(devices)|\(3 * n)|\(3 * n)" + (n > 1 ? "\nB|\(devices)|\(2 * (n - 1))|\(2 * (n - 1))" : ""), "after \(n) windows")
+            #expect(try sqlite3Output(path, "SELECT DISTINCT accepted FROM device_activity") == "\(5 * n - 2)")
+            #expect(try sqlite3Output(path, "SELECT DISTINCT last_seq FROM devices") == "\(n)")
+        }
+        for round in 0..<12 {
+            let pid = try Subprocess.startSharingOutput(Self.workerPath, [directory, String(devices), "70"]).get()
+            usleep(UInt32.random(in: 40_000...(round == 0 ? 400_000 : 250_000)))
+            // A compaction is under way a quarter of the time at most: random kills may all miss it.
+            if round % 3 == 2 {
+                _ = Wait.untilBlocking(timeout: 10, every: .milliseconds(1)) {
+                    try sqlite3Output(path, "SELECT count(*) FROM device_changes_compaction") == "1"
+                }
+            }
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            #expect(status & 0x7F == SIGKILL, "the worker was still committing when killed (status \(status))")
+
+            // Killed before its first commit (only the first time can that be): nothing to read yet.
+            guard let database = try BattleDatabase.openForReading(dataDirectory: directory), try database.deviceCount() > 0 else {
+                #expect(last == 0)
+                continue
+            }
+            let state = try database.savedState()
+            let numbers = Set(state.devices.values.map(\.lastSeq))
+            #expect(numbers.count == 1 && state.devices.count == devices, "whole windows only: \(numbers)")
+            let n = numbers.first ?? 1
+            #expect(n >= max(last, 1), "nothing committed is lost")
+            last = n
+            #expect(state.scores == ["A": 3 * UInt64(devices) * n, "B": 2 * UInt64(devices) * (n - 1)].filter { $0.value > 0 })
+            #expect(Set(state.players.values.map(\.taps)) == [5 * n - 2])
+            if try sqlite3Output(path, "SELECT count(*) FROM device_changes") != "0" { killedWithChanges += 1 }
+            if try sqlite3Output(path, "SELECT count(*) FROM device_changes_compaction") != "0" { killedMidCompaction += 1 }
+            // A copy, as the kill left it (the log included), compacted by a server.
+            let copy = TemporaryDirectory().path
+            for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.copyItem(atPath: path + suffix, toPath: BattleDatabase.path(inDataDirectory: copy) + suffix)
+            }
+            try expectCompactedTables(copy, n)
+        }
+        #expect(last > 1, "the worker committed")
+        #expect(killedWithChanges > 0, "some kills left changes not yet compacted")
+        #expect(killedMidCompaction > 0, "some kills left a compaction under way")
+
+        // Compacted where the worker left it: the tables alone hold it all, and agree with the totals.
+        try expectCompactedTables(directory, last)
+    }
+}

@@ -12,7 +12,10 @@ import TouchSchoolTestSupport
 
 /// The stores every store test runs against.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case sqlite, postgres, memory
+    /// `sqliteCompacting`: the data directory's database compacting `device_changes` every 3
+    /// rows, so that a store test crosses compactions (`sqlite` compacts at the server's 20,000
+    /// rows, which no test reaches).
+    case sqlite, sqliteCompacting, postgres, memory
 
     var testDescription: String { rawValue }
 }
@@ -35,6 +38,7 @@ protocol StoreFixture: Sendable {
 func withStore(_ kind: StoreKind, _ body: (any StoreFixture) async throws -> Void) async throws {
     let fixture: any StoreFixture = switch kind {
     case .sqlite: try SQLiteFixture()
+    case .sqliteCompacting: try SQLiteFixture(compactionRows: 3)
     case .postgres: try await PostgresFixture.start()
     case .memory: MemoryFixture()
     }
@@ -54,11 +58,17 @@ let storeTestCatalog = Catalog(schools: ["A", "B", "C"].map {
 
 struct SQLiteFixture: StoreFixture {
     let directory = TemporaryDirectory().path
+    let compactionRows: Int?
     let store: any BattleStore
 
-    init() throws { store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil) }
+    init(compactionRows: Int? = nil) throws {
+        self.compactionRows = compactionRows
+        store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil, compactionRows: compactionRows)
+    }
 
-    func restarted() throws -> any BattleStore { try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil) }
+    func restarted() throws -> any BattleStore {
+        try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil, compactionRows: compactionRows)
+    }
 
     /// A trigger on the board's row, which a commit updates after its devices' rows.
     func failCommits(_ failing: Bool) throws {

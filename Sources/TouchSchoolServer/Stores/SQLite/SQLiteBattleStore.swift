@@ -8,8 +8,11 @@ import TouchSchoolStore
 /// catalog from the directory (`DataDirectoryCatalog`), the identity in `battle.id`.
 ///
 /// A commit window is one SQLite transaction (`CommitTransaction`): the rows of the devices in
-/// it read, the plan's changed devices, tallies and the totals' increments written with the
-/// board's version: nothing else. It returns once the transaction is durable (WAL, `synchronous=FULL`).
+/// it read, the plan's changed devices and tallies appended to `device_changes` (one row per
+/// device; compacted into the device tables a slice per commit once it holds
+/// `BattleDatabase.compactionRows` rows), the
+/// totals' increments written with the board's version: nothing else. It returns once the
+/// transaction is durable (WAL, `synchronous=FULL`).
 /// The database is used on one serial queue, off the cooperative threads: a commit waits for
 /// its fsync there.
 final class SQLiteBattleStore: BattleStore {
@@ -28,12 +31,15 @@ final class SQLiteBattleStore: BattleStore {
     var name: String { "the battle database \(BattleDatabase.path(inDataDirectory: directory))" }
 
     /// Opens the directory's database, made at the first start with `state.json` moved in.
-    init(dataDirectory: String, starterCatalogPath: String?) throws(StoreError) {
+    /// `compactionRows`: how many rows `device_changes` may hold before a commit compacts it
+    /// (nil: `BattleDatabase`'s own; the tests compact every few rows).
+    init(dataDirectory: String, starterCatalogPath: String?, compactionRows: Int? = nil) throws(StoreError) {
         directory = dataDirectory
         catalogs = DataDirectoryCatalog(directory: dataDirectory, starterCatalogPath: starterCatalogPath)
         // The database first: an identity is only ever beside a database that was made.
         let battle = try BattleIdentityFile.load(path: BattleIdentityFile.path(inDataDirectory: dataDirectory))
         let (database, moved) = try BattleDatabase.openForServer(dataDirectory: dataDirectory, battle: battle)
+        if let compactionRows { database.compactionRows = compactionRows }
         if let battle { identity = battle } else { identity = try BattleIdentityFile.loadOrCreate(dataDirectory: dataDirectory) }
         self.database = Mutex(database)
         self.moved = moved
@@ -82,10 +88,19 @@ final class SQLiteBattleStore: BattleStore {
                     rows.players[device] = player
                 }
                 let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)
-                for row in plan.devices { try write.save(device: row.device, record: row.record, player: row.player) }
-                for tally in plan.activities {
-                    try write.saveActivity(device: tally.device, publicID: tally.publicID, activity: tally.activity, adding: tally.addedBySchool)
+                var changes: [String: ChangedDevice] = [:]
+                for row in plan.devices {
+                    changes[row.device, default: ChangedDevice()].record = row.record
+                    changes[row.device]?.player = row.player
                 }
+                for tally in plan.activities {
+                    changes[tally.device, default: ChangedDevice()].publicID = tally.publicID
+                    changes[tally.device]?.activity = tally.activity
+                    changes[tally.device]?.added = tally.addedBySchool
+                }
+                // A window of repeats writes nothing, a compaction neither.
+                if !changes.isEmpty { try write.compactIfDue(appending: changes.count) }
+                for (device, change) in changes.sorted(by: { $0.key < $1.key }) { try write.appendChange(device: device, change) }
                 let board = try write.addToTotals(plan.increments)
                 return plan.committed(board: board.map { StoredBoard(version: $0.version, scores: $0.scores) })
             }

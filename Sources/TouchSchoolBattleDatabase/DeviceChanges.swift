@@ -1,0 +1,248 @@
+import TouchSchoolCore
+
+/// A device as `device_changes` leaves it, over its rows in the tables: its record and player
+/// when a change set them, its tally (with its public id) when a change set it, and the taps the
+/// changes added to it per school, not yet in `device_school_taps`.
+public struct ChangedDevice: Equatable, Sendable {
+    public var record: DeviceRecord?
+    public var player: PlayerRecord?
+    public var publicID: String?
+    public var activity: DeviceActivity?
+    public var added: [String: UInt64] = [:]
+
+    public init(record: DeviceRecord? = nil, player: PlayerRecord? = nil, publicID: String? = nil, activity: DeviceActivity? = nil,
+                added: [String: UInt64] = [:]) {
+        self.record = record
+        self.player = player
+        self.publicID = publicID
+        self.activity = activity
+        self.added = added
+    }
+
+    /// This state with a later change over it.
+    func merging(_ later: ChangedDevice) -> ChangedDevice {
+        var merged = self
+        if let record = later.record {
+            merged.record = record
+            merged.player = later.player
+        }
+        if let activity = later.activity {
+            merged.activity = activity
+            merged.publicID = later.publicID
+        }
+        merged.added.merge(later.added) { $0.addingSaturating($1) }
+        return merged
+    }
+}
+
+/// What `device_changes` and `device_changes_compacting` hold and the tables do not yet, kept in
+/// memory by the connection that writes them (a server owns its database): a commit reads a device
+/// here before its rows in the tables. The tables have no index by device on purpose: one would
+/// put a page per device back into every commit. Read at the first write (`read`), then changed in
+/// place by each transaction; `BattleDatabase.write` drops it when a transaction fails, and the
+/// next reads it again.
+///
+/// A compaction is sliced (`Writing.compactIfDue`): once `device_changes` holds `compactionRows`
+/// rows, they are set aside as `device_changes_compacting` and moved into the tables a few devices
+/// a commit, in their keys' byte order, each device's rows merged into one write; then that table
+/// is emptied. `device_changes_compaction` says how far it went, in the same transactions.
+final class UncompactedDevices {
+    /// A device's rows, merged, and how many they are.
+    struct Entry {
+        var change: ChangedDevice
+        var rows: Int
+
+        func merging(_ later: Entry) -> Entry { Entry(change: change.merging(later.change), rows: rows + later.rows) }
+    }
+
+    /// The rows of `device_changes_compacting` of the devices not yet moved.
+    var compacting: [String: Entry] = [:]
+    /// The rows of `device_changes`, all later than those.
+    var recent: [String: Entry] = [:]
+    /// Whether a compaction is under way.
+    var underWay = false
+    /// The devices of `compacting` in their keys' byte order, the next to move first.
+    var queue: ArraySlice<String> = []
+    /// The rows `device_changes` holds.
+    var rows = 0
+
+    /// The device as its rows leave it over the tables, nil for none.
+    func changed(_ key: String) -> ChangedDevice? {
+        switch (compacting[key], recent[key]) {
+        case let (earlier?, later?): return earlier.change.merging(later.change)
+        case let (earlier, later): return (earlier ?? later)?.change
+        }
+    }
+
+    /// Every device with rows not in the tables, as `changed` gives it.
+    var devices: [String: ChangedDevice] {
+        var devices = compacting.mapValues(\.change)
+        for (key, entry) in recent { devices[key] = devices[key].map { $0.merging(entry.change) } ?? entry.change }
+        return devices
+    }
+
+    /// `keys` in their bytes' order, as SQLite's BINARY collation sorts them: the order a
+    /// compaction moves devices in and `moved_through` records.
+    static func inByteOrder(_ keys: some Sequence<String>) -> ArraySlice<String> {
+        ArraySlice(keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
+    /// What the tables of changes and `device_changes_compaction` hold, in the caller's
+    /// transaction; the rows a compaction already moved are left out.
+    static func read(_ connection: SQLiteConnection) throws(SQLiteError) -> UncompactedDevices {
+        let read = UncompactedDevices()
+        let marker = try connection.statement("SELECT moved_through FROM device_changes_compaction WHERE id = 1").row { $0.text(0) }
+        read.underWay = marker != nil
+        if let movedThrough = marker {
+            for (key, entry) in try entries(connection, "device_changes_compacting")
+            where movedThrough.map({ !$0.utf8.lexicographicallyPrecedes(key.utf8) }) != true {
+                read.compacting[key] = entry
+            }
+        }
+        read.queue = inByteOrder(read.compacting.keys)
+        read.recent = try entries(connection, "device_changes")
+        read.rows = read.recent.values.reduce(0) { $0 + $1.rows }
+        return read
+    }
+
+    /// Each device's rows in `table` (one of the two tables of changes), merged in order.
+    private static func entries(_ connection: SQLiteConnection, _ table: StaticString) throws(SQLiteError) -> [String: Entry] {
+        var entries: [String: Entry] = [:]
+        let statement = try connection.statement("""
+            SELECT device, last_seq, last_end_ms, player, school, taps, best, public_id, accepted, refused, hour, hour_accepted,
+                hour_refused, addresses, client, added, id FROM \(table) ORDER BY id
+            """)
+        while try statement.step() {
+            let key = statement.text(0) ?? ""
+            var change = ChangedDevice()
+            if !statement.isNull(1) {
+                let (record, player) = BattleDatabase.device(statement, from: 1)
+                change.record = record
+                change.player = player
+            }
+            if let publicID = statement.text(7) {
+                change.publicID = publicID
+                change.activity = DeviceActivity(accepted: UInt64(max(0, statement.int64(8))), refused: UInt64(max(0, statement.int64(9))),
+                                                  hour: statement.int64(10), hourAccepted: UInt64(max(0, statement.int64(11))),
+                                                  hourRefused: UInt64(max(0, statement.int64(12))),
+                                                  addresses: (statement.text(13) ?? "").split(separator: "\n").map(String.init),
+                                                  client: statement.text(14) ?? "")
+            }
+            for line in (statement.text(15) ?? "").split(separator: "\n") {
+                guard let equals = line.lastIndex(of: "="), let taps = UInt64(line[line.index(after: equals)...]) else {
+                    throw SQLiteError(code: 0, message: "\(table) row \(statement.int64(16)) has taps it cannot read: \(line)")
+                }
+                change.added[String(line[..<equals]), default: 0] = change.added[String(line[..<equals]), default: 0].addingSaturating(taps)
+            }
+            let entry = Entry(change: change, rows: 1)
+            entries[key] = entries[key].map { $0.merging(entry) } ?? entry
+        }
+        return entries
+    }
+}
+
+extension BattleDatabase.Writing {
+    /// Appends a device's change: its record and player when the window changed them, its tally
+    /// when it changed, and the taps it added per school.
+    public func appendChange(device key: String, _ change: ChangedDevice) throws(SQLiteError) {
+        let activity = change.activity
+        try connection.statement("""
+            INSERT INTO device_changes (device, last_seq, last_end_ms, player, school, taps, best, public_id, accepted, refused, hour,
+                hour_accepted, hour_refused, addresses, client, added)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+            """).bind(.text(key),
+                      change.record.map { .integer(Int64(clamping: $0.lastSeq)) } ?? .null,
+                      change.record.map { .integer($0.lastEndMs) } ?? .null,
+                      change.record.map { .text($0.player) } ?? .null,
+                      change.record == nil ? .null : change.player?.schoolID.map { .text($0) } ?? .null,
+                      change.record == nil ? .null : .integer(Int64(clamping: change.player?.taps ?? 0)),
+                      change.record == nil ? .null : .integer(Int64(max(0, change.player?.bestTapsPerSecond ?? 0))),
+                      activity == nil ? .null : .text(change.publicID ?? ""),
+                      activity.map { .integer(Int64(clamping: $0.accepted)) } ?? .null,
+                      activity.map { .integer(Int64(clamping: $0.refused)) } ?? .null,
+                      activity.map { .integer($0.hour) } ?? .null,
+                      activity.map { .integer(Int64(clamping: $0.hourAccepted)) } ?? .null,
+                      activity.map { .integer(Int64(clamping: $0.hourRefused)) } ?? .null,
+                      activity.map { .text($0.addresses.joined(separator: "\n")) } ?? .null,
+                      activity.map { .text($0.client) } ?? .null,
+                      .text(change.added.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                          .joined(separator: "\n"))).run()
+        let entry = UncompactedDevices.Entry(change: change, rows: 1)
+        uncompacted.recent[key] = uncompacted.recent[key].map { $0.merging(entry) } ?? entry
+        uncompacted.rows += 1
+    }
+
+    /// The device as the changes not yet compacted leave it, over what the tables hold.
+    func changed(_ key: String) -> ChangedDevice? { uncompacted.changed(key) }
+
+    /// Moves every change into the device tables and empties the tables of changes, in this
+    /// transaction, a compaction under way included: for the operator's requests, which read or
+    /// change the tables themselves. All or nothing, so a kill -9 at any point leaves either the
+    /// changes or the tables holding them, never both and never neither.
+    public func compact() throws(SQLiteError) {
+        guard uncompacted.rows > 0 || uncompacted.underWay else { return }
+        for (key, change) in uncompacted.devices.sorted(by: { $0.key < $1.key }) { try move(device: key, change) }
+        for statement in ["DELETE FROM device_changes", "DELETE FROM device_changes_compacting", "DELETE FROM device_changes_compaction"] {
+            try connection.statement(statement).run()
+        }
+        uncompacted.compacting = [:]
+        uncompacted.recent = [:]
+        uncompacted.queue = []
+        uncompacted.underWay = false
+        uncompacted.rows = 0
+    }
+
+    /// A slice of compaction, for a commit about to append `appending` rows: none while
+    /// `device_changes` holds fewer than `BattleDatabase.compactionRows` rows and no compaction
+    /// is under way. Then its rows are set aside (the two tables of changes swap names, an empty
+    /// one taking the appends) and moved over the next commits, each moving whole devices (all
+    /// their rows, merged into one write) until it has moved at least 4 times as many rows as it
+    /// appends; the commit that moves the last empties the table set aside, in one statement. So a
+    /// commit moves at most 4 times as many devices as it appends rows, and a compaction ends
+    /// before a quarter as many rows as it compacts have arrived: `device_changes` stays under
+    /// `compactionRows` plus a window, the two tables under 1.25 times that plus a window. Fewer,
+    /// larger slices write less than many small ones: each rewrites the pages at its ends and
+    /// above its rows in each table. All in this transaction, `device_changes_compaction` with
+    /// it: a kill -9 leaves the devices a slice moved either in the tables and marked moved, or
+    /// neither.
+    public func compactIfDue(appending: Int) throws(SQLiteError) {
+        let changes = uncompacted
+        if !changes.underWay {
+            guard changes.rows >= compactionRows else { return }
+            for statement in ["ALTER TABLE device_changes RENAME TO device_changes_set_aside",
+                              "ALTER TABLE device_changes_compacting RENAME TO device_changes",
+                              "ALTER TABLE device_changes_set_aside RENAME TO device_changes_compacting",
+                              "INSERT INTO device_changes_compaction (id, moved_through) VALUES (1, NULL)"] {
+                try connection.execute(statement)
+            }
+            changes.underWay = true
+            changes.compacting = changes.recent
+            changes.recent = [:]
+            changes.rows = 0
+            changes.queue = UncompactedDevices.inByteOrder(changes.compacting.keys)
+        }
+        var movedRows = 0
+        var lastMoved: String?
+        while movedRows < 4 * max(appending, 1), let key = changes.queue.popFirst() {
+            guard let entry = changes.compacting.removeValue(forKey: key) else { continue }
+            try move(device: key, entry.change)
+            movedRows += entry.rows
+            lastMoved = key
+        }
+        if changes.queue.isEmpty {
+            try connection.statement("DELETE FROM device_changes_compacting").run()
+            try connection.statement("DELETE FROM device_changes_compaction").run()
+            changes.underWay = false
+        } else if let lastMoved {
+            try connection.statement("UPDATE device_changes_compaction SET moved_through = ?1 WHERE id = 1").bind(.text(lastMoved)).run()
+        }
+    }
+
+    /// Writes a device's changes into the tables: its latest record and tally, its taps added
+    /// per school. The one place a compaction, whole or sliced, writes a device.
+    private func move(device key: String, _ change: ChangedDevice) throws(SQLiteError) {
+        if let record = change.record { try save(device: key, record: record, player: change.player ?? PlayerRecord()) }
+        if let activity = change.activity { try saveActivity(device: key, publicID: change.publicID ?? "", activity: activity) }
+        try addSchoolTaps(device: key, change.added)
+    }
+}
