@@ -11,17 +11,15 @@ extension LeaderboardOracle {
     func schoolView(of school: Int) -> SchoolView {
         let standings = League.leagues(of: catalog[school]).map { league in
             let order = order(of: league)
-            let place = order.firstIndex(of: school)!
             // The school to overtake has the smallest count of those greater than the school's.
             let gap = order.map { counts[$0] }.filter { $0 > counts[school] }.min().map { $0 - counts[school] }
-            return LeagueStanding(
-                league: league, rank: row(school, in: order).rank, size: order.count, gap: gap,
-                above: order[max(0, place - 2)..<place].map { row($0, in: order) },
-                below: order[(place + 1)..<min(order.count, place + 3)].map { row($0, in: order) }
-            )
+            return LeagueStanding(league: league, rank: row(school, in: order).rank, size: order.count, gap: gap)
         }
         let national = order(of: .national)
+        let place = national.firstIndex(of: school)!
         return SchoolView(school: school, count: counts[school], standings: standings,
+                          above: national[max(0, place - 2)..<place].map { row($0, in: national) },
+                          below: national[(place + 1)..<min(national.count, place + 3)].map { row($0, in: national) },
                           top: national.prefix(3).map { row($0, in: national) })
     }
 
@@ -63,43 +61,36 @@ extension LeaderboardOracle {
         let b2 = RankedSchool(position: 1, rank: 2, count: 5), b3 = RankedSchool(position: 0, rank: 2, count: 5)
         #expect(view.count == 5)
         #expect(view.top == [leader, b2, b3])
-        #expect(view.standings.map(\.league) == [.national, .level(.high), .province("부산"), .levelInProvince(.high, "부산")])
         // Nationally B0 is last of four: two rows above (both tied with it), none below.
-        let national = LeagueStanding(league: .national, rank: 2, size: 4, gap: 4, above: [b2, b3], below: [])
-        #expect(view.standings[0] == national)
-        #expect(view.standings[1] == LeagueStanding(league: .level(.high), rank: 2, size: 4, gap: 4, above: [b2, b3], below: []))
-        // In 부산 (without B3): the leader, B2, then B0.
-        let busan = LeagueStanding(league: .province("부산"), rank: 2, size: 3, gap: 4, above: [leader, b2], below: [])
-        #expect(view.standings[2] == busan)
-        #expect(view.standings[3] == LeagueStanding(league: .levelInProvince(.high, "부산"), rank: 2, size: 3, gap: 4,
-                                                    above: [leader, b2], below: []))
+        #expect(view.above == [b2, b3])
+        #expect(view.below == [])
+        #expect(view.standings == [
+            LeagueStanding(league: .national, rank: 2, size: 4, gap: 4),
+            LeagueStanding(league: .level(.high), rank: 2, size: 4, gap: 4),
+            // In 부산 (without B3): the leader, B2, then B0.
+            LeagueStanding(league: .province("부산"), rank: 2, size: 3, gap: 4),
+            LeagueStanding(league: .levelInProvince(.high, "부산"), rank: 2, size: 3, gap: 4),
+        ])
     }
 
     @Test func theLeaderHasNoGapAndNoRowsAbove() {
         let (board, catalog) = Self.tiedBoard()
         let view = board.schoolView(of: 2, in: catalog)
-        #expect(view.standings[0] == LeagueStanding(
-            league: .national, rank: 1, size: 4, gap: nil, above: [],
-            below: [RankedSchool(position: 1, rank: 2, count: 5), RankedSchool(position: 0, rank: 2, count: 5)]
-        ))
-        #expect(view.standings[2] == LeagueStanding(
-            league: .province("부산"), rank: 1, size: 3, gap: nil, above: [],
-            below: [RankedSchool(position: 1, rank: 2, count: 5), RankedSchool(position: 3, rank: 2, count: 5)]
-        ))
+        #expect(view.national == LeagueStanding(league: .national, rank: 1, size: 4, gap: nil))
+        #expect(view.above == [])
+        #expect(view.below == [RankedSchool(position: 1, rank: 2, count: 5), RankedSchool(position: 0, rank: 2, count: 5)])
+        #expect(view.standings[2] == LeagueStanding(league: .province("부산"), rank: 1, size: 3, gap: nil))
     }
 
     @Test func aSchoolAloneInItsLeagueLeadsIt() {
         let (board, catalog) = Self.tiedBoard()
         let view = board.schoolView(of: 0, in: catalog)
-        #expect(view.standings[2] == LeagueStanding(league: .province("서울"), rank: 1, size: 1, gap: nil, above: [], below: []))
-        #expect(view.standings[3] == LeagueStanding(league: .levelInProvince(.high, "서울"), rank: 1, size: 1, gap: nil,
-                                                    above: [], below: []))
+        #expect(view.standings[2] == LeagueStanding(league: .province("서울"), rank: 1, size: 1, gap: nil))
+        #expect(view.standings[3] == LeagueStanding(league: .levelInProvince(.high, "서울"), rank: 1, size: 1, gap: nil))
         // Nationally B3 sits in the middle of the tie: one row on either side of it is tied too.
-        #expect(view.standings[0] == LeagueStanding(
-            league: .national, rank: 2, size: 4, gap: 4,
-            above: [RankedSchool(position: 2, rank: 1, count: 9), RankedSchool(position: 1, rank: 2, count: 5)],
-            below: [RankedSchool(position: 3, rank: 2, count: 5)]
-        ))
+        #expect(view.national == LeagueStanding(league: .national, rank: 2, size: 4, gap: 4))
+        #expect(view.above == [RankedSchool(position: 2, rank: 1, count: 9), RankedSchool(position: 1, rank: 2, count: 5)])
+        #expect(view.below == [RankedSchool(position: 3, rank: 2, count: 5)])
     }
 
     /// A school tied with the leader leads too: no gap, though a row stands above it.
@@ -107,9 +98,9 @@ extension LeaderboardOracle {
         let catalog = Catalog(schools: Self.schools, source: .starter)
         let board = Leaderboard(catalog: catalog, counts: [0, 0, 0, 0])
         let view = board.schoolView(of: 3, in: catalog)
-        #expect(view.standings[0].rank == 1)
-        #expect(view.standings[0].gap == nil)
-        #expect(view.standings[0].above == [RankedSchool(position: 1, rank: 1, count: 0), RankedSchool(position: 0, rank: 1, count: 0)])
+        #expect(view.national.rank == 1)
+        #expect(view.national.gap == nil)
+        #expect(view.above == [RankedSchool(position: 1, rank: 1, count: 0), RankedSchool(position: 0, rank: 1, count: 0)])
         #expect(view.top == [RankedSchool(position: 2, rank: 1, count: 0), RankedSchool(position: 1, rank: 1, count: 0),
                              RankedSchool(position: 0, rank: 1, count: 0)])
     }
@@ -145,7 +136,7 @@ extension LeaderboardOracle {
             return
         }
         #expect(b0.count == 6)
-        #expect(b0.standings[0].rank == 2 && b0.standings[0].gap == 3)
+        #expect(b0.national.rank == 2 && b0.national.gap == 3)
 
         // A view no longer watched is forgotten, and counts as new when it is watched again.
         #expect(views.refresh(watching: [.school(3)], on: board, catalog: catalog).isEmpty)

@@ -1,4 +1,5 @@
-/// Where one school stands in one of its leagues: what a player's screen shows of that league.
+/// Where one school stands in one of its leagues: its rank, how many schools the league holds
+/// and how far the school above is.
 public struct LeagueStanding: Equatable, Sendable {
     public var league: League
     /// 1-based; ties share a rank (`Leaderboard.rank(of:in:)`).
@@ -8,27 +9,22 @@ public struct LeagueStanding: Equatable, Sendable {
     /// Taps between the school's count and that of the school it has to overtake
     /// (`Leaderboard.schoolAbove(_:in:)`); nil for a leader, tied leaders included.
     public var gap: UInt64?
-    /// The rows just above the school in the league's order, nearest last: up to
-    /// `SchoolView.neighbourCount`, fewer near the top.
-    public var above: [RankedSchool]
-    /// The rows just below, nearest first: up to `SchoolView.neighbourCount`, fewer near the bottom.
-    public var below: [RankedSchool]
 
-    public init(league: League, rank: Int, size: Int, gap: UInt64?, above: [RankedSchool], below: [RankedSchool]) {
+    public init(league: League, rank: Int, size: Int, gap: UInt64?) {
         self.league = league
         self.rank = rank
         self.size = size
         self.gap = gap
-        self.above = above
-        self.below = below
     }
 }
 
 /// What a player's screen shows of the board: the school's count, where it stands in each of its
-/// four leagues, and the top of the national list. It names schools by catalog position; their
-/// names come from the directory the clients already have.
+/// four leagues, the schools around it nationally and the top of the national list (the game's
+/// panel and the page's list show the national ranking; a screen showing more of a league asks for
+/// a `PageView`). It names schools by catalog position; their names come from the directory the
+/// clients already have.
 public struct SchoolView: Equatable, Sendable {
-    /// Rows shown on either side of the school in each league.
+    /// Rows shown on either side of the school nationally.
     public static let neighbourCount = 2
     /// Rows of the national list's top shown.
     public static let topCount = 3
@@ -38,15 +34,26 @@ public struct SchoolView: Equatable, Sendable {
     public var count: UInt64
     /// One per league of `League.leagues(of:)`, in that order (widest first).
     public var standings: [LeagueStanding]
+    /// The national rows just above the school, nearest last: up to `neighbourCount`, fewer near
+    /// the top.
+    public var above: [RankedSchool]
+    /// The national rows just below, nearest first: up to `neighbourCount`, fewer near the bottom.
+    public var below: [RankedSchool]
     /// The first `topCount` rows of the national league (fewer in a smaller catalog).
     public var top: [RankedSchool]
 
-    public init(school: Int, count: UInt64, standings: [LeagueStanding], top: [RankedSchool]) {
+    public init(school: Int, count: UInt64, standings: [LeagueStanding], above: [RankedSchool], below: [RankedSchool],
+                top: [RankedSchool]) {
         self.school = school
         self.count = count
         self.standings = standings
+        self.above = above
+        self.below = below
         self.top = top
     }
+
+    /// The national standing (the first).
+    public var national: LeagueStanding { standings[0] }
 }
 
 /// One page of one league, for a screen showing more than a school's surroundings (the ranking).
@@ -84,24 +91,26 @@ extension Leaderboard {
     /// school's own row among them gives its rank, and mostly the school above).
     public func schoolView(of school: Int, in catalog: Catalog) -> SchoolView {
         let count = count(of: school)
-        let standings = League.leagues(of: catalog[school]).map { league in
-            let place = place(of: school, in: league)
-            let neighbours = Self.neighbourPlaces(around: place)
-            let rows = entries(in: league, places: neighbours)
-            // `entries` leaves out places past the end, not before the start: the school's own row
-            // sits at `place - neighbours.lowerBound`.
-            let own = place - neighbours.lowerBound
-            let rank = rows[own].rank
-            // The school above is the nearest with a greater count: the last such row above, when
-            // the rows reach it (a crowd tied with the school can hide it), saving its search.
-            let above = rank == 1 ? nil : rows[..<own].last { $0.count > count } ?? schoolAbove(school, in: league)
-            return LeagueStanding(
-                league: league, rank: rank, size: size(of: league), gap: above.map { $0.count - count },
-                above: Array(rows[..<own]), below: Array(rows[(own + 1)...])
-            )
+        // Nationally: one walk along the order gives the neighbours, the school's own rank and,
+        // mostly, the school above (its search is saved).
+        let place = place(of: school, in: .national)
+        let neighbours = Self.neighbourPlaces(around: place)
+        let rows = entries(in: .national, places: neighbours)
+        // `entries` leaves out places past the end, not before the start: the school's own row
+        // sits at `place - neighbours.lowerBound`.
+        let own = place - neighbours.lowerBound
+        let rank = rows[own].rank
+        // The school above is the nearest with a greater count: the last such row above, when
+        // the rows reach it (a crowd tied with the school can hide it).
+        let above = rank == 1 ? nil : rows[..<own].last { $0.count > count } ?? schoolAbove(school, in: .national)
+        var standings = [LeagueStanding(league: .national, rank: rank, size: size(of: .national), gap: above.map { $0.count - count })]
+        for league in League.leagues(of: catalog[school]).dropFirst() {
+            let rank = self.rank(of: school, in: league)
+            let gap = rank == 1 ? nil : schoolAbove(school, in: league).map { $0.count - count }
+            standings.append(LeagueStanding(league: league, rank: rank, size: size(of: league), gap: gap))
         }
-        return SchoolView(school: school, count: count, standings: standings,
-                          top: entries(in: .national, places: 0..<SchoolView.topCount))
+        return SchoolView(school: school, count: count, standings: standings, above: Array(rows[..<own]),
+                          below: Array(rows[(own + 1)...]), top: entries(in: .national, places: 0..<SchoolView.topCount))
     }
 
     /// The places from `neighbourCount` above to `neighbourCount` below, the school's own included,
