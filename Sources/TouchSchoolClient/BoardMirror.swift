@@ -14,10 +14,12 @@ public struct BoardMirror: Codable, Equatable, Sendable {
         self.player = player
     }
 
-    /// A welcome brings the whole board and the player.
+    /// A welcome of protocol 1 brings the whole board and the player.
     public mutating func take(_ welcome: Welcome) {
-        version = welcome.board.version
-        scores = welcome.board.scores
+        if let board = welcome.board {
+            version = board.version
+            scores = board.scores
+        }
         player = welcome.player
     }
 

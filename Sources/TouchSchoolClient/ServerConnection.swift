@@ -184,7 +184,7 @@ extension NetworkBattle {
                                                           logger: Self.logger) {
                 inbound, outbound, _ in
                 self.enterPhase("upgraded, saying hello to \(server)", of: session)
-                try await outbound.write(.text(MessageCoding.encode(.hello(Hello(device: self.device, player: self.player, client: .terminal)))))
+                try await outbound.write(.text(MessageCoding.encode(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: self.device, player: self.player, client: .terminal)))))
                 self.enterPhase("waiting for the welcome of \(server)", of: session)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await self.receive(inbound, session: session, server: server) }
@@ -210,7 +210,7 @@ extension NetworkBattle {
             session.withLock { $0.lastHeard = Date() }
             switch try MessageCoding.decodeServer(text) {
             case let .welcome(welcome):
-                guard welcome.protocol == PlayProtocol.version else {
+                guard welcome.protocol == PlayProtocol.wholeBoardVersion, welcome.board != nil else {
                     session.withLock { $0.unsupported = true }
                     return
                 }
@@ -239,6 +239,9 @@ extension NetworkBattle {
                 acknowledged(ack)
             case let .board(changes):
                 boardChanged(changes)
+            case .view, .page:
+                // Protocol 2's: this game said 1.
+                continue
             case .pong:
                 break
             case let .error(error):

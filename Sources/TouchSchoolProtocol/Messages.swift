@@ -5,9 +5,14 @@ import Foundation
 /// other clients in `docs/protocol.md`; this file is its one definition, shared by the client and
 /// the server.
 public enum PlayProtocol {
-    /// The version a client names in `hello`. A server refuses versions it does not speak with
-    /// close code `CloseCode.unsupportedVersion`.
-    public static let version = 1
+    /// The version a client names in `hello`: 2 sends each player the view of the battle its
+    /// screen shows (`view`, `page`). A server refuses versions it does not speak with close code
+    /// `CloseCode.unsupportedVersion`.
+    public static let version = 2
+    /// The previous version: the whole board (`welcome.board`, then `board` changes) to every
+    /// player. Served while the terminal game, the page and the projector move to views; refused
+    /// once they have.
+    public static let wholeBoardVersion = 1
     /// Where the WebSocket lives.
     public static let playPath = "/v1/play"
     /// Where the board is streamed (Server-Sent Events) to a page that shows it without playing.
@@ -35,6 +40,8 @@ public enum ClientMessage: Equatable, Sendable {
     case taps(TapBatch)
     /// Keeps an idle connection open through proxies; answered with `pong`.
     case ping
+    /// The page of a league the screen shows (protocol 2).
+    case watch(Watch)
 }
 
 /// What a server sends.
@@ -42,6 +49,10 @@ public enum ServerMessage: Equatable, Sendable {
     case welcome(Welcome)
     case ack(Acknowledgement)
     case board(BoardChanges)
+    /// Protocol 2: the player's school's view.
+    case view(SchoolViewMessage)
+    /// Protocol 2: the watched page of a league.
+    case page(PageMessage)
     case pong
     /// Sent just before the server closes the connection with `CloseCode`.
     case error(ProtocolError)
@@ -131,13 +142,14 @@ public struct Welcome: Codable, Equatable, Sendable {
     /// The last batch number of this device the server has applied (0: none): the client drops
     /// what it kept up to it and sends the rest.
     public var lastSeq: UInt64
-    public var board: Board
+    /// Protocol 1 only: every school's total. Protocol 2 sends the player's view after the welcome.
+    public var board: Board?
     /// This device's player as the server knows it.
     public var player: PlayerState
     /// The catalog's version (its ETag at `GET /v1/catalog`).
     public var catalog: String
 
-    public init(protocol: Int = PlayProtocol.version, battle: String, lastSeq: UInt64, board: Board, player: PlayerState,
+    public init(protocol: Int = PlayProtocol.version, battle: String, lastSeq: UInt64, board: Board?, player: PlayerState,
                 catalog: String) {
         self.protocol = `protocol`
         self.battle = battle
@@ -243,7 +255,7 @@ public enum CloseCode {
 // MARK: - Encoding
 
 extension ClientMessage: Codable {
-    private enum Kind: String, Codable { case hello, taps, ping }
+    private enum Kind: String, Codable { case hello, taps, ping, watch }
     private enum Keys: String, CodingKey { case type }
 
     public init(from decoder: any Decoder) throws {
@@ -251,6 +263,7 @@ extension ClientMessage: Codable {
         case .hello: self = .hello(try Hello(from: decoder))
         case .taps: self = .taps(try TapBatch(from: decoder))
         case .ping: self = .ping
+        case .watch: self = .watch(try Watch(from: decoder))
         }
     }
 
@@ -260,12 +273,13 @@ extension ClientMessage: Codable {
         case let .hello(hello): try container.encode(Kind.hello, forKey: .type); try hello.encode(to: encoder)
         case let .taps(batch): try container.encode(Kind.taps, forKey: .type); try batch.encode(to: encoder)
         case .ping: try container.encode(Kind.ping, forKey: .type)
+        case let .watch(watch): try container.encode(Kind.watch, forKey: .type); try watch.encode(to: encoder)
         }
     }
 }
 
 extension ServerMessage: Codable {
-    private enum Kind: String, Codable { case welcome, ack, board, pong, error }
+    private enum Kind: String, Codable { case welcome, ack, board, view, page, pong, error }
     private enum Keys: String, CodingKey { case type }
 
     public init(from decoder: any Decoder) throws {
@@ -273,6 +287,8 @@ extension ServerMessage: Codable {
         case .welcome: self = .welcome(try Welcome(from: decoder))
         case .ack: self = .ack(try Acknowledgement(from: decoder))
         case .board: self = .board(try BoardChanges(from: decoder))
+        case .view: self = .view(try SchoolViewMessage(from: decoder))
+        case .page: self = .page(try PageMessage(from: decoder))
         case .pong: self = .pong
         case .error: self = .error(try ProtocolError(from: decoder))
         }
@@ -284,6 +300,8 @@ extension ServerMessage: Codable {
         case let .welcome(welcome): try container.encode(Kind.welcome, forKey: .type); try welcome.encode(to: encoder)
         case let .ack(ack): try container.encode(Kind.ack, forKey: .type); try ack.encode(to: encoder)
         case let .board(board): try container.encode(Kind.board, forKey: .type); try board.encode(to: encoder)
+        case let .view(view): try container.encode(Kind.view, forKey: .type); try view.encode(to: encoder)
+        case let .page(page): try container.encode(Kind.page, forKey: .type); try page.encode(to: encoder)
         case .pong: try container.encode(Kind.pong, forKey: .type)
         case let .error(error): try container.encode(Kind.error, forKey: .type); try error.encode(to: encoder)
         }
@@ -301,14 +319,69 @@ public enum MessageCoding {
     public static func encode(_ message: ServerMessage) -> String { text(message) }
     public static func encode(_ message: ClientMessage) -> String { text(message) }
 
-    /// The welcome exactly as `encode(.welcome(…))` writes it, with the board given already
-    /// encoded (keys sorted): a server encodes its whole board once per version for every player
-    /// it welcomes, instead of once per player.
-    public static func encodeWelcome(battle: String, lastSeq: UInt64, player: PlayerState, catalog: String,
-                                     encodedBoard: String) -> String {
+    /// The welcome exactly as `encode(.welcome(…))` writes it, with the board (protocol 1) given
+    /// already encoded (keys sorted): a server encodes its whole board once per version for every
+    /// player it welcomes, instead of once per player. Protocol 2's welcome has no board.
+    public static func encodeWelcome(protocol version: Int, battle: String, lastSeq: UInt64, player: PlayerState, catalog: String,
+                                     encodedBoard: String?) -> String {
         // JSONEncoder's sorted keys: battle, board, catalog, lastSeq, player, protocol, type.
-        "{\"battle\":\(text(battle)),\"board\":\(encodedBoard),\"catalog\":\(text(catalog)),\"lastSeq\":\(lastSeq),"
-            + "\"player\":\(text(player)),\"protocol\":\(PlayProtocol.version),\"type\":\"welcome\"}"
+        let board = encodedBoard.map { "\"board\":\($0)," } ?? ""
+        return "{\"battle\":\(text(battle)),\(board)\"catalog\":\(text(catalog)),\"lastSeq\":\(lastSeq),"
+            + "\"player\":\(text(player)),\"protocol\":\(version),\"type\":\"welcome\"}"
+    }
+
+    /// A school's view exactly as `encode(.view(…))` writes it, without JSONEncoder: the server
+    /// encodes one for each school watched, five times a second.
+    public static func encodeView(_ view: SchoolViewMessage) -> String {
+        // Sorted keys: above, below, ranks, school, top, total, type, version.
+        var text = "{\"above\":"
+        rows(view.above, into: &text)
+        text += ",\"below\":"
+        rows(view.below, into: &text)
+        text += ",\"ranks\":["
+        for (index, standing) in view.ranks.enumerated() {
+            if index > 0 { text += "," }
+            text += "[\(standing.rank),\(standing.size),\(standing.gap.map(String.init) ?? "null")]"
+        }
+        text += "],\"school\":" + quoted(view.school) + ",\"top\":"
+        rows(view.top, into: &text)
+        text += ",\"total\":\(view.total),\"type\":\"view\",\"version\":\(view.version)}"
+        return text
+    }
+
+    /// A page exactly as `encode(.page(…))` writes it, without JSONEncoder.
+    public static func encodePage(_ page: PageMessage) -> String {
+        // Sorted keys: from, league, rows, size, type, version.
+        var text = "{\"from\":\(page.from),\"league\":" + league(page.league) + ",\"rows\":"
+        rows(page.rows, into: &text)
+        text += ",\"size\":\(page.size),\"type\":\"page\",\"version\":\(page.version)}"
+        return text
+    }
+
+    /// `{"level":…,"province":…}` with the members present, keys sorted.
+    static func league(_ league: LeagueName) -> String {
+        var members: [String] = []
+        if let level = league.level { members.append("\"level\":" + quoted(level)) }
+        if let province = league.province { members.append("\"province\":" + quoted(province)) }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    private static func rows(_ rows: [RankedRow], into text: inout String) {
+        text += "["
+        for (index, row) in rows.enumerated() {
+            if index > 0 { text += "," }
+            text += "[\(row.rank),\(quoted(row.school)),\(row.total)]"
+        }
+        text += "]"
+    }
+
+    /// A school id or a province as a JSON string. Ids are `A–Z a–z 0–9 - _` and provinces the
+    /// catalog's Korean names, which need no escape; anything else goes through JSONEncoder.
+    private static func quoted(_ string: String) -> String {
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != 0x7F }) {
+            return "\"" + string + "\""
+        }
+        return text(string)
     }
 
     public static func decodeClient(_ text: String) throws(MessageError) -> ClientMessage {

@@ -60,7 +60,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
         let (messages, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(BattleHallRuntime.sendQueueLimit))
         guard let id = await battle.connect(sendQueue: sendQueue) else { return .refused(BattleHallRuntime.goingAway.message) }
         let welcome: Welcome
-        switch await battle.hello(id, device: device, player: player) {
+        switch await battle.hello(id, device: device, protocol: PlayProtocol.wholeBoardVersion) {
         case let .welcome(text):
             guard case let .welcome(decoded)? = try? MessageCoding.decodeServer(text) else {
                 await battle.disconnect(id)
@@ -147,7 +147,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 state.changed = true
             case let .error(error):
                 state.lost = error.message
-            case .welcome, .pong:
+            case .welcome, .pong, .view, .page:
+                // Views are protocol 2's: this link said 1.
                 break
             }
         }

@@ -70,7 +70,12 @@ struct BattleHall: Sendable {
         /// A connection (a player, or a board stream) the shell opened with this id.
         case connect(ConnectionID, watchesBoard: Bool)
         case disconnect(ConnectionID)
-        case hello(ConnectionID, device: String)
+        /// A hello naming the protocol version it speaks (checked by the shell).
+        case hello(ConnectionID, device: String, protocol: Int)
+        /// Protocol 2: the page of a league the connection's screen shows (nil: none).
+        case watch(ConnectionID, BoardViewKey?)
+        /// A board stream of one page (`GET /v1/board?from=…`) the shell opened with this id.
+        case streamPage(ConnectionID, BoardViewKey)
         case batch(ReceivedBatch)
         /// The answer to `.readDevice`.
         case deviceRead(ConnectionID, device: String, Result<(DeviceRecord, PlayerRecord)?, BattleStoreError>)
@@ -125,6 +130,20 @@ struct BattleHall: Sendable {
         var device: String?
         /// A board stream (`GET /v1/board`): no device, no hello; every broadcast, as an event.
         var watchesBoard = false
+        /// The protocol its hello named: 1 receives the whole board, 2 its views.
+        var version = PlayProtocol.wholeBoardVersion
+        /// Protocol 2: the player's school (its id, as saved), whose view it receives.
+        var school: String?
+        /// Protocol 2: the page of a league it watches.
+        var page: BoardViewKey?
+        /// Protocol 2: its school's view, or its page, has not been sent since it was welcomed,
+        /// switched school or asked for another page: sent at the next interval, changed or not.
+        var viewDue = false
+        var pageDue = false
+        /// A board stream of one page: its `page` events, without a device.
+        var streamsPage = false
+
+        var watchesViews: Bool { (device != nil && version >= 2) || streamsPage }
     }
 
     enum HelloPhase: Equatable, Sendable {
@@ -169,6 +188,10 @@ struct BattleHall: Sendable {
     private(set) var changedSinceBroadcast: Set<String> = []
     private(set) var lastBroadcast: Instant
     private var boardText: (version: UInt64, json: String)?
+    /// The board ranked for protocol 2's views.
+    private(set) var ranking: BoardRanking
+    /// A connection waits for a view it has not been sent (`Peer.viewDue`, `pageDue`).
+    private var viewsDue = false
 
     /// Devices the store holds: read at start, grown by each save's new devices, read again
     /// every `deviceCountInterval` (other servers on the same store add theirs).
@@ -195,6 +218,7 @@ struct BattleHall: Sendable {
         self.devicesStored = devicesStored
         self.maximumDevices = maximumDevices
         scores = board.scores
+        ranking = BoardRanking(catalog: catalog.catalog, scores: board.scores)
         boardVersion = board.version
         polledVersion = board.version
         lastBroadcast = now
@@ -226,12 +250,27 @@ struct BattleHall: Sendable {
             peers[id] = Peer(watchesBoard: watchesBoard)
         case let .disconnect(id):
             disconnect(id, &effects)
-        case let .hello(id, device):
+        case let .streamPage(id, key):
+            guard !closing else { effects.append(.finish(id)); break }
+            peers[id] = Peer(page: key, pageDue: true, streamsPage: true)
+            viewsDue = true
+            broadcastWhenDue(now: now, &effects)
+        case let .hello(id, device, version):
             guard !closing, peers[id] != nil else { effects.append(.answerHello(id, .refused(Self.goingAway))); break }
+            peers[id]?.version = version
             hellos[id] = .waiting(device: device)
             if !inFlight.contains(device), !pending.contains(where: { $0.device == device }) { read(id, device: device, &effects) }
         case let .deviceRead(id, device, result):
             deviceRead(id, device: device, result, &effects)
+            broadcastWhenDue(now: now, &effects)
+        case let .watch(id, key):
+            guard let peer = peers[id], peer.watchesViews, peer.page != key else { break }
+            peers[id]?.page = key
+            if key != nil {
+                peers[id]?.pageDue = true
+                viewsDue = true
+                broadcastWhenDue(now: now, &effects)
+            }
         case let .batch(batch):
             // A connection being closed (a batch out of order, replaced by a newer connection of
             // its device) has no device any more: what it still sends is not applied.
@@ -270,6 +309,14 @@ struct BattleHall: Sendable {
                                     metadata: ["source": resource.path, "schools": "\(resource.catalog.count)", "etag": resource.etag]))
                 catalog = resource
                 boardText = nil
+                // Positions change with the catalog: every view is computed and sent again.
+                ranking = BoardRanking(catalog: resource.catalog, scores: scores)
+                for (id, peer) in peers where peer.watchesViews {
+                    peers[id]?.viewDue = true
+                    peers[id]?.pageDue = peer.page != nil
+                    viewsDue = true
+                }
+                broadcastWhenDue(now: now, &effects)
             case .success(nil):
                 break
             case let .failure(error):
@@ -371,8 +418,16 @@ struct BattleHall: Sendable {
         }
         connectionOfDevice[device] = id
         peers[id]?.device = device
-        let welcome = MessageCoding.encodeWelcome(battle: battleID, lastSeq: known?.0.lastSeq ?? 0,
-                                                  player: CommitRules.playerState(known?.1), catalog: catalog.etag, encodedBoard: boardJSON())
+        let version = peers[id]?.version ?? PlayProtocol.wholeBoardVersion
+        let player = CommitRules.playerState(known?.1)
+        if version >= 2 {
+            // The view follows the welcome at the next interval.
+            peers[id]?.school = player.schoolID
+            peers[id]?.viewDue = player.schoolID != nil
+            viewsDue = viewsDue || player.schoolID != nil
+        }
+        let welcome = MessageCoding.encodeWelcome(protocol: version, battle: battleID, lastSeq: known?.0.lastSeq ?? 0, player: player,
+                                                  catalog: catalog.etag, encodedBoard: version >= 2 ? nil : boardJSON())
         answer(id, .welcome(welcome), &effects)
     }
 
@@ -447,6 +502,12 @@ struct BattleHall: Sendable {
                     acknowledged += 1
                     if ack.accepted == 0 && ack.refused == 0 && received.batch.totalTaps > 0 { effects.append(.measure(.duplicateBatch)) }
                     effects.append(.send(.text(MessageCoding.encode(.ack(ack))), to: received.connection))
+                    // A player who switched school watches the new school's view from now.
+                    if let peer = peers[received.connection], peer.watchesViews, peer.school != ack.player.schoolID {
+                        peers[received.connection]?.school = ack.player.schoolID
+                        peers[received.connection]?.viewDue = ack.player.schoolID != nil
+                        viewsDue = viewsDue || ack.player.schoolID != nil
+                    }
                 case let .outOfOrder(expected):
                     guard peers[received.connection] != nil else { continue }
                     effects.append(.measure(.protocolError))
@@ -471,7 +532,7 @@ struct BattleHall: Sendable {
     private mutating func finish(now: Instant, _ effects: inout [Effect]) {
         broadcast(now: now, &effects)
         for (id, peer) in peers.sorted(by: { $0.key < $1.key }) {
-            if !peer.watchesBoard { effects.append(.send(.text(MessageCoding.encode(.error(Self.goingAway))), to: id)) }
+            if !peer.watchesBoard && !peer.streamsPage { effects.append(.send(.text(MessageCoding.encode(.error(Self.goingAway))), to: id)) }
             effects.append(.send(.close(code: CloseCode.goingAway, reason: "going away"), to: id))
         }
         for id in hellos.keys.sorted() { answer(id, .refused(Self.goingAway), &effects) }
@@ -484,37 +545,77 @@ struct BattleHall: Sendable {
     /// New totals saved here or by another server, read at `changes.version`: the board and the
     /// next broadcast take them. A total read at an older version than the one held is skipped.
     private mutating func take(_ changes: StoredBoard) {
+        var changed: [String] = []
         for (id, total) in changes.scores where (scoreVersions[id] ?? 0) <= changes.version {
             scoreVersions[id] = changes.version
             guard scores[id] != total else { continue }
             scores[id] = total
             changedSinceBroadcast.insert(id)
+            changed.append(id)
         }
+        ranking.take(changed: changed, scores: scores)
         if changes.version > boardVersion { boardVersion = changes.version }
         boardText = nil
     }
 
     /// Sends the changes now when the last broadcast is `broadcastInterval` old, else at that time.
     private mutating func broadcastWhenDue(now: Instant, _ effects: inout [Effect]) {
-        guard !changedSinceBroadcast.isEmpty, !finished else { return }
+        guard !changedSinceBroadcast.isEmpty || viewsDue, !finished else { return }
         let due = lastBroadcast + Self.broadcastInterval
         if due <= now { broadcast(now: now, &effects) } else { wake(.broadcast, at: due, &effects) }
     }
 
-    /// The changed schools' totals, one message encoded once, to every player who said hello, and
-    /// as one event encoded once to every board stream.
+    /// The changed schools' totals, one message encoded once, to every player of protocol 1 who
+    /// said hello, and as one event encoded once to every board stream; to every player of
+    /// protocol 2, the views it watches that changed or it was not sent yet.
     private mutating func broadcast(now: Instant, _ effects: inout [Effect]) {
+        guard !changedSinceBroadcast.isEmpty || viewsDue else { return }
+        sendViews(scoresChanged: !changedSinceBroadcast.isEmpty, &effects)
+        lastBroadcast = now
         guard !changedSinceBroadcast.isEmpty else { return }
         var changed: [String: UInt64] = [:]
         for id in changedSinceBroadcast { changed[id] = scores[id] ?? 0 }
         changedSinceBroadcast = []
-        lastBroadcast = now
         let changes = BoardChanges(version: boardVersion, scores: changed)
         let text = MessageCoding.encode(.board(changes))
         let event = peers.values.contains(where: \.watchesBoard) ? BoardStream.event("changes", json: MessageCoding.encodeJSON(changes)) : ""
         effects.append(.measure(.broadcast))
         for (id, peer) in peers.sorted(by: { $0.key < $1.key }) {
-            if peer.watchesBoard { effects.append(.send(.text(event), to: id)) } else if peer.device != nil { effects.append(.send(.text(text), to: id)) }
+            if peer.watchesBoard {
+                effects.append(.send(.text(event), to: id))
+            } else if peer.device != nil, !peer.watchesViews {
+                effects.append(.send(.text(text), to: id))
+            }
+        }
+    }
+
+    /// Protocol 2: every view watched is computed once (when a total changed since the last
+    /// interval); each connection is sent those of its views that changed or are due, the same
+    /// bytes to every watcher of one view.
+    private mutating func sendViews(scoresChanged: Bool, _ effects: inout [Effect]) {
+        var watched = Set<BoardViewKey>()
+        var keys: [(id: ConnectionID, school: BoardViewKey?, page: BoardViewKey?)] = []
+        for (id, peer) in peers where peer.watchesViews {
+            let school = peer.school.flatMap { ranking.key(ofSchool: $0) }
+            if let school { watched.insert(school) }
+            if let page = peer.page { watched.insert(page) }
+            keys.append((id, school, peer.page))
+        }
+        viewsDue = false
+        guard !keys.isEmpty else { return }
+        // With no total changed, only the views due are new; the others are as last computed.
+        let changed: Set<BoardViewKey> = scoresChanged || !watched.isSubset(of: ranking.computed)
+            ? ranking.refresh(watching: watched, version: boardVersion) : []
+        for (id, school, page) in keys.sorted(by: { $0.id < $1.id }) {
+            let peer = peers[id]!
+            if let school, peer.viewDue || changed.contains(school), let text = ranking.message(school) {
+                effects.append(.send(.text(text), to: id))
+            }
+            if let page, peer.pageDue || changed.contains(page), let text = ranking.message(page) {
+                effects.append(.send(.text(peer.streamsPage ? BoardStream.event("page", json: text) : text), to: id))
+            }
+            peers[id]?.viewDue = false
+            peers[id]?.pageDue = false
         }
     }
 

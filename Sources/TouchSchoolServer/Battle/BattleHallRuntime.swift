@@ -114,6 +114,17 @@ package actor BattleHallRuntime: Service {
     /// A new board stream, or nil when the server is shutting down: the whole board now, as the
     /// stream's first event, then every broadcast's event into `sendQueue`, in order (one actor
     /// call, so no change falls between the two).
+    /// A new board stream of one page of a league, or nil when the server is shutting down: the
+    /// page at the next interval, then whenever it changes.
+    func streamPage(_ key: BoardViewKey, sendQueue: AsyncStream<Outgoing>.Continuation) -> ConnectionID? {
+        guard !hall.closing else { return nil }
+        let id = nextConnection
+        nextConnection += 1
+        sendQueues[id] = sendQueue
+        handle(.streamPage(id, key))
+        return id
+    }
+
     func watchBoard(sendQueue: AsyncStream<Outgoing>.Continuation) -> (id: ConnectionID, board: String)? {
         guard !hall.closing else { return nil }
         let id = nextConnection
@@ -126,15 +137,18 @@ package actor BattleHallRuntime: Service {
     package func disconnect(_ id: ConnectionID) { handle(.disconnect(id)) }
 
     /// The welcome for a device that said hello: its last applied batch number, its player and
-    /// the whole board, once none of its batches waits to be saved (the number is the truth).
-    /// Another connection of the same device is closed: the newest wins.
-    package func hello(_ id: ConnectionID, device: String, player: String) async -> HelloOutcome {
+    /// (protocol 1) the whole board, once none of its batches waits to be saved (the number is
+    /// the truth). Another connection of the same device is closed: the newest wins.
+    package func hello(_ id: ConnectionID, device: String, protocol version: Int) async -> HelloOutcome {
         await withCheckedContinuation { answer in
             helloAnswers.removeValue(forKey: id)?.resume(returning: .refused(Self.goingAway))
             helloAnswers[id] = answer
-            handle(.hello(id, device: device))
+            handle(.hello(id, device: device, protocol: version))
         }
     }
+
+    /// Protocol 2: the page of a league the connection watches from now (nil: none).
+    package func watch(_ id: ConnectionID, _ key: BoardViewKey?) { handle(.watch(id, key)) }
 
     /// Queues a batch for the next save. Ignored once the final save of a shutdown has begun:
     /// it was never acknowledged, and the client sends it again.

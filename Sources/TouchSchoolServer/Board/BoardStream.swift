@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Synchronization
+import TouchSchoolCore
 import TouchSchoolProtocol
 
 /// `GET /v1/board`: the live board as Server-Sent Events, for a page that shows the board without
@@ -11,6 +12,10 @@ import TouchSchoolProtocol
 /// carries it; then each broadcast's changed totals, `changes`, the same `BoardChanges` the play
 /// sockets get; a comment every `keepAliveInterval` keeps a quiet board's stream open through
 /// proxies.
+///
+/// With `?count=N` (and `from`, `level`, `province`, as in protocol 2's `watch`) the stream is one
+/// page of one league instead: a `page` event at once and whenever the page changes, at most as
+/// often as the views, bounded by the page's rows rather than by the schools that played.
 ///
 /// Bounded like a play connection: counted against its address's connection limit (shared with
 /// the play sockets); a reader more than `sendQueueLimit` events behind is dropped by the battle, as
@@ -34,8 +39,27 @@ struct BoardStream {
             let address = ClientAddress.of(peer: context.remoteAddress?.ipAddress,
                                            forwardedFor: request.headers[ClientAddress.forwardedFor],
                                            trustedProxies: trustedProxies)
-            return response(from: address, channel: context.channel, logger: context.logger)
+            let page: BoardViewKey?
+            do throws(BoardRanking.WatchRefusal) {
+                page = try Self.page(request.uri.queryParameters)
+            } catch {
+                return Routes.json(MessageCoding.encodeJSON(["error": error.message]), status: .badRequest)
+            }
+            return response(from: address, page: page, channel: context.channel, logger: context.logger)
         }
+    }
+
+    /// The page a stream's query names (`count`, `from`, `level`, `province`), nil without `count`.
+    static func page(_ query: Parameters) throws(BoardRanking.WatchRefusal) -> BoardViewKey? {
+        guard let count = query.get("count") else { return nil }
+        func number(_ text: String?, default value: Int) throws(BoardRanking.WatchRefusal) -> Int {
+            guard let text else { return value }
+            guard text.utf8.count <= 7, let number = Int(text) else { throw .init(message: "from and count are whole numbers") }
+            return number
+        }
+        let watch = Watch(league: LeagueName(level: query.get("level"), province: query.get("province")),
+                          from: try number(query.get("from"), default: 0), count: try number(count, default: 0))
+        return try BoardRanking.key(of: watch)
     }
 
     /// One event: its name, and its JSON on one `data` line (JSON text has no line breaks).
@@ -43,7 +67,7 @@ struct BoardStream {
         "event: \(name)\ndata: \(json)\n\n"
     }
 
-    private func response(from address: String, channel: any Channel, logger: Logger) -> Response {
+    private func response(from address: String, page: BoardViewKey?, channel: any Channel, logger: Logger) -> Response {
         guard let slot = AddressSlot(limits: limits, address: address) else {
             logger.debug("Board stream refused: too many connections", metadata: ["address": "\(address)"])
             metrics.connectionsRefused.increment()
@@ -56,14 +80,20 @@ struct BoardStream {
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             defer { slot.release() }
-            try await stream(to: &writer, channel: channel, slot: slot, logger: logger)
+            try await stream(to: &writer, page: page, channel: channel, slot: slot, logger: logger)
         })
     }
 
-    private func stream(to writer: inout any ResponseBodyWriter, channel: any Channel, slot: AddressSlot, logger: Logger) async throws {
+    private func stream(to writer: inout any ResponseBodyWriter, page: BoardViewKey?, channel: any Channel, slot: AddressSlot,
+                        logger: Logger) async throws {
         let (events, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Self.sendQueueLimit))
         // A server shutting down ends the stream at once: the page reads it again elsewhere.
-        guard let (id, board) = await battle.watchBoard(sendQueue: sendQueue) else {
+        let opened: (id: ConnectionID, board: String)? = if let page {
+            await battle.streamPage(page, sendQueue: sendQueue).map { ($0, "") }
+        } else {
+            await battle.watchBoard(sendQueue: sendQueue)
+        }
+        guard let (id, board) = opened else {
             try await writer.finish(nil)
             return
         }
@@ -93,7 +123,7 @@ struct BoardStream {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await keepAlive(sendQueue, watching: progress, closing: channel) }
-                try await progress.track { try await writer.write(ByteBuffer(string: board)) }
+                if !board.isEmpty { try await progress.track { try await writer.write(ByteBuffer(string: board)) } }
                 reading: for await message in events {
                     switch message {
                     case let .text(text): try await progress.track { try await writer.write(ByteBuffer(string: text)) }

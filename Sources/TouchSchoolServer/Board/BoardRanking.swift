@@ -1,0 +1,129 @@
+import TouchSchoolCore
+import TouchSchoolProtocol
+
+/// The board ranked for the views of protocol 2: the catalog's schools in a `Leaderboard` kept in
+/// step with the saved totals (O(log n) a changed school), and the views watched, computed once
+/// an interval and encoded once each, whatever number of players watch them (the players of one
+/// school share its view, byte for byte).
+struct BoardRanking: Sendable {
+    let catalog: Catalog
+    private(set) var leaderboard: Leaderboard
+    /// Ids the catalog lists as aliases, by the position they count for: a school's count is its
+    /// own id's total plus its aliases' (as `SavedState.counts(in:)` adds them).
+    private let aliasesOf: [Int: [String]]
+    private var views = BoardViews()
+    /// This interval's encodings of the views computed, made when first sent.
+    private var encoded: [BoardViewKey: String] = [:]
+    private var encodedVersion: UInt64 = 0
+
+    init(catalog: Catalog, scores: [String: UInt64]) {
+        self.catalog = catalog
+        leaderboard = Leaderboard(catalog: catalog, counts: SavedState(scores: scores, players: [:]).counts(in: catalog))
+        var aliasesOf: [Int: [String]] = [:]
+        for alias in catalog.aliases.keys {
+            if let position = catalog.position(ofID: alias) { aliasesOf[position, default: []].append(alias) }
+        }
+        self.aliasesOf = aliasesOf
+    }
+
+    /// The totals of `ids` changed: their schools take their new counts.
+    mutating func take(changed ids: some Sequence<String>, scores: [String: UInt64]) {
+        var positions = Set<Int>()
+        for id in ids { if let position = catalog.position(ofID: id) { positions.insert(position) } }
+        for position in positions {
+            var total = scores[catalog[position].id] ?? 0
+            for alias in aliasesOf[position] ?? [] { total = total.addingSaturating(scores[alias] ?? 0) }
+            if leaderboard.count(of: position) != total { leaderboard.setCount(total, of: position) }
+        }
+    }
+
+    /// Why a `watch` names no page.
+    struct WatchRefusal: Error {
+        let message: String
+    }
+
+    /// The page a `watch` names, within `Watch`'s bounds; nil for none.
+    static func key(of watch: Watch) throws(WatchRefusal) -> BoardViewKey? {
+        guard let name = watch.league else { return nil }
+        guard let league = League(name) else { throw WatchRefusal(message: "watch: no such level (elementary, middle or high)") }
+        guard (0...Watch.maximumFrom).contains(watch.from), (1...Watch.maximumCount).contains(watch.count) else {
+            throw WatchRefusal(message: "watch: from 0 to \(Watch.maximumFrom), 1 to \(Watch.maximumCount) places")
+        }
+        guard (name.province?.utf8.count ?? 0) <= 64 else { throw WatchRefusal(message: "watch: a province of at most 64 bytes") }
+        return .page(league, places: watch.from..<(watch.from + watch.count))
+    }
+
+    /// The key of a school's view, by its id (nil for an id the catalog does not have).
+    func key(ofSchool id: String) -> BoardViewKey? {
+        catalog.position(ofID: id).map { .school($0) }
+    }
+
+    /// The views computed at the last `refresh`.
+    var computed: Set<BoardViewKey> { Set(views.views.keys) }
+
+    /// Computes every watched view and returns the keys whose view changed since the last
+    /// interval (a view watched for the first time included).
+    mutating func refresh(watching watched: Set<BoardViewKey>, version: UInt64) -> Set<BoardViewKey> {
+        let changed = views.refresh(watching: watched, on: leaderboard, catalog: catalog)
+        encoded = [:]
+        encodedVersion = version
+        return Set(changed.keys)
+    }
+
+    /// The message of a view computed at the last `refresh`, encoded once an interval.
+    mutating func message(_ key: BoardViewKey) -> String? {
+        if let text = encoded[key] { return text }
+        guard let view = views.views[key] else { return nil }
+        let text = switch view {
+        case let .school(school): MessageCoding.encodeView(message(school))
+        case let .page(page): MessageCoding.encodePage(message(page))
+        }
+        encoded[key] = text
+        return text
+    }
+
+    private func row(_ row: RankedSchool) -> RankedRow {
+        RankedRow(rank: row.rank, school: catalog[row.position].id, total: row.count)
+    }
+
+    func message(_ view: SchoolView) -> SchoolViewMessage {
+        SchoolViewMessage(
+            version: encodedVersion, school: catalog[view.school].id, total: view.count,
+            ranks: view.standings.map { Standing(rank: $0.rank, size: $0.size, gap: $0.gap) },
+            above: view.above.map(row), below: view.below.map(row), top: view.top.map(row)
+        )
+    }
+
+    func message(_ page: PageView) -> PageMessage {
+        PageMessage(version: encodedVersion, league: LeagueName(page.league), from: page.places.lowerBound, size: page.size,
+                    rows: page.rows.map(row))
+    }
+}
+
+extension League {
+    /// The league a `watch` names; nil for a level that is none of the three.
+    init?(_ name: LeagueName) {
+        var level: SchoolLevel?
+        if let named = name.level {
+            guard let known = SchoolLevel(rawValue: named) else { return nil }
+            level = known
+        }
+        switch (level, name.province) {
+        case (nil, nil): self = .national
+        case let (level?, nil): self = .level(level)
+        case let (nil, province?): self = .province(province)
+        case let (level?, province?): self = .levelInProvince(level, province)
+        }
+    }
+}
+
+extension LeagueName {
+    init(_ league: League) {
+        switch league {
+        case .national: self.init()
+        case let .level(level): self.init(level: level.rawValue)
+        case let .province(province): self.init(province: province)
+        case let .levelInProvince(level, province): self.init(level: level.rawValue, province: province)
+        }
+    }
+}
