@@ -73,11 +73,12 @@ final class TestPlayer: Sendable {
     /// of the test process's cooperative threads, this process can be that late between connecting
     /// and saying hello: then it connects again, at most three times in all. Any other failure is
     /// the test's.
-    static func join(_ server: some RunningServer, device: TestDevice, client: ClientKind? = nil) async throws -> (TestPlayer, Welcome) {
+    static func join(_ server: some RunningServer, device: TestDevice, client: ClientKind? = nil,
+                     protocol version: Int = PlayProtocol.wholeBoardVersion) async throws -> (TestPlayer, Welcome) {
         for attempt in 1... {
             let player = try await connect(to: server)
             do {
-                try await player.send(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: device.key, player: device.name, client: client)))
+                try await player.send(.hello(Hello(protocol: version, device: device.key, player: device.name, client: client)))
                 let welcome = try await player.next("welcome") { if case let .welcome(welcome) = $0 { welcome } else { nil } }
                 return (player, welcome)
             } catch {
