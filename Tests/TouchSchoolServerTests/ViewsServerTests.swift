@@ -34,6 +34,17 @@ import TouchSchoolProtocol
             #expect(page.size == directory.schools.count, "every school of the catalog is ranked")
             #expect(!b.messages.contains { if case .board = $0 { true } else { false } }, "protocol 2 gets no board")
 
+            // GET gives what a watcher is sent: the same view, the same page.
+            let view = try await HTTP.get("\(server.baseURL)/v1/view?school=\(schoolB)")
+            #expect(view.status == 200)
+            #expect(try MessageCoding.decodeServer(view.body) == .view(second))
+            let got = try await HTTP.get("\(server.baseURL)/v1/page?count=2")
+            #expect(try MessageCoding.decodeServer(got.body) == .page(page))
+            #expect(try await HTTP.get("\(server.baseURL)/v1/view?school=NOPE").status == 404)
+            #expect(try await HTTP.get("\(server.baseURL)/v1/view").status == 400)
+            #expect(try await HTTP.get("\(server.baseURL)/v1/page?count=0").status == 400)
+            #expect(try await HTTP.get("\(server.baseURL)/v1/page").status == 400)
+
             try await b.send(.watch(Watch(league: LeagueName(level: "college"), from: 0, count: 2)))
             #expect(try await b.closed() == CloseCode.policyViolation)
         }

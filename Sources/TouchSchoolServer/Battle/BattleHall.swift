@@ -604,7 +604,7 @@ struct BattleHall: Sendable {
         viewsDue = false
         guard !keys.isEmpty else { return }
         // With no total changed, only the views due are new; the others are as last computed.
-        let changed: Set<BoardViewKey> = scoresChanged || !watched.isSubset(of: ranking.computed)
+        let changed: Set<BoardViewKey> = scoresChanged || !watched.allSatisfy(ranking.computed)
             ? ranking.refresh(watching: watched, version: boardVersion) : []
         for (id, school, page) in keys.sorted(by: { $0.id < $1.id }) {
             let peer = peers[id]!

@@ -161,6 +161,15 @@ package actor BattleHallRuntime: Service {
     /// The board as saved, for `GET /v1/scores`.
     func board() -> Board { hall.board }
 
+    /// A view as its watchers are sent it, computed now; nil for a school the catalog lacks.
+    func view(_ key: BoardViewKey) -> String? {
+        if case let .school(position) = key, position >= hall.ranking.catalog.count { return nil }
+        return hall.ranking.messageNow(key, version: hall.boardVersion)
+    }
+
+    /// The key of a school's view by its id, in the catalog served now.
+    func viewKey(ofSchool id: String) -> BoardViewKey? { hall.ranking.key(ofSchool: id) }
+
     func playerRecord(device: String) async throws(BattleStoreError) -> (PlayerState, DeviceRecord)? {
         guard let (record, player) = try await store.device(device) else { return nil }
         return (CommitRules.playerState(player), record)

@@ -58,8 +58,8 @@ struct BoardRanking: Sendable {
         catalog.position(ofID: id).map { .school($0) }
     }
 
-    /// The views computed at the last `refresh`.
-    var computed: Set<BoardViewKey> { Set(views.views.keys) }
+    /// Whether the last `refresh` computed this view.
+    func computed(_ key: BoardViewKey) -> Bool { views.views[key] != nil }
 
     /// Computes every watched view and returns the keys whose view changed since the last
     /// interval (a view watched for the first time included).
@@ -74,28 +74,37 @@ struct BoardRanking: Sendable {
     mutating func message(_ key: BoardViewKey) -> String? {
         if let text = encoded[key] { return text }
         guard let view = views.views[key] else { return nil }
-        let text = switch view {
-        case let .school(school): MessageCoding.encodeView(message(school))
-        case let .page(page): MessageCoding.encodePage(message(page))
-        }
+        let text = encode(view, version: encodedVersion)
         encoded[key] = text
         return text
+    }
+
+    /// A view computed now, for `GET /v1/view` and `/v1/page`: the same message a watcher is sent.
+    func messageNow(_ key: BoardViewKey, version: UInt64) -> String {
+        encode(leaderboard.view(key, in: catalog), version: version)
+    }
+
+    private func encode(_ view: BoardView, version: UInt64) -> String {
+        switch view {
+        case let .school(school): MessageCoding.encodeView(message(school, version: version))
+        case let .page(page): MessageCoding.encodePage(message(page, version: version))
+        }
     }
 
     private func row(_ row: RankedSchool) -> RankedRow {
         RankedRow(rank: row.rank, school: catalog[row.position].id, total: row.count)
     }
 
-    func message(_ view: SchoolView) -> SchoolViewMessage {
+    func message(_ view: SchoolView, version: UInt64) -> SchoolViewMessage {
         SchoolViewMessage(
-            version: encodedVersion, school: catalog[view.school].id, total: view.count,
+            version: version, school: catalog[view.school].id, total: view.count,
             ranks: view.standings.map { Standing(rank: $0.rank, size: $0.size, gap: $0.gap) },
             above: view.above.map(row), below: view.below.map(row), top: view.top.map(row)
         )
     }
 
-    func message(_ page: PageView) -> PageMessage {
-        PageMessage(version: encodedVersion, league: LeagueName(page.league), from: page.places.lowerBound, size: page.size,
+    func message(_ page: PageView, version: UInt64) -> PageMessage {
+        PageMessage(version: version, league: LeagueName(page.league), from: page.places.lowerBound, size: page.size,
                     rows: page.rows.map(row))
     }
 }

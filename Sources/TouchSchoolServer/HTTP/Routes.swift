@@ -17,6 +17,30 @@ struct Routes {
             let board = await battle.board()
             return Self.json(await costly.run { MessageCoding.encodeJSON(board) })
         }
+        // What a player of the school is sent as its `view`, and a page as a `watch` of it gets
+        // it: for a client that shows one without playing (`rank --server`), and to check a
+        // screen against the server's numbers.
+        router.get("/v1/view") { request, _ -> Response in
+            guard let id = request.uri.queryParameters.get("school"), id.utf8.count <= 64 else {
+                return Self.json(#"{"error":"name the school: ?school=ID"}"#, status: .badRequest)
+            }
+            guard let key = await battle.viewKey(ofSchool: id), let text = await battle.view(key) else {
+                return Self.json(#"{"error":"the catalog has no such school"}"#, status: .notFound)
+            }
+            return Self.json(text)
+        }
+        router.get("/v1/page") { request, _ -> Response in
+            let key: BoardViewKey?
+            do throws(BoardRanking.WatchRefusal) {
+                key = try BoardStream.page(request.uri.queryParameters)
+            } catch {
+                return Self.json(MessageCoding.encodeJSON(["error": error.message]), status: .badRequest)
+            }
+            guard let key, let text = await battle.view(key) else {
+                return Self.json(#"{"error":"name the page: ?count=N (1 to 100), with from, level and province as in watch"}"#, status: .badRequest)
+            }
+            return Self.json(text)
+        }
         router.get(RouterPath(PlayProtocol.battlePath)) { _, _ -> Response in
             var response = Self.json(MessageCoding.encodeJSON(BattleIdentity(battle: battle.battleID)))
             response.headers[.cacheControl] = "no-cache"
