@@ -23,6 +23,8 @@ public final class NetworkBattle: BattleConnection {
     /// Signalled when the link changes or the server acknowledges a batch: what
     /// `waitUntilOnline` and `finish` wait for.
     private let linkOrDeliveryChanged = ChangeSignal()
+    /// Wakes the game loop when an answer or the server's news arrives (`whenEventsArrive`).
+    private let wakeGame = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// How the socket stands, as the connection task last said.
     enum Link: Equatable, Sendable {
@@ -123,6 +125,7 @@ public final class NetworkBattle: BattleConnection {
                     try folder.outbox.save(outbox)
                 } catch {
                     shared.withLock { $0.events.append(.syncFailed(changes, reason: "\(error)")) }
+                    wake()
                     return
                 }
             }
@@ -139,8 +142,16 @@ public final class NetworkBattle: BattleConnection {
                 state.events.append(.synced(board))
                 report(&state)
             }
+            wake()
         }
     }
+
+    public func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {
+        wakeGame.withLock { $0 = wake }
+    }
+
+    /// The game loop takes what arrived now rather than at its next idle tick.
+    private func wake() { wakeGame.withLock { $0 }?() }
 
     public func takeEvents() -> [GameEvent] {
         shared.withLock { state in
@@ -198,6 +209,7 @@ public final class NetworkBattle: BattleConnection {
             state.link = link
             report(&state)
         }
+        wake()
         linkOrDeliveryChanged.changed()
     }
 
@@ -230,6 +242,7 @@ public final class NetworkBattle: BattleConnection {
                 report(&state)
                 return state.mirror
             }
+            wake()
             linkOrDeliveryChanged.changed()
             try? folder.saveBoard(board)
             return welcome.lastSeq
@@ -250,6 +263,7 @@ public final class NetworkBattle: BattleConnection {
                 report(&state)
                 return school != ack.player.schoolID ? state.mirror : nil
             }
+            wake()
             linkOrDeliveryChanged.changed()
             // The player's school is kept at once (a game started after a kill starts on it), and
             // before the outbox lets go of the batch that chose it: a game stopped between the two
@@ -267,6 +281,7 @@ public final class NetworkBattle: BattleConnection {
                 state.mirror.apply(changes)
                 state.changed = true
             }
+            wake()
         }
     }
 
@@ -282,6 +297,7 @@ public final class NetworkBattle: BattleConnection {
                 state.events.append(.catalogReplaced(CatalogReplacement(generation: state.generation, catalog: catalog, saved: saved)))
                 state.changed = true
             }
+            wake()
         }
     }
 

@@ -27,6 +27,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
     private let state: Mutex<State>
     /// Signalled when the battle acknowledges a batch or lets the player go: what `finish` waits for.
     private let deliveryOrLossChanged = ChangeSignal()
+    /// Wakes the game loop when the battle's news arrives (`whenEventsArrive`).
+    private let wakeGame = Mutex<(@Sendable () -> Void)?>(nil)
 
     private struct State {
         var outbox: Outbox
@@ -126,10 +128,12 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 case let .close(_, reason):
                     state.withLock { $0.lost = $0.lost ?? reason }
                     deliveryOrLossChanged.changed()
+        wakeGame.withLock { $0 }?()
                 }
             }
             state.withLock { if !$0.left { $0.lost = $0.lost ?? "the server ended the game" } }
             deliveryOrLossChanged.changed()
+        wakeGame.withLock { $0 }?()
         }
     }
 
@@ -153,6 +157,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
             }
         }
         deliveryOrLossChanged.changed()
+        wakeGame.withLock { $0 }?()
     }
 
     // MARK: BattleConnection
@@ -171,6 +176,10 @@ final class SSHBattleLink: BattleConnection, Sendable {
             state.changed = false
             state.events.append(.synced(board))
         }
+    }
+
+    func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {
+        wakeGame.withLock { $0 = wake }
     }
 
     func takeEvents() -> [GameEvent] {

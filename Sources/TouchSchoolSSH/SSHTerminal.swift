@@ -21,6 +21,8 @@ final class SSHInbox: @unchecked Sendable {
     private var ended = false
     private var endReason: String?
     private var lastInput = DispatchTime.now().uptimeNanoseconds
+    /// `wake` was called since the last `take`: it returns at once.
+    private var woken = false
 
     func receive(_ buffer: ByteBuffer) {
         condition.lock()
@@ -67,16 +69,25 @@ final class SSHInbox: @unchecked Sendable {
         return DispatchTime.now().uptimeNanoseconds &- lastInput
     }
 
-    /// What came, waiting up to `milliseconds` for anything to come.
+    /// Ends the wait of a `take` now (or the next one's): the battle has news for the screen.
+    func wake() {
+        condition.lock()
+        defer { condition.unlock() }
+        woken = true
+        condition.signal()
+    }
+
+    /// What came, waiting up to `milliseconds` for anything to come (or a `wake`).
     func take(waitingUpTo milliseconds: Int) -> (bytes: [UInt8], size: (columns: Int, rows: Int)?) {
         condition.lock()
         defer { condition.unlock() }
-        if bytes.isEmpty, size == nil, !ended, milliseconds > 0 {
+        if bytes.isEmpty, size == nil, !ended, !woken, milliseconds > 0 {
             _ = condition.wait(until: Date(timeIntervalSinceNow: Double(milliseconds) / 1000))
         }
         defer {
             bytes.removeAll(keepingCapacity: true)
             size = nil
+            woken = false
         }
         return (bytes, size)
     }
@@ -104,6 +115,8 @@ final class SSHTerminal: GameTerminal {
     }
 
     func setReadTimeout(milliseconds: Int) { timeoutMilliseconds = milliseconds }
+
+    var wakeUp: @Sendable () -> Void { { [inbox] in inbox.wake() } }
 
     func read() -> TerminalInput? {
         if decoded.isEmpty {

@@ -44,6 +44,7 @@ public struct GameRunner<Terminal: GameTerminal> {
         self.frameNanoseconds = frameNanoseconds
         self.battle = battle
         self.state = state
+        battle.whenEventsArrive(screen.wakeUp)
     }
 
     /// Runs until the player quits or a signal asks to; the last sync has been tried by then.

@@ -11,8 +11,13 @@ import TouchSchoolView
 public protocol GameTerminal: AnyObject {
     /// How long `read` waits for input: 0 returns at once.
     func setReadTimeout(milliseconds: Int)
-    /// The next input, or nil when none came within the read timeout.
+    /// The next input, or nil when none came within the read timeout, or when `wakeUp` was
+    /// called since the last read.
     func read() -> TerminalInput?
+    /// Makes a `read` waiting now (or the next one) return at once; callable from any thread.
+    /// The battle calls it when its answers arrive (another player's taps, a save), so that the
+    /// screen shows them when they come rather than at the loop's next idle tick.
+    var wakeUp: @Sendable () -> Void { get }
     /// Shows `grid`, writing only what differs from what the terminal shows.
     func draw(_ grid: CellGrid)
     func beep()

@@ -23,6 +23,34 @@ import TouchSchoolTestSupport
         #expect(game.counter.myTaps == 10)
     }
 
+    /// On a server a tap goes out a tenth of a second after the last save was asked for, so that
+    /// the others see it as soon as the wire allows; locally, and with nothing waiting, the half
+    /// second stays.
+    @Test func onAServerWaitingTapsGoOutATenthOfASecondAfterTheLastSave() {
+        for online in [true, false] {
+            var game = makeGame()
+            if online { _ = update(&game, .connectionChanged(.online), now: .milliseconds(0)) }
+            guard case .sync = update(&game, .tick, now: .milliseconds(0)).first else {
+                Issue.record("the first tick syncs")
+                return
+            }
+            _ = update(&game, .synced(nil), now: .milliseconds(20))
+            #expect(update(&game, .tick, now: .milliseconds(150)).isEmpty, "nothing waits: no sync before half a second")
+            _ = GameTests().press("a", times: 1, every: 0, from: 160, into: &game)
+            let commands = update(&game, .tick, now: .milliseconds(160))
+            if online {
+                guard case let .sync(changes) = commands.first else {
+                    Issue.record("a tap waiting on a server goes out at once: \(commands)")
+                    return
+                }
+                #expect(changes.scoreDeltas == ["S1": 1])
+            } else {
+                #expect(commands.isEmpty, "locally the tap waits for the half second")
+                #expect(update(&game, .tick, now: .milliseconds(500)).count == 1)
+            }
+        }
+    }
+
     @Test func tapsTheServerRefusedShowTheWarningAndRingOnce() {
         var game = makeGame()
         var commands = update(&game, .tapsRefusedByServer(12), now: .milliseconds(1000))

@@ -25,6 +25,8 @@ final class TerminalScreen: GameTerminal {
     private var isOpen = false
     /// Reused for each cell's scalars, so drawing allocates nothing per cell.
     private var scalarBuffer: [UInt32] = []
+    private var timeoutMilliseconds = 0
+    private let wake = WakePipe()
 
     /// Opens the terminal. `colors` is false under `NO_COLOR`: styles then use bold, reverse and dim only.
     init(colors: Bool, mouse: Bool, environment: [String: String]) throws(CommandError) {
@@ -66,8 +68,10 @@ final class TerminalScreen: GameTerminal {
 
     /// How long `read` waits for input: 0 returns at once.
     func setReadTimeout(milliseconds: Int) {
-        cn_set_read_timeout(Int32(clamping: milliseconds))
+        timeoutMilliseconds = milliseconds
     }
+
+    var wakeUp: @Sendable () -> Void { { [wake] in wake.wake() } }
 
     /// Ctrl-Z, which raw mode delivers as a character instead of a signal.
     static let suspendCharacter: UInt32 = 0x1A
@@ -76,6 +80,16 @@ final class TerminalScreen: GameTerminal {
     /// from here: it suspends the game, as in every terminal program, even inside a paste (a lost
     /// paste end must not take it away), and reading goes on once the game is resumed.
     func read() -> TerminalInput? {
+        // What curses holds already (the rest of an escape sequence, a resize), then a wait in
+        // poll for a key or a wake; then curses reads what came without waiting. A signal (a
+        // resize, Ctrl-C) ends the wait too: curses then says the resize, the loop the end.
+        cn_set_read_timeout(0)
+        if timeoutMilliseconds > 0, let input = readAvailable() { return input }
+        if timeoutMilliseconds > 0, wake.wait(forInput: STDIN_FILENO, milliseconds: timeoutMilliseconds) == .woken { return nil }
+        return readAvailable()
+    }
+
+    private func readAvailable() -> TerminalInput? {
         while true {
             var value: UInt32 = 0
             switch cn_read(&value) {

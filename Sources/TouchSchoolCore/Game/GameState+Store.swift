@@ -10,7 +10,11 @@ extension GameState {
             leaderboard.markMovementBaseline()
             lastMovementBaseline = now
         }
-        guard syncInFlight == nil, now.nanoseconds(since: lastSyncRequest) >= GameTiming.syncIntervalNanoseconds else { return [] }
+        // On a server, taps waiting go out at the shorter interval; otherwise (and with nothing
+        // waiting) the sync only brings the others' taps and a reset.
+        let waiting = !pendingScores.isEmpty || !pendingScoresByID.isEmpty || pendingPlayerTaps > 0 || pendingSwitch != nil
+        let interval = connection != nil && waiting ? GameTiming.serverSyncIntervalNanoseconds : GameTiming.syncIntervalNanoseconds
+        guard syncInFlight == nil, now.nanoseconds(since: lastSyncRequest) >= interval else { return [] }
         lastSyncRequest = now
         // Even with nothing of ours to add: the answer brings everyone else's taps, and a reset.
         let changes = pendingChanges

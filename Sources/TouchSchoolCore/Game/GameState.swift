@@ -44,6 +44,11 @@ public struct TapWarning: Equatable, Sendable {
 public enum GameTiming {
     /// The promise: a tap reaches the file within one second, and others' taps show up within one.
     public static let syncIntervalNanoseconds: Int64 = 500_000_000
+    /// Playing on a server, taps are handed over this soon after the last save was asked for:
+    /// the other players see them as fast as the wire allows (a key in one terminal on another's
+    /// screen within half a second), while a player mashing still makes at most ten batches a
+    /// second, each kept in the outbox before it is sent.
+    public static let serverSyncIntervalNanoseconds: Int64 = 100_000_000
     /// "A moment ago" for rank movement arrows.
     public static let movementBaselineNanoseconds: Int64 = 10_000_000_000
     /// A save unanswered this long is shown as delayed: four times the usual interval.

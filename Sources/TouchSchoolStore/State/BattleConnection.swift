@@ -9,6 +9,9 @@ public protocol BattleConnection: AnyObject, Sendable {
     func submit(_ changes: PendingChanges)
     /// The events that arrived since the last call, in order.
     func takeEvents() -> [GameEvent]
+    /// Calls `wake` whenever events arrive from now on (from the thread they arrive on), so that a
+    /// loop asleep waiting for input takes them at once.
+    func whenEventsArrive(_ wake: @escaping @Sendable () -> Void)
     /// Waits until everything handed over is answered, at most `timeoutNanoseconds`; false if
     /// it was not by then.
     func finish(timeoutNanoseconds: Int64) -> Bool

@@ -13,6 +13,7 @@ public final class LocalBattle: BattleConnection {
     /// One save at a time, in order.
     private let queue = DispatchQueue(label: "touchschool.local-battle")
     private let outbox = Mutex<[GameEvent]>([])
+    private let wake = Mutex<(@Sendable () -> Void)?>(nil)
     /// What the saving thread knows; only that thread touches it (the lock makes that checkable).
     private let saver: Mutex<Saver>
 
@@ -45,7 +46,12 @@ public final class LocalBattle: BattleConnection {
         queue.async { [self] in
             let events = saver.withLock { saver in save(changes, saver: &saver) }
             outbox.withLock { $0 += events }
+            wake.withLock { $0 }?()
         }
+    }
+
+    public func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {
+        self.wake.withLock { $0 = wake }
     }
 
     public func takeEvents() -> [GameEvent] {
