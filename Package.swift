@@ -168,7 +168,7 @@ let package = Package(
         // One game's saving in a process of its own, for the multi-process tests of the state file.
         .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore", "TouchSchoolStore"], path: "Tests/StateStoreWorker"),
         .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
-        .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
         .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol", "TouchSchoolTestSupport"]),
         // What the tests share: starting programs with a clean signal state, a server process
         // (`ServerProcess`), temporary folders, waiting for a condition (`Wait`), PostgreSQL

@@ -32,8 +32,10 @@ public struct GameRunner<Terminal: GameTerminal> {
     /// False when quitting stopped waiting for the last save (it may still land, or not).
     public private(set) var lastSaveFinished = true
     private var lastFrame: Instant?
-    /// Input came since the last frame, so the next frame is due even if nothing animates.
-    private var hasUndrawnInput = false
+    /// Input or the battle's answers came since the last frame, so the next frame is due even if
+    /// nothing animates (an answer that came just after a frame would otherwise wait for the next
+    /// idle tick, half a second, to be drawn).
+    private var hasUndrawnChanges = false
 
     /// How long quitting waits for the last save: long enough for a slow disk or a lock held
     /// for a moment, short enough that a stuck one does not hold the player's terminal.
@@ -57,13 +59,16 @@ public struct GameRunner<Terminal: GameTerminal> {
             if isFinished { break }
             let now = MonotonicClock.now()
             if let pasteEnded = decoder.tick(now: now) { feed(pasteEnded, at: now) }
-            for event in battle.takeEvents() { feed(event, at: now) }
+            for event in battle.takeEvents() {
+                feed(event, at: now)
+                hasUndrawnChanges = true
+            }
             feed(.tick, at: now)
             if isFinished { break }
             if lastFrame.map({ now.nanoseconds(since: $0) >= frameNanoseconds }) ?? true {
                 screen.draw(view(state, now: now))
                 lastFrame = now
-                hasUndrawnInput = false
+                hasUndrawnChanges = false
             }
             waitMilliseconds = nextWait(now: now)
         }
@@ -73,7 +78,7 @@ public struct GameRunner<Terminal: GameTerminal> {
     /// sooner if an open paste's quiet gap ends first, so that it ends on time.
     private func nextWait(now: Instant) -> Int {
         var wait = Self.idleWaitMilliseconds
-        if hasUndrawnInput || state.isAnimating(at: now), let lastFrame {
+        if hasUndrawnChanges || state.isAnimating(at: now), let lastFrame {
             wait = Self.milliseconds(from: now, until: Instant(nanoseconds: lastFrame.nanoseconds + frameNanoseconds))
         }
         if let pasteDeadline = decoder.pasteDeadline {
@@ -94,7 +99,7 @@ public struct GameRunner<Terminal: GameTerminal> {
         screen.setReadTimeout(milliseconds: 0)
         let deadline = MonotonicClock.now().nanoseconds + Self.drainNanoseconds
         while true {
-            hasUndrawnInput = true
+            hasUndrawnChanges = true
             let now = MonotonicClock.now()
             if let pasteEnded = decoder.tick(now: now) { feed(pasteEnded, at: now) }
             if let event = decoder.decode(input, now: now) { feed(event, at: now) }
