@@ -280,6 +280,7 @@ public final class NetworkBattle: BattleConnection {
             shared.withLock { state in
                 state.mirror.apply(changes)
                 state.changed = true
+                state.events.append(.battleChanged)
             }
             wake()
         }

@@ -149,6 +149,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
             case let .board(changes):
                 state.mirror.apply(changes)
                 state.changed = true
+                state.events.append(.battleChanged)
             case let .error(error):
                 state.lost = error.message
             case .welcome, .pong, .view, .page:

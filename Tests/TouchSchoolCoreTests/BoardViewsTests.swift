@@ -55,8 +55,8 @@ extension LeaderboardOracle {
     }
 
     @Test func theLastOfATieIsBehindTheLeaderByTheDifference() {
-        let (board, catalog) = Self.tiedBoard()
-        let view = board.schoolView(of: 3, in: catalog)
+        let (board, _) = Self.tiedBoard()
+        let view = board.schoolView(of: 3)
         let leader = RankedSchool(position: 2, rank: 1, count: 9)
         let b2 = RankedSchool(position: 1, rank: 2, count: 5), b3 = RankedSchool(position: 0, rank: 2, count: 5)
         #expect(view.count == 5)
@@ -74,8 +74,8 @@ extension LeaderboardOracle {
     }
 
     @Test func theLeaderHasNoGapAndNoRowsAbove() {
-        let (board, catalog) = Self.tiedBoard()
-        let view = board.schoolView(of: 2, in: catalog)
+        let (board, _) = Self.tiedBoard()
+        let view = board.schoolView(of: 2)
         #expect(view.national == LeagueStanding(league: .national, rank: 1, size: 4, gap: nil))
         #expect(view.above == [])
         #expect(view.below == [RankedSchool(position: 1, rank: 2, count: 5), RankedSchool(position: 0, rank: 2, count: 5)])
@@ -83,8 +83,8 @@ extension LeaderboardOracle {
     }
 
     @Test func aSchoolAloneInItsLeagueLeadsIt() {
-        let (board, catalog) = Self.tiedBoard()
-        let view = board.schoolView(of: 0, in: catalog)
+        let (board, _) = Self.tiedBoard()
+        let view = board.schoolView(of: 0)
         #expect(view.standings[2] == LeagueStanding(league: .province("서울"), rank: 1, size: 1, gap: nil))
         #expect(view.standings[3] == LeagueStanding(league: .levelInProvince(.high, "서울"), rank: 1, size: 1, gap: nil))
         // Nationally B3 sits in the middle of the tie: one row on either side of it is tied too.
@@ -97,7 +97,7 @@ extension LeaderboardOracle {
     @Test func aSchoolTiedWithTheLeaderHasNoGap() {
         let catalog = Catalog(schools: Self.schools, source: .starter)
         let board = Leaderboard(catalog: catalog, counts: [0, 0, 0, 0])
-        let view = board.schoolView(of: 3, in: catalog)
+        let view = board.schoolView(of: 3)
         #expect(view.national.rank == 1)
         #expect(view.national.gap == nil)
         #expect(view.above == [RankedSchool(position: 1, rank: 1, count: 0), RankedSchool(position: 0, rank: 1, count: 0)])
@@ -119,17 +119,17 @@ extension LeaderboardOracle {
     }
 
     @Test func refreshTellsOnlyTheViewsThatChanged() {
-        let (start, catalog) = Self.tiedBoard()
+        let (start, _) = Self.tiedBoard()
         var board = start
         var views = BoardViews()
         let watched: Set<BoardViewKey> = [.school(0), .school(3), .page(.province("서울"), places: 0..<10)]
-        #expect(Set(views.refresh(watching: watched, on: board, catalog: catalog).keys) == watched)
-        #expect(views.refresh(watching: watched, on: board, catalog: catalog).isEmpty)
+        #expect(Set(views.refresh(watching: watched, on: board).keys) == watched)
+        #expect(views.refresh(watching: watched, on: board).isEmpty)
 
         // A tap for B0 (position 3, in 부산) changes its view and that of B3, whose neighbour it
         // is nationally; the 서울 page holds only B3 and stays as it was.
         board.add(1, to: 3)
-        let changed = views.refresh(watching: watched, on: board, catalog: catalog)
+        let changed = views.refresh(watching: watched, on: board)
         #expect(Set(changed.keys) == [.school(0), .school(3)])
         guard case let .school(b0)? = changed[.school(3)] else {
             Issue.record("B0's view is a school's view")
@@ -139,9 +139,9 @@ extension LeaderboardOracle {
         #expect(b0.national.rank == 2 && b0.national.gap == 3)
 
         // A view no longer watched is forgotten, and counts as new when it is watched again.
-        #expect(views.refresh(watching: [.school(3)], on: board, catalog: catalog).isEmpty)
+        #expect(views.refresh(watching: [.school(3)], on: board).isEmpty)
         #expect(Set(views.views.keys) == [.school(3)])
-        #expect(Set(views.refresh(watching: watched, on: board, catalog: catalog).keys) == [.school(0), .page(.province("서울"), places: 0..<10)])
+        #expect(Set(views.refresh(watching: watched, on: board).keys) == [.school(0), .page(.province("서울"), places: 0..<10)])
     }
 
     /// Many rounds of random taps, with ties made on purpose and counts crossing (some set lower):
@@ -188,7 +188,7 @@ extension LeaderboardOracle {
                 watched.insert(.page(league, places: start..<(start + Int.random(in: 1...12, using: &generator))))
             }
 
-            let changed = views.refresh(watching: watched, on: board, catalog: catalog)
+            let changed = views.refresh(watching: watched, on: board)
             var expected: [BoardViewKey: BoardView] = [:]
             for key in watched { expected[key] = oracle.view(key) }
             #expect(views.views == expected, "round \(round)")

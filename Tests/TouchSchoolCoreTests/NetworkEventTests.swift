@@ -51,6 +51,23 @@ import TouchSchoolTestSupport
         }
     }
 
+    /// Others' taps reached the server's board: the game asks for them at once, not at the half
+    /// second; with a sync under way, right after its answer.
+    @Test func whenTheBattleChangesTheNextSyncIsDueAtOnce() {
+        var game = makeGame()
+        _ = update(&game, .connectionChanged(.online), now: .milliseconds(0))
+        _ = update(&game, .tick, now: .milliseconds(0))
+        _ = update(&game, .synced(nil), now: .milliseconds(10))
+        #expect(update(&game, .tick, now: .milliseconds(100)).isEmpty)
+        _ = update(&game, .battleChanged, now: .milliseconds(120))
+        #expect(update(&game, .tick, now: .milliseconds(120)) == [.sync(PendingChanges(player: "tester"))])
+        // A change while that sync is under way: due again once it is answered.
+        _ = update(&game, .battleChanged, now: .milliseconds(130))
+        #expect(update(&game, .tick, now: .milliseconds(130)).isEmpty, "one sync at a time")
+        _ = update(&game, .synced(nil), now: .milliseconds(140))
+        #expect(update(&game, .tick, now: .milliseconds(140)) == [.sync(PendingChanges(player: "tester"))])
+    }
+
     @Test func tapsTheServerRefusedShowTheWarningAndRingOnce() {
         var game = makeGame()
         var commands = update(&game, .tapsRefusedByServer(12), now: .milliseconds(1000))

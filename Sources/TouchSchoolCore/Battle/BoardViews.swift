@@ -86,30 +86,16 @@ public enum BoardView: Equatable, Sendable {
 }
 
 extension Leaderboard {
-    /// The school's view; `catalog` is the one the board ranks, for the school's leagues.
-    /// O(log n) per league: a place, and one walk along the league's order for the neighbours (the
-    /// school's own row among them gives its rank, and mostly the school above).
-    public func schoolView(of school: Int, in catalog: Catalog) -> SchoolView {
-        let count = count(of: school)
-        // Nationally: one walk along the order gives the neighbours, the school's own rank and,
-        // mostly, the school above (its search is saved).
+    /// The school's view. O(log n) per league, and one walk along the national order for the
+    /// neighbours.
+    public func schoolView(of school: Int) -> SchoolView {
         let place = place(of: school, in: .national)
         let neighbours = Self.neighbourPlaces(around: place)
         let rows = entries(in: .national, places: neighbours)
         // `entries` leaves out places past the end, not before the start: the school's own row
         // sits at `place - neighbours.lowerBound`.
         let own = place - neighbours.lowerBound
-        let rank = rows[own].rank
-        // The school above is the nearest with a greater count: the last such row above, when
-        // the rows reach it (a crowd tied with the school can hide it).
-        let above = rank == 1 ? nil : rows[..<own].last { $0.count > count } ?? schoolAbove(school, in: .national)
-        var standings = [LeagueStanding(league: .national, rank: rank, size: size(of: .national), gap: above.map { $0.count - count })]
-        for league in League.leagues(of: catalog[school]).dropFirst() {
-            let rank = self.rank(of: school, in: league)
-            let gap = rank == 1 ? nil : schoolAbove(school, in: league).map { $0.count - count }
-            standings.append(LeagueStanding(league: league, rank: rank, size: size(of: league), gap: gap))
-        }
-        return SchoolView(school: school, count: count, standings: standings, above: Array(rows[..<own]),
+        return SchoolView(school: school, count: count(of: school), standings: standings(of: school), above: Array(rows[..<own]),
                           below: Array(rows[(own + 1)...]), top: entries(in: .national, places: 0..<SchoolView.topCount))
     }
 
@@ -124,9 +110,9 @@ extension Leaderboard {
         PageView(league: league, places: places, size: size(of: league), rows: entries(in: league, places: places))
     }
 
-    public func view(_ key: BoardViewKey, in catalog: Catalog) -> BoardView {
+    public func view(_ key: BoardViewKey) -> BoardView {
         switch key {
-        case let .school(school): .school(schoolView(of: school, in: catalog))
+        case let .school(school): .school(schoolView(of: school))
         case let .page(league, places): .page(pageView(of: league, places: places))
         }
     }
@@ -144,14 +130,12 @@ public struct BoardViews: Sendable {
     /// Computes every watched view from the board and returns those that differ from the last
     /// interval's, a view watched for the first time included. Views no longer watched are
     /// forgotten: watched again later, they count as new. O(watched × (log n + rows)).
-    public mutating func refresh(
-        watching watched: Set<BoardViewKey>, on board: Leaderboard, catalog: Catalog
-    ) -> [BoardViewKey: BoardView] {
+    public mutating func refresh(watching watched: Set<BoardViewKey>, on board: Leaderboard) -> [BoardViewKey: BoardView] {
         var next: [BoardViewKey: BoardView] = [:]
         next.reserveCapacity(watched.count)
         var changed: [BoardViewKey: BoardView] = [:]
         for key in watched {
-            let view = board.view(key, in: catalog)
+            let view = board.view(key)
             if views[key] != view { changed[key] = view }
             next[key] = view
         }

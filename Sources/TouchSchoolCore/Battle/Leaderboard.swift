@@ -243,6 +243,34 @@ public struct Leaderboard: Sendable {
         return rows
     }
 
+    /// Where the school stands in each of its four leagues, in `League.leagues(of:)` order: found
+    /// from its own node in each league's tree, O(log n) each, without looking a league up by its
+    /// province's name (a view is computed for every school watched, several times a second).
+    public func standings(of school: Int) -> [LeagueStanding] {
+        (0..<Self.slotsPerSchool).map { slot in
+            let node = slot * schoolCount + school
+            let number = leagueOfNode[node]
+            let root = roots[Int(number)]
+            let count = nodes[node].count
+            let rank = rank(ofCount: count, inTree: root)
+            // As `schoolAbove`: the last school with a greater count sits at place rank - 2.
+            let gap = rank > 1 ? nodes[Int(select(rank - 2, inTree: root))].count - count : nil
+            return LeagueStanding(league: league(numbered: number), rank: rank, size: Int(size(root)), gap: gap)
+        }
+    }
+
+    /// The league of a number `number(of:)` gives.
+    private func league(numbered number: Int32) -> League {
+        // Level codes (`CatalogSnapshotLayout.levelCode`) follow `SchoolLevel.allCases`.
+        let levels = SchoolLevel.allCases
+        if number == 0 { return .national }
+        if number < Self.firstProvinceLeague { return .level(levels[Int(number) - 1]) }
+        let province = Int(number - Self.firstProvinceLeague)
+        if province < provinceNames.count { return .province(provinceNames[province]) }
+        let levelInProvince = province - provinceNames.count
+        return .levelInProvince(levels[levelInProvince % 3], provinceNames[levelInProvince / 3])
+    }
+
     /// The nearest school with a strictly greater count: whom to overtake next. Nil for the leader(s).
     /// Among several schools tied at that count, the one just above in the league's order.
     public func schoolAbove(_ school: Int, in league: League) -> RankedSchool? {

@@ -35,6 +35,9 @@ public enum GameEvent: Equatable, Sendable {
     case stateProblems([StateProblem])
     /// Playing on a server: how the connection stands now.
     case connectionChanged(ConnectionStatus)
+    /// Playing on a server: others' taps changed the battle. The next sync is asked for now
+    /// rather than at the half second, so that the screen shows them as soon as they come.
+    case battleChanged
     /// Playing on a server: it judged this many of the taps handed over beyond what a human makes
     /// and did not count them (the server's side of the tap guard).
     case tapsRefusedByServer(UInt64)

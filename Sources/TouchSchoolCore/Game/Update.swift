@@ -52,6 +52,11 @@ extension GameState {
         case let .connectionChanged(status):
             connection = status
             return []
+        case .battleChanged:
+            // Due at once: the tick after this event asks, or the one after the answer of a sync
+            // under way (which may have been answered before the change).
+            lastSyncRequest = Instant(nanoseconds: now.nanoseconds &- GameTiming.syncIntervalNanoseconds)
+            return []
         case let .tapsRefusedByServer(taps):
             guard taps > 0 else { return [] }
             return refuse(.tooManyTaps, taps: taps, now: now)

@@ -11,6 +11,9 @@ struct BoardRanking: Sendable {
     /// Ids the catalog lists as aliases, by the position they count for: a school's count is its
     /// own id's total plus its aliases' (as `SavedState.counts(in:)` adds them).
     private let aliasesOf: [Int: [String]]
+    /// Each school's id by position, taken from the catalog once: a view names seven schools, and
+    /// taking a whole `School` out of the catalog for each id cost more than computing the view.
+    private let ids: [String]
     private var views = BoardViews()
     /// This interval's encodings of the views computed, made when first sent.
     private var encoded: [BoardViewKey: String] = [:]
@@ -24,6 +27,7 @@ struct BoardRanking: Sendable {
             if let position = catalog.position(ofID: alias) { aliasesOf[position, default: []].append(alias) }
         }
         self.aliasesOf = aliasesOf
+        ids = (0..<catalog.count).map { catalog[$0].id }
     }
 
     /// The totals of `ids` changed: their schools take their new counts.
@@ -64,7 +68,7 @@ struct BoardRanking: Sendable {
     /// Computes every watched view and returns the keys whose view changed since the last
     /// interval (a view watched for the first time included).
     mutating func refresh(watching watched: Set<BoardViewKey>, version: UInt64) -> Set<BoardViewKey> {
-        let changed = views.refresh(watching: watched, on: leaderboard, catalog: catalog)
+        let changed = views.refresh(watching: watched, on: leaderboard)
         encoded = [:]
         encodedVersion = version
         return Set(changed.keys)
@@ -81,7 +85,7 @@ struct BoardRanking: Sendable {
 
     /// A view computed now, for `GET /v1/view` and `/v1/page`: the same message a watcher is sent.
     func messageNow(_ key: BoardViewKey, version: UInt64) -> String {
-        encode(leaderboard.view(key, in: catalog), version: version)
+        encode(leaderboard.view(key), version: version)
     }
 
     private func encode(_ view: BoardView, version: UInt64) -> String {
@@ -92,12 +96,12 @@ struct BoardRanking: Sendable {
     }
 
     private func row(_ row: RankedSchool) -> RankedRow {
-        RankedRow(rank: row.rank, school: catalog[row.position].id, total: row.count)
+        RankedRow(rank: row.rank, school: ids[row.position], total: row.count)
     }
 
     func message(_ view: SchoolView, version: UInt64) -> SchoolViewMessage {
         SchoolViewMessage(
-            version: version, school: catalog[view.school].id, total: view.count,
+            version: version, school: ids[view.school], total: view.count,
             ranks: view.standings.map { Standing(rank: $0.rank, size: $0.size, gap: $0.gap) },
             above: view.above.map(row), below: view.below.map(row), top: view.top.map(row)
         )
