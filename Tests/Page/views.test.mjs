@@ -77,7 +77,8 @@ test('my taps not yet sent count at once: the total grows, and passing the schoo
   let state = viewed;
   for (let i = 0; i < 5; i++) state = update(state, tap[0], 1000 + i).state;
   assert.equal(schoolTotal(state), 25);
-  assert.deepEqual(standing(state), { total: 25, rank: 3, gap: { school: 'S2', taps: 1 } }, 'a tie shares the place');
+  assert.deepEqual(standing(state), { total: 25, rank: 2, gap: { school: 'S1', taps: 16 } }, 'a tie shares the place');
+  assert.deepEqual(miniRows(state).slice(0, 3).map((r) => [r.rank, r.school]), [[1, 'S1'], [2, 'S2'], [2, 'S3']]);
   state = update(state, tap[0], 1010).state;
   assert.deepEqual(standing(state), { total: 26, rank: 2, gap: { school: 'S1', taps: 15 } });
   assert.deepEqual(miniRows(state).slice(0, 3).map((r) => [r.rank, r.school, r.total]), [[1, 'S1', 40], [2, 'S3', 26], [3, 'S2', 25]]);
@@ -104,7 +105,17 @@ test('the leader, and a school without a tap yet', () => {
   const lead = { ...VIEW, total: 50, ranks: [[1, 6, null]], above: [], top: [[1, 'S3', 50], [2, 'S1', 40], [3, 'S2', 25]] };
   assert.deepEqual(standing(run(welcomed(), server(lead))[0]), { total: 50, rank: 1, gap: null });
   const none = { ...VIEW, total: 0, ranks: [[6, 6, 8]], above: [[4, 'S4', 12], [5, 'S5', 8]], below: [] };
-  assert.deepEqual(standing(run(welcomed(), server(none))[0]), { total: 0, rank: null, gap: null });
+  assert.deepEqual(standing(run(welcomed(), server(none))[0]), { total: 0, rank: null, gap: { school: 'S5', taps: 9 } });
+  const start = { ...VIEW, total: 0, ranks: [[1, 6, null]], above: [[1, 'S1', 0]], below: [[1, 'S4', 0]], top: [[1, 'S1', 0], [1, 'S3', 0]] };
+  assert.deepEqual(standing(run(welcomed(), server(start))[0]), { total: 0, rank: null, gap: null }, 'a battle\'s start');
+  assert.deepEqual(standing(run(welcomed(), server(start), tap)[0]), { total: 1, rank: 1, gap: null });
+});
+
+test('schools tied with mine hide the school to overtake: the view says how far, and my taps count down', () => {
+  const crowd = { ...VIEW, total: 0, ranks: [[5, 6, 8]], above: [[5, 'S4', 0], [5, 'S6', 0]], below: [] };
+  const [state] = run(welcomed(), server(crowd));
+  assert.deepEqual(standing(state), { total: 0, rank: null, gap: { school: null, taps: 9 } });
+  assert.deepEqual(standing(run(state, tap, tap)[0]), { total: 2, rank: 5, gap: { school: null, taps: 7 } });
 });
 
 test('the view of another school (before a switch is acknowledged) is not mine', () => {
@@ -210,7 +221,7 @@ test('the projector with a single page stays on it; a league chosen starts again
   const [high, effects] = run(turned, [{ type: 'league', level: 'high', province: '' }]);
   assert.equal(high.projectorPage, 0);
   assert.deepEqual(effects, [{ type: 'watchBoard', url: '/v1/board?count=11&from=0&level=high' }]);
-  assert.equal(projectorLabel(high), '', 'nothing known of the new league');
+  assert.equal(high.projectorPages, 0, 'nothing known of the new league');
 });
 
 test('a tab waiting for the device streams the national page, and its header reads the school there', () => {
