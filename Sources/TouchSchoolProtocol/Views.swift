@@ -113,6 +113,16 @@ public struct Watch: Codable, Equatable, Sendable {
         self.count = count
     }
 
+    private enum CodingKeys: String, CodingKey { case league, from, count }
+
+    /// `from` and `count` may be left out with the league (no page).
+    public init(from decoder: any Decoder) throws {
+        let members = try decoder.container(keyedBy: CodingKeys.self)
+        league = try members.decodeIfPresent(LeagueName.self, forKey: .league)
+        from = try members.decodeIfPresent(Int.self, forKey: .from) ?? 0
+        count = try members.decodeIfPresent(Int.self, forKey: .count) ?? 0
+    }
+
     /// The most rows a page holds: a tall terminal's ranking, twice over.
     public static let maximumCount = 100
     /// The deepest place a page may start at: past any league's end (12,011 schools nationally).

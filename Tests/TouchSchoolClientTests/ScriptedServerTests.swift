@@ -132,7 +132,7 @@ enum ScriptedReply: Sendable {
         let server = try await ScriptedServer { message in
             switch message {
             case .hello:
-                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 1, board: Board(version: 5, scores: ["S2": 70]), player: Self.me, catalog: "\"c\"")))]
+                return [.send(.welcome(Welcome(protocol: PlayProtocol.wholeBoardVersion, battle: Self.battleID, lastSeq: 1, board: Board(version: 5, scores: ["S2": 70]), player: Self.me, catalog: "\"c\"")))]
             case let .taps(batch):
                 let refused: UInt64 = batch.seq == 3 ? 2 : 0
                 let total = batch.totalTaps
@@ -141,6 +141,8 @@ enum ScriptedReply: Sendable {
                         .send(.board(BoardChanges(version: 5 + batch.seq, scores: ["S1": 1000 + batch.seq])))]
             case .ping:
                 return [.send(.pong)]
+            case .watch:
+                return []
             }
         }
         defer { server.stop() }
@@ -175,11 +177,13 @@ enum ScriptedReply: Sendable {
         let server = try await ScriptedServer { message in
             switch message {
             case .hello:
-                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: [:]), player: Self.me, catalog: "\"c\"")))]
+                return [.send(.welcome(Welcome(protocol: PlayProtocol.wholeBoardVersion, battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: [:]), player: Self.me, catalog: "\"c\"")))]
             case let .taps(batch):
                 return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: 0, refused: batch.totalTaps, player: Self.me, banned: true)))]
             case .ping:
                 return [.send(.pong)]
+            case .watch:
+                return []
             }
         }
         defer { server.stop() }
@@ -205,7 +209,7 @@ enum ScriptedReply: Sendable {
         // the deadline even on a loaded machine).
         let lateWelcome = Duration.seconds(8)
         let hellos = Mutex(0)
-        let welcome = ServerMessage.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: [:]),
+        let welcome = ServerMessage.welcome(Welcome(protocol: PlayProtocol.wholeBoardVersion, battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: [:]),
                                                     player: Self.me, catalog: "\"c\""))
         let server = try await ScriptedServer { message in
             switch message {
@@ -220,6 +224,8 @@ enum ScriptedReply: Sendable {
                                                     player: PlayerState(schoolID: "S1", taps: batch.totalTaps, bestTapsPerSecond: 3))))]
             case .ping:
                 return [.send(.pong)]
+            case .watch:
+                return []
             }
         }
         defer { server.stop() }
@@ -254,7 +260,7 @@ enum ScriptedReply: Sendable {
         ], source: .official(edition: "2026-03-20"))
         let server = try await ScriptedServer(catalog: (CatalogFile.encode(newer), "\"d\"")) { message in
             guard case .hello = message else { return [] }
-            return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: ["S3": 9]), player: Self.me, catalog: "\"d\"")))]
+            return [.send(.welcome(Welcome(protocol: PlayProtocol.wholeBoardVersion, battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: ["S3": 9]), player: Self.me, catalog: "\"d\"")))]
         }
         defer { server.stop() }
         let directory = TemporaryDirectory()

@@ -34,13 +34,56 @@ import TouchSchoolProtocol
         let player = PlayerState(schoolID: nil, taps: 0, bestTapsPerSecond: 0)
         let expected = #"{"battle":"3f2a9c0d8e7b4a1f","board":{"scores":{"S1":3,"S2":5},"version":7},"catalog":"\"c1\"","#
             + #""lastSeq":4,"player":{"best":0,"taps":0},"protocol":1,"type":"welcome"}"#
-        let whole = MessageCoding.encode(.welcome(Welcome(battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, board: Board(version: 7, scores: ["S2": 5, "S1": 3]),
+        let whole = MessageCoding.encode(.welcome(Welcome(protocol: 1, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, board: Board(version: 7, scores: ["S2": 5, "S1": 3]),
                                                           player: player, catalog: "\"c1\"")))
         #expect(whole == expected)
-        let apart = MessageCoding.encodeWelcome(battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, player: player, catalog: "\"c1\"",
+        let apart = MessageCoding.encodeWelcome(protocol: 1, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, player: player, catalog: "\"c1\"",
                                                 encodedBoard: #"{"scores":{"S1":3,"S2":5},"version":7}"#)
         #expect(apart == expected)
         #expect(try MessageCoding.decodeServer(apart) == MessageCoding.decodeServer(whole))
+    }
+
+    /// Protocol 2's welcome has no board; its messages are as docs/protocol.md writes them, and
+    /// the server's own encodings (without JSONEncoder) are the same bytes as the encoder's.
+    @Test func protocolTwosMessagesReadAsDocumented() throws {
+        let player = PlayerState(schoolID: "B000012052", taps: 3, bestTapsPerSecond: 2)
+        let welcome = MessageCoding.encodeWelcome(protocol: 2, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, player: player, catalog: "\"c1\"",
+                                                  encodedBoard: nil)
+        #expect(welcome == #"{"battle":"3f2a9c0d8e7b4a1f","catalog":"\"c1\"","lastSeq":4,"player":{"best":2,"school":"B000012052","taps":3},"#
+            + #""protocol":2,"type":"welcome"}"#)
+        #expect(try MessageCoding.decodeServer(welcome) == .welcome(Welcome(protocol: 2, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, board: nil,
+                                                                             player: player, catalog: "\"c1\"")))
+
+        let view = SchoolViewMessage(
+            version: 41, school: "B000012052", total: 120,
+            ranks: [Standing(rank: 5, size: 12011, gap: 3), Standing(rank: 2, size: 2376, gap: 3), Standing(rank: 1, size: 1, gap: nil),
+                    Standing(rank: 1, size: 1, gap: nil)],
+            above: [RankedRow(rank: 3, school: "B1", total: 130), RankedRow(rank: 4, school: "B2", total: 123)],
+            below: [RankedRow(rank: 6, school: "B3", total: 120)],
+            top: [RankedRow(rank: 1, school: "B9", total: 900)]
+        )
+        let text = #"{"above":[[3,"B1",130],[4,"B2",123]],"below":[[6,"B3",120]],"#
+            + #""ranks":[[5,12011,3],[2,2376,3],[1,1,null],[1,1,null]],"school":"B000012052","top":[[1,"B9",900]],"#
+            + #""total":120,"type":"view","version":41}"#
+        #expect(MessageCoding.encodeView(view) == text)
+        #expect(MessageCoding.encode(.view(view)) == text)
+        #expect(try MessageCoding.decodeServer(text) == .view(view))
+
+        let page = PageMessage(version: 9, league: LeagueName(level: "high", province: "서울특별시"), from: 20, size: 321,
+                               rows: [RankedRow(rank: 21, school: "B5", total: 8)])
+        let pageText = #"{"from":20,"league":{"level":"high","province":"서울특별시"},"rows":[[21,"B5",8]],"size":321,"type":"page","version":9}"#
+        #expect(MessageCoding.encodePage(page) == pageText)
+        #expect(MessageCoding.encode(.page(page)) == pageText)
+        #expect(try MessageCoding.decodeServer(pageText) == .page(page))
+        let national = PageMessage(version: 1, league: LeagueName(), from: 0, size: 0, rows: [])
+        #expect(MessageCoding.encodePage(national) == MessageCoding.encode(.page(national)))
+        // A province needing escapes goes through the encoder.
+        let odd = PageMessage(version: 1, league: LeagueName(province: "a\"b\n"), from: 0, size: 0, rows: [])
+        #expect(MessageCoding.encodePage(odd) == MessageCoding.encode(.page(odd)))
+
+        #expect(try MessageCoding.decodeClient(#"{"type":"watch","league":{"level":"high"},"from":0,"count":20}"#)
+            == .watch(Watch(league: LeagueName(level: "high"), from: 0, count: 20)))
+        #expect(try MessageCoding.decodeClient(#"{"type":"watch"}"#) == .watch(Watch(league: nil)))
     }
 
     @Test func badMessagesSayWhyWithTheCloseCode() {

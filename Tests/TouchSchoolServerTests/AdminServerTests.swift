@@ -39,7 +39,7 @@ import TouchSchoolTestSupport
             // The address ban: new connections refused with 4003, then accepted again.
             #expect(try await AdminAPI.request(server, token: token, "POST", "/v1/admin/addresses/127.0.0.1/ban").status == 200)
             let refused = try await TestPlayer.connect(to: server)
-            try await refused.send(.hello(Hello(device: TestDevice(name: "x").key, player: "x")))
+            try await refused.send(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: TestDevice(name: "x").key, player: "x")))
             #expect(try await refused.closed() == CloseCode.banned)
             #expect(refused.errorMessages.map(\.code) == [CloseCode.banned])
             #expect(try await AdminAPI.request(server, token: token, "POST", "/v1/admin/addresses/127.0.0.1/unban").status == 200)

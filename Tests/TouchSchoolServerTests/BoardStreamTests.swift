@@ -72,7 +72,7 @@ import TouchSchoolProtocol
             #expect(refused.status == 429)
             #expect(try await refused.ended())
             let refusedPlayer = try await TestPlayer.connect(to: server)
-            try await refusedPlayer.send(.hello(Hello(device: TestDevice(name: "fourth").key, player: "fourth")))
+            try await refusedPlayer.send(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: TestDevice(name: "fourth").key, player: "fourth")))
             #expect(try await refusedPlayer.closed() == CloseCode.tooManyConnections)
             // A stream closed by its reader gives its place back at once, not when a write to it
             // fails (a keep-alive 15 s or more away): 0.04 to 0.6 s measured here, 10 s allowed

@@ -199,7 +199,7 @@ import TouchSchoolTestSupport
         // The WebSocket upgrade goes through: a welcome, an ack, the board.
         let player = try await TestPlayer.connect(url: "ws://127.0.0.1:\(nginx.port)\(PlayProtocol.playPath)")
         let device = TestDevice(name: "kim")
-        try await player.send(.hello(Hello(device: device.key, player: device.name)))
+        try await player.send(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: device.key, player: device.name)))
         _ = try await player.next("welcome through nginx") { if case let .welcome(welcome) = $0 { welcome } else { nil } }
         try await player.send(.taps(device.batch(schoolB, taps: 4, switchTo: true)))
         #expect(try await player.ack(1).accepted == 4)

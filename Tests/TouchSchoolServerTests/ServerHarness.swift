@@ -77,7 +77,7 @@ final class TestPlayer: Sendable {
         for attempt in 1... {
             let player = try await connect(to: server)
             do {
-                try await player.send(.hello(Hello(device: device.key, player: device.name, client: client)))
+                try await player.send(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: device.key, player: device.name, client: client)))
                 let welcome = try await player.next("welcome") { if case let .welcome(welcome) = $0 { welcome } else { nil } }
                 return (player, welcome)
             } catch {

@@ -39,7 +39,7 @@ import TouchSchoolStore
     /// A player connected as `id` and welcomed for `device` (never seen by the store).
     static func welcomed(_ hall: inout BattleHall, _ id: ConnectionID, _ device: String, at ms: Int = 0) {
         _ = hall.update(.connect(id, watchesBoard: false), now: at(ms))
-        _ = hall.update(.hello(id, device: device), now: at(ms))
+        _ = hall.update(.hello(id, device: device, protocol: PlayProtocol.wholeBoardVersion), now: at(ms))
         _ = hall.update(.deviceRead(id, device: device, .success(nil)), now: at(ms))
         #expect(hall.peers[id]?.device == device)
     }
@@ -199,7 +199,7 @@ import TouchSchoolStore
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(0))
         _ = hall.update(.alarm(.commit), now: Self.at(50))
         _ = hall.update(.connect(2, watchesBoard: false), now: Self.at(55))
-        let hello = hall.update(.hello(2, device: "device-1"), now: Self.at(55))
+        let hello = hall.update(.hello(2, device: "device-1", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(55))
         #expect(Self.reads(hello).isEmpty && Self.answers(hello).isEmpty, "the number is not the truth before the save")
         let done = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3))], board: .init(version: 1, scores: ["A": 3]))),
                                now: Self.at(90))
@@ -211,7 +211,7 @@ import TouchSchoolStore
             Issue.record("no welcome: \(read)")
             return
         }
-        #expect(welcome == Welcome(battle: Self.battleID, lastSeq: 1, board: Board(version: 1, scores: ["A": 3]),
+        #expect(welcome == Welcome(protocol: PlayProtocol.wholeBoardVersion, battle: Self.battleID, lastSeq: 1, board: Board(version: 1, scores: ["A": 3]),
                                    player: PlayerState(schoolID: "A", taps: 3, bestTapsPerSecond: 5), catalog: Self.catalog.etag))
         #expect(Self.sent(read) == [Self.Sent(to: 1, message: nil, close: CloseCode.normal, text: nil)],
                 "the device's older connection is closed: the newest wins")
@@ -223,9 +223,9 @@ import TouchSchoolStore
         Self.welcomed(&hall, 1, "device-1")
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(0))
         _ = hall.update(.connect(2, watchesBoard: false), now: Self.at(10))
-        #expect(Self.reads(hall.update(.hello(2, device: "device-1"), now: Self.at(10))).isEmpty)
+        #expect(Self.reads(hall.update(.hello(2, device: "device-1", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(10))).isEmpty)
         _ = hall.update(.connect(3, watchesBoard: false), now: Self.at(10))
-        #expect(Self.reads(hall.update(.hello(3, device: "device-3"), now: Self.at(10))) == [3], "another device is read at once")
+        #expect(Self.reads(hall.update(.hello(3, device: "device-3", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(10))) == [3], "another device is read at once")
         #expect(Self.reads(hall.update(.batch(Self.batch(1, "device-1", seq: 2, taps: 1)), now: Self.at(20))).isEmpty)
         #expect(Self.reads(hall.update(.alarm(.commit), now: Self.at(50))).isEmpty, "its batches are being saved")
         let done = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3)), .acknowledged(Self.ack(2, 4))],
@@ -236,7 +236,7 @@ import TouchSchoolStore
     @Test func aHelloIsReadAgainWhileTheStoreCannotBeRead() {
         var hall = Self.hall()
         _ = hall.update(.connect(1, watchesBoard: false), now: Self.at(0))
-        _ = hall.update(.hello(1, device: "device-1"), now: Self.at(0))
+        _ = hall.update(.hello(1, device: "device-1", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(0))
         let failed = hall.update(.deviceRead(1, device: "device-1", .failure(BattleStoreError(message: "down"))), now: Self.at(5))
         #expect(Self.answers(failed).isEmpty && hall.lastSaveError == "down")
         #expect(failed.contains { if case .readDevice(1, "device-1", after: BattleHall.retryDelay) = $0 { true } else { false } })
@@ -245,12 +245,12 @@ import TouchSchoolStore
     @Test func aFullBattleRefusesANewDeviceButWelcomesAKnownOne() {
         var hall = Self.hall(devicesStored: 2, maximumDevices: 2)
         _ = hall.update(.connect(1, watchesBoard: false), now: Self.at(0))
-        _ = hall.update(.hello(1, device: "new"), now: Self.at(0))
+        _ = hall.update(.hello(1, device: "new", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(0))
         let refused = hall.update(.deviceRead(1, device: "new", .success(nil)), now: Self.at(1))
         #expect(Self.answers(refused)[1] == .refused(ProtocolError(
             code: CloseCode.battleFull, message: "this battle takes no new players now: it holds its limit of 2 devices")))
         _ = hall.update(.connect(2, watchesBoard: false), now: Self.at(0))
-        _ = hall.update(.hello(2, device: "known"), now: Self.at(0))
+        _ = hall.update(.hello(2, device: "known", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(0))
         let known = hall.update(.deviceRead(2, device: "known", .success((DeviceRecord(lastSeq: 4, player: "p", lastEndMs: 0), PlayerRecord()))),
                                 now: Self.at(1))
         guard case .welcome = Self.answers(known)[2] else { Issue.record("\(known)"); return }
@@ -259,7 +259,7 @@ import TouchSchoolStore
     @Test func aConnectionGoneBeforeItsWelcomeIsAnsweredGoingAway() {
         var hall = Self.hall()
         _ = hall.update(.connect(1, watchesBoard: false), now: Self.at(0))
-        _ = hall.update(.hello(1, device: "device-1"), now: Self.at(0))
+        _ = hall.update(.hello(1, device: "device-1", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(0))
         let gone = hall.update(.disconnect(1), now: Self.at(1))
         #expect(Self.answers(gone) == [1: .refused(BattleHall.goingAway)])
         #expect(hall.update(.deviceRead(1, device: "device-1", .success(nil)), now: Self.at(2)).isEmpty, "a late read is dropped")
@@ -330,7 +330,7 @@ import TouchSchoolStore
         // After the end, a connection's writer still ends when it goes, and a late hello is answered.
         let gone = hall.update(.disconnect(1), now: Self.at(60))
         #expect(gone.count == 1 && { if case .finish(1) = gone[0] { true } else { false } }())
-        #expect(Self.answers(hall.update(.hello(2, device: "device-2"), now: Self.at(61))) == [2: .refused(BattleHall.goingAway)])
+        #expect(Self.answers(hall.update(.hello(2, device: "device-2", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(61))) == [2: .refused(BattleHall.goingAway)])
     }
 
     @Test func shutdownWaitsForTheCommitUnderWayAndTakesWhatArrivedMeanwhile() {
@@ -376,10 +376,10 @@ import TouchSchoolStore
         Self.welcomed(&hall, 1, "device-1")
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(0))
         _ = hall.update(.connect(2, watchesBoard: false), now: Self.at(1))
-        _ = hall.update(.hello(2, device: "device-1"), now: Self.at(1))
+        _ = hall.update(.hello(2, device: "device-1", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(1))
         let closing = hall.update(.shutdown(saying: true), now: Self.at(2))
         #expect(Self.answers(closing) == [2: .refused(BattleHall.goingAway)])
-        #expect(Self.answers(hall.update(.hello(1, device: "device-1"), now: Self.at(3))) == [1: .refused(BattleHall.goingAway)])
+        #expect(Self.answers(hall.update(.hello(1, device: "device-1", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(3))) == [1: .refused(BattleHall.goingAway)])
         #expect(hall.update(.alarm(.poll), now: Self.at(400)).isEmpty)
     }
 
