@@ -27,10 +27,10 @@ function fresh(options = {}) { return initialState({ defaultPlayer: 'web player'
 function playing(record = EMPTY, school = 'S1') {
   return run(fresh(), [{ type: 'granted', record, device: DEVICE, freshDevice: 'x', school }])[0];
 }
-/** The same, welcomed by the server of BATTLE (protocol 2: no board), and shown its school's view: S1 at 10, second. */
+/** The same, welcomed by the server of BATTLE (protocol 2: no board) for that school, and shown S1's view: at 10, second. */
 function welcomed(record = EMPTY, school = 'S1', extra = {}) {
   return run(playing(record, school), [{ type: 'socketOpen' }],
-             [{ type: 'server', message: { type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: PLAYER, catalog: 'c1', ...extra },
+             [{ type: 'server', message: { type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: { ...PLAYER, school }, catalog: 'c1', ...extra },
                 record: EMPTY }],
              [{ type: 'server', message: { type: 'view', version: 1, school: 'S1', total: 10, ranks: [[2, 2, 10]], above: [[1, 'S2', 20]],
                                              below: [], top: [[1, 'S2', 20], [2, 'S1', 10]] } }])[0];
@@ -116,7 +116,7 @@ test('a batch is sealed after 250 ms online (5 s offline) into the outbox, store
   const online = run(welcomed(), [tap(), 1000])[0];
   assert.equal(update(online, { type: 'sealTick' }, 1249).state, online);
   const [state, effects] = run(online, [{ type: 'sealTick' }, 1250]);
-  const batch = { seq: 1, taps: { S1: 1 }, playerTaps: 1, best: 1, startMs: 1000, endMs: 1000, switchedTo: 'S1' };
+  const batch = { seq: 1, taps: { S1: 1 }, playerTaps: 1, best: 1, startMs: 1000, endMs: 1000 };
   assert.deepEqual(state.box, { nextSeq: 2, batches: [batch] });
   assert.equal(state.open, null);
   assert.deepEqual(stores(effects), [`outbox:${BATTLE}`, `open:${BATTLE}`]);
@@ -197,7 +197,8 @@ test('a welcome from another battle takes up that battle\'s own record and seals
   assert.equal(state.battle, OTHER);
   assert.equal(state.schoolView, null, 'the other battle\'s standing is not this one\'s');
   assert.equal(state.open, null);
-  assert.deepEqual(state.box.batches.map((b) => [b.seq, b.taps]), [[3, { S9: 4 }]]);
+  assert.deepEqual(state.box.batches.map((b) => [b.seq, b.taps, b.switchedTo]), [[3, { S9: 4 }, undefined], [4, {}, 'S1']],
+                   'the school played here is told to that battle');
 });
 
 test('a welcome with a battle that is no identity stops the page: it does not match the server', () => {
@@ -325,11 +326,21 @@ test('choosing a school: at once without taps of mine, after a yes with them', (
   const [changed, effects] = run(asking, [{ type: 'confirmYes' }, 6]);
   assert.equal(changed.school, 'S2');
   assert.equal(changed.view, 'game');
-  assert.deepEqual(changed.box.batches.map((b) => b.taps), [{ S1: 2 }], 'the open batch keeps its school');
+  assert.deepEqual(changed.box.batches.map((b) => [b.taps, b.playerTaps, b.switchedTo]), [[{ S1: 2 }, 2, 'S1'], [{}, 0, 'S2']],
+                   'the open batch keeps its school; the switch is told at once, by a batch of no taps');
   assert.ok(effects.some((e) => e.type === 'store' && e.name === 'school' && e.value === 'S2'));
+  assert.equal(myTaps(changed), 0, 'my count restarts');
   const [next] = run(changed, [tap(), 10]);
-  assert.equal(next.open.switchedTo, 'S2');
-  assert.equal(myTaps(next), 1, 'my count restarts');
+  assert.equal(next.open.switchedTo, undefined, 'said already');
+  assert.equal(myTaps(next), 1);
+});
+
+test('welcomed by a battle whose player has no school (a new battle), the page tells it the school it plays for', () => {
+  const [state, effects] = run(playing(), [{ type: 'socketOpen' }],
+                               [{ type: 'server', message: { type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: PLAYER, catalog: 'c' },
+                                  record: EMPTY }]);
+  assert.deepEqual(sent(effects), [{ type: 'taps', seq: 1, taps: {}, playerTaps: 0, best: 0, startMs: 0, endMs: 0, switchedTo: 'S1' }]);
+  assert.deepEqual(state.played, { school: 'S1', taps: 0, best: 0 });
 });
 
 test('Enter in the search chooses the first result', () => {

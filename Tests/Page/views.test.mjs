@@ -113,9 +113,14 @@ test('the leader, and a school without a tap yet', () => {
 
 test('schools tied with mine hide the school to overtake: the view says how far, and my taps count down', () => {
   const crowd = { ...VIEW, total: 0, ranks: [[5, 6, 8]], above: [[5, 'S4', 0], [5, 'S6', 0]], below: [] };
-  const [state] = run(welcomed(), server(crowd));
+  const [state, effects] = run(welcomed(), server(crowd));
   assert.deepEqual(standing(state), { total: 0, rank: null, gap: { school: null, taps: 9 } });
   assert.deepEqual(standing(run(state, tap, tap)[0]), { total: 2, rank: 5, gap: { school: null, taps: 7 } });
+  // The game asks for the place before the first of my rank: the school to overtake, by name.
+  assert.deepEqual(sent(effects), [{ type: 'watch', league: {}, from: 3, count: 1 }]);
+  const [named] = run(state, server({ type: 'page', version: 7, league: {}, from: 3, size: 6, rows: [[4, 'S5', 8]] }));
+  assert.deepEqual(standing(named), { total: 0, rank: null, gap: { school: 'S5', taps: 9 } });
+  assert.deepEqual(sent(run(named, server(VIEW))[1]), [{ type: 'watch' }], 'the view\'s rows name it again');
 });
 
 test('the view of another school (before a switch is acknowledged) is not mine', () => {
@@ -230,7 +235,7 @@ test('a tab waiting for the device streams the national page, and its header rea
   assert.deepEqual(effects, [{ type: 'watchBoard', url: '/v1/board?count=100&from=0' }]);
   const [state] = run(waiting, [{ type: 'boardPage', page: PAGE }]);
   assert.deepEqual(standing(state), { total: 20, rank: 3, gap: { school: 'S2', taps: 6 } });
-  assert.deepEqual(miniRows(state).map((r) => r.school), ['S1', 'S2', 'S3', 'S4', 'S5']);
+  assert.deepEqual(miniRows(state).map((r) => r.school), ['S1', 'S2', 'S3', 'S4'], 'S5 has no tap');
   const [board, shown] = run(state, [{ type: 'show', view: 'board' }], [{ type: 'league', level: 'middle', province: '' }]);
   assert.deepEqual(shown, [{ type: 'watchBoard', url: '/v1/board?count=100&from=0&level=middle' }]);
   assert.equal(board.stream, 'live');

@@ -15,7 +15,7 @@ export function initialState(options) {
     pending: new Map(), waitingTaps: 0, played: { school: null, taps: 0, best: 0 },
     // The last second's taps, the best; the last PUFFS taps' puffs, oldest first.
     recent: [], best: 0, puffs: [], puffCount: 0,
-    // Protocol 2: my school's last `view` (kept offline: frozen, as shown), and the taps of its
+    // Protocol 2: my school's last `view` (kept offline: frozen, as shown), and the taps for my
     // school acknowledged since, which that view does not count yet.
     schoolView: null, ackedTaps: 0,
     // The last page of the league shown (`page`), and its totals "a moment ago" (for ▲/▼), {key, totals}.
@@ -70,13 +70,18 @@ export function pageKey(league, from) { return JSON.stringify([league.level || '
 
 /**
  * The page this screen shows ({league, from, count}), or null: the projector's page, with one row
- * more than it shows to tell whether a next page has taps; the ranking's top rows; and, for a tab
- * that does not play, the national top, where it reads its school for its header.
+ * more than it shows to tell whether a next page has taps; the ranking's top rows; for a tab that
+ * does not play, the national top, where it reads its school for its header; and for the game,
+ * the school to overtake when schools tied with mine hide it from the view's rows (the last
+ * school ahead, nationally: the place before the first of my rank).
  */
 export function pageWanted(state) {
   if (state.boardOnly) return { league: leagueShown(state), from: state.projectorPage * PROJECTOR_ROWS, count: PROJECTOR_ROWS + 1 };
   if (state.view === 'board') return { league: leagueShown(state), from: 0, count: BOARD_ROWS };
-  return state.owner ? null : { league: {}, from: 0, count: BOARD_ROWS };
+  if (!state.owner) return { league: {}, from: 0, count: BOARD_ROWS };
+  const view = state.schoolView;
+  if (!view || view.school !== state.school || view.ranks[0][2] === null || view.above.some(([, , score]) => score > view.total)) return null;
+  return { league: {}, from: view.ranks[0][0] - 2, count: 1 };
 }
 
 /**
@@ -100,7 +105,7 @@ export function myView(state) {
 export function schoolTotal(state) {
   if (!state.school) return 0;
   const view = myView(state);
-  return (view ? view.total + (view === state.schoolView ? state.ackedTaps : 0) : 0) + (state.pending.get(state.school) || 0);
+  return (view ? view.total : 0) + state.ackedTaps + (state.pending.get(state.school) || 0);
 }
 
 /**
@@ -119,7 +124,9 @@ export function standing(state) {
   const [serverRank, , serverGap] = view.ranks[0];
   const passed = view.above.filter(([, , score]) => score > view.total && score <= total).length;
   const rank = total === 0 ? null : serverRank - passed;
-  const ahead = view.above.findLast(([, , score]) => score > total);
+  // The school hidden by a tie, as its page says, is farther than the rows above.
+  const hidden = state.owner && state.view !== 'board' && pageShown(state);
+  const ahead = [...(hidden ? hidden.rows : []), ...view.above].findLast(([, , score]) => score > total);
   if (ahead) return { total, rank, gap: { school: ahead[1], taps: ahead[2] - total + 1 } };
   const left = serverGap === null || passed > 0 ? 0 : serverGap - (total - view.total) + 1;
   return { total, rank, gap: left > 0 ? { school: null, taps: left } : null };
@@ -127,8 +134,8 @@ export function standing(state) {
 
 /**
  * The side list: the national top three and the schools around mine, each once, in order, mine
- * at its total of `standing` (a school it passed moves down a place). `after`: a break in the
- * places before this row.
+ * at its total of `standing` (a school it passed moves down a place); as in the ranking, the
+ * schools without a tap are left out, but mine. `after`: a break in the places before this row.
  */
 export function miniRows(state) {
   const view = myView(state);
@@ -141,7 +148,7 @@ export function miniRows(state) {
   for (const row of [...view.top, ...view.above, null, ...view.below]) {
     if (row === null) { rows.push(mine); continue; }
     const [place, school, score] = row;
-    if (seen.has(school)) continue;
+    if (seen.has(school) || score === 0) continue;
     seen.add(school);
     // Competition ranks: a school my taps passed has one more ahead of it.
     rows.push({ rank: place + (score >= view.total && score < total ? 1 : 0), school, total: score, mine: false, after: false });

@@ -2,7 +2,7 @@
 // changed) and the effects to run in order, plain objects that main.js's `run` knows. Pure: no
 // DOM, storage, timers or sockets. Tests/Page/update.test.mjs shows what each message does.
 import * as rules from './rules.js';
-import { recount, myTaps, battleKey, pageWanted, pageKey, totalsOf, PROJECTOR_ROWS } from './state.js';
+import { recount, me, myTaps, battleKey, pageWanted, pageKey, totalsOf, PROJECTOR_ROWS } from './state.js';
 
 /** Protocol 2: the server sends each screen what it shows (its school's `view`, the `page` it watches). */
 const PROTOCOL = 2;
@@ -475,6 +475,8 @@ function receive(s, m, record, now, fx) {
       if (m.catalog !== s.directoryTag) fx.push({ type: 'loadDirectory' });
       s.sentUpTo = 0;
       sendWaiting(s, fx);
+      // A new battle (or a record without the school) learns the school chosen.
+      tellSchool(s, fx, now);
       // A new connection watches nothing yet: the page shown is asked for again.
       s.watching = null;
       follow(s, fx);
@@ -487,8 +489,8 @@ function receive(s, m, record, now, fx) {
       s.serverPlayer = m.player;
       store(s, fx, battleKey('player', s.battle), m.player);
       // Its taps leave the outbox now, so they go on the school's total now, until the next view
-      // (sent after this acknowledgement) counts them.
-      if (done && m.refused === 0 && s.schoolView) s.ackedTaps += done.taps[s.schoolView.school] || 0;
+      // of the school (sent after this acknowledgement) counts them.
+      if (done && m.refused === 0) s.ackedTaps += done.taps[s.school] || 0;
       // Banned by the operator: said as such, not as tapping too fast.
       if (m.banned || m.refused > 0) {
         warn(s, fx, m.banned ? 'banned' : 'abnormal');
@@ -498,7 +500,9 @@ function receive(s, m, record, now, fx) {
     }
     case 'view':
       s.schoolView = m;
-      s.ackedTaps = 0;
+      if (m.school === s.school) s.ackedTaps = 0;
+      // The school to overtake may be hidden from the view's rows, or named again.
+      follow(s, fx);
       return s;
     case 'page':
       return takePage(s, m, fx);
@@ -579,8 +583,25 @@ function choose(s, fx, id, now) {
 function chooseID(s, fx, id, now) {
   if (!s.owner) s.asked = id;
   if (id === s.school) return;
-  // The open batch keeps the school its taps were for; the next one says the switch.
+  // The open batch keeps the school its taps were for.
   seal(s, fx, true, now);
   s.school = id;
+  s.ackedTaps = 0;
   store(s, fx, 'school', id);
+  tellSchool(s, fx, now);
+}
+
+/**
+ * Tells the server the school chosen, by a batch of no taps saying the switch, as the terminal
+ * does: the server learns a player's school from batches, and sends that school's view once it
+ * has (without it, a player would see no rank until their first tap). An open batch's taps say
+ * it themselves.
+ */
+function tellSchool(s, fx, now) {
+  if (!s.owner || !s.school || s.open || me(s).school === s.school) return;
+  const batch = { seq: s.box.nextSeq, taps: {}, playerTaps: 0, best: s.best, startMs: now, endMs: now, switchedTo: s.school };
+  s.box = { nextSeq: s.box.nextSeq + 1, batches: s.box.batches.concat([batch]) };
+  saveBox(s, fx);
+  Object.assign(s, recount(s));
+  sendWaiting(s, fx);
 }
