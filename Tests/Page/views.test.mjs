@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { update, pageStreamURL } from '../../Sources/TouchSchoolServer/Page/Web/update.js';
-import { initialState, standing, miniRows, listRows, movements, schoolTotal, projectorLabel }
+import { initialState, standing, miniRows, listRows, movements, schoolTotal, projectorPosition }
   from '../../Sources/TouchSchoolServer/Page/Web/state.js';
 
 const BATTLE = 'battleAAAAAAAAAAAAAA';
@@ -203,7 +203,7 @@ test('the projector streams a page of ten rows and one more, which says whether 
   const [first] = projector(0, ranked(0, 11, 25), started);
   assert.equal(first.stream, 'live');
   assert.equal(listRows(first).length, 10, 'the eleventh row is not shown');
-  assert.equal(projectorLabel(first), '1', 'how many pages, not known yet');
+  assert.deepEqual(projectorPosition(first), { page: 1, pages: null }, 'how many pages, not known yet');
   const [second, turned] = run(first, [{ type: 'pageTick' }]);
   assert.equal(second.projectorPage, 1);
   assert.deepEqual(turned, [{ type: 'watchBoard', url: '/v1/board?count=11&from=10' }]);
@@ -211,17 +211,17 @@ test('the projector streams a page of ten rows and one more, which says whether 
   const [third] = projector(20, ranked(20, 11, 25), run(second, [{ type: 'boardPage', page: { type: 'page', version: 1, league: {}, from: 10, size: 500, rows: ranked(10, 11, 25) } }],
                                                     [{ type: 'pageTick' }])[0]);
   assert.deepEqual(listRows(third).map((r) => r.school), ['S21', 'S22', 'S23', 'S24', 'S25']);
-  assert.equal(projectorLabel(third), '3 / 3', 'the first school without a tap tells how many have');
+  assert.deepEqual(projectorPosition(third), { page: 3, pages: 3 }, 'the first school without a tap tells how many have');
   const [back, again] = run(third, [{ type: 'pageTick' }]);
   assert.equal(back.projectorPage, 0);
   assert.deepEqual(again, [{ type: 'watchBoard', url: '/v1/board?count=11&from=0' }]);
-  assert.equal(projectorLabel(projector(0, ranked(0, 11, 25), back)[0]), '1 / 3');
+  assert.deepEqual(projectorPosition(projector(0, ranked(0, 11, 25), back)[0]), { page: 1, pages: 3 });
 });
 
 test('the projector with a single page stays on it; a league chosen starts again from its first page', () => {
   const [one] = projector(0, ranked(0, 11, 4));
   assert.deepEqual(run(one, [{ type: 'pageTick' }])[1], []);
-  assert.equal(projectorLabel(one), '');
+  assert.equal(projectorPosition(one), null);
   const [turned] = run(projector(0, ranked(0, 11, 40))[0], [{ type: 'pageTick' }]);
   const [high, effects] = run(turned, [{ type: 'league', level: 'high', province: '' }]);
   assert.equal(high.projectorPage, 0);

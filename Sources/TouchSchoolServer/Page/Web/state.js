@@ -53,12 +53,12 @@ export function myTaps(state) {
 
 // ---------------------------------------------------------------- what the screens show
 /** Rows of the ranking (the play page's list: a phone scrolls it, nothing pages it). */
-export const BOARD_ROWS = 100;
+const BOARD_ROWS = 100;
 /** The projector (`?board`): rows on a page, sized to fill the screen's height. */
 export const PROJECTOR_ROWS = 10;
 
 /** The league the ranking shows, as `watch` and the page name it: only the members chosen. */
-export function leagueShown(state) {
+function leagueShown(state) {
   const league = {};
   if (state.level) league.level = state.level;
   if (state.province) league.province = state.province;
@@ -88,7 +88,7 @@ export function pageWanted(state) {
  * My school's view: the server's, or, in a tab that does not play (no view is sent to it), one
  * read off the national page it streams; null when neither has my school.
  */
-export function myView(state) {
+function myView(state) {
   const { school, schoolView, page } = state;
   if (!school) return null;
   if (schoolView && schoolView.school === school) return schoolView;
@@ -214,13 +214,16 @@ export function movements(state) {
   return moved;
 }
 
-/** The projector's page as "page / pages", or "page" while it is not known how many have taps; nothing for one page. */
-export function projectorLabel(state) {
+/**
+ * Where the projector is: {page, pages} (1-based; pages null while it is not known how many have
+ * taps), or null with nothing to say (no page yet, or a single one).
+ */
+export function projectorPosition(state) {
   const page = pageShown(state);
-  if (!page) return '';
+  if (!page) return null;
   const at = page.from / PROJECTOR_ROWS + 1;
-  if (state.projectorPages === 1 && at === 1) return '';
-  return state.projectorPages >= at ? `${at} / ${state.projectorPages}` : String(at);
+  if (state.projectorPages === 1 && at === 1) return null;
+  return { page: at, pages: state.projectorPages >= at ? state.projectorPages : null };
 }
 
 /** The school's place in a province and district, as lists show it. */

@@ -1,6 +1,6 @@
 // `update(state, message, now)` → `{state, effects}`: the next state (the same object when nothing
 // changed) and the effects to run in order, plain objects that main.js's `run` knows. Pure: no
-// DOM, storage, timers or sockets. Tests/Page/update.test.mjs shows what each message does.
+// DOM, storage, timers or sockets. Tests/Page/update.test.mjs and views.test.mjs show what each message does.
 import * as rules from './rules.js';
 import { recount, me, myTaps, battleKey, pageWanted, pageKey, totalsOf, PROJECTOR_ROWS } from './state.js';
 

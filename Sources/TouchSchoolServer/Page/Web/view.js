@@ -2,7 +2,7 @@
 // the DOM (per tap only the counters change), `renderRanks(state)` redraws the ranks, the side list
 // and the ranking. Only this module touches the elements; names from the data only ever as textContent.
 import { PUFFS } from './update.js';
-import { myTaps, me, schoolTotal, standing, miniRows, pageShown, listRows, movements, projectorLabel, region, PROJECTOR_ROWS } from './state.js';
+import { myTaps, me, schoolTotal, standing, miniRows, pageShown, listRows, movements, projectorPosition, region, PROJECTOR_ROWS } from './state.js';
 
 const PUFF_MS = 1000;          // a puff fades over a second
 
@@ -253,7 +253,10 @@ export function view(document, lang, dispatch) {
     const rows = listRows(state);
     const moved = movements(state);
     // The projector shows one screenful at a time and turns the pages itself.
-    if (state.boardOnly) ui.boardPage.textContent = projectorLabel(state);
+    if (state.boardOnly) {
+      const at = projectorPosition(state);
+      ui.boardPage.textContent = !at ? '' : at.pages ? t.pageOf(at.page, at.pages) : String(at.page);
+    }
     ui.boardRows.replaceChildren(...rows.map((r) => {
       const row = state.schools.get(r.school);
       const places = moved.get(r.school) || 0;
