@@ -96,7 +96,7 @@ function myView(state) {
   const at = page.rows.findIndex((row) => row[1] === school);
   if (at < 0) return null;
   const total = page.rows[at][2];
-  const ahead = page.rows.slice(0, at).filter((row) => row[2] > total).at(-1);
+  const ahead = page.rows.slice(0, at).findLast((row) => row[2] > total);
   return { school, total, ranks: [[page.rows[at][0], page.size, ahead ? ahead[2] - total : null]],
            above: page.rows.slice(Math.max(0, at - 2), at), below: page.rows.slice(at + 1, at + 3), top: page.rows.slice(0, 3) };
 }
