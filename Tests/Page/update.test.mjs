@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { update } from '../../Sources/TouchSchoolServer/Page/Web/update.js';
-import { initialState, myTaps } from '../../Sources/TouchSchoolServer/Page/Web/state.js';
+import { initialState, myTaps, schoolTotal } from '../../Sources/TouchSchoolServer/Page/Web/state.js';
 
 const BATTLE = 'battleAAAAAAAAAAAAAA';
 const OTHER = 'battleBBBBBBBBBBBBBB';
@@ -27,11 +27,13 @@ function fresh(options = {}) { return initialState({ defaultPlayer: 'web player'
 function playing(record = EMPTY, school = 'S1') {
   return run(fresh(), [{ type: 'granted', record, device: DEVICE, freshDevice: 'x', school }])[0];
 }
-/** The same, welcomed by the server of BATTLE. */
+/** The same, welcomed by the server of BATTLE (protocol 2: no board) for that school, and shown S1's view: at 10, second. */
 function welcomed(record = EMPTY, school = 'S1', extra = {}) {
   return run(playing(record, school), [{ type: 'socketOpen' }],
-             [{ type: 'server', message: { type: 'welcome', battle: BATTLE, lastSeq: 0, player: PLAYER, catalog: 'c1',
-                                             board: { version: 1, scores: { S1: 10, S2: 20 } }, ...extra }, record: EMPTY }])[0];
+             [{ type: 'server', message: { type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: { ...PLAYER, school }, catalog: 'c1', ...extra },
+                record: EMPTY }],
+             [{ type: 'server', message: { type: 'view', version: 1, school: 'S1', total: 10, ranks: [[2, 2, 10]], above: [[1, 'S2', 20]],
+                                             below: [], top: [[1, 'S2', 20], [2, 'S1', 10]] } }])[0];
 }
 const tap = (x = 1, y = 2) => ({ type: 'tap', x, y });
 
@@ -114,7 +116,7 @@ test('a batch is sealed after 250 ms online (5 s offline) into the outbox, store
   const online = run(welcomed(), [tap(), 1000])[0];
   assert.equal(update(online, { type: 'sealTick' }, 1249).state, online);
   const [state, effects] = run(online, [{ type: 'sealTick' }, 1250]);
-  const batch = { seq: 1, taps: { S1: 1 }, playerTaps: 1, best: 1, startMs: 1000, endMs: 1000, switchedTo: 'S1' };
+  const batch = { seq: 1, taps: { S1: 1 }, playerTaps: 1, best: 1, startMs: 1000, endMs: 1000 };
   assert.deepEqual(state.box, { nextSeq: 2, batches: [batch] });
   assert.equal(state.open, null);
   assert.deepEqual(stores(effects), [`outbox:${BATTLE}`, `open:${BATTLE}`]);
@@ -131,15 +133,16 @@ test('a hidden page seals its batch at once', () => {
   assert.equal(state.open, null);
 });
 
-test('an acknowledgement removes its batch and puts its taps on the board', () => {
+test('an acknowledgement removes its batch and keeps its taps on the school\'s total', () => {
   const [sealed] = run(welcomed(), [tap(), 1000], [tap(), 1001], [{ type: 'sealTick' }, 1300], [tap(), 1400], [{ type: 'sealTick' }, 1700]);
   assert.deepEqual(sealed.box.batches.map((b) => b.seq), [1, 2]);
   const player = { school: 'S1', taps: 2, best: 2 };
   const [state, effects] = run(sealed, [{ type: 'server', message: { type: 'ack', seq: 1, refused: 0, player } }]);
   assert.deepEqual(state.box.batches.map((b) => b.seq), [2]);
   assert.equal(state.box.nextSeq, 3);
-  assert.equal(state.board.scores.get('S1'), 12);
+  assert.equal(state.ackedTaps, 2);
   assert.equal(state.pending.get('S1'), 1);
+  assert.equal(schoolTotal(state), 13);
   assert.equal(state.waitingTaps, 1);
   assert.deepEqual(state.serverPlayer, player);
   assert.deepEqual(stores(effects), [`outbox:${BATTLE}`, `player:${BATTLE}`]);
@@ -150,7 +153,7 @@ test('a refused batch warns of abnormal tapping; a ban says so instead', () => {
   const [sealed] = run(welcomed(), [tap(), 1000], [{ type: 'sealTick' }, 1300]);
   const [refused, effects] = run(sealed, [{ type: 'server', message: { type: 'ack', seq: 1, refused: 1, player: PLAYER } }]);
   assert.deepEqual(refused.warning, { key: 'abnormal', arg: undefined });
-  assert.equal(refused.board.scores.get('S1'), 10, 'a refused batch adds nothing');
+  assert.equal(schoolTotal(refused), 10, 'a refused batch adds nothing');
   assert.ok(effects.some((e) => e.type === 'feedback' && e.kind === 'warning'));
   assert.ok(effects.some((e) => e.type === 'after' && e.ms === 4000 && e.message.type === 'warnOver'));
   const [banned] = run(sealed, [{ type: 'server', message: { type: 'ack', seq: 1, refused: 1, banned: true, player: PLAYER } }]);
@@ -162,9 +165,9 @@ test('a welcome drops what the server applied, numbers the rest on from its last
   const batch = (seq) => ({ seq, taps: { S1: seq }, playerTaps: seq, best: 1, startMs: 0, endMs: 0 });
   const record = { battle: BATTLE, box: { nextSeq: 7, batches: [batch(3), batch(5), batch(6)] }, open: null, player: PLAYER };
   const opened = run(playing(record), [{ type: 'socketOpen' }]);
-  assert.deepEqual(sent(opened[1]), [{ type: 'hello', protocol: 1, device: DEVICE, player: 'web player', client: 'web' }]);
-  const [state, effects] = run(opened[0], [{ type: 'server', message: { type: 'welcome', battle: BATTLE, lastSeq: 3,
-    player: { school: 'S1', taps: 3, best: 1 }, catalog: 'c2', board: { version: 4, scores: { S1: 100 } } }, record }, 9000]);
+  assert.deepEqual(sent(opened[1]), [{ type: 'hello', protocol: 2, device: DEVICE, player: 'web player', client: 'web' }]);
+  const [state, effects] = run(opened[0], [{ type: 'server', message: { type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 3,
+    player: { school: 'S1', taps: 3, best: 1 }, catalog: 'c2' }, record }, 9000]);
   assert.deepEqual(state.box.batches.map((b) => [b.seq, b.playerTaps]), [[4, 5], [5, 6]]);
   assert.equal(state.box.nextSeq, 6);
   assert.equal(state.socket, 'welcomed');
@@ -174,14 +177,12 @@ test('a welcome drops what the server applied, numbers the rest on from its last
   assert.ok(types(effects).indexOf('store') < types(effects).indexOf('send'), 'stored before sent');
   assert.ok(types(effects).includes('loadDirectory'), 'a catalog the page has not read');
   assert.deepEqual(effects.find((e) => e.type === 'mark'), { type: 'mark', name: 'touchschool-online' });
-  assert.equal(state.board.version, 4);
   assert.equal(state.pending.get('S1'), 11);
-  assert.equal(state.board.scores.get('S1') + state.pending.get('S1'), 111);
 });
 
 test('a first welcome gives the record kept before any battle to the battle, and remembers it', () => {
   const [state, effects] = run(playing(), [tap(), 5], [{ type: 'server', message: { type: 'welcome', battle: BATTLE, lastSeq: 0,
-    player: PLAYER, catalog: 'c', board: { version: 1, scores: {} } }, record: EMPTY }, 10]);
+    player: PLAYER, catalog: 'c' }, record: EMPTY }, 10]);
   assert.equal(state.battle, BATTLE);
   assert.deepEqual(stores(effects).slice(0, 8), [`outbox:${BATTLE}`, `open:${BATTLE}`, `player:${BATTLE}`,
                                                  '-outbox', '-open', '-player', '-switchTo', 'battle']);
@@ -192,28 +193,20 @@ test('a welcome from another battle takes up that battle\'s own record and seals
   const theirs = { battle: OTHER, box: { nextSeq: 3, batches: [] }, open: { taps: { S9: 4 }, playerTaps: 4, best: 2, startMs: 1, endMs: 2 },
                    player: { school: 'S9', taps: 50, best: 2 } };
   const [state] = run(welcomed(), [{ type: 'server', message: { type: 'welcome', battle: OTHER, lastSeq: 2, player: theirs.player,
-    catalog: 'c1', board: { version: 1, scores: {} } }, record: theirs }, 50]);
+    catalog: 'c1' }, record: theirs }, 50]);
   assert.equal(state.battle, OTHER);
+  assert.equal(state.schoolView, null, 'the other battle\'s standing is not this one\'s');
   assert.equal(state.open, null);
-  assert.deepEqual(state.box.batches.map((b) => [b.seq, b.taps]), [[3, { S9: 4 }]]);
+  assert.deepEqual(state.box.batches.map((b) => [b.seq, b.taps, b.switchedTo]), [[3, { S9: 4 }, undefined], [4, {}, 'S1']],
+                   'the school played here is told to that battle');
 });
 
 test('a welcome with a battle that is no identity stops the page: it does not match the server', () => {
-  const [state, effects] = run(playing(), [{ type: 'server', message: { type: 'welcome', battle: 'short', lastSeq: 0, player: PLAYER,
-    board: { version: 1, scores: {} } } }]);
+  const [state, effects] = run(playing(), [{ type: 'server', message: { type: 'welcome', battle: 'short', lastSeq: 0, player: PLAYER } }]);
   assert.equal(state.stopped, 'versionMismatch');
   assert.equal(state.owner, false);
   assert.deepEqual(types(effects), ['cancel', 'close', 'releaseDevice']);
   assert.equal(update(state, tap(), 1).state, state, 'a stopped tab takes no taps');
-});
-
-test('board changes newer than the board are taken; older ones are not', () => {
-  const state = welcomed();
-  const [newer] = run(state, [{ type: 'server', message: { type: 'board', version: 2, scores: { S2: 25, S3: 1 } } }]);
-  assert.deepEqual([...newer.board.scores], [['S1', 10], ['S2', 25], ['S3', 1]]);
-  assert.equal(newer.board.version, 2);
-  assert.equal(state.board.scores.get('S2'), 20, 'the state before is unchanged');
-  assert.equal(update(newer, { type: 'server', message: { type: 'board', version: 1, scores: { S2: 0 } } }, 0).state, newer);
 });
 
 test('offline: a closed socket waits 0.5 s, then twice as long each time; refused by the server, a minute', () => {
@@ -233,7 +226,7 @@ test('offline taps wait in the outbox and go out once online', () => {
   assert.equal(offline.waitingTaps, 2);
   assert.equal(offline.box.batches.length, 1);
   const [, effects] = run(offline, [{ type: 'server', message: { type: 'welcome', battle: BATTLE, lastSeq: 0, player: PLAYER,
-    catalog: 'c', board: { version: 1, scores: {} } }, record: EMPTY }]);
+    catalog: 'c' }, record: EMPTY }]);
   assert.deepEqual(sent(effects).map((m) => [m.seq, m.playerTaps]), [[1, 2]]);
 });
 
@@ -270,13 +263,13 @@ test('granted the device, a school asked for (?school=) is chosen', () => {
   assert.ok(effects.some((e) => e.type === 'store' && e.name === 'school' && e.value === 'S7'));
 });
 
-test('waiting for the device: the tab says another plays, shows its player and watches the board', () => {
+test('waiting for the device: the tab says another plays, shows its player and streams the national page', () => {
   const record = { battle: BATTLE, box: { nextSeq: 2, batches: [{ seq: 1, taps: { S1: 4 }, playerTaps: 4, best: 1, startMs: 0, endMs: 0 }] },
                    open: { taps: { S1: 2 }, playerTaps: 2, best: 1, startMs: 0, endMs: 0 }, player: { school: 'S1', taps: 10, best: 1 } };
   const [state, effects] = run(fresh({ school: 'S1' }), [{ type: 'claiming' }], [{ type: 'waiting', record }]);
   assert.equal(state.elsewhere, true);
   assert.equal(state.claiming, false);
-  assert.deepEqual(effects, [{ type: 'watchBoard' }]);
+  assert.deepEqual(effects, [{ type: 'watchBoard', url: '/v1/board?count=100&from=0' }]);
   assert.equal(myTaps(state), 16);
   assert.equal(state.waitingTaps, 6);
   const later = { ...record, open: { ...record.open, taps: { S1: 5 }, playerTaps: 5 } };
@@ -299,19 +292,6 @@ test('a tab that does not play writes nothing to the storage', () => {
   const [named, stored] = run(welcomed(), [{ type: 'name', text: '  김하늘 ' }]);
   assert.equal(named.name, '김하늘');
   assert.deepEqual(stored, [{ type: 'store', name: 'name', value: '김하늘', orRemove: undefined }, { type: 'close' }]);
-});
-
-test('the board stream: the whole board, then its changes; closed, it is asked again in 10 s', () => {
-  const [live] = run(fresh({ boardOnly: true }), [{ type: 'start' }], [{ type: 'boardWhole', board: { version: 3, scores: { S1: 5 } } }]);
-  assert.equal(live.stream, 'live');
-  assert.deepEqual([...live.baseline], [['S1', 5]]);
-  const [changed] = run(live, [{ type: 'boardChanges', changes: { version: 4, scores: { S1: 8 } } }]);
-  assert.equal(changed.board.scores.get('S1'), 8);
-  const [closed, effects] = run(changed, [{ type: 'boardError', closed: true }]);
-  assert.equal(closed.stream, 'none');
-  assert.deepEqual(effects, [{ type: 'after', name: 'boardRetry', ms: 10000, message: { type: 'watchAgain' } }]);
-  assert.deepEqual(run(closed, [{ type: 'watchAgain' }])[1], [{ type: 'watchBoard' }]);
-  assert.equal(run(changed, [{ type: 'boardError', closed: false }])[0].stream, 'connecting');
 });
 
 test('the search waits 120 ms after typing; its answer shows 20 results at most', () => {
@@ -346,11 +326,21 @@ test('choosing a school: at once without taps of mine, after a yes with them', (
   const [changed, effects] = run(asking, [{ type: 'confirmYes' }, 6]);
   assert.equal(changed.school, 'S2');
   assert.equal(changed.view, 'game');
-  assert.deepEqual(changed.box.batches.map((b) => b.taps), [{ S1: 2 }], 'the open batch keeps its school');
+  assert.deepEqual(changed.box.batches.map((b) => [b.taps, b.playerTaps, b.switchedTo]), [[{ S1: 2 }, 2, 'S1'], [{}, 0, 'S2']],
+                   'the open batch keeps its school; the switch is told at once, by a batch of no taps');
   assert.ok(effects.some((e) => e.type === 'store' && e.name === 'school' && e.value === 'S2'));
+  assert.equal(myTaps(changed), 0, 'my count restarts');
   const [next] = run(changed, [tap(), 10]);
-  assert.equal(next.open.switchedTo, 'S2');
-  assert.equal(myTaps(next), 1, 'my count restarts');
+  assert.equal(next.open.switchedTo, undefined, 'said already');
+  assert.equal(myTaps(next), 1);
+});
+
+test('welcomed by a battle whose player has no school (a new battle), the page tells it the school it plays for', () => {
+  const [state, effects] = run(playing(), [{ type: 'socketOpen' }],
+                               [{ type: 'server', message: { type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: PLAYER, catalog: 'c' },
+                                  record: EMPTY }]);
+  assert.deepEqual(sent(effects), [{ type: 'taps', seq: 1, taps: {}, playerTaps: 0, best: 0, startMs: 0, endMs: 0, switchedTo: 'S1' }]);
+  assert.deepEqual(state.played, { school: 'S1', taps: 0, best: 0 });
 });
 
 test('Enter in the search chooses the first result', () => {
@@ -380,7 +370,10 @@ test('the directory: schools, names more than one school has, provinces in Korea
 
 test('the projector turns its pages, and hides its controls 3 s after the pointer rests', () => {
   const [started] = run(fresh({ boardOnly: true }), [{ type: 'start' }]);
-  assert.equal(run(started, [{ type: 'pageTick' }], [{ type: 'pageTick' }])[0].projectorPage, 2);
+  assert.equal(update(started, { type: 'pageTick' }, 0).state, started, 'no page shown yet: nothing to turn');
+  const rows = Array.from({ length: 11 }, (_, i) => [i + 1, `S${i + 1}`, 100 - i]);
+  const [shown] = run(started, [{ type: 'boardPage', page: { type: 'page', version: 1, league: {}, from: 0, size: 50, rows } }]);
+  assert.equal(run(shown, [{ type: 'pageTick' }])[0].projectorPage, 1);
   const [awake, effects] = run(started, [{ type: 'wake' }]);
   assert.equal(awake.idle, false);
   assert.deepEqual(effects, [{ type: 'after', name: 'idle', ms: 3000, message: { type: 'idle' } }]);
@@ -401,7 +394,9 @@ test('update changes nothing it was given', () => {
   const state = welcomed();
   const [tapped] = run(state, [tap(), 1000]);
   const copy = structuredClone(tapped);
-  for (const message of [{ type: 'sealTick' }, { type: 'server', message: { type: 'board', version: 9, scores: { S1: 99 } } },
+  for (const message of [{ type: 'sealTick' }, { type: 'server', message: { type: 'view', version: 9, school: 'S1', total: 99, ranks: [[1, 2, null]],
+                                                                            above: [], below: [], top: [] } },
+    { type: 'show', view: 'board' }, { type: 'server', message: { type: 'page', version: 9, league: {}, from: 0, size: 2, rows: [[1, 'S1', 99]] } },
     { type: 'server', message: { type: 'ack', seq: 0, refused: 0, player: PLAYER } }, tap(), { type: 'baselineTick' }]) {
     update(tapped, message, 5000);
     assert.deepEqual(tapped, copy, message.type);

@@ -108,8 +108,8 @@ function warning(muted) {
 export const feedback = { tap, warning };
 
 // ---------------------------------------------------------------- the server
-// The server, as effects: the play socket (/v1/play), the board stream of a tab that does not play
-// (`GET /v1/board`, Server-Sent Events), the school directory, the search and the join addresses.
+// The server, as effects: the play socket (/v1/play), the page stream of a tab that does not play
+// (`GET /v1/board?count=…`, Server-Sent Events), the school directory, the search and the join addresses.
 
 export function net(dispatch) {
   let socket = null, source = null, searching = null;
@@ -136,16 +136,15 @@ export function net(dispatch) {
     send({ message }) { if (socket) socket.send(JSON.stringify(message)); },
     close() { if (socket) socket.close(); },
 
-    watchBoard() {
-      if (source) return;
-      const stream = new EventSource('/v1/board');
+    /** The stream of one page (`url`, from update.js), replacing the one open: its `page` events. */
+    watchBoard({ url }) {
+      if (source) source.close();
+      const stream = new EventSource(url);
       source = stream;
-      const on = (name, type, key) => stream.addEventListener(name, (event) => {
-        const value = json(event.data);
-        if (value && source === stream) dispatch({ type, [key]: value });
+      stream.addEventListener('page', (event) => {
+        const page = json(event.data);
+        if (page && source === stream) dispatch({ type: 'boardPage', page });
       });
-      on('board', 'boardWhole', 'board');
-      on('changes', 'boardChanges', 'changes');
       stream.onerror = () => {
         if (source !== stream) return;
         const closed = stream.readyState === EventSource.CLOSED;

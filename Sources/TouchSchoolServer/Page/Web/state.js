@@ -15,12 +15,17 @@ export function initialState(options) {
     pending: new Map(), waitingTaps: 0, played: { school: null, taps: 0, best: 0 },
     // The last second's taps, the best; the last PUFFS taps' puffs, oldest first.
     recent: [], best: 0, puffs: [], puffCount: 0,
-    // The board, and its totals "a moment ago" (for ▲/▼).
-    board: { version: 0, scores: new Map() }, baseline: null,
+    // Protocol 2: my school's last `view` (kept offline: frozen, as shown), and the taps for my
+    // school acknowledged since, which that view does not count yet.
+    schoolView: null, ackedTaps: 0,
+    // The last page of the league shown (`page`), and its totals "a moment ago" (for ▲/▼), {key, totals}.
+    page: null, baseline: null,
     schools: new Map(), sharedNames: new Set(), provinces: [], directoryTag: null,
-    view: 'picker', level: '', province: '', projectorPage: 0, idle: true, firstConnectionOver: false,
-    // The socket ('none', 'connecting', 'welcomed'); the board stream ('none', 'connecting', 'live').
-    socket: 'none', sentUpTo: 0, retryMs: 500, lastPong: 0, stream: 'none',
+    // The projector's page (0-based), and how many of its pages have taps (0: not known yet).
+    view: 'picker', level: '', province: '', projectorPage: 0, projectorPages: 0, idle: true, firstConnectionOver: false,
+    // The socket ('none', 'connecting', 'welcomed') and the page it watches (its key, null for none); the
+    // board stream ('none', 'connecting', 'live') and its address (null when closed).
+    socket: 'none', sentUpTo: 0, retryMs: 500, lastPong: 0, watching: null, stream: 'none', streaming: null,
     // A warning ({key, arg}), the search, a school change waiting for a yes ({id, taps}).
     warning: null, query: '', results: [], found: null, confirm: null,
   };
@@ -46,39 +51,179 @@ export function myTaps(state) {
   return state.school && mine.school === state.school ? mine.taps : 0;
 }
 
-/** A school's total: the board's and the taps still waiting. */
-export function total(state, id) { return (state.board.scores.get(id) || 0) + (state.pending.get(id) || 0); }
+// ---------------------------------------------------------------- what the screens show
+/** Rows of the ranking (the play page's list: a phone scrolls it, nothing pages it). */
+const BOARD_ROWS = 100;
+/** The projector (`?board`): rows on a page, sized to fill the screen's height. */
+export const PROJECTOR_ROWS = 10;
 
-/** Calls `visit(id, total)` for every school with taps, and mine: one pass, no allocation. */
-export function eachStanding(state, visit) {
-  const { board: { scores }, pending, school } = state;
-  for (const id of scores.keys()) visit(id, total(state, id));
-  for (const id of pending.keys()) if (!scores.has(id)) visit(id, total(state, id));
-  if (school && !scores.has(school) && !pending.has(school)) visit(school, total(state, school));
+/** The league the ranking shows, as `watch` and the page name it: only the members chosen. */
+function leagueShown(state) {
+  const league = {};
+  if (state.level) league.level = state.level;
+  if (state.province) league.province = state.province;
+  return league;
 }
 
-/** Every school's total now: the baseline of ▲/▼ for the next MOVEMENT_BASELINE_MS. */
-export function totals(state) {
-  const all = new Map();
-  eachStanding(state, (id, score) => all.set(id, score));
-  return all;
+/** A page's identity: its league and first place (a page answers the watch of the same key). */
+export function pageKey(league, from) { return JSON.stringify([league.level || '', league.province || '', from]); }
+
+/**
+ * The page this screen shows ({league, from, count}), or null: the projector's page, with one row
+ * more than it shows to tell whether a next page has taps; the ranking's top rows; for a tab that
+ * does not play, the national top, where it reads its school for its header; and for the game,
+ * the school to overtake when schools tied with mine hide it from the view's rows (the last
+ * school ahead, nationally: the place before the first of my rank).
+ */
+export function pageWanted(state) {
+  if (state.boardOnly) return { league: leagueShown(state), from: state.projectorPage * PROJECTOR_ROWS, count: PROJECTOR_ROWS + 1 };
+  if (state.view === 'board') return { league: leagueShown(state), from: 0, count: BOARD_ROWS };
+  if (!state.owner) return { league: {}, from: 0, count: BOARD_ROWS };
+  const view = state.schoolView;
+  if (!view || view.school !== state.school || view.ranks[0][2] === null || view.above.some(([, , score]) => score > view.total)) return null;
+  return { league: {}, from: view.ranks[0][0] - 2, count: 1 };
 }
 
-/** A school's total a moment ago; a school not on the board then had none. Before any baseline, no movement. */
-export function before(state, id, now) { return state.baseline ? (state.baseline.get(id) || 0) : now; }
+/**
+ * My school's view: the server's, or, in a tab that does not play (no view is sent to it), one
+ * read off the national page it streams; null when neither has my school.
+ */
+function myView(state) {
+  const { school, schoolView, page } = state;
+  if (!school) return null;
+  if (schoolView && schoolView.school === school) return schoolView;
+  if (state.owner || !page || page.from !== 0 || page.league.level || page.league.province) return null;
+  const at = page.rows.findIndex((row) => row[1] === school);
+  if (at < 0) return null;
+  const total = page.rows[at][2];
+  const ahead = page.rows.slice(0, at).findLast((row) => row[2] > total);
+  return { school, total, ranks: [[page.rows[at][0], page.size, ahead ? ahead[2] - total : null]],
+           above: page.rows.slice(Math.max(0, at - 2), at), below: page.rows.slice(at + 1, at + 3), top: page.rows.slice(0, 3) };
+}
 
-/** The schools with taps (and mine) of a league (level and province, '' for any), with their totals. */
-export function standings(state, level, province) {
-  const rows = [];
-  eachStanding(state, (id, score) => {
-    if (score === 0 && id !== state.school) return;
-    const row = state.schools.get(id);
-    if ((level || province) && !row) return;
-    if (level && row.level !== level) return;
-    if (province && row.province !== province) return;
-    rows.push({ id, score, row });
+/** My school's total: the view's, with the taps acknowledged since it and those still waiting. */
+export function schoolTotal(state) {
+  if (!state.school) return 0;
+  const view = myView(state);
+  return (view ? view.total : 0) + state.ackedTaps + (state.pending.get(state.school) || 0);
+}
+
+/**
+ * The header's standing: my school's total, its national rank and the school to overtake
+ * ({school, taps}: one tap more than the difference) as of my own taps too, which may have passed
+ * the schools the view had just above. The rank is null before the view, and for a school without
+ * a tap (at a battle's start every school shares the first); the gap null for a leader, and for a
+ * school my taps passed beyond the rows the view names. `school` null: schools tied with mine
+ * (a crowd without a tap, say) hid the school to overtake from the rows, and the view says only
+ * how far it is.
+ */
+export function standing(state) {
+  const total = schoolTotal(state);
+  const view = myView(state);
+  if (!view) return { total, rank: null, gap: null };
+  const [serverRank, , serverGap] = view.ranks[0];
+  const passed = view.above.filter(([, , score]) => score > view.total && score <= total).length;
+  const rank = total === 0 ? null : serverRank - passed;
+  // The school hidden by a tie, as its page says, is farther than the rows above.
+  const hidden = state.owner && state.view !== 'board' && pageShown(state);
+  const ahead = [...(hidden ? hidden.rows : []), ...view.above].findLast(([, , score]) => score > total);
+  if (ahead) return { total, rank, gap: { school: ahead[1], taps: ahead[2] - total + 1 } };
+  const left = serverGap === null || passed > 0 ? 0 : serverGap - (total - view.total) + 1;
+  return { total, rank, gap: left > 0 ? { school: null, taps: left } : null };
+}
+
+/**
+ * The side list: the national top three and the schools around mine, each once, in order, mine
+ * at its total of `standing` (a school it passed moves down a place); as in the ranking, the
+ * schools without a tap are left out, but mine. `after`: a break in the places before this row.
+ */
+export function miniRows(state) {
+  const view = myView(state);
+  if (!view) return [];
+  const { total, rank } = standing(state);
+  const rows = [], seen = new Set([view.school]);
+  const mine = { rank: rank || view.ranks[0][0], school: view.school, total, mine: true, after: false };
+  // The server's rows in its order, mine among them at its place there: of rows tied after the
+  // sort, the order the server gave.
+  for (const row of [...view.top, ...view.above, null, ...view.below]) {
+    if (row === null) { rows.push(mine); continue; }
+    const [place, school, score] = row;
+    if (seen.has(school) || score === 0) continue;
+    seen.add(school);
+    // Competition ranks: a school my taps passed has one more ahead of it.
+    rows.push({ rank: place + (score >= view.total && score < total ? 1 : 0), school, total: score, mine: false, after: false });
+  }
+  rows.sort((a, b) => a.rank - b.rank);
+  // A break: a row whose rank does not follow the rows of the rank before it (ties share one).
+  rows.forEach((row, i) => {
+    const before = rows[i - 1];
+    row.after = i > 0 && row.rank > before.rank + rows.filter((r) => r.rank === before.rank).length;
   });
   return rows;
+}
+
+/**
+ * The page shown: the one of the league and places the screen shows (another league's is not
+ * shown under its name, even offline, when no other may come); the projector keeps its last page
+ * while the next comes, a moment.
+ */
+export function pageShown(state) {
+  const want = pageWanted(state);
+  const page = state.page;
+  if (state.boardOnly || !page) return page;
+  return want && pageKey(page.league, page.from) === pageKey(want.league, want.from) ? page : null;
+}
+
+/**
+ * The ranking's rows ({rank, school, total, mine}): the page's schools with taps, and mine (of
+ * none too, as before); on the play page, mine past the rows shown is added at its place in the
+ * league when that is one of mine (the view's ranks: national, level, province, both).
+ */
+export function listRows(state) {
+  const page = pageShown(state);
+  if (!page) return [];
+  const shown = state.boardOnly ? page.rows.slice(0, PROJECTOR_ROWS) : page.rows;
+  const rows = shown.filter(([, school, total]) => total > 0 || school === state.school)
+    .map(([rank, school, total]) => ({ rank, school, total, mine: school === state.school }));
+  const view = state.schoolView;
+  if (state.boardOnly || !view || view.school !== state.school || rows.some((row) => row.mine)) return rows;
+  const row = state.schools.get(view.school);
+  const { level, province } = page.league;
+  if (!row || (level && level !== row.level) || (province && province !== row.province)) return rows;
+  const standingIn = view.ranks[(level ? 1 : 0) + (province ? 2 : 0)];
+  if (standingIn && view.total > 0) rows.push({ rank: standingIn[0], school: view.school, total: view.total, mine: true });
+  return rows;
+}
+
+/** A page's totals by school. */
+export function totalsOf(page) { return new Map(page.rows.map(([, school, total]) => [school, total])); }
+
+/**
+ * ▲/▼ of each school on the page shown: places climbed since the same page "a moment ago"
+ * (`baseline`), by the rules the terminal's ranking shows them with. A school not on that page
+ * then came from below it on a page that starts at the top; on a later page it may have come
+ * from either side, and is taken as unmoved.
+ */
+export function movements(state) {
+  const page = pageShown(state);
+  const moved = new Map();
+  if (!page) return moved;
+  const then = state.baseline && state.baseline.key === pageKey(page.league, page.from) ? state.baseline.totals : totalsOf(page);
+  const counts = page.rows.map(([, school, total]) => ({ school, now: total, before: then.has(school) ? then.get(school) : page.from === 0 ? -1 : total }));
+  for (const mine of counts) moved.set(mine.school, rules.movement(mine, counts));
+  return moved;
+}
+
+/**
+ * Where the projector is: {page, pages} (1-based; pages null while it is not known how many have
+ * taps), or null with nothing to say (no page yet, or a single one).
+ */
+export function projectorPosition(state) {
+  const page = pageShown(state);
+  if (!page) return null;
+  const at = page.from / PROJECTOR_ROWS + 1;
+  if (state.projectorPages === 1 && at === 1) return null;
+  return { page: at, pages: state.projectorPages >= at ? state.projectorPages : null };
 }
 
 /** The school's place in a province and district, as lists show it. */

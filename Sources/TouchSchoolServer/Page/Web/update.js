@@ -1,16 +1,17 @@
 // `update(state, message, now)` → `{state, effects}`: the next state (the same object when nothing
 // changed) and the effects to run in order, plain objects that main.js's `run` knows. Pure: no
-// DOM, storage, timers or sockets. Tests/Page/update.test.mjs shows what each message does.
+// DOM, storage, timers or sockets. Tests/Page/update.test.mjs and views.test.mjs show what each message does.
 import * as rules from './rules.js';
-import { recount, myTaps, totals, battleKey } from './state.js';
+import { recount, me, myTaps, battleKey, pageWanted, pageKey, totalsOf, PROJECTOR_ROWS } from './state.js';
 
-const PROTOCOL = 1;
+/** Protocol 2: the server sends each screen what it shows (its school's `view`, the `page` it watches). */
+const PROTOCOL = 2;
 export const PUFFS = 30;               // smoke puffs on screen at most: a ring of reused elements
 const SEAL_ONLINE_MS = 250;            // online, the taps of this long go out as one batch
 const SEAL_OFFLINE_MS = 5000;          // offline, batches are sealed less often: fewer to keep and send
 const SEAL_EVERY_MS = 100;
 const PING_MS = 15000, PONG_MS = 40000;
-const BOARD_RETRY_MS = 10000;          // the board stream refused: the wait before asking again (the browser does not)
+const BOARD_RETRY_MS = 10000;          // the page stream refused: the wait before asking again (the browser does not)
 export const SEARCH_LIMIT = 20;        // results a search shows; one more is asked for, to know whether the list stopped there
 const SEARCH_MS = 120, WARNING_MS = 4000;
 const PROJECTOR_PAGE_MS = 8000;        // how long a page of the projector's board stays
@@ -46,7 +47,7 @@ function handle(s, m, now, fx) {
       if (isLoopback(new URL(s.join).hostname)) fx.push({ type: 'findJoin' });
       every(fx, PROJECTOR_PAGE_MS, 'pageTick');
       after(fx, 'first', FIRST_CONNECTION_MS, 'firstConnectionOver');
-      watchBoard(s, fx);
+      follow(s, fx);
       return s;
 
     // ------------------------------------------------------------ taps
@@ -94,6 +95,7 @@ function handle(s, m, now, fx) {
     case 'socketClosed': {
       s.socket = 'none';
       s.sentUpTo = 0;
+      s.watching = null;
       if (s.stopped) return s;
       if (m.code === 1000 && /connected again/.test(m.reason)) return stop(s, fx, 'takenOver');
       if (m.code === 4000) return stop(s, fx, 'versionMismatch');
@@ -135,11 +137,11 @@ function handle(s, m, now, fx) {
       return s;
     }
     case 'waiting':
-      // Another tab plays: this one says so, with the button to play here, and shows the board.
+      // Another tab plays: this one says so, with the button to play here, and streams what it shows.
       s.claiming = false;
       s.elsewhere = true;
       readPlayer(s, m.record);
-      watchBoard(s, fx);
+      follow(s, fx);
       return s;
     case 'storedRecord':
       // The player as the playing tab keeps them (read here, never written): "my taps" are the
@@ -153,23 +155,22 @@ function handle(s, m, now, fx) {
       fx.push({ type: 'claimDevice', steal: true });
       return undefined;
 
-    // ------------------------------------------------------------ the board without the device
-    case 'boardWhole':
-      s.board = { version: m.board.version, scores: new Map(Object.entries(m.board.scores)) };
+    // ------------------------------------------------------------ the page stream (a tab that does not play)
+    case 'boardPage':
       s.stream = 'live';
-      if (!s.baseline) s.baseline = totals(s);
-      return s;
-    case 'boardChanges':
-      return takeBoardChanges(s, m.changes);
+      return takePage(s, m.page, fx) || s;
     case 'boardError':
       // Refused (too many connections from this address) or answered with an error (a proxy with
       // no server behind it), the stream is not tried again by the browser: later, then.
       s.stream = m.closed ? 'none' : 'connecting';
-      if (m.closed) after(fx, 'boardRetry', BOARD_RETRY_MS, 'watchAgain');
+      if (m.closed) {
+        s.streaming = null;
+        after(fx, 'boardRetry', BOARD_RETRY_MS, 'watchAgain');
+      }
       return s;
     case 'watchAgain':
       if (s.owner) return undefined;
-      watchBoard(s, fx);
+      follow(s, fx);
       return s;
 
     // ------------------------------------------------------------ schools
@@ -224,16 +225,13 @@ function handle(s, m, now, fx) {
     // ------------------------------------------------------------ the page's controls
     case 'show':
       s.view = m.view;
+      follow(s, fx);
       return s;
     case 'league':
-      s.level = m.level;
-      s.province = m.province;
-      return s;
+      return chooseLeague(s, fx, m.level, m.province);
     case 'myLeague': {
       const row = s.school && s.schools.get(s.school);
-      s.level = row ? row.level : '';
-      s.province = row ? row.province : '';
-      return s;
+      return chooseLeague(s, fx, row ? row.level : '', row ? row.province : '');
     }
     case 'name':
       s.name = m.text.trim();
@@ -258,14 +256,21 @@ function handle(s, m, now, fx) {
 
     // ------------------------------------------------------------ movement and the projector
     case 'baselineTick':
-      // "A moment ago" for ▲/▼: every school's total, taken again every MOVEMENT_BASELINE_MS, as
-      // the terminal does; the first once the first whole board is known.
-      if (!s.baseline) return undefined;
-      s.baseline = totals(s);
+      // "A moment ago" for ▲/▼: the totals of the page shown, taken again every
+      // MOVEMENT_BASELINE_MS, as the terminal does; the first with the page's first rows.
+      if (!s.page) return undefined;
+      s.baseline = { key: pageKey(s.page.league, s.page.from), totals: totalsOf(s.page) };
       return s;
-    case 'pageTick':
-      s.projectorPage += 1;
+    case 'pageTick': {
+      // The next page, once the one shown has come; after the last with taps, the first again.
+      const page = s.page;
+      if (!page || page.from !== s.projectorPage * PROJECTOR_ROWS) return undefined;
+      const next = page.rows.length > PROJECTOR_ROWS && page.rows[PROJECTOR_ROWS][2] > 0 ? s.projectorPage + 1 : 0;
+      if (next === s.projectorPage) return undefined;
+      s.projectorPage = next;
+      follow(s, fx);
       return s;
+    }
     case 'wake':
       after(fx, 'idle', CONTROLS_IDLE_MS, 'idle');
       if (!s.idle) return undefined;
@@ -364,15 +369,84 @@ function warn(s, fx, key, arg) {
   after(fx, 'warning', WARNING_MS, 'warnOver');
 }
 
-function watchBoard(s, fx) {
-  if (s.stream !== 'none') return;
-  s.stream = 'connecting';
-  fx.push({ type: 'watchBoard' });
+/**
+ * Asks for the page the screen shows (`pageWanted`), when it is not the one asked for already: the
+ * tab that plays with `watch` on its socket (`{type: 'watch'}` for none); the projector and a tab
+ * waiting for the device with the page's stream, which replaces the one open. A stopped tab and a
+ * tab not yet told whether it plays ask for nothing.
+ */
+function follow(s, fx) {
+  const want = pageWanted(s);
+  if (s.owner) {
+    const key = want && JSON.stringify(want);
+    if (s.socket !== 'welcomed' || key === s.watching) return;
+    s.watching = key;
+    fx.push({ type: 'send', message: want ? { type: 'watch', ...want } : { type: 'watch' } });
+    return;
+  }
+  if (s.stopped || !(s.boardOnly || s.elsewhere)) return;
+  const url = want && pageStreamURL(want);
+  if (url === s.streaming) return;
+  s.streaming = url;
+  // The page shown stays until the next one comes: the stream is live as long as pages do.
+  if (s.stream === 'none') s.stream = 'connecting';
+  fx.push({ type: 'watchBoard', url });
+}
+
+/** The address of a page's stream (`GET /v1/board`, Server-Sent Events of `page`). */
+export function pageStreamURL({ league, from, count }) {
+  return `/v1/board?${new URLSearchParams({ count: String(count), from: String(from), ...league })}`;
 }
 
 function unwatchBoard(s, fx) {
   s.stream = 'none';
+  s.streaming = null;
   fx.push({ type: 'cancel', name: 'boardRetry' }, { type: 'unwatchBoard' });
+}
+
+/** The ranking's league; the projector starts it again from its first page. */
+function chooseLeague(s, fx, level, province) {
+  s.level = level;
+  s.province = province;
+  if (s.boardOnly) {
+    s.projectorPage = 0;
+    s.projectorPages = 0;
+  }
+  follow(s, fx);
+  return s;
+}
+
+/**
+ * A page (from the socket or the stream), taken when it is the one the screen shows: one asked for
+ * before a new league or page was can still come. A page of a league not seen a moment ago is its
+ * own baseline for ▲/▼.
+ */
+function takePage(s, page, fx) {
+  const want = pageWanted(s);
+  const key = pageKey(page.league, page.from);
+  if (!want || key !== pageKey(want.league, want.from)) return undefined;
+  s.page = page;
+  if (!s.baseline || s.baseline.key !== key) s.baseline = { key, totals: totalsOf(page) };
+  if (s.boardOnly) countPages(s, page, fx);
+  return s;
+}
+
+/**
+ * How many of the projector's pages have taps (zero-total schools are ranked too, all at the
+ * place after the last school with taps): exactly, once a page reaches a school without a tap or
+ * the league's end; unknown again when a page has taps past the count. A page past the schools
+ * with taps (a new battle) turns back to the first.
+ */
+function countPages(s, page, fx) {
+  const at = page.from / PROJECTOR_ROWS;
+  const none = page.rows.find((row) => row[2] === 0);
+  const played = none ? none[0] - 1 : page.rows.length <= PROJECTOR_ROWS ? page.from + page.rows.length : null;
+  if (played !== null) s.projectorPages = Math.max(1, Math.ceil(played / PROJECTOR_ROWS));
+  else if (s.projectorPages < at + 2) s.projectorPages = 0;
+  if (at > 0 && played !== null && played <= page.from) {
+    s.projectorPage = 0;
+    follow(s, fx);
+  }
 }
 
 function receive(s, m, record, now, fx) {
@@ -392,8 +466,6 @@ function receive(s, m, record, now, fx) {
       saveBox(s, fx);
       s.serverPlayer = m.player;
       store(s, fx, battleKey('player', s.battle), m.player);
-      s.board = { version: m.board.version, scores: new Map(Object.entries(m.board.scores)) };
-      if (!s.baseline) s.baseline = totals(s);
       if (!s.school && m.player.school) {
         s.school = m.player.school;
         store(s, fx, 'school', s.school);
@@ -403,6 +475,11 @@ function receive(s, m, record, now, fx) {
       if (m.catalog !== s.directoryTag) fx.push({ type: 'loadDirectory' });
       s.sentUpTo = 0;
       sendWaiting(s, fx);
+      // A new battle (or a record without the school) learns the school chosen.
+      tellSchool(s, fx, now);
+      // A new connection watches nothing yet: the page shown is asked for again.
+      s.watching = null;
+      follow(s, fx);
       return s;
     }
     case 'ack': {
@@ -411,12 +488,9 @@ function receive(s, m, record, now, fx) {
       saveBox(s, fx);
       s.serverPlayer = m.player;
       store(s, fx, battleKey('player', s.battle), m.player);
-      // Its taps leave the outbox now, so they go on the board now, until the next board.
-      if (done && m.refused === 0) {
-        const scores = new Map(s.board.scores);
-        for (const [id, n] of Object.entries(done.taps)) scores.set(id, (scores.get(id) || 0) + n);
-        s.board = { version: s.board.version, scores };
-      }
+      // Its taps leave the outbox now, so they go on the school's total now, until the next view
+      // of the school (sent after this acknowledgement) counts them.
+      if (done && m.refused === 0) s.ackedTaps += done.taps[s.school] || 0;
       // Banned by the operator: said as such, not as tapping too fast.
       if (m.banned || m.refused > 0) {
         warn(s, fx, m.banned ? 'banned' : 'abnormal');
@@ -424,23 +498,20 @@ function receive(s, m, record, now, fx) {
       }
       return recount(s);
     }
-    case 'board':
-      return takeBoardChanges(s, m);
+    case 'view':
+      s.schoolView = m;
+      if (m.school === s.school) s.ackedTaps = 0;
+      // The school to overtake may be hidden from the view's rows, or named again.
+      follow(s, fx);
+      return s;
+    case 'page':
+      return takePage(s, m, fx);
     case 'pong':
       s.lastPong = now;
       return s;
     default:
       return undefined;
   }
-}
-
-/** New totals of the schools that changed ({version, scores}), unless older than the board held. */
-function takeBoardChanges(s, changes) {
-  if (changes.version < s.board.version) return undefined;
-  const scores = new Map(s.board.scores);
-  for (const [id, score] of Object.entries(changes.scores)) scores.set(id, score);
-  s.board = { version: changes.version, scores };
-  return s;
 }
 
 /**
@@ -458,6 +529,9 @@ function enterBattle(s, id, record, now, fx) {
     for (const name of ['outbox', 'open', 'player', 'switchTo']) if (s.owner) fx.push({ type: 'remove', name });
   } else {
     take(s, { ...record, battle: id });
+    // Another battle's standings are not this one's.
+    s.schoolView = null;
+    s.page = null;
     // Its batch left open when the page last played it (not sent: the socket is not welcomed yet).
     if (s.open) seal(s, fx, true, now);
   }
@@ -488,6 +562,8 @@ function takeDirectory(s, directory, now, fx) {
     s.view = 'picker';
     warn(s, fx, 'unknownSchool', id);
   }
+  // A province the directory does not have is no league any more.
+  follow(s, fx);
   return s;
 }
 
@@ -507,8 +583,25 @@ function choose(s, fx, id, now) {
 function chooseID(s, fx, id, now) {
   if (!s.owner) s.asked = id;
   if (id === s.school) return;
-  // The open batch keeps the school its taps were for; the next one says the switch.
+  // The open batch keeps the school its taps were for.
   seal(s, fx, true, now);
   s.school = id;
+  s.ackedTaps = 0;
   store(s, fx, 'school', id);
+  tellSchool(s, fx, now);
+}
+
+/**
+ * Tells the server the school chosen, by a batch of no taps saying the switch, as the terminal
+ * does: the server learns a player's school from batches, and sends that school's view once it
+ * has (without it, a player would see no rank until their first tap). An open batch's taps say
+ * it themselves.
+ */
+function tellSchool(s, fx, now) {
+  if (!s.owner || !s.school || s.open || me(s).school === s.school) return;
+  const batch = { seq: s.box.nextSeq, taps: {}, playerTaps: 0, best: s.best, startMs: now, endMs: now, switchedTo: s.school };
+  s.box = { nextSeq: s.box.nextSeq + 1, batches: s.box.batches.concat([batch]) };
+  saveBox(s, fx);
+  Object.assign(s, recount(s));
+  sendWaiting(s, fx);
 }

@@ -1,20 +1,14 @@
 // The page drawn from the state, and its elements' events as messages: `render(state, now)` patches
-// the DOM (per tap only the counters change), `renderRanks(state)` redraws what walks every school
-// with taps. Only this module touches the elements; names from the data only ever as textContent.
-import * as rules from './rules.js';
+// the DOM (per tap only the counters change), `renderRanks(state)` redraws the ranks, the side list
+// and the ranking. Only this module touches the elements; names from the data only ever as textContent.
 import { PUFFS } from './update.js';
-import { myTaps, me, total, eachStanding, standings, before, region } from './state.js';
+import { myTaps, me, schoolTotal, standing, miniRows, pageShown, listRows, movements, projectorPosition, region, PROJECTOR_ROWS } from './state.js';
 
 const PUFF_MS = 1000;          // a puff fades over a second
-const BOARD_ROWS = 100;
-const MINI_ROWS = 5;
-/** The projector (`?board`): rows on a page, sized to fill the screen's height. */
-const PROJECTOR_ROWS = 10;
 
 export function view(document, lang, dispatch) {
   const t = TEXT[lang];
   const number = new Intl.NumberFormat(lang === 'ko' ? 'ko-KR' : 'en-US');
-  const collator = new Intl.Collator('ko');
   const $ = (id) => document.getElementById(id);
   const ui = {
     status: $('status'), picker: $('picker'), game: $('game'), board: $('board'), query: $('query'), found: $('found'),
@@ -105,7 +99,7 @@ export function view(document, lang, dispatch) {
     const was = drawn;
     drawn = state;
     set(ui.myTaps, 'textContent', number.format(myTaps(state)));
-    set(ui.schoolTotal, 'textContent', number.format(state.school ? total(state, state.school) : 0));
+    set(ui.schoolTotal, 'textContent', number.format(schoolTotal(state)));
     // Taps in the last second and my best, as the terminal shows them.
     let speed = 0;
     for (const at of state.recent) if (at > now - 1000) speed += 1;
@@ -239,81 +233,42 @@ export function view(document, lang, dispatch) {
 
   function renderGameRanks(state) {
     const school = state.school;
-    const mine = school ? total(state, school) : 0;
-    const order = ordering(state), better = (a, b) => order(a, b) < 0;
-    // The school to overtake: the nearest strictly ahead, of several tied there the last in order
-    // (the one just above mine), as the terminal's `schoolAbove`.
-    let above = 0, closest = null;
-    // The top few by a partial selection in the same pass, not a sort of every school.
-    const top = [];
-    eachStanding(state, (id, score) => {
-      if (score === 0 && id !== school) return;
-      const r = { id, score };
-      if (score > mine) {
-        above += 1;
-        if (!closest || score < closest.score || (score === closest.score && better(closest, r))) closest = r;
-      }
-      if (top.length < MINI_ROWS || better(r, top[top.length - 1])) {
-        top.push(r);
-        top.sort(order);
-        if (top.length > MINI_ROWS) top.pop();
-      }
-    });
-    // A school without a tap has no rank (at a battle's start every school shared the first).
-    ui.schoolRank.textContent = !school ? '' : mine === 0 ? t.noRank : t.rankIn(above + 1);
+    const { total, rank, gap } = standing(state);
+    // A school without a tap has no rank (at a battle's start every school shared the first);
+    // before its view, nothing is said.
+    ui.schoolRank.textContent = !school ? '' : total === 0 ? t.noRank : rank ? t.rankIn(rank) : '';
     // One tap more than the difference overtakes (a tie only shares the place).
-    ui.gap.textContent = !school ? '' : above > 0 ? t.gap(nameOf(state, closest.id), number.format(closest.score - mine + 1))
-      : mine === 0 ? t.firstTap : t.first;
-    const shown = top.slice();
-    if (school && !top.some((r) => r.id === school)) shown.push({ id: school, score: mine });
-    const ranks = shown.map(() => 1);
-    eachStanding(state, (id, score) => { for (let i = 0; i < shown.length; i++) if (score > shown[i].score) ranks[i] += 1; });
-    ui.miniList.replaceChildren(...shown.map((r, i) => {
-      const item = line('li', [String(ranks[i]), nameOf(state, r.id), number.format(r.score)], ['n', 's', 't'], r.id === school);
-      tellApart(state, item.children[1], r.id);
+    ui.gap.textContent = !school ? '' : gap ? (gap.school ? t.gap(nameOf(state, gap.school), number.format(gap.taps)) : t.gapOnly(number.format(gap.taps)))
+      : total === 0 ? t.firstTap : rank === 1 ? t.first : '';
+    ui.miniList.replaceChildren(...miniRows(state).map((r) => {
+      const item = line('li', [String(r.rank), nameOf(state, r.school), number.format(r.total)], ['n', 's', 't'], r.mine);
+      // The neighbours after the top, places apart: a line between says so.
+      if (r.after) item.classList.add('after');
+      tellApart(state, item.children[1], r.school);
       return item;
     }));
   }
 
-  function ordering(state) {
-    return (a, b) => b.score - a.score || collator.compare(nameOf(state, a.id), nameOf(state, b.id));
-  }
-
   function renderBoard(state) {
-    const school = state.school;
-    const rows = standings(state, state.level, state.province).sort(ordering(state));
-    const ranks = new Map();
-    let rank = 0;
-    rows.forEach((r, i) => { if (i === 0 || r.score !== rows[i - 1].score) rank = i + 1; ranks.set(r.id, rank); });
-    let shown;
+    const rows = listRows(state);
+    const moved = movements(state);
+    // The projector shows one screenful at a time and turns the pages itself.
     if (state.boardOnly) {
-      // The projector shows one screenful at a time and turns the pages itself.
-      const pages = Math.max(1, Math.ceil(rows.length / PROJECTOR_ROWS));
-      const page = state.projectorPage % pages;
-      shown = rows.slice(page * PROJECTOR_ROWS, (page + 1) * PROJECTOR_ROWS);
-      ui.boardPage.textContent = pages > 1 ? t.pageOf(page + 1, pages) : '';
-    } else {
-      shown = rows.slice(0, BOARD_ROWS);
-      const mineAt = rows.findIndex((r) => r.id === school);
-      if (mineAt >= BOARD_ROWS) shown = shown.concat([rows[mineAt]]);
+      const at = projectorPosition(state);
+      ui.boardPage.textContent = !at ? '' : at.pages ? t.pageOf(at.page, at.pages) : String(at.page);
     }
-    // Movement within the league shown (the school itself, at its own counts, passes no one). A
-    // school whose total stayed can only have been passed by, or have passed, schools whose total
-    // changed: it is judged against those few, not the whole league (12,000 schools nationally).
-    const counts = rows.map((r) => ({ before: before(state, r.id, r.score), now: r.score }));
-    const changed = counts.filter((c) => c.before !== c.now);
-    ui.boardRows.replaceChildren(...shown.map((r) => {
-      const row = r.row || state.schools.get(r.id);
-      const mine = { before: before(state, r.id, r.score), now: r.score };
-      const moved = rules.movement(mine, mine.before === mine.now ? changed : counts);
-      const element = line('tr', [String(ranks.get(r.id)), movementText(moved), nameOf(state, r.id), row ? region(row) : '', number.format(r.score)],
-                           [], r.id === school, 'td');
-      if (moved !== 0) element.cells[1].className = moved > 0 ? 'up' : 'down';
+    ui.boardRows.replaceChildren(...rows.map((r) => {
+      const row = state.schools.get(r.school);
+      const places = moved.get(r.school) || 0;
+      const element = line('tr', [String(r.rank), movementText(places), nameOf(state, r.school), row ? region(row) : '', number.format(r.total)],
+                           [], r.mine, 'td');
+      if (places !== 0) element.cells[1].className = places > 0 ? 'up' : 'down';
       // Shown only while the region column is not (a phone: style.css).
-      tellApart(state, element.cells[2], r.id, 'where board-where');
+      tellApart(state, element.cells[2], r.school, 'where board-where');
       return element;
     }));
-    ui.boardEmpty.hidden = shown.length > 0;
+    // "No taps yet" once the page has come with none (before it, nothing is known).
+    ui.boardEmpty.hidden = rows.length > 0 || !pageShown(state);
   }
 
   /** A small, dim "where" after a name more than one school has; nothing for a name of its own. */
@@ -379,6 +334,7 @@ export const TEXT = {
     banned: '운영자가 이 기기를 차단했습니다: 터치가 세지 않습니다.',
     // The terminal's words (Sources/TouchSchoolView/Strings.swift), so that both faces say the same.
     rankIn: (n) => `전국 ${n}위`, first: '1위!', noRank: '아직 순위 없음', firstTap: '첫 터치면 1위!', gap: (school, n) => `${school}까지 ${n}번`,
+    gapOnly: (n) => `${n}번 더 터치하면 한 계단 위`,
     speed: (now, best) => `초당 ${now}번 · 최고 ${best}번`, player: (name) => `플레이어 ${name}`,
     confirmQuestion: '학교를 바꾸면 내 터치 수가 0부터 다시 시작합니다. 바꿀까요?',
     confirmFrom: (school) => `지금 학교: ${school}`, confirmTo: (school) => `바꿀 학교: ${school}`,
@@ -408,6 +364,7 @@ export const TEXT = {
     abnormal: 'Abnormal tapping detected.',
     banned: 'The operator has banned this device: its taps do not count.',
     rankIn: (n) => `#${n} nationally`, first: '#1!', noRank: 'no rank yet', firstTap: 'One tap takes #1!', gap: (school, n) => `${n} taps to overtake ${school}`,
+    gapOnly: (n) => `${n} taps to climb a place`,
     speed: (now, best) => `${now} taps/s · best ${best}`, player: (name) => `player ${name}`,
     confirmQuestion: 'If you change school, your own tap count starts again from 0. Change?',
     confirmFrom: (school) => `Current school: ${school}`, confirmTo: (school) => `New school: ${school}`,
