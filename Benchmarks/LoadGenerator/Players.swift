@@ -63,7 +63,13 @@ final class Player: Sendable {
         var seenLatencies: [UInt32] = []
         /// Bytes received in the window: each message's text plus its WebSocket frame header.
         var bytesInWindow: UInt64 = 0
+        /// Of those, the views (protocol 2) or board messages (protocol 1, and the bare server's
+        /// broadcasts): how many, and their bytes (text and frame header).
+        var viewsInWindow: UInt64 = 0
+        var viewBytesInWindow: UInt64 = 0
         var welcomeBytes = 0
+        /// The first view's text, in bytes (protocol 2: what a screen is sent right after the welcome).
+        var firstViewBytes = 0
         var unexpected: [String] = []
         var welcomed = false
         var ended = false
@@ -99,8 +105,20 @@ final class Player: Sendable {
                         let now = nowNanos()
                         var text = received
                         let size = text.utf8.count
-                        if run.inWindow(now) { self.state.withLock { $0.bytesInWindow += Self.frameBytes(size) } }
                         let kind = text.withUTF8 { Scan.kind($0) }
+                        let inWindow = run.inWindow(now)
+                        if inWindow || kind == .view || kind == .board {
+                            self.state.withLock { state in
+                                if inWindow {
+                                    state.bytesInWindow += Self.frameBytes(size)
+                                    if kind == .view || kind == .board {
+                                        state.viewsInWindow += 1
+                                        state.viewBytesInWindow += Self.frameBytes(size)
+                                    }
+                                }
+                                if kind == .view, state.firstViewBytes == 0 { state.firstViewBytes = size }
+                            }
+                        }
                         switch kind {
                         case .ack:
                             guard let (seq, accepted) = text.withUTF8({ Scan.ack($0) }) else {

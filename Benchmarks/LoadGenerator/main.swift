@@ -43,7 +43,7 @@ struct Options {
     var protocolVersion = 2
     var taps: UInt64 = 10
     var dataDirectory: String?
-    var official = "../../shared/data/korea-schools-2026-03-20.cp949.csv"
+    var official = "../../shared/data/korea-schools-2026-03-20.utf8.csv"
     var instances = 1
     var postgres: String?
     var postgresPID: pid_t?
@@ -132,6 +132,23 @@ let servers: [ServerUnderTest] = {
     return started
 }()
 let server = servers[0]
+if options.kind == "real" {
+    // The schools as the server serves them (`GET /v1/schools`: rows `[id, name, level, province,
+    // district]`): every player's school must be one, or its taps would be refused.
+    struct Directory: Decodable { var schools: [[String]] }
+    guard let text = httpGet(port: server.port, path: "/v1/schools"),
+          let rows = (try? JSONDecoder().decode(Directory.self, from: Data(text.utf8)))?.schools ?? (try? JSONDecoder().decode([[String]].self, from: Data(text.utf8))) else {
+        for server in servers { _ = server.stop() }
+        fail("GET /v1/schools gave no list of schools")
+    }
+    let served = Set(rows.compactMap(\.first))
+    let missing = schoolIDs.prefix(options.players).filter { !served.contains($0) }
+    guard missing.isEmpty else {
+        for server in servers { _ = server.stop() }
+        fail("the server does not serve \(missing.count) of the players' schools (\(missing.prefix(3).joined(separator: ", ")))")
+    }
+    note("the server serves \(served.count) schools; each player taps for its own")
+}
 note("\(options.kind) server pids \(servers.map(\.pid)) on ports \(servers.map(\.port)); \(options.players) players")
 try? await Task.sleep(for: .seconds(1))
 let idleRSS = servers.reduce(UInt64(0)) { $0 + (ProcFS.residentKB(pid: $1.pid) ?? 0) }
@@ -219,7 +236,8 @@ var failures: [String] = []
 var endedEarly = 0
 var otherLatencies: [UInt32] = []
 var bytesReceived: [Double] = []
-var welcomeBytes = 0
+var viewsReceived: UInt64 = 0, viewBytesReceived: UInt64 = 0
+var welcomeBytes = 0, firstViewBytes = 0
 for player in players {
     player.state.withLock { state in
         sent += state.acks.count
@@ -238,7 +256,12 @@ for player in players {
         if state.ended { endedEarly += 1 }
         otherLatencies.append(contentsOf: state.seenLatencies)
         welcomeBytes = max(welcomeBytes, state.welcomeBytes)
-        if state.welcomed, !state.ended, !player.isProbe { bytesReceived.append(Double(state.bytesInWindow)) }
+        firstViewBytes = max(firstViewBytes, state.firstViewBytes)
+        if state.welcomed, !state.ended, !player.isProbe {
+            bytesReceived.append(Double(state.bytesInWindow))
+            viewsReceived += state.viewsInWindow
+            viewBytesReceived += state.viewBytesInWindow
+        }
     }
 }
 let probeBatchesInWindow = run.probeSent.withLock { sent in sent.filter { run.inWindow($0) }.count }
@@ -284,6 +307,11 @@ var result: [String: Any] = [
     "bytesPerPlayerSecondMean": bytesReceived.isEmpty ? -1 : bytesReceived.reduce(0, +) / Double(bytesReceived.count) / windowSeconds,
     "bytesPerPlayerSecondMax": (bytesReceived.max() ?? -1) / windowSeconds,
     "welcomeBytesMax": welcomeBytes,
+    "firstViewBytesMax": firstViewBytes,
+    // Views (protocol 2) or board messages (protocol 1, the bare server's broadcasts) each player
+    // received a second, and their mean size on the wire (text and frame header).
+    "viewsPerPlayerSecond": bytesReceived.isEmpty ? -1 : Double(viewsReceived) / Double(bytesReceived.count) / windowSeconds,
+    "viewBytesMean": viewsReceived == 0 ? -1 : Double(viewBytesReceived) / Double(viewsReceived),
     "serverCPUusPerPlayerSecond": serverCPUSeconds / max(1, playerSeconds) * 1e6,
     "serverCores": serverCores,
     "generatorCores": generatorCores,
