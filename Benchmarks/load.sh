@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# The load benchmark (issue 9): builds release, then at each player count runs the bare
+# The load benchmark (issues 9 and 25): builds release, then at each player count runs the bare
 # baseline server and `touchschool serve` under the same generator, one after the other, and
-# prints a markdown table. Steps go up until ours misses the floor (ack p99 > 500 ms or anything
-# lost) past 2,000 players, or the list ends.
+# prints a markdown table. Each player taps for its own school of the official list
+# (../shared/data), as in a national event; the probe's school leads and every player times
+# its taps' arrival on its own screen; every byte each player receives is counted. Steps go up
+# until ours misses the floor (ack p99 > 500 ms or anything lost) past 2,000 players, or the list
+# ends (LOAD_STOP=0: every step in LOAD_STEPS, whatever happens).
 #
-#   Benchmarks/load.sh                       # 500 1000 2000 3000 4000 5000 players, 30 s each
+#   Benchmarks/load.sh                       # 500 1000 2000 3000 4000 players, 30 s each
+#   LOAD_KINDS="bare real real-v1" Benchmarks/load.sh   # also protocol 1 (the whole board to everyone)
 #   LOAD_STEPS="2000" LOAD_DURATION=20 Benchmarks/load.sh
+#   LOAD_STEPS="500 1000 2000 3000 4000" LOAD_STOP=0 Benchmarks/load.sh   # issue 25's table
 #   LOAD_SERVER=/elsewhere/bin/touchschool-network Benchmarks/load.sh   # another build, e.g. the
 #                                                   one before a change, nothing built for it
 #
@@ -14,10 +19,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-STEPS=${LOAD_STEPS:-"500 1000 2000 3000 4000 5000"}
+STEPS=${LOAD_STEPS:-"500 1000 2000 3000 4000"}
+KINDS=${LOAD_KINDS:-"bare real"}
 DURATION=${LOAD_DURATION:-30}
 RAMP=${LOAD_RAMP:-200}
 RESULTS=${LOAD_RESULTS:-/tmp/touchschool-load-results.jsonl}
+STOP=${LOAD_STOP:-1}
 FLOOR_P99_MS=500
 
 # The server as installed (`scripts/build-release`, with the starter catalog beside it):
@@ -33,24 +40,32 @@ done
 BIN=$(swift build -c release --show-bin-path)
 
 : > "$RESULTS"
-run() { # kind server players
-    local line
-    line=$(timeout $((120 + $3 / 50 + DURATION)) "$BIN/LoadGenerator" --kind "$1" --server "$2" --players "$3" \
+run() { # kind (bare, real: protocol 2, real-v1: protocol 1) server players
+    local line kind=${1%-v1} protocol=2
+    [ "$1" = real-v1 ] && protocol=1
+    line=$(timeout $((180 + $3 / 50 + DURATION)) "$BIN/LoadGenerator" --kind "$kind" --protocol "$protocol" --server "$2" --players "$3" \
         --ramp "$RAMP" --duration "$DURATION" | grep '^RESULT ' | head -1 | cut -c8-) || true
-    if [ -z "$line" ]; then line="{\"kind\":\"$1\",\"players\":$3,\"lost\":-1,\"ackP99ms\":-1}"; fi
+    if [ -z "$line" ]; then line="{\"kind\":\"$kind\",\"protocol\":$protocol,\"players\":$3,\"lost\":-1,\"ackP99ms\":-1}"; fi
     echo "$line" >> "$RESULTS"
     echo "$line"
 }
 
 for players in $STEPS; do
-    echo "== $players players: bare baseline" >&2
-    run bare "$BIN/BareWebSocketServer" "$players" >&2
-    sleep 2
-    echo "== $players players: touchschool serve" >&2
-    ours=$(run real "$SERVER" "$players")
-    echo "$ours" >&2
-    sleep 2
-    if [ "$players" -ge 2000 ] && python3 -c "
+    ours=
+    for kind in $KINDS; do
+        echo "== $players players: $kind ($(uptime | sed 's/.*load/load/'))" >&2
+        if [ "$kind" = bare ]; then
+            run bare "$BIN/BareWebSocketServer" "$players" >&2
+        else
+            line=$(run "$kind" "$SERVER" "$players")
+            echo "$line" >&2
+            [ "$kind" = real ] && ours=$line
+        fi
+        echo "== $players players: $kind done ($(uptime | sed 's/.*load/load/'))" >&2
+        sleep 2
+    done
+    [ -n "$ours" ] || continue
+    if [ "$STOP" != 0 ] && [ "$players" -ge 2000 ] && python3 -c "
 import json, sys
 r = json.loads(sys.argv[1])
 sys.exit(0 if r['lost'] != 0 or r['ackP99ms'] < 0 or r['ackP99ms'] > $FLOOR_P99_MS else 1)" "$ours"; then
@@ -62,9 +77,11 @@ done
 python3 - "$RESULTS" <<'EOF'
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
-by = {(r["kind"], r["players"]): r for r in rows}
+by = {(r["kind"] + ("-v1" if r.get("protocol") == 1 else ""), r["players"]): r for r in rows}
 def f(v, digits=0):
     return "—" if v is None or (isinstance(v, (int, float)) and v < 0) else f"{v:,.{digits}f}"
+def ratio(ours, bare):
+    return "—" if ours is None or bare is None or ours < 0 or bare <= 0 else f"{ours / bare:.1f}×"
 def lost(r):
     if r.get("lost", -1) < 0: return "run failed"
     if r["lost"] == 0: return "0"
@@ -75,23 +92,27 @@ def lost(r):
     dropped = r["players"] - r.get("connectedAtEnd", 0)
     if dropped: parts.append(f"{dropped} not connected")
     return ", ".join(parts) or str(r["lost"])
-print("| players | server | taps/s acked (offered) | ack p50 | ack p99 | tap→other p50 | tap→other p99 | server CPU µs / player-s | server cores | KB / connection | generator cores | others' cores | lost |")
-print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+print("| players | server | taps/s acked (offered) | ack p50 | ack p99 | tap→other p50 | tap→other p99 | server CPU µs / player-s | server cores | KiB/s per player, mean (max) | views/s per player × B | welcome (first view) | KB / connection | generator cores | others' cores | lost |")
+print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
 counts = sorted({r["players"] for r in rows})
 for n in counts:
-    for kind, name in (("bare", "bare baseline"), ("real", "touchschool serve")):
+    for kind, name in (("bare", "bare baseline"), ("real", "touchschool serve (views)"), ("real-v1", "touchschool serve, protocol 1")):
         r = by.get((kind, n))
         if not r: continue
         if r.get("lost", -1) < 0 and "tapsPerSecondAcked" not in r:
-            print(f"| {n:,} | {name} | run failed | | | | | | | | | | |"); continue
+            print(f"| {n:,} | {name} | run failed | | | | | | | | | | | | | |"); continue
         print(f"| {n:,} | {name} | {f(r['tapsPerSecondAcked'])} ({f(r['tapsPerSecondOffered'])}) | {f(r['ackP50ms'],1)} ms | {f(r['ackP99ms'],1)} ms | "
               f"{f(r['otherP50ms'],1)} ms | {f(r['otherP99ms'],1)} ms | {f(r['serverCPUusPerPlayerSecond'])} | {f(r['serverCores'],2)} | "
+              f"{f(r.get('bytesPerPlayerSecondMean',-1)/1024,2)} ({f(r.get('bytesPerPlayerSecondMax',-1)/1024,2)}) | "
+              f"{f(r.get('viewsPerPlayerSecond',-1),2)} × {f(r.get('viewBytesMean',-1))} | {f(r.get('welcomeBytesMax',-1))} B"
+              + (f" ({r['firstViewBytesMax']:,} B)" if r.get('firstViewBytesMax') else "") + " | "
               f"{f(r['kBPerConnection'],1)} | {f(r['generatorCores'],2)} | {f(r['othersCores'],2)} | {lost(r)} |")
     b, o = by.get(("bare", n)), by.get(("real", n))
     if b and o and b.get("ackP99ms", -1) > 0 and o.get("ackP99ms", -1) > 0 and b.get("serverCPUusPerPlayerSecond"):
         print(f"| {n:,} | ratio ours / bare | | {o['ackP50ms']/b['ackP50ms']:.1f}× | {o['ackP99ms']/b['ackP99ms']:.1f}× | "
-              f"{o['otherP50ms']/max(b['otherP50ms'],0.001):.1f}× | {o['otherP99ms']/max(b['otherP99ms'],0.001):.1f}× | "
-              f"{o['serverCPUusPerPlayerSecond']/b['serverCPUusPerPlayerSecond']:.2f}× | | "
+              f"{ratio(o['otherP50ms'], b['otherP50ms'])} | {ratio(o['otherP99ms'], b['otherP99ms'])} | "
+              f"{o['serverCPUusPerPlayerSecond']/b['serverCPUusPerPlayerSecond']:.2f}× | {o['serverCores']/max(b['serverCores'],0.001):.2f}× | "
+              f"{o.get('bytesPerPlayerSecondMean',-1)/max(b.get('bytesPerPlayerSecondMean',-1),0.001):.2f}× | | | "
               f"{o['kBPerConnection']/max(b['kBPerConnection'],0.001):.2f}× | | | |")
 print()
 print("What each server wrote to storage in the window (write_bytes of /proc/PID/io; ours: battle.sqlite, its log and "

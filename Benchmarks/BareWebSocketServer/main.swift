@@ -3,9 +3,12 @@
 // welcome, every `taps` batch at once with an ack counting all its taps (no judging, no saving,
 // no order check), and every `--broadcast-ms` the schools whose totals changed go to every
 // connection as one `board` message encoded once: the least a server of this protocol must do
-// on this stack. `GET /v1/scores` gives the totals, as the real server does, for the loss check.
+// on this stack. `--board-schools N` caps each broadcast at N of the changed schools (8: about
+// 200 bytes, the size of what a player's screen shows, as issue 25 measures the views against;
+// the leading school first among them, as the national top is in every view).
+// `GET /v1/scores` gives the totals, as the real server does, for the loss check.
 //
-//   BareWebSocketServer [--port 0] [--broadcast-ms 250]
+//   BareWebSocketServer [--port 0] [--broadcast-ms 250] [--board-schools N]
 //
 // Prints "listening on http://127.0.0.1:PORT" like `touchschool serve`; SIGTERM/SIGINT stop it.
 import Foundation
@@ -18,14 +21,16 @@ import TouchSchoolProtocol
 
 var port = 0
 var broadcastMilliseconds = 250
+var boardSchools = Int.max
 do {
     var arguments = CommandLine.arguments.dropFirst().makeIterator()
     while let argument = arguments.next() {
         switch argument {
         case "--port": port = Int(arguments.next() ?? "") ?? 0
         case "--broadcast-ms": broadcastMilliseconds = max(10, Int(arguments.next() ?? "") ?? 250)
+        case "--board-schools": boardSchools = max(1, Int(arguments.next() ?? "") ?? Int.max)
         default:
-            FileHandle.standardError.write(Data("usage: BareWebSocketServer [--port N] [--broadcast-ms N]\n".utf8))
+            FileHandle.standardError.write(Data("usage: BareWebSocketServer [--port N] [--broadcast-ms N] [--board-schools N]\n".utf8))
             exit(2)
         }
     }
@@ -39,6 +44,11 @@ final class Hub: Sendable {
         var scores: [String: UInt64] = [:]
         var changed: Set<String> = []
         var version: UInt64 = 0
+        /// The school with the most taps: in every broadcast it is among (when it changed), as
+        /// the national top is in every view of protocol 2, so that the load benchmark's probe
+        /// (the leader) is timed on the bare server's screens too.
+        var leader: String?
+        var leaderTotal: UInt64 = 0
     }
     private let state = Mutex(State())
 
@@ -60,18 +70,23 @@ final class Hub: Sendable {
             for (school, taps) in batch.taps where taps > 0 {
                 state.scores[school, default: 0] += taps
                 state.changed.insert(school)
+                if let total = state.scores[school], total > state.leaderTotal {
+                    state.leader = school
+                    state.leaderTotal = total
+                }
             }
         }
     }
 
     var board: Board { state.withLock { Board(version: $0.version, scores: $0.scores) } }
 
-    func broadcast() {
+    func broadcast(atMost limit: Int) {
         let (text, outboxes): (String?, [AsyncStream<String>.Continuation]) = state.withLock { state in
             guard !state.changed.isEmpty else { return (nil, []) }
             state.version += 1
             var scores: [String: UInt64] = [:]
-            for school in state.changed { scores[school] = state.scores[school] }
+            if let leader = state.leader, state.changed.contains(leader) { scores[leader] = state.scores[leader] }
+            for school in state.changed where scores.count < limit { scores[school] = state.scores[school] }
             state.changed = []
             return (MessageCoding.encode(.board(BoardChanges(version: state.version, scores: scores))), Array(state.outboxes.values))
         }
@@ -119,6 +134,8 @@ playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, _ in
                     outbox.yield(MessageCoding.encode(.ack(ack)))
                 case .ping:
                     outbox.yield(MessageCoding.encode(.pong))
+                case .watch:
+                    break
                 }
             }
         }
@@ -140,7 +157,7 @@ let app = Application(
 let broadcaster = Task {
     while !Task.isCancelled {
         try? await Task.sleep(for: .milliseconds(broadcastMilliseconds))
-        hub.broadcast()
+        hub.broadcast(atMost: boardSchools)
     }
 }
 try await app.runService()

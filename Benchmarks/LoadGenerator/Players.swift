@@ -6,9 +6,13 @@ import Synchronization
 /// The run's shared switches and counters.
 final class Run: Sendable {
     let players: Int
-    let schools: Int
-    let observers: Int
+    /// The play protocol the players speak: 1 (the whole board to everyone) or 2 (views).
+    let protocolVersion: Int
     let tapsPerBatch: UInt64
+    /// Taps in each of the probe's batches: more than anyone else's, so that its school leads the
+    /// nation and shows in every player's view (the national top); below the judge's minute
+    /// limit (25 a second).
+    let probeTaps: UInt64 = 24
     /// Batches sent in [windowStart, windowEnd) are measured.
     let windowStart = Atomic<UInt64>(.max)
     let windowEnd = Atomic<UInt64>(.max)
@@ -17,96 +21,33 @@ final class Run: Sendable {
     let failed = Atomic<Int>(0)
     let batchesSent = Atomic<Int>(0)
     let batchesAcked = Atomic<Int>(0)
-    let trackers: [SchoolTracker]
+    /// When each of the probe's batches was sent, in order: batch k brings its school's total to
+    /// (k + 1) × probeTaps (every tap is accepted, the totals start at 0).
+    let probeSent = Mutex<[UInt64]>([])
 
-    init(players: Int, schoolIDs: [String], observers: Int, tapsPerBatch: UInt64) {
+    init(players: Int, protocolVersion: Int, schoolIDs: [String], tapsPerBatch: UInt64) {
         self.players = players
+        self.protocolVersion = protocolVersion
         self.schoolIDs = schoolIDs
-        let schools = schoolIDs.count
-        let numbers = schoolIDs.map { Int($0.dropFirst()) ?? -1 }
-        var schoolOfNumber = [Int](repeating: -1, count: (numbers.max() ?? 0) + 1)
-        for (index, number) in numbers.enumerated() where number >= 0 { schoolOfNumber[number] = index }
-        self.schoolOfNumber = schoolOfNumber
-        self.schools = schools
-        self.observers = observers
         self.tapsPerBatch = tapsPerBatch
-        trackers = (0..<schools).map { _ in SchoolTracker() }
+        probeNeedle = Array("\"\(schoolIDs[0])\"".utf8)
     }
 
     func inWindow(_ nanos: UInt64) -> Bool {
         nanos >= windowStart.load(ordering: .relaxed) && nanos < windowEnd.load(ordering: .relaxed)
     }
 
-    /// The schools tapped for: the first `schools` ids of the catalog (the starter catalog's are
-    /// `S` and four digits, with gaps).
+    /// The schools tapped for: player i taps for school i (one school each, as in a national event).
     let schoolIDs: [String]
-    /// School index by the number in its id (`S0042` → 42), -1 for none.
-    let schoolOfNumber: [Int]
+    /// The probe school's id, quoted, as it appears in a board or a view.
+    let probeNeedle: [UInt8]
 
     func schoolID(_ index: Int) -> String { schoolIDs[index] }
-
-    func school(number: UInt64) -> Int? {
-        guard number < UInt64(schoolOfNumber.count) else { return nil }
-        let index = schoolOfNumber[Int(number)]
-        return index >= 0 ? index : nil
-    }
-
-    /// Player `index` taps for school `index % schools`; the observer of group `k` is player
-    /// `k + 1` (its own school is in group `k + 1`), watching the schools `s % observers == k`.
-    func observedGroup(ofPlayer index: Int) -> Int? {
-        guard observers >= 2, index >= 1, index <= observers else { return nil }
-        return index - 1
-    }
 }
 
-/// The taps sent for one school, in order, until a board shows a total at or beyond them: the
-/// time from a batch's send to the first board message (to another player) whose total for the
-/// school covers every tap sent for it up to and including that batch. Every tap is accepted
-/// (10 a second is far below the judge's limit) and the totals start at 0, so the total reaching
-/// the cumulative count means the batch is in it, give or take batches overtaking each other
-/// on their way to the save.
-final class SchoolTracker: Sendable {
-    private struct State {
-        var cumulative: UInt64 = 0
-        var pending: [(sent: UInt64, cumulative: UInt64)] = []
-        var head = 0
-        var latencies: [UInt32] = []
-    }
-    private let state = Mutex(State())
-
-    /// Called just before a batch for this school is written.
-    func sent(taps: UInt64) -> UInt64 {
-        state.withLock { state in
-            let now = nowNanos()
-            state.cumulative += taps
-            state.pending.append((now, state.cumulative))
-            return now
-        }
-    }
-
-    func seen(total: UInt64, at now: UInt64, run: Run) {
-        state.withLock { state in
-            while state.head < state.pending.count, state.pending[state.head].cumulative <= total {
-                let sent = state.pending[state.head].sent
-                if run.inWindow(sent) { state.latencies.append(UInt32(clamping: (now - sent) / 1000)) }
-                state.head += 1
-            }
-            if state.head > 4_096 {
-                state.pending.removeFirst(state.head)
-                state.head = 0
-            }
-        }
-    }
-
-    /// Latencies (µs) and the measured batches never seen in a board.
-    func results(run: Run) -> (latencies: [UInt32], unseen: Int) {
-        state.withLock { state in
-            (state.latencies, state.pending[state.head...].filter { run.inWindow($0.sent) }.count)
-        }
-    }
-}
-
-/// One simulated player: its own device key and WebSocket; hello, then one batch a second.
+/// One simulated player: its own device key and WebSocket; hello, then one batch a second. Player
+/// 0 is the probe: its school leads, and every other player times when the probe's taps reach
+/// its screen (protocol 1: the board; protocol 2: the view's national top).
 final class Player: Sendable {
     struct State {
         var sentAt: [UInt64] = []
@@ -116,56 +57,86 @@ final class Player: Sendable {
         var latencies: [UInt32] = []
         /// The second of the window each latency's batch was sent in.
         var latencySeconds: [UInt16] = []
+        /// Probe batches seen on this player's screen so far, and the time each of those sent in
+        /// the window took to show.
+        var probeSeen = 0
+        var seenLatencies: [UInt32] = []
+        /// Bytes received in the window: each message's text plus its WebSocket frame header.
+        var bytesInWindow: UInt64 = 0
+        /// Of those, the views (protocol 2) or board messages (protocol 1, and the bare server's
+        /// broadcasts): how many, and their bytes (text and frame header).
+        var viewsInWindow: UInt64 = 0
+        var viewBytesInWindow: UInt64 = 0
+        var welcomeBytes = 0
+        /// The first view's text, in bytes (protocol 2: what a screen is sent right after the welcome).
+        var firstViewBytes = 0
         var unexpected: [String] = []
         var welcomed = false
         var ended = false
         var failure: String?
     }
     let index: Int
-    let school: Int
     let device: String
     let state = Mutex(State())
 
-    init(index: Int, schools: Int) {
+    init(index: Int) {
         self.index = index
-        school = index % schools
         // 43 base64url characters, like a real client's key.
         let digits = String(index)
         device = "loadgen-" + String(repeating: "0", count: 35 - digits.count) + digits
     }
 
+    var isProbe: Bool { index == 0 }
+
+    /// What a server→client frame of `payload` bytes weighs on the wire (header: 2 bytes, 4 past
+    /// 125 bytes, 10 past 65,535; server frames are not masked). TCP/IP headers are not counted.
+    static func frameBytes(_ payload: Int) -> UInt64 {
+        UInt64(payload + (payload < 126 ? 2 : payload < 65_536 ? 4 : 10))
+    }
+
     func play(port: Int, run: Run, logger: Logger) async {
         let url = "ws://127.0.0.1:\(port)/v1/play"
-        let group = run.observedGroup(ofPlayer: index)
         do {
             _ = try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 22), logger: logger) { inbound, outbound, _ in
-                try await outbound.write(.text(#"{"type":"hello","protocol":1,"device":"\#(self.device)","player":"load \#(self.index)"}"#))
+                try await outbound.write(.text(#"{"type":"hello","protocol":\#(run.protocolVersion),"device":"\#(self.device)","player":"load \#(self.index)"}"#))
                 try await withThrowingTaskGroup(of: Void.self) { tasks in
                     for try await message in inbound.messages(maxSize: 1 << 22) {
                         guard case let .text(received) = message else { continue }
                         let now = nowNanos()
                         var text = received
+                        let size = text.utf8.count
                         let kind = text.withUTF8 { Scan.kind($0) }
+                        let inWindow = run.inWindow(now)
+                        if inWindow || kind == .view || kind == .board {
+                            self.state.withLock { state in
+                                if inWindow {
+                                    state.bytesInWindow += Self.frameBytes(size)
+                                    if kind == .view || kind == .board {
+                                        state.viewsInWindow += 1
+                                        state.viewBytesInWindow += Self.frameBytes(size)
+                                    }
+                                }
+                                if kind == .view, state.firstViewBytes == 0 { state.firstViewBytes = size }
+                            }
+                        }
                         switch kind {
                         case .ack:
                             guard let (seq, accepted) = text.withUTF8({ Scan.ack($0) }) else {
                                 self.state.withLock { $0.unexpected.append(text) }
                                 continue
                             }
-                            if accepted != run.tapsPerBatch {
+                            if accepted != (self.isProbe ? run.probeTaps : run.tapsPerBatch) {
                                 self.state.withLock { if $0.unexpected.count < 4 { $0.unexpected.append("partly refused: " + text) } }
                             }
                             self.acknowledged(seq: seq, accepted: accepted, at: now, run: run)
-                        case .board:
-                            guard let group else { continue }
-                            text.withUTF8 { Scan.board($0) { number, total in
-                                if let school = run.school(number: number), school % run.observers == group {
-                                    run.trackers[school].seen(total: total, at: now, run: run)
-                                }
-                            } }
+                        case .board, .view:
+                            guard !self.isProbe,
+                                  let total = text.withUTF8({ Scan.probeTotal($0, needle: run.probeNeedle, topOnly: kind == .view) }) else { continue }
+                            self.seen(probeTotal: total, at: now, run: run)
                         case .welcome:
                             let first = self.state.withLock { state -> Bool in
                                 defer { state.welcomed = true }
+                                if !state.welcomed { state.welcomeBytes = size }
                                 return !state.welcomed
                             }
                             guard first else { continue }
@@ -186,6 +157,20 @@ final class Player: Sendable {
             return state.welcomed
         }
         if !welcomed { run.failed.add(1, ordering: .relaxed) }
+    }
+
+    /// The probe's school shows `total` on this player's screen: each probe batch it covers, not
+    /// seen here before, was seen now.
+    private func seen(probeTotal total: UInt64, at now: UInt64, run: Run) {
+        let covered = Int(total / run.probeTaps)
+        let sent = run.probeSent.withLock { sent in Array(sent.prefix(covered)) }
+        state.withLock { state in
+            while state.probeSeen < sent.count {
+                let at = sent[state.probeSeen]
+                if run.inWindow(at) { state.seenLatencies.append(UInt32(clamping: (now &- at) / 1000)) }
+                state.probeSeen += 1
+            }
+        }
     }
 
     private func acknowledged(seq: UInt64, accepted: UInt64, at now: UInt64, run: Run) {
@@ -209,12 +194,14 @@ final class Player: Sendable {
         if first { run.batchesAcked.add(1, ordering: .relaxed) }
     }
 
-    /// One batch a second, each with `tapsPerBatch` taps spread over the second before it.
+    /// One batch a second, each with `tapsPerBatch` taps (the probe: `probeTaps`) spread over the
+    /// second before it.
     private func tap(_ outbound: WebSocketOutboundWriter, run: Run) async throws {
         let clock = ContinuousClock()
         // A random phase, so that the players' seconds do not line up.
         var next = clock.now + .milliseconds(Int.random(in: 0..<1000))
-        let school = run.schoolID(self.school)
+        let school = run.schoolID(index)
+        let taps = isProbe ? run.probeTaps : run.tapsPerBatch
         var seq: UInt64 = 0
         var lastEnd = wallMillis() - 1000
         while !run.stopSending.load(ordering: .relaxed) {
@@ -226,8 +213,9 @@ final class Player: Sendable {
             let start = max(lastEnd + 1, end - 950)
             lastEnd = end
             let switched = seq == 1 ? #""switchedTo":"\#(school)","# : ""
-            let text = #"{"best":\#(run.tapsPerBatch),"endMs":\#(end),"playerTaps":\#(run.tapsPerBatch),"seq":\#(seq),"startMs":\#(start),\#(switched)"taps":{"\#(school)":\#(run.tapsPerBatch)},"type":"taps"}"#
-            let sent = run.trackers[self.school].sent(taps: run.tapsPerBatch)
+            let text = #"{"best":\#(taps),"endMs":\#(end),"playerTaps":\#(taps),"seq":\#(seq),"startMs":\#(start),\#(switched)"taps":{"\#(school)":\#(taps)},"type":"taps"}"#
+            let sent = nowNanos()
+            if isProbe { run.probeSent.withLock { $0.append(sent) } }
             state.withLock { state in
                 state.sentAt.append(sent)
                 state.acks.append(0)
@@ -241,11 +229,12 @@ final class Player: Sendable {
 /// Reads the server's messages without a JSON decoder: the keys are sorted, so the first key
 /// names the kind (`accepted`: ack, `scores`: board, `board`: welcome).
 enum Scan {
-    enum Kind { case ack, board, welcome, other }
+    enum Kind { case ack, board, view, welcome, other }
 
     static func kind(_ bytes: UnsafeBufferPointer<UInt8>) -> Kind {
         if starts(bytes, #"{"accepted":"#) { return .ack }
         if starts(bytes, #"{"scores":"#) { return .board }
+        if starts(bytes, #"{"above":"#) { return .view }
         // Keys sorted: a welcome starts with its battle's identity.
         if starts(bytes, #"{"battle":"#) { return .welcome }
         return .other
@@ -284,25 +273,33 @@ enum Scan {
         return nil
     }
 
-    /// `{"scores":{"S0001":12,…},…}`: calls `each(number, total)` for the ids `S<number>`.
-    static func board(_ bytes: UnsafeBufferPointer<UInt8>, _ each: (UInt64, UInt64) -> Void) {
-        var i = 11
-        guard bytes.count > i, bytes[i - 1] == UInt8(ascii: "{") else { return }
-        while i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
-            i += 1
-            var school: UInt64?
-            if i < bytes.count, bytes[i] == UInt8(ascii: "S"), let (n, end) = number(bytes, from: i + 1), end < bytes.count,
-               bytes[end] == UInt8(ascii: "\"") {
-                school = n
-                i = end
+    /// The probe school's total in a board (`{"scores":{…,"ID":N,…}`) or in a view's national top
+    /// (`…"top":[…,[1,"ID",N],…]…`; `topOnly`: the view's neighbours are not the top); nil when
+    /// the message does not name it.
+    static func probeTotal(_ bytes: UnsafeBufferPointer<UInt8>, needle: [UInt8], topOnly: Bool) -> UInt64? {
+        var from = 0
+        if topOnly {
+            guard let top = find(bytes, Array(#""top":["#.utf8), from: 0) else { return nil }
+            from = top
+        }
+        guard let at = find(bytes, needle, from: from) else { return nil }
+        // After the id: `:` in a board, `,` in a row.
+        let after = at + needle.count
+        guard after < bytes.count, bytes[after] == UInt8(ascii: ":") || bytes[after] == UInt8(ascii: ",") else { return nil }
+        return number(bytes, from: after + 1)?.0
+    }
+
+    static func find(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty, bytes.count >= needle.count else { return nil }
+        var i = start
+        while i <= bytes.count - needle.count {
+            if bytes[i] == needle[0] {
+                var j = 1
+                while j < needle.count, bytes[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return i }
             }
-            while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += 1 }
-            i += 2  // `":`
-            guard let (total, end) = number(bytes, from: i) else { return }
-            if let school { each(school, total) }
-            i = end
-            guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { return }
             i += 1
         }
+        return nil
     }
 }

@@ -8,16 +8,21 @@
 //       --postgres URL --postgres-pid PID     (issue 10: instances on one PostgreSQL)
 //
 // With --postgres, `--instances` servers share the database and the players are dealt to them
-// in turn (so the observers of a school sit on other instances than its tappers); PostgreSQL's
+// in turn (so the probe's watchers sit on other instances than the probe, mostly); PostgreSQL's
 // commits and rows written in the window come from its statistics views, its CPU from
 // /proc of the postmaster (--postgres-pid) and its children.
 //
-// Each player: its own device key and WebSocket, hello, then one `taps` batch a second with 10
-// taps for one of `--schools` schools (numbered without gaps, stamped over the second before it),
-// the live board received all along. Players join at `--ramp` a second; after all have joined
-// and `--settle` seconds, `--duration` seconds are measured: batches sent in that window give
-// the ack latency (send → ack) and the taps acknowledged; one observer per group of schools gives
-// the time for a tap to reach another player; the server's CPU (utime + stime) and resident
+// Each player: its own device key and WebSocket, hello (`--protocol 2`: views; 1: the whole
+// board), then one `taps` batch a second with 10 taps for its own school of the official list
+// (`--official CSV`, imported into the real server's data directory first: player i taps for the
+// list's i-th school, as in a national event), stamped over the second before it, the live
+// board or views received all along. Player 0 is the probe: 24 taps a second for its school,
+// which leads the nation, so that every player's screen holds it. Players join at `--ramp` a
+// second; after all have joined and `--settle` seconds, `--duration` seconds are measured:
+// batches sent in that window give the ack latency (send → ack) and the taps acknowledged; the
+// probe's batches give the time for a tap to reach every other player's screen; every byte each
+// player receives (text and WebSocket frame header) gives the bytes per player; the server's
+// CPU (utime + stime) and resident
 // memory come from /proc/<pid>, and so do the bytes it wrote to storage (`write_bytes` of
 // /proc/<pid>/io: the embedded database's log and checkpoints, BENCHMARKS.md "The embedded
 // database"). Then sending stops, the acks still due are awaited, and the loss
@@ -35,11 +40,10 @@ struct Options {
     var ramp = 200.0
     var settle = 3.0
     var duration = 30.0
-    var schools = 300
-    var observers = 30
+    var protocolVersion = 2
     var taps: UInt64 = 10
     var dataDirectory: String?
-    var catalog = "../Resources/schools.json"
+    var official = "../../shared/data/korea-schools-2026-03-20.utf8.csv"
     var instances = 1
     var postgres: String?
     var postgresPID: pid_t?
@@ -59,11 +63,10 @@ struct Options {
             case "--ramp": options.ramp = Double(value(argument)) ?? options.ramp
             case "--settle": options.settle = Double(value(argument)) ?? options.settle
             case "--duration": options.duration = Double(value(argument)) ?? options.duration
-            case "--schools": options.schools = Int(value(argument)) ?? options.schools
-            case "--observers": options.observers = Int(value(argument)) ?? options.observers
+            case "--protocol": options.protocolVersion = Int(value(argument)) ?? options.protocolVersion
             case "--taps": options.taps = UInt64(value(argument)) ?? options.taps
             case "--data-dir": options.dataDirectory = value(argument)
-            case "--catalog": options.catalog = value(argument)
+            case "--official": options.official = value(argument)
             case "--instances": options.instances = max(1, Int(value(argument)) ?? 1)
             case "--postgres": options.postgres = value(argument)
             case "--postgres-pid": options.postgresPID = pid_t(value(argument))
@@ -71,10 +74,8 @@ struct Options {
             }
         }
         guard ["real", "bare"].contains(options.kind), !options.server.isEmpty else {
-            fail("usage: LoadGenerator --kind real|bare --server PATH [--players N] [--ramp N/s] [--duration S] [--settle S] [--schools N] [--observers N]")
+            fail("usage: LoadGenerator --kind real|bare --server PATH [--players N] [--protocol 1|2] [--ramp N/s] [--duration S] [--settle S] [--official CSV]")
         }
-        options.schools = max(1, min(options.schools, options.players))
-        options.observers = max(2, min(options.observers, options.schools, options.players - 1))
         return options
     }
 }
@@ -94,13 +95,31 @@ if fileLimit < UInt64(options.players) * 2 + 100 { note("warning: the open-file 
 let logger = { var logger = Logger(label: "load"); logger.logLevel = .critical; return logger }()
 
 let dataDirectory = options.dataDirectory ?? makeTemporaryDirectory("touchschool-load-data")
+
+// The schools: the official list's ids (its first column, ASCII in either encoding), one per
+// player; the real server plays that list, imported into its data directory.
+guard let listBytes = FileManager.default.contents(atPath: options.official) else { fail("cannot read the official list at \(options.official) (--official CSV)") }
+let schoolIDs: [String] = listBytes.split(separator: UInt8(ascii: "\n")).dropFirst().compactMap { line in
+    let id = line.prefix { $0 != UInt8(ascii: ",") }
+    return id.isEmpty ? nil : String(decoding: id, as: UTF8.self)
+}
+guard schoolIDs.count >= options.players else { fail("the list has \(schoolIDs.count) schools: fewer than the \(options.players) players, one school each") }
+if options.kind == "real" {
+    let importer = Process()
+    importer.executableURL = URL(fileURLWithPath: options.server)
+    importer.arguments = ["import", options.official, "--data-dir", dataDirectory] + (options.postgres.map { ["--postgres", $0] } ?? [])
+    importer.standardOutput = FileHandle.nullDevice
+    try importer.run()
+    importer.waitUntilExit()
+    guard importer.terminationStatus == 0 else { fail("\(options.server) import \(options.official) failed (\(importer.terminationStatus))") }
+}
 let arguments: [String] = options.kind == "real"
     ? [options.server, "serve", "--port", "0", "--data-dir", dataDirectory,
        // Every simulated player connects from 127.0.0.1: the per-address limits and tap budget
        // (a school lab's worth) raised out of the way, as for a whole nation behind one address.
        "--connections-per-address", "1000000", "--sockets-per-address", "1000000", "--devices-per-address", "1000000",
        "--address-taps-per-second", "1000000000", "--address-burst", "1000000000"] + (options.postgres.map { ["--postgres", $0] } ?? [])
-    : [options.server, "--port", "0"]
+    : [options.server, "--port", "0", "--board-schools", "8"]
 if options.instances > 1, options.postgres == nil { fail("--instances needs --postgres: servers share a battle only there") }
 let servers: [ServerUnderTest] = {
     var started: [ServerUnderTest] = []
@@ -113,6 +132,23 @@ let servers: [ServerUnderTest] = {
     return started
 }()
 let server = servers[0]
+if options.kind == "real" {
+    // The schools as the server serves them (`GET /v1/schools`: rows `[id, name, level, province,
+    // district]`): every player's school must be one, or its taps would be refused.
+    struct Directory: Decodable { var schools: [[String]] }
+    guard let text = httpGet(port: server.port, path: "/v1/schools"),
+          let rows = (try? JSONDecoder().decode(Directory.self, from: Data(text.utf8)))?.schools ?? (try? JSONDecoder().decode([[String]].self, from: Data(text.utf8))) else {
+        for server in servers { _ = server.stop() }
+        fail("GET /v1/schools gave no list of schools")
+    }
+    let served = Set(rows.compactMap(\.first))
+    let missing = schoolIDs.prefix(options.players).filter { !served.contains($0) }
+    guard missing.isEmpty else {
+        for server in servers { _ = server.stop() }
+        fail("the server does not serve \(missing.count) of the players' schools (\(missing.prefix(3).joined(separator: ", ")))")
+    }
+    note("the server serves \(served.count) schools; each player taps for its own")
+}
 note("\(options.kind) server pids \(servers.map(\.pid)) on ports \(servers.map(\.port)); \(options.players) players")
 try? await Task.sleep(for: .seconds(1))
 let idleRSS = servers.reduce(UInt64(0)) { $0 + (ProcFS.residentKB(pid: $1.pid) ?? 0) }
@@ -129,18 +165,9 @@ func serversCommits() -> UInt64 {
 func serversWritten() -> UInt64 { servers.reduce(0) { $0 + (ProcFS.writtenBytes(pid: $1.pid) ?? 0) } }
 func postgresCPU() -> UInt64 { options.postgresPID.map { ProcFS.treeCPUTicks(root: $0) } ?? 0 }
 
-// The schools: the first of the catalog the server plays with (the starter catalog).
-struct CatalogFile: Decodable {
-    struct School: Decodable { var id: String }
-    var schools: [School]
-}
-guard let catalogData = FileManager.default.contents(atPath: options.catalog),
-      let catalog = try? JSONDecoder().decode(CatalogFile.self, from: catalogData), catalog.schools.count >= options.schools else {
-    server.stop()
-    fail("cannot read \(options.schools) schools from \(options.catalog) (--catalog PATH)")
-}
-let run = Run(players: options.players, schoolIDs: catalog.schools.prefix(options.schools).map(\.id), observers: options.observers, tapsPerBatch: options.taps)
-let players = (0..<options.players).map { Player(index: $0, schools: options.schools) }
+let run = Run(players: options.players, protocolVersion: options.protocolVersion, schoolIDs: Array(schoolIDs.prefix(options.players)),
+              tapsPerBatch: options.taps)
+let players = (0..<options.players).map { Player(index: $0) }
 
 // Ramp up: `ramp` players a second.
 let rampStart = ContinuousClock.now
@@ -207,6 +234,10 @@ var bySecond: [[UInt32]] = []
 var unexpected: [String] = []
 var failures: [String] = []
 var endedEarly = 0
+var otherLatencies: [UInt32] = []
+var bytesReceived: [Double] = []
+var viewsReceived: UInt64 = 0, viewBytesReceived: UInt64 = 0
+var welcomeBytes = 0, firstViewBytes = 0
 for player in players {
     player.state.withLock { state in
         sent += state.acks.count
@@ -223,15 +254,19 @@ for player in players {
         unexpected.append(contentsOf: state.unexpected.prefix(2))
         if let failure = state.failure { failures.append(failure) }
         if state.ended { endedEarly += 1 }
+        otherLatencies.append(contentsOf: state.seenLatencies)
+        welcomeBytes = max(welcomeBytes, state.welcomeBytes)
+        firstViewBytes = max(firstViewBytes, state.firstViewBytes)
+        if state.welcomed, !state.ended, !player.isProbe {
+            bytesReceived.append(Double(state.bytesInWindow))
+            viewsReceived += state.viewsInWindow
+            viewBytesReceived += state.viewBytesInWindow
+        }
     }
 }
-var otherLatencies: [UInt32] = []
-var unseen = 0
-for tracker in run.trackers {
-    let (l, u) = tracker.results(run: run)
-    otherLatencies.append(contentsOf: l)
-    unseen += u
-}
+let probeBatchesInWindow = run.probeSent.withLock { sent in sent.filter { run.inWindow($0) }.count }
+/// Probe batches sent in the window that some connected player never saw.
+let unseen = max(0, probeBatchesInWindow * bytesReceived.count - otherLatencies.count)
 let exitStatus = servers.map { $0.stop() }.max() ?? 0
 latencies.sort()
 otherLatencies.sort()
@@ -268,6 +303,15 @@ var result: [String: Any] = [
     "otherP99ms": percentile(otherLatencies, 0.99) ?? -1,
     "otherSamples": otherLatencies.count,
     "otherUnseen": unseen,
+    "protocol": options.protocolVersion,
+    "bytesPerPlayerSecondMean": bytesReceived.isEmpty ? -1 : bytesReceived.reduce(0, +) / Double(bytesReceived.count) / windowSeconds,
+    "bytesPerPlayerSecondMax": (bytesReceived.max() ?? -1) / windowSeconds,
+    "welcomeBytesMax": welcomeBytes,
+    "firstViewBytesMax": firstViewBytes,
+    // Views (protocol 2) or board messages (protocol 1, the bare server's broadcasts) each player
+    // received a second, and their mean size on the wire (text and frame header).
+    "viewsPerPlayerSecond": bytesReceived.isEmpty ? -1 : Double(viewsReceived) / Double(bytesReceived.count) / windowSeconds,
+    "viewBytesMean": viewsReceived == 0 ? -1 : Double(viewBytesReceived) / Double(viewsReceived),
     "serverCPUusPerPlayerSecond": serverCPUSeconds / max(1, playerSeconds) * 1e6,
     "serverCores": serverCores,
     "generatorCores": generatorCores,
