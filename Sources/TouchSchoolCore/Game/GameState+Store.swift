@@ -86,6 +86,8 @@ extension GameState {
         catalogGeneration = replacement.generation
         search = replacement.search
         leaderboard = replacement.leaderboard
+        // The views name schools by position in the old catalog; the server's come again in the new one.
+        served = ServedViews()
         setPending(unsaved)
         for (position, taps) in pendingScores { leaderboard.add(taps, to: position) }
         leaderboard.markMovementBaseline()

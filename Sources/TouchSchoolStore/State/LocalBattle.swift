@@ -48,6 +48,9 @@ public final class LocalBattle: BattleConnection {
         }
     }
 
+    /// Never asked (`GameState.isOnServer` is false): a local game ranks from the whole board it holds.
+    public func watch(_ page: PageWatch?) {}
+
     public func takeEvents() -> [GameEvent] {
         outbox.withLock { events in
             defer { events.removeAll(keepingCapacity: true) }
