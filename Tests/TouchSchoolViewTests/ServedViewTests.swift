@@ -98,6 +98,30 @@ import TouchSchoolCore
         #expect(update(&state, .key(.character("a")), now: Fixture.start) == [])
     }
 
+    /// The arrows compare with the page of a moment ago: a school that climbed a place since shows
+    /// ▲1 until the next baseline.
+    @Test func theRankingsArrowsCompareWithThePageOfAMomentAgo() {
+        var state = Self.served(.korean)
+        _ = update(&state, .key(.tab), now: Fixture.start)
+        let first = state.ranking.scroll
+        func page(_ rows: [RankedSchool]) -> GameEvent {
+            .viewed(.page(PageView(league: .national, places: first..<(first + rows.count), size: 12_011, rows: rows)), catalogGeneration: 0)
+        }
+        _ = update(&state, page([RankedSchool(position: 2, rank: first + 1, count: 777), RankedSchool(position: 1, rank: first + 2, count: 776)]),
+                   now: Fixture.start)
+        let list = state.layout.rankingList
+        #expect(!view(state, now: Fixture.start).lines[list.y].contains("▲"), "a first page is its own baseline")
+        _ = update(&state, page([RankedSchool(position: 1, rank: first + 1, count: 800), RankedSchool(position: 2, rank: first + 2, count: 777)]),
+                   now: Fixture.start)
+        var grid = view(state, now: Fixture.start)
+        #expect(grid.lines[list.y].contains("휘문고등학교") && grid.lines[list.y].contains("▲1"))
+        #expect(grid.lines[list.y + 1].contains("▼1"))
+        let later = Fixture.start.adding(milliseconds: GameTiming.movementBaselineNanoseconds / 1_000_000)
+        _ = update(&state, .tick, now: later)
+        grid = view(state, now: later)
+        #expect(!grid.lines[list.y].contains("▲") && !grid.lines[list.y + 1].contains("▼"))
+    }
+
     @Test func aLocalGameNeverWatches() {
         var state = Fixture.game(.korean, columns: 120, rows: 40)
         #expect(update(&state, .key(.tab), now: Fixture.start) == [])

@@ -8,6 +8,7 @@ extension GameState {
         }
         if now.nanoseconds(since: lastMovementBaseline) >= GameTiming.movementBaselineNanoseconds {
             leaderboard.markMovementBaseline()
+            served.markMovementBaseline()
             lastMovementBaseline = now
         }
         guard syncInFlight == nil, now.nanoseconds(since: lastSyncRequest) >= GameTiming.syncIntervalNanoseconds else { return [] }

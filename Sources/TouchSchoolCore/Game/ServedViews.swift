@@ -6,10 +6,35 @@ public struct ServedViews: Equatable, Sendable {
     public var school: SchoolView?
     /// The last page of the league watched.
     public var page: PageView?
+    /// The views as they were a moment ago (`GameTiming.movementBaselineNanoseconds`), for the
+    /// movement arrows: the server says ranks, not where a school stood before.
+    public var earlierSchool: SchoolView?
+    public var earlierPage: PageView?
 
     public init(school: SchoolView? = nil, page: PageView? = nil) {
         self.school = school
         self.page = page
+    }
+
+    mutating func markMovementBaseline() {
+        earlierSchool = school
+        earlierPage = page
+    }
+
+    /// Places `position` climbed in `league` since the baseline, as far as both views show it;
+    /// 0 for a school either leaves out.
+    func movement(of position: Int, in league: League) -> Int {
+        guard let before = Self.rank(of: position, in: league, school: earlierSchool, page: earlierPage),
+              let now = Self.rank(of: position, in: league, school: school, page: page) else { return 0 }
+        return before - now
+    }
+
+    /// The rank the page of `league` or, nationally, a school's view gives `position`.
+    private static func rank(of position: Int, in league: League, school: SchoolView?, page: PageView?) -> Int? {
+        if let page, page.league == league, let row = page.rows.first(where: { $0.position == position }) { return row.rank }
+        guard league == .national, let school else { return nil }
+        if school.school == position { return school.national.rank }
+        return (school.top + school.above + school.below).first { $0.position == position }?.rank
     }
 }
 
@@ -101,10 +126,9 @@ extension GameState {
         return page.rows.enumerated().map { (page.places.lowerBound + $0.offset, $0.element) }.filter { places.contains($0.place) }
     }
 
-    /// Places `school` climbed in `league` since a moment ago; 0 on a server, whose views do not
-    /// say where a school stood before.
+    /// Places `school` climbed in `league` since a moment ago.
     public func movement(of school: Int, in league: League) -> Int {
-        isOnServer ? 0 : leaderboard.movement(of: school, in: league)
+        isOnServer ? served.movement(of: school, in: league) : leaderboard.movement(of: school, in: league)
     }
 
     /// The page the ranking screen shows, when on a server; nil on other screens.

@@ -72,8 +72,12 @@ extension GameState {
             guard generation == catalogGeneration else { return [] }
             switch view {
             case let .school(school): served.school = school
-            case let .page(page): served.page = page
+            case let .page(page):
+                // The first page of another league is its own baseline: no arrows from another's ranks.
+                if served.earlierPage?.league != page.league { served.earlierPage = page }
+                served.page = page
             }
+            if served.earlierSchool == nil { served.earlierSchool = served.school }
             return []
         }
     }
