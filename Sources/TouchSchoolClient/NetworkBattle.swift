@@ -42,6 +42,8 @@ public final class NetworkBattle: BattleConnection {
         var mirror: BoardMirror
         var catalog: Catalog
         var catalogETag: String?
+        /// The page the game watches: sent on every connection, since a server forgets it.
+        var watching: PageWatch?
         var generation = 0
         var events: [GameEvent] = []
         /// Wall-clock end of the last span handed over: the next batch's start.
@@ -81,7 +83,9 @@ public final class NetworkBattle: BattleConnection {
         self.device = device
         self.player = player
         self.handshakeSeconds = handshakeSeconds
+        // The views kept are shown at once, whether or not the server answers.
         self.shared = Mutex(Shared(outbox: outbox, mirror: board, catalog: catalog, catalogETag: catalogETag,
+                                   events: board.views(in: catalog).map { .viewed($0, catalogGeneration: 0) },
                                    lastSubmitMs: Self.wallClockMs()))
     }
 
@@ -152,6 +156,10 @@ public final class NetworkBattle: BattleConnection {
 
     /// The game loop takes what arrived now rather than at its next idle tick.
     private func wake() { wakeGame.withLock { $0 }?() }
+
+    public func watch(_ page: PageWatch?) {
+        shared.withLock { $0.watching = page }
+    }
 
     public func takeEvents() -> [GameEvent] {
         shared.withLock { state in
@@ -275,10 +283,22 @@ public final class NetworkBattle: BattleConnection {
         }
     }
 
-    func boardChanged(_ changes: BoardChanges) {
+    /// A view of the player's school or of the page watched: kept, and handed to the game.
+    func viewed(_ message: ServerMessage) {
         queue.async { [self] in
             shared.withLock { state in
-                state.mirror.apply(changes)
+                let view: BoardView?
+                switch message {
+                case let .view(school):
+                    state.mirror.take(school)
+                    view = SchoolView(school, in: state.catalog).map(BoardView.school)
+                case let .page(page):
+                    state.mirror.take(page)
+                    view = PageView(page, in: state.catalog).map(BoardView.page)
+                default:
+                    return
+                }
+                if let view { state.events.append(.viewed(view, catalogGeneration: state.generation)) }
                 state.changed = true
                 state.events.append(.battleChanged)
             }
@@ -296,6 +316,8 @@ public final class NetworkBattle: BattleConnection {
                 state.generation += 1
                 let saved = state.mirror.savedState(adding: state.outbox, player: player)
                 state.events.append(.catalogReplaced(CatalogReplacement(generation: state.generation, catalog: catalog, saved: saved)))
+                // The game forgets views by position in the old catalog: the last ones, in the new.
+                state.events += state.mirror.views(in: catalog).map { .viewed($0, catalogGeneration: state.generation) }
                 state.changed = true
             }
             wake()

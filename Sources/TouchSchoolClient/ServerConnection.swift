@@ -90,6 +90,8 @@ extension NetworkBattle {
     private struct Session: Sendable {
         /// The last batch number sent (or known to the server); nil until the welcome.
         var sentUpTo: UInt64?
+        /// The page this connection asked for (a new one watches none).
+        var watchSent: PageWatch?
         /// A welcome of this battle arrived before the handshake deadline: the connection is
         /// kept however long the welcome takes to handle (the outbox's renumbering is saved).
         var welcoming = false
@@ -184,7 +186,7 @@ extension NetworkBattle {
                                                           logger: Self.logger) {
                 inbound, outbound, _ in
                 self.enterPhase("upgraded, saying hello to \(server)", of: session)
-                try await outbound.write(.text(MessageCoding.encode(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: self.device, player: self.player, client: .terminal)))))
+                try await outbound.write(.text(MessageCoding.encode(.hello(Hello(protocol: PlayProtocol.version, device: self.device, player: self.player, client: .terminal)))))
                 self.enterPhase("waiting for the welcome of \(server)", of: session)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await self.receive(inbound, session: session, server: server) }
@@ -208,9 +210,10 @@ extension NetworkBattle {
         for try await message in inbound.messages(maxSize: PlayProtocol.maximumServerMessageBytes) {
             guard case let .text(text) = message else { continue }
             session.withLock { $0.lastHeard = Date() }
-            switch try MessageCoding.decodeServer(text) {
+            let message = try MessageCoding.decodeServer(text)
+            switch message {
             case let .welcome(welcome):
-                guard welcome.protocol == PlayProtocol.wholeBoardVersion, welcome.board != nil else {
+                guard welcome.protocol == PlayProtocol.version else {
                     session.withLock { $0.unsupported = true }
                     return
                 }
@@ -237,10 +240,10 @@ extension NetworkBattle {
                 refreshCatalogIfChanged(welcome.catalog, from: server)
             case let .ack(ack):
                 acknowledged(ack)
-            case let .board(changes):
-                boardChanged(changes)
             case .view, .page:
-                // Protocol 2's: this game said 1.
+                viewed(message)
+            case .board:
+                // Protocol 1's whole board: this game said 2.
                 continue
             case .pong:
                 break
@@ -258,7 +261,12 @@ extension NetworkBattle {
             let (sentUpTo, lastHeard) = session.withLock { ($0.sentUpTo, $0.lastHeard) }
             if Date().timeIntervalSince(lastHeard) > Self.silenceSeconds { return } // a dead connection
             guard let sentUpTo else { continue }
-            let batches = shared.withLock { $0.outbox.batches.filter { $0.seq > sentUpTo } }
+            let (batches, watching) = shared.withLock { ($0.outbox.batches.filter { $0.seq > sentUpTo }, $0.watching) }
+            if watching != session.withLock({ $0.watchSent }) {
+                try await outbound.write(.text(MessageCoding.encode(.watch(Watch(watching)))))
+                session.withLock { $0.watchSent = watching }
+                lastSent = Date()
+            }
             for batch in batches {
                 try await outbound.write(.text(MessageCoding.encode(.taps(batch))))
                 session.withLock { $0.sentUpTo = batch.seq }

@@ -8,8 +8,8 @@ import TouchSchoolStore
 
 /// An SSH player's game joined to the server's battle in process, as a play connection joins it
 /// (`Play/PlayConnection.swift`): the same admission (bans, devices per address), a hello
-/// answered with the welcome, numbered batches answered with acknowledgements, and the board's
-/// changes, with the SSH client's own address for the per-address limits and tap budgets. The
+/// answered with the welcome, numbered batches answered with acknowledgements, the views of the
+/// player's school and of the page its ranking watches (protocol 2), with the SSH client's own address for the per-address limits and tap budgets. The
 /// batches are numbered by the client's `Outbox` after the welcome's `lastSeq`
 /// (`BattleRules.welcome`) and mirrored by its `BoardMirror`: the rules every client follows.
 /// Kept in memory: the session lives in the server, so nothing survives it that the server
@@ -21,14 +21,20 @@ final class SSHBattleLink: BattleConnection, Sendable {
     let address: String
     let catalog: Catalog
     private let id: ConnectionID
-    /// The batches on their way to the battle, in order.
-    private let sending: AsyncStream<TapBatch>
-    private let batches: AsyncStream<TapBatch>.Continuation
+    /// The batches and watches on their way to the battle, in order.
+    private let sending: AsyncStream<Request>
+    private let requests: AsyncStream<Request>.Continuation
     private let state: Mutex<State>
     /// Signalled when the battle acknowledges a batch or lets the player go: what `finish` waits for.
     private let deliveryOrLossChanged = ChangeSignal()
     /// Wakes the game loop when the battle's news arrives (`whenEventsArrive`).
     private let wakeGame = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// What the game hands the battle, as a play connection's messages would.
+    private enum Request {
+        case batch(TapBatch)
+        case watch(BoardViewKey?)
+    }
 
     private struct State {
         var outbox: Outbox
@@ -62,7 +68,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
         let (messages, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(BattleHallRuntime.sendQueueLimit))
         guard let id = await battle.connect(sendQueue: sendQueue) else { return .refused(BattleHallRuntime.goingAway.message) }
         let welcome: Welcome
-        switch await battle.hello(id, device: device, protocol: PlayProtocol.wholeBoardVersion) {
+        switch await battle.hello(id, device: device, protocol: PlayProtocol.version) {
         case let .welcome(text):
             guard case let .welcome(decoded)? = try? MessageCoding.decodeServer(text) else {
                 await battle.disconnect(id)
@@ -93,12 +99,12 @@ final class SSHBattleLink: BattleConnection, Sendable {
         var mirror = BoardMirror()
         mirror.take(welcome)
         state = Mutex(State(outbox: outbox, mirror: mirror, lastSubmitMs: NetworkBattle.wallClockMs()))
-        let (sending, batches) = AsyncStream.makeStream(of: TapBatch.self)
+        let (sending, requests) = AsyncStream.makeStream(of: Request.self)
         self.sending = sending
-        self.batches = batches
+        self.requests = requests
     }
 
-    /// The battle as the game starts with it: the welcome's board and player.
+    /// The battle as the game starts with it: the welcome's player (the views follow).
     var startingState: SavedState {
         state.withLock { $0.mirror.savedState(adding: $0.outbox, player: player) }
     }
@@ -111,9 +117,14 @@ final class SSHBattleLink: BattleConnection, Sendable {
     private func start(_ messages: AsyncStream<Outgoing>) {
         let network = ClientAddress.network(of: address)
         Task { [self, sending] in
-            for await batch in sending {
-                await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch,
-                                                  address: address, network: network, client: .ssh))
+            for await request in sending {
+                switch request {
+                case let .batch(batch):
+                    await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch,
+                                                      address: address, network: network, client: .ssh))
+                case let .watch(key):
+                    await battle.watch(id, key)
+                }
             }
             // Only once every batch handed over is with the battle: it takes none from a
             // connection that is gone.
@@ -146,14 +157,18 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 state.changed = true
                 if ack.banned == true { state.events.append(.tapsRefusedByOperator(ack.refused)) }
                 else if ack.refused > 0 { state.events.append(.tapsRefusedByServer(ack.refused)) }
-            case let .board(changes):
-                state.mirror.apply(changes)
+            case let .view(view):
+                state.mirror.take(view)
                 state.changed = true
-                state.events.append(.battleChanged)
+                if let view = SchoolView(view, in: catalog) { state.events.append(.viewed(.school(view), catalogGeneration: 0)) }
+            case let .page(page):
+                state.mirror.take(page)
+                state.changed = true
+                if let page = PageView(page, in: catalog) { state.events.append(.viewed(.page(page), catalogGeneration: 0)) }
             case let .error(error):
                 state.lost = error.message
-            case .welcome, .pong, .view, .page:
-                // Views are protocol 2's: this link said 1.
+            case .welcome, .pong, .board:
+                // The whole board is protocol 1's: this link said 2.
                 break
             }
         }
@@ -167,7 +182,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
         state.withLock { state in
             let now = NetworkBattle.wallClockMs()
             if let batch = state.outbox.append(changes, startMs: state.lastSubmitMs, endMs: now) {
-                batches.yield(batch)
+                requests.yield(.batch(batch))
                 state.changed = true
             }
             state.lastSubmitMs = max(state.lastSubmitMs, now)
@@ -181,6 +196,13 @@ final class SSHBattleLink: BattleConnection, Sendable {
 
     func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {
         wakeGame.withLock { $0 = wake }
+    }
+
+    /// Bounded as a play connection's `watch` is (`Watch.maximumCount`): a terminal may say it is
+    /// any size.
+    func watch(_ page: PageWatch?) {
+        let bounded = Watch(page)
+        requests.yield(.watch(page.map { .page($0.league, places: bounded.from..<(bounded.from + bounded.count)) }))
     }
 
     func takeEvents() -> [GameEvent] {
@@ -204,6 +226,6 @@ final class SSHBattleLink: BattleConnection, Sendable {
     /// Leaves the battle: no more batches; the connection goes once the last is handed over.
     func leave() {
         state.withLock { $0.left = true }
-        batches.finish()
+        requests.finish()
     }
 }

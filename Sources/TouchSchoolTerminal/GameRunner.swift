@@ -116,6 +116,8 @@ public struct GameRunner<Terminal: GameTerminal> {
                 screen.beep()
             case let .sync(changes):
                 battle.submit(changes)
+            case let .watch(page):
+                battle.watch(page)
             case .quit:
                 isFinished = true
             }

@@ -17,10 +17,10 @@ extension Frame {
             return
         }
         let school = state.catalog[mySchool]
-        let board = state.leaderboard
-        let total = board.count(of: mySchool)
+        let standing = state.nationalStanding(of: mySchool)
+        let total = standing.total
 
-        let rank = total == 0 ? strings.noRankYet : strings.nationalRank(NumberText.grouped(board.rank(of: mySchool, in: .national)))
+        let rank = total == 0 || standing.rank == nil ? strings.noRankYet : strings.nationalRank(NumberText.grouped(standing.rank ?? 0))
         let rankStart = grid.putRight(rank, endColumn: columns - 1, row: header.y + 1, style: .accent)
         putNameAndDetail(school.name, school.region, column: 1, row: header.y + 1, endColumn: rankStart - 2,
                          nameStyle: .mine, detailStyle: .dim)
@@ -32,11 +32,11 @@ extension Frame {
         ], column: 1, row: header.y + 2, endColumn: columns - 1)
 
         let chase: (String, CellStyle)
-        if let above = board.schoolAbove(mySchool, in: .national) {
-            // One tap more than the difference overtakes (a tie only shares the place).
-            let behind = above.count - min(above.count, total)
-            let taps = NumberText.grouped(behind == .max ? behind : behind + 1)
-            chase = (strings.overtake(state.catalog[above.position].name, taps: taps), .normal)
+        if let above = standing.chase {
+            let taps = NumberText.grouped(above.taps)
+            chase = (above.school.map { strings.overtake(state.catalog[$0].name, taps: taps) } ?? strings.moveUp(taps: taps), .normal)
+        } else if standing.rank == nil {
+            chase = ("", .normal)
         } else {
             chase = (total == 0 ? strings.firstTapLeads : strings.leader, .accent)
         }
@@ -86,26 +86,52 @@ extension Frame {
         }
 
         let rows = panel.height - 1
-        let places = panelPlaces(rows: rows)
-        guard !places.isEmpty else { return }
-        let board = state.leaderboard
-        var entries: [RankedSchool?] = []
-        entries.reserveCapacity(places.count)
-        var lastPlace = -1
-        for range in places {
-            if lastPlace >= 0, range.lowerBound > lastPlace + 1 { entries.append(nil) }
-            entries += board.entries(in: .national, places: range).map { Optional($0) }
-            lastPlace = range.upperBound - 1
-        }
+        let entries = state.isOnServer ? servedPanelEntries(rows: rows) : localPanelEntries(rows: rows)
         let columns = RankColumns(panelEntries: entries.compactMap { $0 }, width: right - left)
         for (offset, entry) in entries.prefix(rows).enumerated() {
             let row = panel.y + 1 + offset
             if let entry {
-                drawRankRow(entry, league: .national, columns: columns, column: left, row: row)
+                drawRankRow(entry, movement: state.movement(of: entry.position, in: .national), columns: columns,
+                            column: left, row: row)
             } else {
                 grid.put("...", column: left, row: row, style: .dim)
             }
         }
+    }
+
+    /// The panel's rows from the local leaderboard, nil between runs that do not meet.
+    private func localPanelEntries(rows: Int) -> [RankedSchool?] {
+        let board = state.leaderboard
+        var entries: [RankedSchool?] = []
+        var lastPlace = -1
+        for range in panelPlaces(rows: rows) {
+            if lastPlace >= 0, range.lowerBound > lastPlace + 1 { entries.append(nil) }
+            entries += board.entries(in: .national, places: range).map { Optional($0) }
+            lastPlace = range.upperBound - 1
+        }
+        return entries
+    }
+
+    /// The panel's rows from the server's view: the top three and my neighbours (±2), cut down as
+    /// the local panel is (first the neighbours, then the top) until they fit `rows`; the top
+    /// alone before the first view. My row shows the total with my unsaved taps.
+    private func servedPanelEntries(rows: Int) -> [RankedSchool?] {
+        guard rows > 0 else { return [] }
+        guard let view = state.myView else { return (state.served.school?.top ?? []).prefix(rows).map { Optional($0) } }
+        let mine = RankedSchool(position: view.school, rank: view.national.rank, count: state.leaderboard.count(of: view.school))
+        for (top, radius) in [(3, 2), (3, 1), (2, 1), (1, 1), (1, 0)] {
+            let topRows = Array(view.top.prefix(top))
+            let around = view.above.suffix(radius) + [mine] + view.below.prefix(radius)
+            // The neighbours that are in the top already are shown once, with the top.
+            let shown = Set(topRows.map(\.position))
+            let rest = around.filter { !shown.contains($0.position) }
+            // A run of the top that my neighbours do not continue: "..." between (ties make a
+            // rank one more than the last place of the top run, place and rank alike).
+            let apart = !topRows.isEmpty && !rest.isEmpty && rest.count == around.count && rest[0].rank > topRows.count + 1
+            let entries = topRows.map { Optional($0) } + (apart ? [nil] : []) + rest.map { Optional($0) }
+            if entries.count <= rows { return entries }
+        }
+        return [mine]
     }
 
     /// Which national places the panel shows, as runs: the top three and my neighbours (±2), cut

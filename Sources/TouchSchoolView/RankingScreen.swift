@@ -52,26 +52,27 @@ extension Frame {
         let league = state.ranking.league
         let leagues = state.leagues
         let index = (leagues.firstIndex(of: league) ?? 0) + 1
-        let board = state.leaderboard
-        let size = board.size(of: league)
+        let size = state.size(of: league)
         var myPlace = ""
-        if let mySchool = state.mySchool, league.contains(state.catalog[mySchool]) {
-            myPlace = strings.myPlace(NumberText.grouped(board.rank(of: mySchool, in: league)), of: NumberText.grouped(size))
+        if let rank = state.myRank(in: league) {
+            myPlace = strings.myPlace(NumberText.grouped(rank), of: NumberText.grouped(size))
         }
         drawTitleBar(strings.rankingTitle(strings.leagueName(league), index: index, of: leagues.count), right: myPlace)
         grid.put(DisplayWidth.truncate(strings.rankingHint, toWidth: columns - 2), column: 1, row: 1, style: .dim)
 
         let area = layout.rankingList
         let start = min(max(0, state.ranking.scroll), size)
-        let entries = board.entries(in: league, places: start..<min(size, start + area.height))
-        let topCount = board.entries(in: league, places: 0..<min(1, size)).first?.count ?? 0
+        let rows = state.rankingRows(in: league, places: start..<min(size, start + area.height))
+        let topCount = state.rankingRows(in: league, places: 0..<min(1, size)).first?.entry.count
+            ?? rows.first?.entry.count ?? 0
         let table = RankColumns(rankingWidth: area.width - 2, leagueSize: size, topCount: topCount, strings: strings)
         drawRankHeadings(table, column: area.x + 1, row: area.y - 1)
-        if entries.isEmpty {
+        if rows.isEmpty {
             grid.put(DisplayWidth.truncate(strings.emptyLeague, toWidth: area.width - 2), column: area.x + 1, row: area.y, style: .dim)
         }
-        for (offset, entry) in entries.enumerated() {
-            drawRankRow(entry, league: league, columns: table, column: area.x + 1, row: area.y + offset)
+        for (place, entry) in rows {
+            drawRankRow(entry, movement: state.movement(of: entry.position, in: league), columns: table,
+                        column: area.x + 1, row: area.y + place - start)
         }
     }
 
@@ -94,7 +95,7 @@ extension Frame {
 
     /// One ranked school: rank, movement since a moment ago, name (and where it is: in columns when
     /// there is room, else after a name that is not unique), count. Mine stands out.
-    mutating func drawRankRow(_ entry: RankedSchool, league: League, columns table: RankColumns, column: Int, row: Int) {
+    mutating func drawRankRow(_ entry: RankedSchool, movement: Int, columns table: RankColumns, column: Int, row: Int) {
         let school = state.catalog[entry.position]
         let isMine = entry.position == state.mySchool
         let style: CellStyle = isMine ? .mine : .normal
@@ -103,7 +104,6 @@ extension Frame {
         var x = column
         x = grid.put(DisplayWidth.pad(NumberText.grouped(entry.rank), toWidth: table.rank, alignRight: true), column: x, row: row, style: style) + table.gap
 
-        let movement = state.leaderboard.movement(of: entry.position, in: league)
         let movementText = movement > 0 ? "▲\(min(movement, 999))" : movement < 0 ? "▼\(min(-movement, 999))" : "-"
         let movementStyle: CellStyle = isMine ? .mine : movement > 0 ? .rankUp : movement < 0 ? .rankDown : .dim
         grid.put(movementText, column: x, row: row, style: movementStyle)

@@ -194,6 +194,8 @@ public struct Strings: Sendable {
     func sessionTaps(_ taps: String) -> String { ko ? "이번 판 \(taps)" : "This session \(taps)" }
     func schoolTotal(_ taps: String) -> String { ko ? "학교 합계 \(taps)" : "School total \(taps)" }
     func overtake(_ school: String, taps: String) -> String { ko ? "\(school)까지 \(taps)번" : "\(taps) taps to overtake \(school)" }
+    /// The school to overtake is not among the rows the server sent (a crowd tied with mine between).
+    func moveUp(taps: String) -> String { ko ? "다음 순위까지 \(taps)번" : "\(taps) taps to move up" }
     var leader: String { ko ? "1위!" : "#1!" }
     /// A school without a tap has no rank: at the start of a battle every school shared 1위.
     var noRankYet: String { ko ? "아직 순위 없음" : "no rank yet" }

@@ -26,13 +26,17 @@ import TouchSchoolStore
         return all
     }
 
+    /// Offline, the game is shown the last views kept, and the totals they named.
     @Test func offlineEverySubmitIsAnsweredInOrderAndKept() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let server = ServerAddress(secure: false, host: "127.0.0.1", port: try freePort())
         let folder = BattleFolder(dataDirectory: directory.path, battle: "offline-battle-0001", servers: [server])
         let battle = NetworkBattle(folder: folder, device: String(repeating: "A", count: 43), player: "p", catalog: Self.catalog,
-                                   catalogETag: nil, board: BoardMirror(version: 1, scores: ["S2": 9]), outbox: Outbox())
+                                   catalogETag: nil, board: BoardMirror(scores: ["S2": 9], view: BoardMirrorTests.view),
+                                   outbox: Outbox())
+        let kept = try #require(SchoolView(BoardMirrorTests.view, in: Self.catalog))
+        #expect(battle.takeEvents() == [.viewed(.school(kept), catalogGeneration: 0)])
         battle.start()
         battle.submit(PendingChanges(player: "p", scoreDeltas: ["S1": 3], playerTaps: 3, bestTapsPerSecond: 2, switchedToSchool: "S1"))
         battle.submit(PendingChanges(player: "p"))
@@ -49,11 +53,12 @@ import TouchSchoolStore
         #expect(all.contains(.connectionChanged(.offline(waitingTaps: 5))))
         #expect(battle.finish(timeoutNanoseconds: 1_000_000_000))
         // Kept for the next game.
-        let kept = try folder.outbox.load()
-        #expect(kept.batches.map(\.seq) == [1, 2])
-        #expect(kept.waitingTaps == 5)
-        #expect(kept.batches[0].switchedToSchool == "S1")
-        #expect(kept.batches[1].startMs >= kept.batches[0].endMs)
+        let outbox = try folder.outbox.load()
+        #expect(outbox.batches.map(\.seq) == [1, 2])
+        #expect(outbox.waitingTaps == 5)
+        #expect(outbox.batches[0].switchedToSchool == "S1")
+        #expect(outbox.batches[1].startMs >= outbox.batches[0].endMs)
+        #expect(folder.cachedBoard()?.view == BoardMirrorTests.view)
         #expect(battle.waitingTaps == 5)
         #expect(battle.startingState.scores == ["S1": 5, "S2": 9])
     }

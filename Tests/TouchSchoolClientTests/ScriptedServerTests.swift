@@ -88,6 +88,12 @@ enum ScriptedReply: Sendable {
     static let me = PlayerState(schoolID: "S1", taps: 0, bestTapsPerSecond: 0)
     static let battleID = "scripted-battle-0001"
 
+    /// A view of S1 (of `catalog`) at `total`, first of the two; `top` as given.
+    static func view(total: UInt64, top: [RankedRow] = []) -> ServerMessage {
+        .view(SchoolViewMessage(version: total, school: "S1", total: total, ranks: Array(repeating: Standing(rank: 1, size: 2, gap: nil), count: 4),
+                                above: [], below: [], top: top))
+    }
+
     func battle(on port: Int, in directory: TemporaryDirectory, outbox: Outbox = Outbox(),
                 handshakeSeconds: Double = NetworkBattle.standardHandshakeSeconds) -> (NetworkBattle, BattleFolder) {
         let folder = BattleFolder(dataDirectory: directory.path, battle: Self.battleID, servers: [ServerAddress(secure: false, host: "127.0.0.1", port: port)])
@@ -109,7 +115,7 @@ enum ScriptedReply: Sendable {
     @Test func aServerOfAnotherProtocolVersionIsSaidAndTheGamePlaysOnOffline() async throws {
         let server = try await ScriptedServer { message in
             guard case .hello = message else { return [] }
-            return [.send(.error(ProtocolError(code: CloseCode.unsupportedVersion, message: "protocol 1 is not spoken here"))),
+            return [.send(.error(ProtocolError(code: CloseCode.unsupportedVersion, message: "protocol 2 is not spoken here"))),
                     .close(CloseCode.unsupportedVersion)]
         }
         defer { server.stop() }
@@ -132,13 +138,14 @@ enum ScriptedReply: Sendable {
         let server = try await ScriptedServer { message in
             switch message {
             case .hello:
-                return [.send(.welcome(Welcome(protocol: PlayProtocol.wholeBoardVersion, battle: Self.battleID, lastSeq: 1, board: Board(version: 5, scores: ["S2": 70]), player: Self.me, catalog: "\"c\"")))]
+                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 1, board: nil, player: Self.me, catalog: "\"c\""))),
+                        .send(Self.view(total: 900, top: [RankedRow(rank: 1, school: "S1", total: 900), RankedRow(rank: 2, school: "S2", total: 70)]))]
             case let .taps(batch):
                 let refused: UInt64 = batch.seq == 3 ? 2 : 0
                 let total = batch.totalTaps
                 return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: total - refused, refused: refused,
                                                     player: PlayerState(schoolID: "S1", taps: 100 + batch.seq, bestTapsPerSecond: 3)))),
-                        .send(.board(BoardChanges(version: 5 + batch.seq, scores: ["S1": 1000 + batch.seq])))]
+                        .send(Self.view(total: 1000 + batch.seq))]
             case .ping:
                 return [.send(.pong)]
             case .watch:
@@ -177,7 +184,7 @@ enum ScriptedReply: Sendable {
         let server = try await ScriptedServer { message in
             switch message {
             case .hello:
-                return [.send(.welcome(Welcome(protocol: PlayProtocol.wholeBoardVersion, battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: [:]), player: Self.me, catalog: "\"c\"")))]
+                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: nil, player: Self.me, catalog: "\"c\"")))]
             case let .taps(batch):
                 return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: 0, refused: batch.totalTaps, player: Self.me, banned: true)))]
             case .ping:
@@ -209,7 +216,7 @@ enum ScriptedReply: Sendable {
         // the deadline even on a loaded machine).
         let lateWelcome = Duration.seconds(8)
         let hellos = Mutex(0)
-        let welcome = ServerMessage.welcome(Welcome(protocol: PlayProtocol.wholeBoardVersion, battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: [:]),
+        let welcome = ServerMessage.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: nil,
                                                     player: Self.me, catalog: "\"c\""))
         let server = try await ScriptedServer { message in
             switch message {
@@ -260,7 +267,8 @@ enum ScriptedReply: Sendable {
         ], source: .official(edition: "2026-03-20"))
         let server = try await ScriptedServer(catalog: (CatalogFile.encode(newer), "\"d\"")) { message in
             guard case .hello = message else { return [] }
-            return [.send(.welcome(Welcome(protocol: PlayProtocol.wholeBoardVersion, battle: Self.battleID, lastSeq: 0, board: Board(version: 1, scores: ["S3": 9]), player: Self.me, catalog: "\"d\"")))]
+            return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: nil, player: Self.me, catalog: "\"d\""))),
+                    .send(Self.view(total: 0, top: [RankedRow(rank: 1, school: "S3", total: 9)]))]
         }
         defer { server.stop() }
         let directory = TemporaryDirectory()
@@ -274,9 +282,63 @@ enum ScriptedReply: Sendable {
         let answered = events.firstIndex { if case let .synced(board?) = $0 { board.catalogGeneration == 1 } else { false } }
         #expect(replaced != nil && answered != nil && replaced! < answered!, "\(events)")
         if case let .synced(board?)? = answered.map({ events[$0] }) { #expect(board.counts == [0, 0, 9]) }
+        // The view, read again in the new catalog, names S3 there.
+        let reread = events.compactMap { event -> SchoolView? in
+            if case let .viewed(.school(view), generation) = event, generation == 1 { view } else { nil }
+        }
+        #expect(reread.last?.top == [RankedSchool(position: 2, rank: 1, count: 9)], "\(events)")
         _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
         // Kept for the next game, with its tag.
         #expect(folder.cachedCatalog()?.catalog.count == 3)
         #expect(folder.cachedCatalog()?.etag == "\"d\"")
+    }
+
+    /// Protocol 2: the game says hello with it, is shown its school's view and the page it
+    /// watches, stops watching when asked, and watches its page again on a new connection (a
+    /// server forgets what a closed connection watched).
+    @Test func theGameIsShownItsViewAndThePageItWatchesAgainOnEveryConnection() async throws {
+        let page = PageMessage(version: 3, league: LeagueName(level: "high"), from: 0, size: 2,
+                               rows: [RankedRow(rank: 1, school: "S2", total: 8), RankedRow(rank: 2, school: "S1", total: 5)])
+        let watches = Mutex(0)
+        let server = try await ScriptedServer { message in
+            switch message {
+            case .hello:
+                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: nil, player: Self.me, catalog: "\"c\""))),
+                        .send(Self.view(total: 5))]
+            case let .watch(watch):
+                // The third watch (the page again) ends the first connection.
+                if watches.withLock({ count in count += 1; return count == 3 }) { return [.close(CloseCode.goingAway)] }
+                return watch.league == nil ? [] : [.send(.page(page))]
+            case .taps, .ping:
+                return []
+            }
+        }
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (battle, folder) = battle(on: server.port, in: directory)
+        battle.start()
+        var events = try await collect(battle) { $0.contains { if case .viewed(.school, _) = $0 { true } else { false } } }
+        let school = try #require(SchoolView(SchoolViewMessage(version: 5, school: "S1", total: 5,
+                                                               ranks: Array(repeating: Standing(rank: 1, size: 2, gap: nil), count: 4),
+                                                               above: [], below: [], top: []), in: Self.catalog))
+        #expect(events.contains(.viewed(.school(school), catalogGeneration: 0)), "\(events)")
+        let highSchools = PageWatch(league: .level(.high), places: 0..<20)
+        battle.watch(highSchools)
+        events = try await collect(battle) { $0.contains { if case .viewed(.page, _) = $0 { true } else { false } } }
+        let shown = try #require(PageView(page, in: Self.catalog))
+        #expect(events == [.viewed(.page(shown), catalogGeneration: 0)])
+        battle.watch(nil)
+        for _ in 0..<500 where watches.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        battle.watch(highSchools)
+        for _ in 0..<1000 where server.received.all.count < 6 { try await Task.sleep(for: .milliseconds(10)) }
+        let sent = server.received.all
+        let watched = Watch(league: LeagueName(level: "high"), from: 0, count: 20)
+        #expect(sent.map { if case let .hello(hello) = $0 { hello.protocol } else { nil } }.compactMap { $0 } == [PlayProtocol.version, PlayProtocol.version])
+        #expect(sent.compactMap { if case let .watch(watch) = $0 { watch } else { nil } }
+                == [watched, Watch(league: nil), watched, watched], "\(sent)")
+        _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
+        // Kept for a game started offline.
+        #expect(folder.cachedBoard()?.page == page)
     }
 }

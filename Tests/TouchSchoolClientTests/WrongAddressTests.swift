@@ -73,7 +73,7 @@ import TouchSchoolProtocol
         let folder = BattleFolder(dataDirectory: directory.path, battle: "wrong-address-0001", servers: [server])
         let battle = NetworkBattle(folder: folder, device: String(repeating: "A", count: 43), player: "p",
                                    catalog: NetworkBattleOfflineTests.catalog, catalogETag: nil,
-                                   board: BoardMirror(version: 1, scores: [:]), outbox: Outbox())
+                                   board: BoardMirror(), outbox: Outbox())
         battle.start()
         battle.submit(PendingChanges(player: "p", scoreDeltas: ["S1": 3], playerTaps: 3, bestTapsPerSecond: 2, switchedToSchool: "S1"))
         var last: ConnectionStatus?
@@ -117,7 +117,7 @@ import TouchSchoolProtocol
         let folder = BattleFolder(dataDirectory: directory.path, battle: "wrong-address-0002", servers: [server])
         let battle = NetworkBattle(folder: folder, device: String(repeating: "A", count: 43), player: "p",
                                    catalog: NetworkBattleOfflineTests.catalog, catalogETag: nil,
-                                   board: BoardMirror(version: 1, scores: [:]), outbox: Outbox())
+                                   board: BoardMirror(), outbox: Outbox())
         battle.start()
         var seen: [ConnectionStatus] = []
         for _ in 0..<200 where !seen.contains(.offline(waitingTaps: 0)) {

@@ -49,6 +49,12 @@ struct NetworkPlayEndToEndTests {
         try bob.waitFor("alice's taps on bob's screen", timeout: 10) { TmuxSession.number(after: "School total", in: $0) == 12 }
         try Self.tap(bob, 7)
         try alice.waitFor("bob's taps on alice's screen", timeout: 5) { TmuxSession.number(after: "School total", in: $0) == 19 }
+        // The rank and the panel come from the server's view of the school, the ranking's rows
+        // from the page the game watches (protocol 2: no game holds the whole board).
+        try alice.waitFor("#1 nationally")
+        alice.press("Tab")
+        try alice.waitFor("the ranking's page from the server") { $0.contains("mine #1 of") && $0.contains("19") }
+        alice.press("Escape")
         try Self.quit(alice)
         try Self.quit(bob)
         #expect(try Self.total(Self.hanbit, on: server) == 19)

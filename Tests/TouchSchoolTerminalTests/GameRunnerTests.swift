@@ -44,6 +44,7 @@ import TouchSchoolView
         }
         func finish(timeoutNanoseconds: Int64) -> Bool { true }
         func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {}
+        func watch(_ page: PageWatch?) {}
     }
 
     static func state() -> GameState {

@@ -44,6 +44,9 @@ public enum GameEvent: Equatable, Sendable {
     /// Playing on a server: the operator banned this device, and the server counted none of this
     /// many taps for that (not for their speed).
     case tapsRefusedByOperator(UInt64)
+    /// Playing on a server (protocol 2): a view of my school or the page watched, by position in
+    /// the catalog of that generation (`GameState.catalogGeneration`).
+    case viewed(BoardView, catalogGeneration: Int)
 }
 
 /// How a game playing on a server is connected to it. The game plays on whatever this is: taps
@@ -76,6 +79,9 @@ public enum GameCommand: Equatable, Sendable {
     case bell
     /// Save these changes and answer with `.synced` or `.syncFailed`.
     case sync(PendingChanges)
+    /// Playing on a server: send the rows of this page of a league, as they change, instead of
+    /// those asked for before; nil: no page (the ranking screen closed).
+    case watch(PageWatch?)
     case quit
 }
 

@@ -8,6 +8,7 @@ extension GameState {
         }
         if now.nanoseconds(since: lastMovementBaseline) >= GameTiming.movementBaselineNanoseconds {
             leaderboard.markMovementBaseline()
+            served.markMovementBaseline()
             lastMovementBaseline = now
         }
         // On a server, taps waiting go out at the shorter interval; otherwise (and with nothing
@@ -90,6 +91,8 @@ extension GameState {
         catalogGeneration = replacement.generation
         search = replacement.search
         leaderboard = replacement.leaderboard
+        // The views name schools by position in the old catalog; the server's come again in the new one.
+        served = ServedViews()
         setPending(unsaved)
         for (position, taps) in pendingScores { leaderboard.add(taps, to: position) }
         leaderboard.markMovementBaseline()

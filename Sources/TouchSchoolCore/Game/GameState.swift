@@ -98,6 +98,10 @@ public struct GameState: Sendable {
     public var notices: [Notice]
     /// Playing on a server: how the connection stands (nil: the local battle).
     public var connection: ConnectionStatus?
+    /// Playing on a server: the views it sent (`isOnServer`).
+    public internal(set) var served = ServedViews()
+    /// Playing on a server: the page asked for last, nil for none.
+    public internal(set) var watchedPage: PageWatch?
     /// Playing on a server: which one, as the player gave it (host:port), to show where taps go.
     public var server: String?
 

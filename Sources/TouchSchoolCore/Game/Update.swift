@@ -5,6 +5,15 @@ public func update(_ state: inout GameState, _ event: GameEvent, now: Instant) -
 
 extension GameState {
     mutating func handle(_ event: GameEvent, now: Instant) -> [GameCommand] {
+        let commands = handleEvent(event, now: now)
+        // Whatever moved the ranking screen (a key, a resize, a switch of school): the server is
+        // asked for the page it now shows, once.
+        guard wantedPage != watchedPage else { return commands }
+        watchedPage = wantedPage
+        return commands + [.watch(watchedPage)]
+    }
+
+    private mutating func handleEvent(_ event: GameEvent, now: Instant) -> [GameCommand] {
         switch event {
         case let .key(key):
             if !notices.isEmpty, key != .interrupt {
@@ -63,6 +72,18 @@ extension GameState {
         case let .tapsRefusedByOperator(taps):
             guard taps > 0 else { return [] }
             return refuse(.banned, taps: taps, now: now)
+        case let .viewed(view, generation):
+            // Positions of another catalog name other schools; the network sends the views again in the new one.
+            guard generation == catalogGeneration else { return [] }
+            switch view {
+            case let .school(school): served.school = school
+            case let .page(page):
+                // The first page of another league is its own baseline: no arrows from another's ranks.
+                if served.earlierPage?.league != page.league { served.earlierPage = page }
+                served.page = page
+            }
+            if served.earlierSchool == nil { served.earlierSchool = served.school }
+            return []
         }
     }
 
@@ -289,7 +310,7 @@ extension GameState {
     // MARK: Ranking
 
     private mutating func rankingKey(_ key: Key) -> [GameCommand] {
-        let size = leaderboard.size(of: ranking.league)
+        let size = size(of: ranking.league)
         let page = max(1, layout.rankingList.height)
         let lastTop = max(0, size - page)
         switch key {
@@ -328,8 +349,8 @@ extension GameState {
             return
         }
         let page = max(1, layout.rankingList.height)
-        let place = leaderboard.place(of: mySchool, in: ranking.league)
-        let size = leaderboard.size(of: ranking.league)
-        ranking.scroll = max(0, min(place - page / 2, size - page))
+        // On a server the rank stands for the place (ties put it at the first of theirs).
+        let place = isOnServer ? (myRank(in: ranking.league) ?? 1) - 1 : leaderboard.place(of: mySchool, in: ranking.league)
+        ranking.scroll = max(0, min(place - page / 2, size(of: ranking.league) - page))
     }
 }

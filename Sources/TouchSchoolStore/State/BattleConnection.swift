@@ -7,6 +7,9 @@ public protocol BattleConnection: AnyObject, Sendable {
     /// Hands over the changes of a `.sync` command; returns at once. Each is answered by exactly
     /// one `.synced` or `.syncFailed`, in the order handed over.
     func submit(_ changes: PendingChanges)
+    /// Playing on a server: asks it for the rows of this page of a league as they change (answered
+    /// with `.viewed` events), instead of the page asked for before; nil for none.
+    func watch(_ page: PageWatch?)
     /// The events that arrived since the last call, in order.
     func takeEvents() -> [GameEvent]
     /// Calls `wake` whenever events arrive from now on (from the thread they arrive on), so that a

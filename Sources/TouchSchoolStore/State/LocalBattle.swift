@@ -54,6 +54,9 @@ public final class LocalBattle: BattleConnection {
         self.wake.withLock { $0 = wake }
     }
 
+    /// Never asked (`GameState.isOnServer` is false): a local game ranks from the whole board it holds.
+    public func watch(_ page: PageWatch?) {}
+
     public func takeEvents() -> [GameEvent] {
         outbox.withLock { events in
             defer { events.removeAll(keepingCapacity: true) }

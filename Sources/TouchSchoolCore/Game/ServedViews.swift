@@ -1,0 +1,139 @@
+/// The battle as a server shows it to this game (protocol 2), by position in the game's catalog:
+/// its school's view and the page of the league the ranking screen watches. On a server the game
+/// never holds every school's total, so ranks come from these, not from the local leaderboard.
+public struct ServedViews: Equatable, Sendable {
+    /// The last view of a school (mine, or the one before a switch the server has not seen yet).
+    public var school: SchoolView?
+    /// The last page of the league watched.
+    public var page: PageView?
+    /// The views as they were a moment ago (`GameTiming.movementBaselineNanoseconds`), for the
+    /// movement arrows: the server says ranks, not where a school stood before.
+    public var earlierSchool: SchoolView?
+    public var earlierPage: PageView?
+
+    public init(school: SchoolView? = nil, page: PageView? = nil) {
+        self.school = school
+        self.page = page
+    }
+
+    mutating func markMovementBaseline() {
+        earlierSchool = school
+        earlierPage = page
+    }
+
+    /// Places `position` climbed in `league` since the baseline, as far as both views show it;
+    /// 0 for a school either leaves out.
+    func movement(of position: Int, in league: League) -> Int {
+        guard let before = Self.rank(of: position, in: league, school: earlierSchool, page: earlierPage),
+              let now = Self.rank(of: position, in: league, school: school, page: page) else { return 0 }
+        return before - now
+    }
+
+    /// The rank the page of `league` or, nationally, a school's view gives `position`.
+    private static func rank(of position: Int, in league: League, school: SchoolView?, page: PageView?) -> Int? {
+        if let page, page.league == league, let row = page.rows.first(where: { $0.position == position }) { return row.rank }
+        guard league == .national, let school else { return nil }
+        if school.school == position { return school.national.rank }
+        return (school.top + school.above + school.below).first { $0.position == position }?.rank
+    }
+}
+
+/// The page of a league the ranking screen shows: what a game on a server asks it to send.
+public struct PageWatch: Hashable, Sendable {
+    public var league: League
+    /// The places on screen (0-based).
+    public var places: Range<Int>
+
+    public init(league: League, places: Range<Int>) {
+        self.league = league
+        self.places = places
+    }
+}
+
+/// Where my school stands nationally, as the game screen's header says it.
+public struct NationalStanding: Equatable, Sendable {
+    /// Its total, with the taps this game has not had saved yet.
+    public var total: UInt64
+    /// Its national rank; nil before a server has said it.
+    public var rank: Int?
+    /// The school to overtake; nil for a leader.
+    public var chase: Chase?
+
+    public struct Chase: Equatable, Sendable {
+        /// Its catalog position; nil when the rows a server sent do not name it (a crowd tied
+        /// with mine stands between).
+        public var school: Int?
+        /// The taps that overtake it (one more than the difference: a tie only shares the place).
+        public var taps: UInt64
+    }
+}
+
+extension GameState {
+    /// Playing on a server: the ranks come from its views.
+    public var isOnServer: Bool { connection != nil }
+
+    /// The server's view of my school; nil locally, before the first view, or while it is of the
+    /// school before a switch.
+    public var myView: SchoolView? {
+        guard isOnServer, let view = served.school, view.school == mySchool else { return nil }
+        return view
+    }
+
+    /// Where `school` (mine) stands nationally: locally from the leaderboard, on a server from its
+    /// view, with the taps not yet in the view added to the total and taken off the chase.
+    public func nationalStanding(of school: Int) -> NationalStanding {
+        let total = leaderboard.count(of: school)
+        guard isOnServer else {
+            let chase = leaderboard.schoolAbove(school, in: .national).map { above in
+                let behind = above.count - min(above.count, total)
+                return NationalStanding.Chase(school: above.position, taps: behind.addingSaturating(1))
+            }
+            return NationalStanding(total: total, rank: leaderboard.rank(of: school, in: .national), chase: chase)
+        }
+        guard let view = myView else { return NationalStanding(total: total, rank: nil, chase: nil) }
+        let chase = view.national.gap.map { gap in
+            // Taps since the view close the gap; past it, the next view says the new rank.
+            let since = total - min(total, view.count)
+            let above = view.above.last { $0.count > view.count }
+            return NationalStanding.Chase(school: above?.position, taps: gap > since ? gap - since + 1 : 1)
+        }
+        return NationalStanding(total: total, rank: view.national.rank, chase: chase)
+    }
+
+    /// How many schools `league` holds, as far as this game knows: on a server, the watched
+    /// page's or my view's size (0 before either arrived).
+    public func size(of league: League) -> Int {
+        guard isOnServer else { return leaderboard.size(of: league) }
+        if let page = served.page, page.league == league { return page.size }
+        return myView?.standings.first { $0.league == league }?.size ?? 0
+    }
+
+    /// My school's rank in `league`, when it is in it and known.
+    public func myRank(in league: League) -> Int? {
+        guard let mySchool, league.contains(catalog[mySchool]) else { return nil }
+        guard isOnServer else { return leaderboard.rank(of: mySchool, in: league) }
+        return myView?.standings.first { $0.league == league }?.rank
+    }
+
+    /// The ranking screen's rows at `places` of `league`: locally from the leaderboard; on a server
+    /// those of the watched page that fall in `places` (a page asked for after scrolling comes
+    /// at the next interval), each with its place.
+    public func rankingRows(in league: League, places: Range<Int>) -> [(place: Int, entry: RankedSchool)] {
+        guard isOnServer else {
+            return leaderboard.entries(in: league, places: places).enumerated().map { (places.lowerBound + $0.offset, $0.element) }
+        }
+        guard let page = served.page, page.league == league else { return [] }
+        return page.rows.enumerated().map { (page.places.lowerBound + $0.offset, $0.element) }.filter { places.contains($0.place) }
+    }
+
+    /// Places `school` climbed in `league` since a moment ago.
+    public func movement(of school: Int, in league: League) -> Int {
+        isOnServer ? served.movement(of: school, in: league) : leaderboard.movement(of: school, in: league)
+    }
+
+    /// The page the ranking screen shows, when on a server; nil on other screens.
+    var wantedPage: PageWatch? {
+        guard isOnServer, screen == .ranking else { return nil }
+        return PageWatch(league: ranking.league, places: ranking.scroll..<(ranking.scroll + max(1, layout.rankingList.height)))
+    }
+}
