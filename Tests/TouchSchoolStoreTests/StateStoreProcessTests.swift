@@ -66,8 +66,14 @@ import TouchSchoolTestSupport
         for _ in 0..<20 {
             // Each of the worker's saves adds one tap to S1 and one to S2 in the same write.
             let child = try spawnWorker(directory: directory.path, player: "kim", school: "S2", rounds: 0)
-            usleep(UInt32.random(in: 5_000...80_000, using: &generator))
+            // Killed while it saves, not before it started: once a save of its own is on disk (a
+            // busy machine can take longer to start a process than a fixed delay), a little later.
+            let saving = Wait.untilBlocking(timeout: 60, every: .milliseconds(5)) {
+                ((try? StateStore(directory: directory.path).read().state.scores["S1"]) ?? 0) > lastCount
+            }
+            usleep(UInt32.random(in: 0...40_000, using: &generator))
             kill(child, SIGKILL)
+            #expect(saving, "the worker never saved within a minute")
             #expect(signal(wait(for: child)) == SIGKILL)
 
             let loaded = try StateStore(directory: directory.path).read()
