@@ -111,9 +111,6 @@ package actor BattleHallRuntime: Service {
         return id
     }
 
-    /// A new board stream, or nil when the server is shutting down: the whole board now, as the
-    /// stream's first event, then every broadcast's event into `sendQueue`, in order (one actor
-    /// call, so no change falls between the two).
     /// A new board stream of one page of a league, or nil when the server is shutting down: the
     /// page at the next interval, then whenever it changes.
     func streamPage(_ key: BoardViewKey, sendQueue: AsyncStream<Outgoing>.Continuation) -> ConnectionID? {
@@ -125,6 +122,9 @@ package actor BattleHallRuntime: Service {
         return id
     }
 
+    /// A new board stream, or nil when the server is shutting down: the whole board now, as the
+    /// stream's first event, then every broadcast's event into `sendQueue`, in order (one actor
+    /// call, so no change falls between the two).
     func watchBoard(sendQueue: AsyncStream<Outgoing>.Continuation) -> (id: ConnectionID, board: String)? {
         guard !hall.closing else { return nil }
         let id = nextConnection
