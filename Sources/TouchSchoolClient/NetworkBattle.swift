@@ -300,7 +300,9 @@ public final class NetworkBattle: BattleConnection {
                 }
                 if let view { state.events.append(.viewed(view, catalogGeneration: state.generation)) }
                 state.changed = true
-                state.events.append(.battleChanged)
+                // A new total of my school: the next sync (which brings it with my waiting taps
+                // added) is due now.
+                if case .view = message { state.events.append(.battleChanged) }
             }
             wake()
         }

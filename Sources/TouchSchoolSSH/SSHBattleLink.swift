@@ -161,6 +161,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 state.mirror.take(view)
                 state.changed = true
                 if let view = SchoolView(view, in: catalog) { state.events.append(.viewed(.school(view), catalogGeneration: 0)) }
+                // A new total of my school: the next sync, which brings it, is due now.
+                state.events.append(.battleChanged)
             case let .page(page):
                 state.mirror.take(page)
                 state.changed = true
