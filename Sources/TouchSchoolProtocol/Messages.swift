@@ -10,8 +10,7 @@ public enum PlayProtocol {
     /// `CloseCode.unsupportedVersion`.
     public static let version = 2
     /// The previous version: the whole board (`welcome.board`, then `board` changes) to every
-    /// player. Served while the terminal game, the page and the projector move to views; refused
-    /// once they have.
+    /// player. Still served for games installed before; this project's clients all speak 2.
     public static let wholeBoardVersion = 1
     /// Where the WebSocket lives.
     public static let playPath = "/v1/play"
