@@ -31,9 +31,11 @@ public struct DeviceTapHistory: Equatable, Sendable {
     public static let clockSkewMs: Int64 = 2_000
 
     /// Judges `taps` claimed over `startMs...endMs` at server time `nowMs`, accepting at most
-    /// `atMost` (what the address's budget has left); returns how many count.
+    /// `atMost` (what the address's budget has left); returns how many count, and the time they
+    /// are judged as made over (the claim cut to after the last batch and to the server's clock):
+    /// a round counts the accepted taps by that time (`Round.counted`).
     public mutating func judge(taps: UInt64, startMs: Int64, endMs: Int64, nowMs: Int64,
-                               atMost: UInt64 = .max) -> (accepted: UInt64, refused: UInt64) {
+                               atMost: UInt64 = .max) -> (accepted: UInt64, refused: UInt64, startMs: Int64, endMs: Int64) {
         let start = max(startMs, lastEndMs)
         let end = max(start, min(endMs, nowMs + Self.clockSkewMs))
         // The burst rule's sustained rate over the claimed time, plus one chord of simultaneous
@@ -51,7 +53,7 @@ public struct DeviceTapHistory: Equatable, Sendable {
         minute.add(accepted)
         hour.add(accepted)
         lastEndMs = end
-        return (accepted, taps - accepted)
+        return (accepted, taps - accepted, start, end)
     }
 
     private static func room(in window: WindowTally, limit: Int) -> UInt64 {
