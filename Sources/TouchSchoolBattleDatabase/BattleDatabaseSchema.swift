@@ -85,6 +85,21 @@ enum BattleDatabaseSchema {
             -- (byte order; NULL: none yet) are in the tables already, and are read as such.
             CREATE TABLE device_changes_compaction (id INTEGER PRIMARY KEY CHECK (id = 1), moved_through TEXT);
             """),
+        (5, """
+            -- The operator's rounds (`Round`), the newest the current one; its window is
+            -- [starts_at_ms, ends_at_ms) in ms since 1970, ends_at_ms moved earlier by a stop.
+            CREATE TABLE rounds (id INTEGER PRIMARY KEY, title TEXT, starts_at_ms INTEGER NOT NULL,
+                ends_at_ms INTEGER NOT NULL CHECK (ends_at_ms >= starts_at_ms));
+            -- What each round counted per device and school, added to by the commit that saved the
+            -- batches (so once each), and when the count was last reached (ties are told apart by it).
+            CREATE TABLE round_taps (round INTEGER NOT NULL, device TEXT NOT NULL, school TEXT NOT NULL,
+                taps INTEGER NOT NULL CHECK (taps >= 0), reached_ms INTEGER NOT NULL,
+                PRIMARY KEY (round, device, school)) WITHOUT ROWID;
+            -- Who each counted device was in the round: its public id, its player's name and school
+            -- as of its last counted batch.
+            CREATE TABLE round_players (round INTEGER NOT NULL, device TEXT NOT NULL, public_id TEXT NOT NULL,
+                player TEXT NOT NULL, school TEXT, PRIMARY KEY (round, device)) WITHOUT ROWID;
+            """),
     ]
 
     static var newest: Int64 { migrations.last!.version }

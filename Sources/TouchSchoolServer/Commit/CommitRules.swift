@@ -56,6 +56,17 @@ enum CommitRules {
         var newDevices = 0
         /// What each device's batches did, for the tally the stores keep beside the scores.
         var devices: [String: DeviceWindow] = [:]
+        /// What the round counted for each device in this save (only devices it counted for).
+        var round: [String: RoundWindow] = [:]
+    }
+
+    /// One device's taps counted by the round in one save, per school (taken from the accepted
+    /// taps, in school id order, as the totals' are), and when the last of them was reached.
+    struct RoundWindow: Sendable, Equatable {
+        var bySchool: [String: UInt64] = [:]
+        var reachedMs: Int64 = 0
+
+        var counted: UInt64 { bySchool.values.reduce(0) { $0.addingSaturating($1) } }
     }
 
     /// One device's batches in one save: the taps accepted for each school (exactly what the
@@ -82,8 +93,11 @@ enum CommitRules {
     /// connection (they are reported out of order too and counted nowhere). The next batch of a
     /// device in `banned` is acknowledged with every tap refused: numbered as applied (its
     /// client moves on), judged by nothing, counted nowhere but in the device's refused taps.
+    /// `round`, the round as the store holds it in the same transaction, counts the accepted taps
+    /// whose judged time lies in its window (`Round.counted`), the save's time standing for when
+    /// they were received: a batch applied once is counted once.
     static func apply(_ batches: [ReceivedBatch], to state: inout SavedState, histories: inout TapJudges,
-                      catalog: Catalog, nowMs: Int64, banned: Set<String> = []) -> Result {
+                      catalog: Catalog, nowMs: Int64, banned: Set<String> = [], round: Round? = nil) -> Result {
         var result = Result(outcomes: [], changedSchools: [])
         var broken: Set<ConnectionID> = []
         for received in batches {
@@ -136,8 +150,10 @@ enum CommitRules {
                                         atMost: histories.addresses.available(to: received.network, atMs: nowMs))
             histories.devices[device] = history
             histories.addresses.spend(verdict.accepted, by: received.network, atMs: nowMs)
-            // The accepted taps are taken from the schools in id order.
+            // The accepted taps are taken from the schools in id order, and the round's from them.
             var remaining = verdict.accepted
+            var roundRemaining = round?.counted(taps: verdict.accepted, startMs: verdict.startMs, endMs: verdict.endMs,
+                                                receivedAtMs: nowMs) ?? 0
             var acceptedBySchool: [String: UInt64] = [:]
             for (id, taps) in known where remaining > 0 {
                 let take = min(taps, remaining)
@@ -145,6 +161,14 @@ enum CommitRules {
                 acceptedBySchool[id, default: 0] += take
                 state.scores[id] = (state.scores[id] ?? 0).addingSaturating(take)
                 result.changedSchools.insert(id)
+                if let round, roundRemaining > 0 {
+                    let counted = min(take, roundRemaining)
+                    roundRemaining -= counted
+                    var window = result.round[device] ?? RoundWindow()
+                    window.bySchool[id, default: 0] += counted
+                    window.reachedMs = max(window.reachedMs, round.reachedMs(batchEndMs: verdict.endMs))
+                    result.round[device] = window
+                }
             }
             // The player's own record, as a local save applies it, with only accepted taps.
             let before = state.players[device] ?? PlayerRecord()

@@ -19,6 +19,24 @@ enum CommitTransaction {
         var players: [String: PlayerRecord] = [:]
         var activities: [String: DeviceActivity] = [:]
         var banned: Set<String> = []
+        /// The round as saved when the transaction read it (nil: none was ever started). Read in
+        /// the same transaction as the devices, so that a round started or stopped through any
+        /// server sharing the store counts from that server's next commit on.
+        var round: Round?
+    }
+
+    /// What the window adds to a device's count in the round: its player as named now, the
+    /// school it played for, the taps per school, and when it reached them.
+    struct RoundWrite: Sendable, Equatable {
+        var round: Int64
+        var device: String
+        var publicID: String
+        var player: String
+        var school: String?
+        var bySchool: [String: UInt64]
+        var reachedMs: Int64
+
+        var counted: UInt64 { bySchool.values.reduce(0) { $0.addingSaturating($1) } }
     }
 
     /// A device's row as the window leaves it.
@@ -43,6 +61,8 @@ enum CommitTransaction {
         var activities: [ActivityWrite]
         /// What the window adds to each school's total (the totals read start at 0).
         var increments: [String: UInt64]
+        /// What the round counted, in device key order.
+        var rounds: [RoundWrite] = []
         var rules: CommitRules.Result
         var histories: TapJudges
 
@@ -67,7 +87,8 @@ enum CommitTransaction {
         // No totals are read: the rules add to 0, so the scores end as this window's increments.
         var state = SavedState(players: rows.players, devices: rows.devices)
         var histories = histories
-        let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs, banned: rows.banned)
+        let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs, banned: rows.banned,
+                                        round: rows.round)
         let devices = state.devices.keys.sorted().compactMap { device -> DeviceWrite? in
             guard let record = state.devices[device],
                   record != rows.devices[device] || state.players[device] != rows.players[device] else { return nil }
@@ -82,6 +103,15 @@ enum CommitTransaction {
                                              client: window.client?.rawValue, hour: hour),
                                  addedBySchool: window.acceptedBySchool)
         }
-        return Plan(devices: devices, activities: activities, increments: state.scores, rules: rules, histories: histories)
+        let rounds = rows.round.map { round in
+            rules.round.keys.sorted().compactMap { device -> RoundWrite? in
+                guard let window = rules.round[device], window.counted > 0 else { return nil }
+                return RoundWrite(round: round.id, device: device, publicID: DevicePublicID.of(device),
+                                  player: state.devices[device]?.player ?? "", school: state.players[device]?.schoolID,
+                                  bySchool: window.bySchool, reachedMs: window.reachedMs)
+            }
+        } ?? []
+        return Plan(devices: devices, activities: activities, increments: state.scores, rounds: rounds, rules: rules,
+                    histories: histories)
     }
 }

@@ -70,6 +70,24 @@ protocol OperatorStore: Sendable {
     func setBanned(address: String, _ banned: Bool) async throws(BattleStoreError)
 }
 
+/// The operator's rounds (`Round`), kept in the store so that every server sharing it counts the
+/// same round: each commit reads the current round in its own transaction (`CommitTransaction.Rows`).
+/// Not yet part of `BattleStore`: PostgreSQL's is still to come.
+protocol RoundStore: Sendable {
+    /// Starts a round of `seconds` (its window opening after `Round.countdownMs`), stopping the
+    /// one still running; nil when `seconds` is outside `Round.seconds`. `title` as `Round.title` cleaned it.
+    func startRound(title: String?, seconds: Int, nowMs: Int64) async throws(BattleStoreError) -> Round?
+
+    /// Stops the current round at `nowMs` (nil: none was ever started).
+    func stopRound(nowMs: Int64) async throws(BattleStoreError) -> Round?
+
+    /// The rounds, newest first, at most `limit`.
+    func rounds(limit: Int) async throws(BattleStoreError) -> [Round]
+
+    /// A round and what it counted per device (nil: no round has this id).
+    func round(_ id: Int64) async throws(BattleStoreError) -> (Round, [RoundPlayerCount])?
+}
+
 /// What a ban did: the taps taken off each school, and the new totals (nil: none taken).
 struct BanOutcome: Sendable, Equatable {
     var removed: [String: UInt64]

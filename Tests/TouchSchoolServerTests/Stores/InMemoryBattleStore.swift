@@ -10,7 +10,7 @@ import TouchSchoolStore
 ///
 /// The battle lives in a `Storage` shared by every store made on it, as a file or a database
 /// outlives the server that wrote it: a new store on the same storage is a restart.
-final class InMemoryBattleStore: BattleStore {
+final class InMemoryBattleStore: BattleStore, RoundStore {
     /// The saved battle, and what the next operations do.
     final class Storage: Sendable {
         let identity = BattleIdentityFile.randomID()
@@ -32,6 +32,11 @@ final class InMemoryBattleStore: BattleStore {
         func failCommits(_ message: String?) { behaviour.withLock { $0.commitFailure = message } }
         /// Each commit takes this long before it is saved.
         func delayCommits(_ delay: Duration) { behaviour.withLock { $0.commitDelay = delay } }
+
+        /// Saves `round` as the current one, as if the operator had started it.
+        func start(_ round: Round) { tallies.withLock { $0.rounds.append(round) } }
+        /// What the round with this id counted, per device.
+        func roundCounts(_ id: Int64) -> [String: CommitTransaction.RoundWrite] { tallies.withLock { $0.roundCounts[id] ?? [:] } }
     }
 
     fileprivate struct Tallies {
@@ -40,6 +45,10 @@ final class InMemoryBattleStore: BattleStore {
         var schoolTaps: [String: [String: (taps: UInt64, removed: UInt64)]] = [:]
         var banned: Set<String> = []
         var bannedAddresses: Set<String> = []
+        /// The rounds, oldest first: the last is the current one.
+        var rounds: [Round] = []
+        /// Per round and device: what the round counted (the writes added up).
+        var roundCounts: [Int64: [String: CommitTransaction.RoundWrite]] = [:]
 
         func device(publicID: String) -> String? { activities.keys.first { DevicePublicID.of($0) == publicID } }
     }
@@ -89,6 +98,7 @@ final class InMemoryBattleStore: BattleStore {
                     rows.activities[device] = tallies.activities[device]
                     if tallies.banned.contains(device) { rows.banned.insert(device) }
                 }
+                rows.round = tallies.rounds.last
                 let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)
                 for row in plan.devices {
                     saved.devices[row.device] = row.record
@@ -99,6 +109,14 @@ final class InMemoryBattleStore: BattleStore {
                     for (school, taps) in tally.addedBySchool {
                         tallies.schoolTaps[tally.device, default: [:]][school, default: (0, 0)].taps += taps
                     }
+                }
+                for write in plan.rounds {
+                    var kept = write
+                    if let earlier = tallies.roundCounts[write.round]?[write.device] {
+                        kept.bySchool.merge(earlier.bySchool) { $0.addingSaturating($1) }
+                        kept.reachedMs = max(earlier.reachedMs, write.reachedMs)
+                    }
+                    tallies.roundCounts[write.round, default: [:]][write.device] = kept
                 }
                 let added = plan.increments.filter { $0.value > 0 }
                 guard !added.isEmpty else { return plan.committed(board: nil) }
@@ -173,6 +191,38 @@ final class InMemoryBattleStore: BattleStore {
     func setBanned(address: String, _ banned: Bool) async {
         storage.tallies.withLock { tallies in
             if banned { tallies.bannedAddresses.insert(address) } else { tallies.bannedAddresses.remove(address) }
+        }
+    }
+
+    func startRound(title: String?, seconds: Int, nowMs: Int64) async -> Round? {
+        storage.tallies.withLock { tallies -> Round? in
+            guard let round = Round.starting(id: (tallies.rounds.last?.id ?? 0) + 1, title: title, seconds: seconds, nowMs: nowMs) else {
+                return nil
+            }
+            if let last = tallies.rounds.indices.last { tallies.rounds[last] = tallies.rounds[last].stopped(atMs: nowMs) }
+            tallies.rounds.append(round)
+            return round
+        }
+    }
+
+    func stopRound(nowMs: Int64) async -> Round? {
+        storage.tallies.withLock { tallies -> Round? in
+            guard let last = tallies.rounds.indices.last else { return nil }
+            tallies.rounds[last] = tallies.rounds[last].stopped(atMs: nowMs)
+            return tallies.rounds[last]
+        }
+    }
+
+    func rounds(limit: Int) async -> [Round] { storage.tallies.withLock { Array($0.rounds.reversed().prefix(limit)) } }
+
+    func round(_ id: Int64) async -> (Round, [RoundPlayerCount])? {
+        storage.tallies.withLock { tallies -> (Round, [RoundPlayerCount])? in
+            guard let round = tallies.rounds.first(where: { $0.id == id }) else { return nil }
+            let counts = (tallies.roundCounts[id] ?? [:]).values.sorted { $0.device < $1.device }.map {
+                RoundPlayerCount(device: $0.device, publicID: $0.publicID, player: $0.player, school: $0.school, bySchool: $0.bySchool,
+                                 reachedMs: $0.reachedMs)
+            }
+            return (round, counts)
         }
     }
 }

@@ -93,14 +93,14 @@ import TouchSchoolStore
     }
 
     /// A server's `battle.sqlite` as the release before `device_changes` made it (schema 3), with
-    /// a device, its tally and its taps per school: the next start moves it to schema 4 losing
-    /// nothing, and play goes on from its numbers.
+    /// a device, its tally and its taps per school: the next start moves it to schema 4 and on
+    /// (5: rounds) losing nothing, and play goes on from its numbers.
     @Test func aDatabaseOfThePreviousSchemaMovesForwardLosingNothing() async throws {
         let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = BattleDatabase.path(inDataDirectory: directory)
         let previous = BattleDatabaseSchema.migrations.filter { $0.version <= 3 }.map(\.sql).joined(separator: "\n")
-        #expect(BattleDatabaseSchema.newest == 4, "this test makes schema 3, the one before device_changes")
+        #expect(BattleDatabaseSchema.newest == 5, "this test makes schema 3, the one before device_changes")
         try sqlite3(path, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + previous + """
             PRAGMA user_version = 3; PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
             INSERT INTO scores (school, total) VALUES ('A', 10), ('B', 3);
@@ -112,7 +112,7 @@ import TouchSchoolStore
             """)
 
         let store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil)
-        #expect(try sqlite3Output(path, "PRAGMA user_version") == "4")
+        #expect(try sqlite3Output(path, "PRAGMA user_version") == "5")
         #expect(try await store.board() == StoredBoard(version: 9, scores: ["A": 10, "B": 3]))
         let (record, player) = try #require(try await store.device(Self.device))
         #expect(record == DeviceRecord(lastSeq: 4, player: "민지", lastEndMs: 1_795_000_000_000))

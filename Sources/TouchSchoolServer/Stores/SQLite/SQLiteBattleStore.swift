@@ -15,7 +15,7 @@ import TouchSchoolStore
 /// transaction is durable (WAL, `synchronous=FULL`).
 /// The database is used on one serial queue, off the cooperative threads: a commit waits for
 /// its fsync there.
-final class SQLiteBattleStore: BattleStore {
+final class SQLiteBattleStore: BattleStore, RoundStore {
     let directory: String
     let catalogs: DataDirectoryCatalog
     let identity: String
@@ -87,6 +87,7 @@ final class SQLiteBattleStore: BattleStore {
                     rows.devices[device] = record
                     rows.players[device] = player
                 }
+                rows.round = try write.currentRound()
                 let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)
                 var changes: [String: ChangedDevice] = [:]
                 for row in plan.devices {
@@ -101,6 +102,11 @@ final class SQLiteBattleStore: BattleStore {
                 // A window of repeats writes nothing, a compaction neither.
                 if !changes.isEmpty { try write.compactIfDue(appending: changes.count) }
                 for (device, change) in changes.sorted(by: { $0.key < $1.key }) { try write.appendChange(device: device, change) }
+                for count in plan.rounds {
+                    try write.addToRound(count.round, RoundPlayerCount(device: count.device, publicID: count.publicID, player: count.player,
+                                                                        school: count.school, bySchool: count.bySchool,
+                                                                        reachedMs: count.reachedMs))
+                }
                 let board = try write.addToTotals(plan.increments)
                 return plan.committed(board: board.map { StoredBoard(version: $0.version, scores: $0.scores) })
             }
@@ -126,6 +132,42 @@ final class SQLiteBattleStore: BattleStore {
     }
 
     // MARK: - The operator's
+
+    func startRound(title: String?, seconds: Int, nowMs: Int64) async throws(BattleStoreError) -> Round? {
+        guard let asked = Round.starting(id: 0, title: title, seconds: seconds, nowMs: nowMs) else { return nil }
+        return try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) -> Round in
+                // The next round stops the one still running: one round counts at a time.
+                if let current = try write.currentRound(), current.endsAtMs > nowMs {
+                    try write.setRoundEnd(id: current.id, endsAtMs: current.stopped(atMs: nowMs).endsAtMs)
+                }
+                return try write.startRound(title: asked.title, startsAtMs: asked.startsAtMs, endsAtMs: asked.endsAtMs)
+            }
+        }
+    }
+
+    func stopRound(nowMs: Int64) async throws(BattleStoreError) -> Round? {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) -> Round? in
+                guard let current = try write.currentRound() else { return nil }
+                let stopped = current.stopped(atMs: nowMs)
+                if stopped != current { try write.setRoundEnd(id: stopped.id, endsAtMs: stopped.endsAtMs) }
+                return stopped
+            }
+        }
+    }
+
+    func rounds(limit: Int) async throws(BattleStoreError) -> [Round] {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) in try write.rounds(limit: limit) }
+        }
+    }
+
+    func round(_ id: Int64) async throws(BattleStoreError) -> (Round, [RoundPlayerCount])? {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) in try write.round(id) }
+        }
+    }
 
     func devices(top: Int, nowMs: Int64) async throws(BattleStoreError) -> [ListedDevice] {
         try await run { database throws(StoreError) in
