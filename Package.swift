@@ -167,8 +167,8 @@ let package = Package(
         .testTarget(name: "TouchSchoolStoreTests", dependencies: ["TouchSchoolStore", "TouchSchoolCore", "TouchSchoolStarterCatalog", "StateStoreWorker", "TouchSchoolTestSupport"]),
         // One game's saving in a process of its own, for the multi-process tests of the state file.
         .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore", "TouchSchoolStore"], path: "Tests/StateStoreWorker"),
-        .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
-        .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolTestSupport"]),
         .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol", "TouchSchoolTestSupport"]),
         // What the tests share: starting programs with a clean signal state, a server process
         // (`ServerProcess`), temporary folders, waiting for a condition (`Wait`), PostgreSQL
@@ -206,7 +206,7 @@ let package = Package(
             ]
         ),
         // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
-        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolTerminal", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolTerminal", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolTestSupport"]),
     ]
 )
 
