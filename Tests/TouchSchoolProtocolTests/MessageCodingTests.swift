@@ -86,6 +86,35 @@ import TouchSchoolProtocol
         #expect(try MessageCoding.decodeClient(#"{"type":"watch"}"#) == .watch(Watch(league: nil)))
     }
 
+    /// The hand encoders (view, page, ack) write the bytes JSONEncoder writes, for any numbers (0, 9, 10, the
+    /// largest) and any ids (escapes included), with every league's members present or not.
+    @Test func theHandEncodersWriteWhatJSONEncoderWrites() {
+        var random = SystemRandomNumberGenerator()
+        let numbers: [UInt64] = [0, 1, 9, 10, 99, 100, 12011, 4_294_967_296, UInt64.max]
+        let ids = ["B000012052", "a\"b", "tab\there", "한빛고", "\\", "x\u{7F}"]
+        func number() -> UInt64 { Bool.random(using: &random) ? numbers.randomElement(using: &random)! : UInt64.random(in: 0...UInt64.max, using: &random) }
+        func rows() -> [RankedRow] {
+            (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                RankedRow(rank: Int(number() % 1_000_000), school: ids.randomElement(using: &random)!, total: number())
+            }
+        }
+        for _ in 0..<300 {
+            let view = SchoolViewMessage(
+                version: number(), school: ids.randomElement(using: &random)!, total: number(),
+                ranks: (0..<4).map { _ in Standing(rank: Int(number() % 100_000), size: Int(number() % 100_000), gap: Bool.random() ? nil : number()) },
+                above: rows(), below: rows(), top: rows())
+            #expect(MessageCoding.encodeView(view) == MessageCoding.encode(.view(view)))
+            let league = LeagueName(level: Bool.random() ? nil : "middle", province: Bool.random() ? nil : ids.randomElement(using: &random)!)
+            let page = PageMessage(version: number(), league: league, from: Int(number() % 100_000), size: Int(number() % 100_000), rows: rows())
+            #expect(MessageCoding.encodePage(page) == MessageCoding.encode(.page(page)))
+            let ack = Acknowledgement(seq: number(), accepted: number(), refused: number(),
+                                      player: PlayerState(schoolID: Bool.random() ? nil : ids.randomElement(using: &random)!, taps: number(),
+                                                          bestTapsPerSecond: Int(number() % 100)),
+                                      banned: [nil, true, false].randomElement(using: &random)!)
+            #expect(MessageCoding.encodeAck(ack) == MessageCoding.encode(.ack(ack)))
+        }
+    }
+
     @Test func badMessagesSayWhyWithTheCloseCode() {
         let cases: [(String, UInt16)] = [
             ("not json", CloseCode.policyViolation),

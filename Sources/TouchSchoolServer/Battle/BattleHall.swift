@@ -501,7 +501,7 @@ struct BattleHall: Sendable {
                 case let .acknowledged(ack):
                     acknowledged += 1
                     if ack.accepted == 0 && ack.refused == 0 && received.batch.totalTaps > 0 { effects.append(.measure(.duplicateBatch)) }
-                    effects.append(.send(.text(MessageCoding.encode(.ack(ack))), to: received.connection))
+                    effects.append(.send(.text(MessageCoding.encodeAck(ack)), to: received.connection))
                     // A player who switched school watches the new school's view from now.
                     if let peer = peers[received.connection], peer.watchesViews, peer.school != ack.player.schoolID {
                         peers[received.connection]?.school = ack.player.schoolID
