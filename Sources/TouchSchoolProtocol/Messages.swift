@@ -10,7 +10,7 @@ public enum PlayProtocol {
     /// `CloseCode.unsupportedVersion`.
     public static let version = 2
     /// The previous version: the whole board (`welcome.board`, then `board` changes) to every
-    /// player. Still served for games installed before; this project's clients all speak 2.
+    /// player. Refused with `CloseCode.unsupportedVersion`: such a game says it must be updated.
     public static let wholeBoardVersion = 1
     /// Where the WebSocket lives.
     public static let playPath = "/v1/play"

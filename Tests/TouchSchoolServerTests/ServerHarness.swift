@@ -74,7 +74,7 @@ final class TestPlayer: Sendable {
     /// and saying hello: then it connects again, at most three times in all. Any other failure is
     /// the test's.
     static func join(_ server: some RunningServer, device: TestDevice, client: ClientKind? = nil,
-                     protocol version: Int = PlayProtocol.wholeBoardVersion) async throws -> (TestPlayer, Welcome) {
+                     protocol version: Int = PlayProtocol.version) async throws -> (TestPlayer, Welcome) {
         for attempt in 1... {
             let player = try await connect(to: server)
             do {
@@ -138,6 +138,20 @@ final class TestPlayer: Sendable {
             return found != nil
         }
         return found!
+    }
+
+    /// Watches the first page of the whole country (every school of a test catalog fits).
+    func watchTheBoard() async throws {
+        try await send(.watch(Watch(league: LeagueName(), from: 0, count: 100)))
+    }
+
+    /// The next page watched on which each school named has that total (a school not on it, 0).
+    func page(_ what: String, totals: [String: UInt64], timeout: TimeInterval = 20) async throws -> PageMessage {
+        try await next(what, timeout: timeout) { message in
+            guard case let .page(page) = message else { return nil }
+            let shown = Dictionary(page.rows.map { ($0.school, $0.total) }, uniquingKeysWith: max)
+            return totals.allSatisfy { (shown[$0.key] ?? 0) == $0.value } ? page : nil
+        }
     }
 
     func ack(_ seq: UInt64, timeout: TimeInterval = 20) async throws -> Acknowledgement {

@@ -50,6 +50,21 @@ import TouchSchoolProtocol
         }
     }
 
+    /// A game of protocol 1 (the whole board to every player) is told to update: the error and
+    /// close code its players already show as "update the game", keeping their waiting taps.
+    @Test func aGameOfProtocol1IsToldToUpdateAndNothingOfItIsKept() async throws {
+        try await InProcessServer.with { server in
+            let old = TestDevice(name: "old")
+            let player = try await TestPlayer.connect(to: server)
+            try await player.send(.hello(Hello(protocol: 1, device: old.key, player: old.name)))
+            try? await player.send(.taps(old.batch(schoolA, taps: 5, switchTo: true)))
+            #expect(try await player.closed() == CloseCode.unsupportedVersion)
+            #expect(player.errorMessages.map(\.code) == [CloseCode.unsupportedVersion])
+            #expect(!player.messages.contains { if case .welcome = $0 { true } else { false } })
+            #expect(try await HTTP.scores(server).scores.isEmpty, "nothing of the old game counted")
+        }
+    }
+
     @Test func aBoardStreamOfOnePageSendsThatPage() async throws {
         try await InProcessServer.with { server in
             let device = TestDevice(name: "projected")

@@ -174,7 +174,9 @@ package struct PlayConnection {
             // The player said hello in time: what follows (the store's answers) is the server's
             // own time, however long a busy disk makes it.
             greeted.set()
-            guard hello.protocol == PlayProtocol.version || hello.protocol == PlayProtocol.wholeBoardVersion else {
+            // Protocol 1 (the whole board to every player) is refused like any other version:
+            // a game that speaks it says it must be updated, and keeps its waiting taps.
+            guard hello.protocol == PlayProtocol.version else {
                 throw Closing.error(ProtocolError(code: CloseCode.unsupportedVersion,
                                                   message: "protocol \(hello.protocol) is not spoken here: this server speaks \(PlayProtocol.version)"))
             }
