@@ -168,7 +168,6 @@ package struct PlayConnection {
         let device: String
         let player: String
         let client: ClientKind?
-        let version: Int
         switch try decode(first) {
         case let .hello(hello):
             // The player said hello in time: what follows (the store's answers) is the server's
@@ -180,7 +179,6 @@ package struct PlayConnection {
                 throw Closing.error(ProtocolError(code: CloseCode.unsupportedVersion,
                                                   message: "protocol \(hello.protocol) is not spoken here: this server speaks \(PlayProtocol.version)"))
             }
-            version = hello.protocol
             guard BattleRules.isValidDeviceKey(hello.device) else {
                 throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "not a device key: 22 to 64 base64url characters"))
             }
@@ -190,7 +188,7 @@ package struct PlayConnection {
             }
             player = PlayerNames.clean(hello.player)
             client = hello.client.flatMap(ClientKind.init(rawValue:))
-            switch await battle.hello(id, device: hello.device, protocol: hello.protocol) {
+            switch await battle.hello(id, device: hello.device) {
             case let .welcome(welcome): sendQueue.yield(.text(welcome))
             case let .refused(error): throw Closing.error(error)
             }
@@ -211,9 +209,6 @@ package struct PlayConnection {
             case .ping:
                 sendQueue.yield(.text(MessageCoding.encode(.pong)))
             case let .watch(watch):
-                guard version >= 2 else {
-                    throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "watch is protocol 2: this connection said \(version)"))
-                }
                 do {
                     await battle.watch(id, try BoardRanking.key(of: watch))
                 } catch {
