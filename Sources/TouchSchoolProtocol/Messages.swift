@@ -9,15 +9,13 @@ public enum PlayProtocol {
     /// screen shows (`view`, `page`). A server refuses versions it does not speak with close code
     /// `CloseCode.unsupportedVersion`.
     public static let version = 2
-    /// The previous version: the whole board (`welcome.board`, then `board` changes) to every
-    /// player. Still served for games installed before; this project's clients all speak 2.
-    public static let wholeBoardVersion = 1
     /// Where the WebSocket lives.
     public static let playPath = "/v1/play"
     /// Where the board is streamed (Server-Sent Events) to a page that shows it without playing.
     public static let boardPath = "/v1/board"
-    /// The largest text frame either side sends or accepts: a batch names a few schools, the
-    /// welcome carries the whole board (12,011 schools take about 250 KB).
+    /// The largest text frame either side sends or accepts: a batch names a few schools; the
+    /// largest server message, a page of 100 rows, takes about 2.6 KB (the limit is kept as
+    /// documented, so that a client of this version reads whatever a server of it may send).
     public static let maximumClientMessageBytes = 16 << 10
     public static let maximumServerMessageBytes = 4 << 20
     /// The most schools one batch may name (a player taps for one school at a time; a switch
@@ -47,10 +45,9 @@ public enum ClientMessage: Equatable, Sendable {
 public enum ServerMessage: Equatable, Sendable {
     case welcome(Welcome)
     case ack(Acknowledgement)
-    case board(BoardChanges)
-    /// Protocol 2: the player's school's view.
+    /// The player's school's view.
     case view(SchoolViewMessage)
-    /// Protocol 2: the watched page of a league.
+    /// The watched page of a league.
     case page(PageMessage)
     case pong
     /// Sent just before the server closes the connection with `CloseCode`.
@@ -141,19 +138,15 @@ public struct Welcome: Codable, Equatable, Sendable {
     /// The last batch number of this device the server has applied (0: none): the client drops
     /// what it kept up to it and sends the rest.
     public var lastSeq: UInt64
-    /// Protocol 1 only: every school's total. Protocol 2 sends the player's view after the welcome.
-    public var board: Board?
     /// This device's player as the server knows it.
     public var player: PlayerState
     /// The catalog's version (its ETag at `GET /v1/catalog`).
     public var catalog: String
 
-    public init(protocol: Int = PlayProtocol.version, battle: String, lastSeq: UInt64, board: Board?, player: PlayerState,
-                catalog: String) {
+    public init(protocol: Int = PlayProtocol.version, battle: String, lastSeq: UInt64, player: PlayerState, catalog: String) {
         self.protocol = `protocol`
         self.battle = battle
         self.lastSeq = lastSeq
-        self.board = board
         self.player = player
         self.catalog = catalog
     }
@@ -278,14 +271,13 @@ extension ClientMessage: Codable {
 }
 
 extension ServerMessage: Codable {
-    private enum Kind: String, Codable { case welcome, ack, board, view, page, pong, error }
+    private enum Kind: String, Codable { case welcome, ack, view, page, pong, error }
     private enum Keys: String, CodingKey { case type }
 
     public init(from decoder: any Decoder) throws {
         switch try decoder.container(keyedBy: Keys.self).decode(Kind.self, forKey: .type) {
         case .welcome: self = .welcome(try Welcome(from: decoder))
         case .ack: self = .ack(try Acknowledgement(from: decoder))
-        case .board: self = .board(try BoardChanges(from: decoder))
         case .view: self = .view(try SchoolViewMessage(from: decoder))
         case .page: self = .page(try PageMessage(from: decoder))
         case .pong: self = .pong
@@ -298,7 +290,6 @@ extension ServerMessage: Codable {
         switch self {
         case let .welcome(welcome): try container.encode(Kind.welcome, forKey: .type); try welcome.encode(to: encoder)
         case let .ack(ack): try container.encode(Kind.ack, forKey: .type); try ack.encode(to: encoder)
-        case let .board(board): try container.encode(Kind.board, forKey: .type); try board.encode(to: encoder)
         case let .view(view): try container.encode(Kind.view, forKey: .type); try view.encode(to: encoder)
         case let .page(page): try container.encode(Kind.page, forKey: .type); try page.encode(to: encoder)
         case .pong: try container.encode(Kind.pong, forKey: .type)
@@ -317,17 +308,6 @@ public enum MessageCoding {
     /// One message as the text of a frame: keys sorted so the same message is the same bytes.
     public static func encode(_ message: ServerMessage) -> String { text(message) }
     public static func encode(_ message: ClientMessage) -> String { text(message) }
-
-    /// The welcome exactly as `encode(.welcome(…))` writes it, with the board (protocol 1) given
-    /// already encoded (keys sorted): a server encodes its whole board once per version for every
-    /// player it welcomes, instead of once per player. Protocol 2's welcome has no board.
-    public static func encodeWelcome(protocol version: Int, battle: String, lastSeq: UInt64, player: PlayerState, catalog: String,
-                                     encodedBoard: String?) -> String {
-        // JSONEncoder's sorted keys: battle, board, catalog, lastSeq, player, protocol, type.
-        let board = encodedBoard.map { "\"board\":\($0)," } ?? ""
-        return "{\"battle\":\(text(battle)),\(board)\"catalog\":\(text(catalog)),\"lastSeq\":\(lastSeq),"
-            + "\"player\":\(text(player)),\"protocol\":\(version),\"type\":\"welcome\"}"
-    }
 
     /// A school's view exactly as `encode(.view(…))` writes it, without JSONEncoder: the server
     /// encodes one for each school watched, five times a second.

@@ -21,37 +21,19 @@ import TouchSchoolProtocol
     }
 
     @Test func theServersMessagesAreTheSameBytesEveryTime() {
-        let board = ServerMessage.board(BoardChanges(version: 7, scores: ["S2": 5, "S1": 3]))
-        #expect(MessageCoding.encode(board) == #"{"scores":{"S1":3,"S2":5},"type":"board","version":7}"#)
         let ack = ServerMessage.ack(Acknowledgement(seq: 2, accepted: 10, refused: 1, player: PlayerState(schoolID: "S1", taps: 10, bestTapsPerSecond: 4)))
         #expect(MessageCoding.encode(ack)
             == #"{"accepted":10,"player":{"best":4,"school":"S1","taps":10},"refused":1,"seq":2,"type":"ack"}"#)
     }
 
-    /// The server writes its welcome with the board encoded once per version: the same bytes as
-    /// the welcome encoded whole, as written here.
-    @Test func aWelcomeWithItsBoardEncodedApartIsTheWelcome() throws {
-        let player = PlayerState(schoolID: nil, taps: 0, bestTapsPerSecond: 0)
-        let expected = #"{"battle":"3f2a9c0d8e7b4a1f","board":{"scores":{"S1":3,"S2":5},"version":7},"catalog":"\"c1\"","#
-            + #""lastSeq":4,"player":{"best":0,"taps":0},"protocol":1,"type":"welcome"}"#
-        let whole = MessageCoding.encode(.welcome(Welcome(protocol: 1, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, board: Board(version: 7, scores: ["S2": 5, "S1": 3]),
-                                                          player: player, catalog: "\"c1\"")))
-        #expect(whole == expected)
-        let apart = MessageCoding.encodeWelcome(protocol: 1, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, player: player, catalog: "\"c1\"",
-                                                encodedBoard: #"{"scores":{"S1":3,"S2":5},"version":7}"#)
-        #expect(apart == expected)
-        #expect(try MessageCoding.decodeServer(apart) == MessageCoding.decodeServer(whole))
-    }
-
-    /// Protocol 2's welcome has no board; its messages are as docs/protocol.md writes them, and
+    /// The welcome has no board; protocol 2's messages are as docs/protocol.md writes them, and
     /// the server's own encodings (without JSONEncoder) are the same bytes as the encoder's.
     @Test func protocolTwosMessagesReadAsDocumented() throws {
         let player = PlayerState(schoolID: "B000012052", taps: 3, bestTapsPerSecond: 2)
-        let welcome = MessageCoding.encodeWelcome(protocol: 2, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, player: player, catalog: "\"c1\"",
-                                                  encodedBoard: nil)
+        let welcome = MessageCoding.encode(.welcome(Welcome(battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, player: player, catalog: "\"c1\"")))
         #expect(welcome == #"{"battle":"3f2a9c0d8e7b4a1f","catalog":"\"c1\"","lastSeq":4,"player":{"best":2,"school":"B000012052","taps":3},"#
             + #""protocol":2,"type":"welcome"}"#)
-        #expect(try MessageCoding.decodeServer(welcome) == .welcome(Welcome(protocol: 2, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, board: nil,
+        #expect(try MessageCoding.decodeServer(welcome) == .welcome(Welcome(protocol: 2, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4,
                                                                              player: player, catalog: "\"c1\"")))
 
         let view = SchoolViewMessage(
