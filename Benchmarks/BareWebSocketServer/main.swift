@@ -130,7 +130,7 @@ playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, _ in
                 guard case let .text(text) = message, let decoded = try? MessageCoding.decodeClient(text) else { return }
                 switch decoded {
                 case let .hello(hello):
-                    let welcome = Welcome(protocol: hello.protocol, battle: "bare-websocket-server", lastSeq: 0, board: Shared.hub.board,
+                    let welcome = Welcome(protocol: hello.protocol, battle: "bare-websocket-server", lastSeq: 0,
                                           player: PlayerState(schoolID: nil, taps: 0, bestTapsPerSecond: 0), catalog: "bare")
                     outbox.yield(MessageCoding.encode(.welcome(welcome)))
                 case let .taps(batch):
