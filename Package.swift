@@ -50,7 +50,9 @@ let package = Package(
         // search). Foundation-free, like the game that links it.
         .target(name: "TouchSchoolBattleDatabase", dependencies: ["CSQLite", "TouchSchoolCore", "TouchSchoolStore"]),
         // The play protocol's messages, in one place for the client and the server (docs/protocol.md).
-        .target(name: "TouchSchoolProtocol"),
+        // The wire's names of the game's leagues (`LeagueName` ↔ `League`) are defined here once,
+        // for the client and the server alike.
+        .target(name: "TouchSchoolProtocol", dependencies: ["TouchSchoolCore"]),
         // `touchschool serve`: one battle for players on many machines (Hummingbird, WebSocket).
         .target(
             name: "TouchSchoolServer",
@@ -167,9 +169,9 @@ let package = Package(
         .testTarget(name: "TouchSchoolStoreTests", dependencies: ["TouchSchoolStore", "TouchSchoolCore", "TouchSchoolStarterCatalog", "StateStoreWorker", "TouchSchoolTestSupport"]),
         // One game's saving in a process of its own, for the multi-process tests of the state file.
         .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore", "TouchSchoolStore"], path: "Tests/StateStoreWorker"),
-        .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
-        .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
-        .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolTestSupport"]),
         // What the tests share: starting programs with a clean signal state, a server process
         // (`ServerProcess`), temporary folders, waiting for a condition (`Wait`), PostgreSQL
         // clusters, commands run in process (`InProcessCommand`), and `.onOwnThreads`,
@@ -206,7 +208,7 @@ let package = Package(
             ]
         ),
         // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
-        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolTerminal", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolTerminal", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolTestSupport"]),
     ]
 )
 

@@ -8,7 +8,8 @@
 # ends (LOAD_STOP=0: every step in LOAD_STEPS, whatever happens).
 #
 #   Benchmarks/load.sh                       # 500 1000 2000 3000 4000 players, 30 s each
-#   LOAD_KINDS="bare real real-v1" Benchmarks/load.sh   # also protocol 1 (the whole board to everyone)
+#   LOAD_KINDS="bare real real-v1" LOAD_SERVER=… Benchmarks/load.sh   # also protocol 1 (the whole
+#                                                   board to everyone), on a build from before it was refused
 #   LOAD_STEPS="2000" LOAD_DURATION=20 Benchmarks/load.sh
 #   LOAD_STEPS="500 1000 2000 3000 4000" LOAD_STOP=0 Benchmarks/load.sh   # issue 25's table
 #   LOAD_SERVER=/elsewhere/bin/touchschool-network Benchmarks/load.sh   # another build, e.g. the

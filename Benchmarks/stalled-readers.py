@@ -7,7 +7,8 @@ Run from anywhere:  python3 Benchmarks/stalled-readers.py --server PATH/touchsch
 Imports the official list into a fresh data directory, starts `serve --port 0` on it, and gives
 `--schools` schools a score (players of their own devices, 16 schools a batch), so that the board
 a reader receives first is as large as a national event's. Then, from one address each kind:
-`--streams` board streams (`GET /v1/board`) and `--players` play sockets (hello, then nothing),
+`--streams` board streams (`GET /v1/board`) and `--players` play sockets (hello and a watch of the
+national top 100, then nothing),
 every one with a 4 KB receive buffer and never read, while one player keeps the board changing
 (16 schools every 400 ms). Every 5 s: how many of them the server still holds open (its own
 gauges in /metrics: reading the sockets to see their end would make them readers), and its
@@ -81,7 +82,7 @@ def main():
         # The board: every school of `ids` scored, 16 a batch, 200 taps a device (within its burst).
         for start in range(0, len(ids), 192):
             player = flood.Player(port, "127.0.0.3")
-            player.send({"type": "hello", "protocol": 1, "device": player.device, "player": "filler"})
+            player.send({"type": "hello", "protocol": 2, "device": player.device, "player": "filler"})
             for offset in range(start, min(start + 192, len(ids)), 16):
                 player.seq += 1
                 now = int(time.time() * 1000)
@@ -101,13 +102,15 @@ def main():
         for _ in range(options.players):
             player = flood.Player(port, "127.0.2.2")
             player.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            player.send({"type": "hello", "protocol": 1, "device": player.device, "player": "mute"})
+            player.send({"type": "hello", "protocol": 2, "device": player.device, "player": "mute"})
+            # A player is sent what its screen shows: the national top 100 changes with every batch.
+            player.send({"type": "watch", "league": {}, "from": 0, "count": 100})
             players.append(player.sock)
         sockets = streams + players
         opened = time.monotonic()
 
         tapper = flood.Player(port, "127.0.0.4")
-        tapper.send({"type": "hello", "protocol": 1, "device": tapper.device, "player": "tapper"})
+        tapper.send({"type": "hello", "protocol": 2, "device": tapper.device, "player": "tapper"})
         threading.Thread(target=lambda: [None for _ in tapper.frames()], daemon=True).start()
         peak, samples = before, []
         next_sample = opened

@@ -88,7 +88,13 @@ final class Hub: Sendable {
             if let leader = state.leader, state.changed.contains(leader) { scores[leader] = state.scores[leader] }
             for school in state.changed where scores.count < limit { scores[school] = state.scores[school] }
             state.changed = []
-            return (MessageCoding.encode(.board(BoardChanges(version: state.version, scores: scores))), Array(state.outboxes.values))
+            // The changed totals as the whole-board stream's `changes` carry them (the play
+            // protocol has no board message any more): the load generator counts them by their
+            // leading `{"scores":`.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let changes = (try? encoder.encode(BoardChanges(version: state.version, scores: scores))).map { String(decoding: $0, as: UTF8.self) }
+            return (changes, Array(state.outboxes.values))
         }
         guard let text else { return }
         for outbox in outboxes { outbox.yield(text) }
@@ -124,7 +130,7 @@ playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, _ in
                 guard case let .text(text) = message, let decoded = try? MessageCoding.decodeClient(text) else { return }
                 switch decoded {
                 case let .hello(hello):
-                    let welcome = Welcome(protocol: hello.protocol, battle: "bare-websocket-server", lastSeq: 0, board: Shared.hub.board,
+                    let welcome = Welcome(protocol: hello.protocol, battle: "bare-websocket-server", lastSeq: 0,
                                           player: PlayerState(schoolID: nil, taps: 0, bestTapsPerSecond: 0), catalog: "bare")
                     outbox.yield(MessageCoding.encode(.welcome(welcome)))
                 case let .taps(batch):

@@ -20,7 +20,7 @@ public struct BoardMirror: Codable, Equatable, Sendable {
         self.page = page
     }
 
-    /// A welcome brings the player (protocol 2 sends the board as views after it).
+    /// A welcome brings the player (the views follow it).
     public mutating func take(_ welcome: Welcome) {
         player = welcome.player
     }
@@ -97,36 +97,6 @@ extension PageView {
 extension RankedSchool {
     static func rows(_ rows: [RankedRow], in catalog: Catalog) -> [RankedSchool] {
         rows.compactMap { row in catalog.position(ofID: row.school).map { RankedSchool(position: $0, rank: row.rank, count: row.total) } }
-    }
-}
-
-// The server's conversions between leagues and their names on the wire (`BoardRanking.swift`)
-// are its own; the client needs both directions too, for `watch` and `page`.
-extension League {
-    /// The league a name on the wire says; nil for a level that is none of the three.
-    public init?(_ name: LeagueName) {
-        var level: SchoolLevel?
-        if let named = name.level {
-            guard let known = SchoolLevel(rawValue: named) else { return nil }
-            level = known
-        }
-        switch (level, name.province) {
-        case (nil, nil): self = .national
-        case let (level?, nil): self = .level(level)
-        case let (nil, province?): self = .province(province)
-        case let (level?, province?): self = .levelInProvince(level, province)
-        }
-    }
-}
-
-extension LeagueName {
-    public init(_ league: League) {
-        switch league {
-        case .national: self.init()
-        case let .level(level): self.init(level: level.rawValue)
-        case let .province(province): self.init(province: province)
-        case let .levelInProvince(level, province): self.init(level: level.rawValue, province: province)
-        }
     }
 }
 

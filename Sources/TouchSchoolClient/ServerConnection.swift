@@ -242,9 +242,6 @@ extension NetworkBattle {
                 acknowledged(ack)
             case .view, .page:
                 viewed(message)
-            case .board:
-                // Protocol 1's whole board: this game said 2.
-                continue
             case .pong:
                 break
             case let .error(error):

@@ -10,8 +10,8 @@ struct LiveNetwork: NetworkCommands {
         try PostgresImport.run(file: file, url: url, force: force)
     }
 
-    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?) throws -> (catalog: Catalog, state: SavedState) {
-        try ServerBattleLoading.load(servers, dataDirectory: dataDirectory, player: player)
+    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard) throws -> (catalog: Catalog, state: SavedState) {
+        try ServerBattleLoading.load(servers, dataDirectory: dataDirectory, player: player, board: board)
     }
 
     func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame {

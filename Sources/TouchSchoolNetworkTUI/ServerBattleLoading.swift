@@ -8,13 +8,12 @@ import TouchSchoolStore
 enum ServerBattleLoading {
     /// The server's catalog (the copy kept in the data directory, refreshed when the server has
     /// another), its board, and with `player` the device's player as the server knows it.
-    static func load(_ servers: ServerURLs, dataDirectory: String, player: String?) throws -> (catalog: Catalog, state: SavedState) {
+    static func load(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard) throws -> (catalog: Catalog, state: SavedState) {
         let server = try ServerURLReading.addresses(servers).first
         do {
             let folder = BattleFolder(dataDirectory: dataDirectory, battle: try BattleLocator.ask(server), servers: [server])
             let catalog = try serverCatalog(folder)
-            let board = try ServerHTTP.fetchJSON(Board.self, from: server, ServerPaths.scores)
-            var state = SavedState(scores: board.scores)
+            var state = SavedState(scores: try scores(board, from: server))
             if let player {
                 let device = try DeviceKey.loadOrCreate(dataDirectory: dataDirectory)
                 // A device the server does not know yet (404) has no record there.
@@ -30,6 +29,26 @@ enum ServerBattleLoading {
             throw CommandError(NetworkCommandText.cannotReach("\(server)", error.failure!, english: error.description))
         } catch {
             throw CommandError("\(error)")
+        }
+    }
+
+    /// The totals `board` names: the whole board, or the pages of a league's first places
+    /// (the schools below them are left out: no total of theirs changes those places' ranks).
+    private static func scores(_ board: ServerBoard, from server: ServerAddress) throws -> [String: UInt64] {
+        switch board {
+        case .whole:
+            return try ServerHTTP.fetchJSON(Board.self, from: server, ServerPaths.scores).scores
+        case let .top(league, count):
+            var scores: [String: UInt64] = [:]
+            var from = 0
+            while from < count {
+                let asked = min(Watch.maximumCount, count - from)
+                let page = try ServerHTTP.fetchJSON(PageMessage.self, from: server, ServerPaths.page(LeagueName(league), from: from, count: asked))
+                for row in page.rows { scores[row.school] = row.total }
+                from += page.rows.count
+                guard page.rows.count == asked, from < page.size else { break }
+            }
+            return scores
         }
     }
 

@@ -9,15 +9,13 @@ public enum PlayProtocol {
     /// screen shows (`view`, `page`). A server refuses versions it does not speak with close code
     /// `CloseCode.unsupportedVersion`.
     public static let version = 2
-    /// The previous version: the whole board (`welcome.board`, then `board` changes) to every
-    /// player. Still served for games installed before; this project's clients all speak 2.
-    public static let wholeBoardVersion = 1
     /// Where the WebSocket lives.
     public static let playPath = "/v1/play"
     /// Where the board is streamed (Server-Sent Events) to a page that shows it without playing.
     public static let boardPath = "/v1/board"
-    /// The largest text frame either side sends or accepts: a batch names a few schools, the
-    /// welcome carries the whole board (12,011 schools take about 250 KB).
+    /// The largest text frame either side sends or accepts: a batch names a few schools; the
+    /// largest server message, a page of 100 rows, takes about 2.6 KB (the limit is kept as
+    /// documented, so that a client of this version reads whatever a server of it may send).
     public static let maximumClientMessageBytes = 16 << 10
     public static let maximumServerMessageBytes = 4 << 20
     /// The most schools one batch may name (a player taps for one school at a time; a switch
@@ -47,10 +45,9 @@ public enum ClientMessage: Equatable, Sendable {
 public enum ServerMessage: Equatable, Sendable {
     case welcome(Welcome)
     case ack(Acknowledgement)
-    case board(BoardChanges)
-    /// Protocol 2: the player's school's view.
+    /// The player's school's view.
     case view(SchoolViewMessage)
-    /// Protocol 2: the watched page of a league.
+    /// The watched page of a league.
     case page(PageMessage)
     case pong
     /// Sent just before the server closes the connection with `CloseCode`.
@@ -141,19 +138,15 @@ public struct Welcome: Codable, Equatable, Sendable {
     /// The last batch number of this device the server has applied (0: none): the client drops
     /// what it kept up to it and sends the rest.
     public var lastSeq: UInt64
-    /// Protocol 1 only: every school's total. Protocol 2 sends the player's view after the welcome.
-    public var board: Board?
     /// This device's player as the server knows it.
     public var player: PlayerState
     /// The catalog's version (its ETag at `GET /v1/catalog`).
     public var catalog: String
 
-    public init(protocol: Int = PlayProtocol.version, battle: String, lastSeq: UInt64, board: Board?, player: PlayerState,
-                catalog: String) {
+    public init(protocol: Int = PlayProtocol.version, battle: String, lastSeq: UInt64, player: PlayerState, catalog: String) {
         self.protocol = `protocol`
         self.battle = battle
         self.lastSeq = lastSeq
-        self.board = board
         self.player = player
         self.catalog = catalog
     }
@@ -278,14 +271,13 @@ extension ClientMessage: Codable {
 }
 
 extension ServerMessage: Codable {
-    private enum Kind: String, Codable { case welcome, ack, board, view, page, pong, error }
+    private enum Kind: String, Codable { case welcome, ack, view, page, pong, error }
     private enum Keys: String, CodingKey { case type }
 
     public init(from decoder: any Decoder) throws {
         switch try decoder.container(keyedBy: Keys.self).decode(Kind.self, forKey: .type) {
         case .welcome: self = .welcome(try Welcome(from: decoder))
         case .ack: self = .ack(try Acknowledgement(from: decoder))
-        case .board: self = .board(try BoardChanges(from: decoder))
         case .view: self = .view(try SchoolViewMessage(from: decoder))
         case .page: self = .page(try PageMessage(from: decoder))
         case .pong: self = .pong
@@ -298,7 +290,6 @@ extension ServerMessage: Codable {
         switch self {
         case let .welcome(welcome): try container.encode(Kind.welcome, forKey: .type); try welcome.encode(to: encoder)
         case let .ack(ack): try container.encode(Kind.ack, forKey: .type); try ack.encode(to: encoder)
-        case let .board(board): try container.encode(Kind.board, forKey: .type); try board.encode(to: encoder)
         case let .view(view): try container.encode(Kind.view, forKey: .type); try view.encode(to: encoder)
         case let .page(page): try container.encode(Kind.page, forKey: .type); try page.encode(to: encoder)
         case .pong: try container.encode(Kind.pong, forKey: .type)
@@ -318,73 +309,155 @@ public enum MessageCoding {
     public static func encode(_ message: ServerMessage) -> String { text(message) }
     public static func encode(_ message: ClientMessage) -> String { text(message) }
 
-    /// The welcome exactly as `encode(.welcome(…))` writes it, with the board (protocol 1) given
-    /// already encoded (keys sorted): a server encodes its whole board once per version for every
-    /// player it welcomes, instead of once per player. Protocol 2's welcome has no board.
-    public static func encodeWelcome(protocol version: Int, battle: String, lastSeq: UInt64, player: PlayerState, catalog: String,
-                                     encodedBoard: String?) -> String {
-        // JSONEncoder's sorted keys: battle, board, catalog, lastSeq, player, protocol, type.
-        let board = encodedBoard.map { "\"board\":\($0)," } ?? ""
-        return "{\"battle\":\(text(battle)),\(board)\"catalog\":\(text(catalog)),\"lastSeq\":\(lastSeq),"
-            + "\"player\":\(text(player)),\"protocol\":\(version),\"type\":\"welcome\"}"
-    }
-
     /// A school's view exactly as `encode(.view(…))` writes it, without JSONEncoder: the server
     /// encodes one for each school watched, five times a second.
     public static func encodeView(_ view: SchoolViewMessage) -> String {
-        // Sorted keys: above, below, ranks, school, top, total, type, version.
-        var text = "{\"above\":"
-        rows(view.above, into: &text)
-        text += ",\"below\":"
-        rows(view.below, into: &text)
-        text += ",\"ranks\":["
+        // Sorted keys: above, below, ranks, school, top, total, type, version. Written as bytes:
+        // a server with a school per player encodes a view per player 5.5 times a second, and
+        // string interpolation made that 8 % of its CPU (BENCHMARKS.md, "Network play over views").
+        var json = JSONBytes(capacity: 384)
+        json.append("{\"above\":")
+        json.rows(view.above)
+        json.append(",\"below\":")
+        json.rows(view.below)
+        json.append(",\"ranks\":[")
         for (index, standing) in view.ranks.enumerated() {
-            if index > 0 { text += "," }
-            text += "[\(standing.rank),\(standing.size),\(standing.gap.map(String.init) ?? "null")]"
+            if index > 0 { json.append(",") }
+            json.append("[")
+            json.number(standing.rank)
+            json.append(",")
+            json.number(standing.size)
+            json.append(",")
+            if let gap = standing.gap { json.number(gap) } else { json.append("null") }
+            json.append("]")
         }
-        text += "],\"school\":" + quoted(view.school) + ",\"top\":"
-        rows(view.top, into: &text)
-        text += ",\"total\":\(view.total),\"type\":\"view\",\"version\":\(view.version)}"
-        return text
+        json.append("],\"school\":")
+        json.quoted(view.school)
+        json.append(",\"top\":")
+        json.rows(view.top)
+        json.append(",\"total\":")
+        json.number(view.total)
+        json.append(",\"type\":\"view\",\"version\":")
+        json.number(view.version)
+        json.append("}")
+        return json.text
+    }
+
+    /// An acknowledgement exactly as `encode(.ack(…))` writes it, without JSONEncoder: one per
+    /// batch, a batch a second per player (JSONEncoder was 2.6 % of a server's CPU at 2,000).
+    public static func encodeAck(_ ack: Acknowledgement) -> String {
+        // Sorted keys: accepted, banned, player (best, school, taps), refused, seq, type.
+        var json = JSONBytes(capacity: 128)
+        json.append("{\"accepted\":")
+        json.number(ack.accepted)
+        if let banned = ack.banned { json.append(banned ? ",\"banned\":true" : ",\"banned\":false") }
+        json.append(",\"player\":{\"best\":")
+        json.number(ack.player.bestTapsPerSecond)
+        if let school = ack.player.schoolID {
+            json.append(",\"school\":")
+            json.quoted(school)
+        }
+        json.append(",\"taps\":")
+        json.number(ack.player.taps)
+        json.append("},\"refused\":")
+        json.number(ack.refused)
+        json.append(",\"seq\":")
+        json.number(ack.seq)
+        json.append(",\"type\":\"ack\"}")
+        return json.text
     }
 
     /// A page exactly as `encode(.page(…))` writes it, without JSONEncoder.
     public static func encodePage(_ page: PageMessage) -> String {
         // Sorted keys: from, league, rows, size, type, version.
-        var text = "{\"from\":\(page.from),\"league\":" + league(page.league) + ",\"rows\":"
-        rows(page.rows, into: &text)
-        text += ",\"size\":\(page.size),\"type\":\"page\",\"version\":\(page.version)}"
-        return text
-    }
-
-    /// `{"level":…,"province":…}` with the members present, keys sorted.
-    static func league(_ league: LeagueName) -> String {
-        var members: [String] = []
-        if let level = league.level { members.append("\"level\":" + quoted(level)) }
-        if let province = league.province { members.append("\"province\":" + quoted(province)) }
-        return "{" + members.joined(separator: ",") + "}"
-    }
-
-    private static func rows(_ rows: [RankedRow], into text: inout String) {
-        text += "["
-        for (index, row) in rows.enumerated() {
-            if index > 0 { text += "," }
-            text += "[\(row.rank),\(quoted(row.school)),\(row.total)]"
+        var json = JSONBytes(capacity: 128 + 32 * page.rows.count)
+        json.append("{\"from\":")
+        json.number(page.from)
+        json.append(",\"league\":{")
+        if let level = page.league.level {
+            json.append("\"level\":")
+            json.quoted(level)
         }
-        text += "]"
+        if let province = page.league.province {
+            if page.league.level != nil { json.append(",") }
+            json.append("\"province\":")
+            json.quoted(province)
+        }
+        json.append("},\"rows\":")
+        json.rows(page.rows)
+        json.append(",\"size\":")
+        json.number(page.size)
+        json.append(",\"type\":\"page\",\"version\":")
+        json.number(page.version)
+        json.append("}")
+        return json.text
     }
 
-    /// A school id or a province as a JSON string. Ids are `A–Z a–z 0–9 - _` and provinces the
-    /// catalog's Korean names, which need no escape; anything else goes through JSONEncoder.
-    private static func quoted(_ string: String) -> String {
-        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != 0x7F }) {
-            return "\"" + string + "\""
+    /// JSON written as UTF-8 bytes into one buffer, for the views' hand encoders.
+    private struct JSONBytes {
+        private var bytes: [UInt8] = []
+
+        init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+
+        mutating func append(_ literal: StaticString) {
+            literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
         }
-        return text(string)
+
+        mutating func number(_ value: some BinaryInteger) {
+            if value < 0 {
+                bytes.append(UInt8(ascii: "-"))
+                number(value.magnitude)
+                return
+            }
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                          UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            var rest = UInt64(value)
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                repeat {
+                    buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                    count += 1
+                } while rest > 0
+                bytes.append(contentsOf: buffer[(20 - count)...])
+            }
+        }
+
+        /// A school id or a province as a JSON string. Ids are `A–Z a–z 0–9 - _` and provinces
+        /// the catalog's Korean names, which need no escape; anything else goes through
+        /// JSONEncoder.
+        mutating func quoted(_ string: String) {
+            if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != 0x7F }) {
+                bytes.append(UInt8(ascii: "\""))
+                bytes.append(contentsOf: string.utf8)
+                bytes.append(UInt8(ascii: "\""))
+            } else {
+                bytes.append(contentsOf: MessageCoding.text(string).utf8)
+            }
+        }
+
+        mutating func rows(_ rows: [RankedRow]) {
+            append("[")
+            for (index, row) in rows.enumerated() {
+                if index > 0 { append(",") }
+                append("[")
+                number(row.rank)
+                append(",")
+                quoted(row.school)
+                append(",")
+                number(row.total)
+                append("]")
+            }
+            append("]")
+        }
     }
 
     public static func decodeClient(_ text: String) throws(MessageError) -> ClientMessage {
-        try decode(text, limit: PlayProtocol.maximumClientMessageBytes)
+        if text.utf8.count <= PlayProtocol.maximumClientMessageBytes, let batch = TapsDecoding.decode(text) { return .taps(batch) }
+        return try decode(text, limit: PlayProtocol.maximumClientMessageBytes)
     }
 
     public static func decodeServer(_ text: String) throws(MessageError) -> ServerMessage {

@@ -105,6 +105,28 @@ public enum ServerPaths {
     public static let catalog = "/v1/catalog"
     public static let scores = "/v1/scores"
     public static let me = "/v1/me"
+    public static let page = "/v1/page"
+
+    /// `GET /v1/page` of `count` places (at most `Watch.maximumCount`) of `league` from place `from`.
+    public static func page(_ league: LeagueName, from: Int, count: Int) -> String {
+        var query = "\(page)?count=\(count)&from=\(from)"
+        if let level = league.level { query += "&level=" + queryValue(level) }
+        if let province = league.province { query += "&province=" + queryValue(province) }
+        return query
+    }
+
+    /// A query's value, every byte but the unreserved ones percent-encoded (provinces are Korean).
+    private static func queryValue(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                encoded += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+            }
+        }
+        return encoded
+    }
 }
 
 public struct ServerAddressError: Error, Equatable, CustomStringConvertible, Sendable {

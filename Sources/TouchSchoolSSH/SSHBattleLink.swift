@@ -68,7 +68,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
         let (messages, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(BattleHallRuntime.sendQueueLimit))
         guard let id = await battle.connect(sendQueue: sendQueue) else { return .refused(BattleHallRuntime.goingAway.message) }
         let welcome: Welcome
-        switch await battle.hello(id, device: device, protocol: PlayProtocol.version) {
+        switch await battle.hello(id, device: device) {
         case let .welcome(text):
             guard case let .welcome(decoded)? = try? MessageCoding.decodeServer(text) else {
                 await battle.disconnect(id)
@@ -169,8 +169,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 if let page = PageView(page, in: catalog) { state.events.append(.viewed(.page(page), catalogGeneration: 0)) }
             case let .error(error):
                 state.lost = error.message
-            case .welcome, .pong, .board:
-                // The whole board is protocol 1's: this link said 2.
+            case .welcome, .pong:
                 break
             }
         }

@@ -192,8 +192,7 @@ import TouchSchoolStore
 
     @Test func theGameSeesTheViewsTotalsPlusEveryWaitingTap() {
         var mirror = BoardMirror()
-        mirror.take(Welcome(battle: "client-tests-battle", lastSeq: 0, board: nil,
-                            player: PlayerState(schoolID: "S1", taps: 20, bestTapsPerSecond: 5), catalog: "c1"))
+        mirror.take(Welcome(battle: "client-tests-battle", lastSeq: 0, player: PlayerState(schoolID: "S1", taps: 20, bestTapsPerSecond: 5), catalog: "c1"))
         mirror.take(Self.view)
         #expect(mirror.scores == ["S1": 100, "S2": 50, "S9": 106])
         var outbox = Outbox()

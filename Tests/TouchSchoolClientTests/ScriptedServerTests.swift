@@ -138,7 +138,7 @@ enum ScriptedReply: Sendable {
         let server = try await ScriptedServer { message in
             switch message {
             case .hello:
-                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 1, board: nil, player: Self.me, catalog: "\"c\""))),
+                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 1, player: Self.me, catalog: "\"c\""))),
                         .send(Self.view(total: 900, top: [RankedRow(rank: 1, school: "S1", total: 900), RankedRow(rank: 2, school: "S2", total: 70)]))]
             case let .taps(batch):
                 let refused: UInt64 = batch.seq == 3 ? 2 : 0
@@ -184,7 +184,7 @@ enum ScriptedReply: Sendable {
         let server = try await ScriptedServer { message in
             switch message {
             case .hello:
-                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: nil, player: Self.me, catalog: "\"c\"")))]
+                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, player: Self.me, catalog: "\"c\"")))]
             case let .taps(batch):
                 return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: 0, refused: batch.totalTaps, player: Self.me, banned: true)))]
             case .ping:
@@ -216,8 +216,7 @@ enum ScriptedReply: Sendable {
         // the deadline even on a loaded machine).
         let lateWelcome = Duration.seconds(8)
         let hellos = Mutex(0)
-        let welcome = ServerMessage.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: nil,
-                                                    player: Self.me, catalog: "\"c\""))
+        let welcome = ServerMessage.welcome(Welcome(battle: Self.battleID, lastSeq: 0, player: Self.me, catalog: "\"c\""))
         let server = try await ScriptedServer { message in
             switch message {
             case .hello:
@@ -267,7 +266,7 @@ enum ScriptedReply: Sendable {
         ], source: .official(edition: "2026-03-20"))
         let server = try await ScriptedServer(catalog: (CatalogFile.encode(newer), "\"d\"")) { message in
             guard case .hello = message else { return [] }
-            return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: nil, player: Self.me, catalog: "\"d\""))),
+            return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, player: Self.me, catalog: "\"d\""))),
                     .send(Self.view(total: 0, top: [RankedRow(rank: 1, school: "S3", total: 9)]))]
         }
         defer { server.stop() }
@@ -303,7 +302,7 @@ enum ScriptedReply: Sendable {
         let server = try await ScriptedServer { message in
             switch message {
             case .hello:
-                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, board: nil, player: Self.me, catalog: "\"c\""))),
+                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, player: Self.me, catalog: "\"c\""))),
                         .send(Self.view(total: 5))]
             case let .watch(watch):
                 // The third watch (the page again) ends the first connection.

@@ -21,37 +21,19 @@ import TouchSchoolProtocol
     }
 
     @Test func theServersMessagesAreTheSameBytesEveryTime() {
-        let board = ServerMessage.board(BoardChanges(version: 7, scores: ["S2": 5, "S1": 3]))
-        #expect(MessageCoding.encode(board) == #"{"scores":{"S1":3,"S2":5},"type":"board","version":7}"#)
         let ack = ServerMessage.ack(Acknowledgement(seq: 2, accepted: 10, refused: 1, player: PlayerState(schoolID: "S1", taps: 10, bestTapsPerSecond: 4)))
         #expect(MessageCoding.encode(ack)
             == #"{"accepted":10,"player":{"best":4,"school":"S1","taps":10},"refused":1,"seq":2,"type":"ack"}"#)
     }
 
-    /// The server writes its welcome with the board encoded once per version: the same bytes as
-    /// the welcome encoded whole, as written here.
-    @Test func aWelcomeWithItsBoardEncodedApartIsTheWelcome() throws {
-        let player = PlayerState(schoolID: nil, taps: 0, bestTapsPerSecond: 0)
-        let expected = #"{"battle":"3f2a9c0d8e7b4a1f","board":{"scores":{"S1":3,"S2":5},"version":7},"catalog":"\"c1\"","#
-            + #""lastSeq":4,"player":{"best":0,"taps":0},"protocol":1,"type":"welcome"}"#
-        let whole = MessageCoding.encode(.welcome(Welcome(protocol: 1, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, board: Board(version: 7, scores: ["S2": 5, "S1": 3]),
-                                                          player: player, catalog: "\"c1\"")))
-        #expect(whole == expected)
-        let apart = MessageCoding.encodeWelcome(protocol: 1, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, player: player, catalog: "\"c1\"",
-                                                encodedBoard: #"{"scores":{"S1":3,"S2":5},"version":7}"#)
-        #expect(apart == expected)
-        #expect(try MessageCoding.decodeServer(apart) == MessageCoding.decodeServer(whole))
-    }
-
-    /// Protocol 2's welcome has no board; its messages are as docs/protocol.md writes them, and
+    /// The welcome has no board; protocol 2's messages are as docs/protocol.md writes them, and
     /// the server's own encodings (without JSONEncoder) are the same bytes as the encoder's.
     @Test func protocolTwosMessagesReadAsDocumented() throws {
         let player = PlayerState(schoolID: "B000012052", taps: 3, bestTapsPerSecond: 2)
-        let welcome = MessageCoding.encodeWelcome(protocol: 2, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, player: player, catalog: "\"c1\"",
-                                                  encodedBoard: nil)
+        let welcome = MessageCoding.encode(.welcome(Welcome(battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, player: player, catalog: "\"c1\"")))
         #expect(welcome == #"{"battle":"3f2a9c0d8e7b4a1f","catalog":"\"c1\"","lastSeq":4,"player":{"best":2,"school":"B000012052","taps":3},"#
             + #""protocol":2,"type":"welcome"}"#)
-        #expect(try MessageCoding.decodeServer(welcome) == .welcome(Welcome(protocol: 2, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4, board: nil,
+        #expect(try MessageCoding.decodeServer(welcome) == .welcome(Welcome(protocol: 2, battle: "3f2a9c0d8e7b4a1f", lastSeq: 4,
                                                                              player: player, catalog: "\"c1\"")))
 
         let view = SchoolViewMessage(
@@ -84,6 +66,35 @@ import TouchSchoolProtocol
         #expect(try MessageCoding.decodeClient(#"{"type":"watch","league":{"level":"high"},"from":0,"count":20}"#)
             == .watch(Watch(league: LeagueName(level: "high"), from: 0, count: 20)))
         #expect(try MessageCoding.decodeClient(#"{"type":"watch"}"#) == .watch(Watch(league: nil)))
+    }
+
+    /// The hand encoders (view, page, ack) write the bytes JSONEncoder writes, for any numbers (0, 9, 10, the
+    /// largest) and any ids (escapes included), with every league's members present or not.
+    @Test func theHandEncodersWriteWhatJSONEncoderWrites() {
+        var random = SystemRandomNumberGenerator()
+        let numbers: [UInt64] = [0, 1, 9, 10, 99, 100, 12011, 4_294_967_296, UInt64.max]
+        let ids = ["B000012052", "a\"b", "tab\there", "한빛고", "\\", "x\u{7F}"]
+        func number() -> UInt64 { Bool.random(using: &random) ? numbers.randomElement(using: &random)! : UInt64.random(in: 0...UInt64.max, using: &random) }
+        func rows() -> [RankedRow] {
+            (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                RankedRow(rank: Int(number() % 1_000_000), school: ids.randomElement(using: &random)!, total: number())
+            }
+        }
+        for _ in 0..<300 {
+            let view = SchoolViewMessage(
+                version: number(), school: ids.randomElement(using: &random)!, total: number(),
+                ranks: (0..<4).map { _ in Standing(rank: Int(number() % 100_000), size: Int(number() % 100_000), gap: Bool.random() ? nil : number()) },
+                above: rows(), below: rows(), top: rows())
+            #expect(MessageCoding.encodeView(view) == MessageCoding.encode(.view(view)))
+            let league = LeagueName(level: Bool.random() ? nil : "middle", province: Bool.random() ? nil : ids.randomElement(using: &random)!)
+            let page = PageMessage(version: number(), league: league, from: Int(number() % 100_000), size: Int(number() % 100_000), rows: rows())
+            #expect(MessageCoding.encodePage(page) == MessageCoding.encode(.page(page)))
+            let ack = Acknowledgement(seq: number(), accepted: number(), refused: number(),
+                                      player: PlayerState(schoolID: Bool.random() ? nil : ids.randomElement(using: &random)!, taps: number(),
+                                                          bestTapsPerSecond: Int(number() % 100)),
+                                      banned: [nil, true, false].randomElement(using: &random)!)
+            #expect(MessageCoding.encodeAck(ack) == MessageCoding.encode(.ack(ack)))
+        }
     }
 
     @Test func badMessagesSayWhyWithTheCloseCode() {

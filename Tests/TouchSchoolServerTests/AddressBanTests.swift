@@ -10,7 +10,7 @@ import TouchSchoolTestSupport
     /// A player from `address` says hello and is refused as banned.
     static func expectRefused(_ server: some RunningServer, from address: String) async throws {
         let refused = try await BoundPlayer.connect(server, from: address)
-        try await refused.send(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: TestDevice(name: "banned").key, player: "banned")))
+        try await refused.send(.hello(Hello(protocol: PlayProtocol.version, device: TestDevice(name: "banned").key, player: "banned")))
         #expect(try await refused.refusal() == CloseCode.banned, "\(address)")
         await refused.close()
     }

@@ -34,11 +34,12 @@ import TouchSchoolProtocol
         try await InProcessServer.with(configure: { $0.limits.connectionsPerAddress = 3 }) { server in
             let device = TestDevice(name: "projected")
             let (player, _) = try await TestPlayer.join(server, device: device)
+            try await player.watchTheBoard()
             try await player.send(.taps(device.batch(schoolA, taps: 10, switchTo: true)))
             _ = try await player.ack(1)
             // Broadcast (a save's totals go out up to a quarter of a second after its ack): the
             // stream's next event is then the next save's.
-            _ = try await player.next("the board with the first batch") { if case let .board(board) = $0, board.scores[schoolA] == 10 { board } else { nil } }
+            _ = try await player.page("the board with the first batch", totals: [schoolA: 10])
             let saved = try await HTTP.scores(server)
 
             let stream = try await BoardStreamReader.open(server)
@@ -72,7 +73,7 @@ import TouchSchoolProtocol
             #expect(refused.status == 429)
             #expect(try await refused.ended())
             let refusedPlayer = try await TestPlayer.connect(to: server)
-            try await refusedPlayer.send(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: TestDevice(name: "fourth").key, player: "fourth")))
+            try await refusedPlayer.send(.hello(Hello(protocol: PlayProtocol.version, device: TestDevice(name: "fourth").key, player: "fourth")))
             #expect(try await refusedPlayer.closed() == CloseCode.tooManyConnections)
             // A stream closed by its reader gives its place back at once, not when a write to it
             // fails (a keep-alive 15 s or more away): 0.04 to 0.6 s measured here, 10 s allowed

@@ -41,7 +41,7 @@ final class BoundPlayer: Sendable {
     /// Connects from `local` to the server's play socket, says hello and waits for the welcome.
     static func join(_ server: some RunningServer, from local: String, device: TestDevice) async throws -> (BoundPlayer, Welcome) {
         let player = try await connect(server, from: local)
-        try await player.send(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: device.key, player: device.name)))
+        try await player.send(.hello(Hello(protocol: PlayProtocol.version, device: device.key, player: device.name)))
         let welcome = try await player.next("welcome") { if case let .welcome(welcome) = $0 { welcome } else { nil } }
         return (player, welcome)
     }

@@ -39,19 +39,17 @@ import TouchSchoolTestSupport
         let alice = TestDevice(name: "alice"), bob = TestDevice(name: "bob")
         let (a, _) = try await TestPlayer.join(one, device: alice)
         let (b, _) = try await TestPlayer.join(two, device: bob)
+        try await a.watchTheBoard()
+        try await b.watchTheBoard()
 
         // Each sees the other's taps, pushed by its own server. (How soon is measured by the
         // load benchmark's two-instance run, BENCHMARKS.md; here the wait is generous.)
         try await a.send(.taps(alice.batch(schoolA, taps: 10, switchTo: true)))
         #expect(try await a.ack(1).accepted == 10)
-        _ = try await b.next("alice's taps on bob's board (another server)") {
-            if case let .board(board) = $0, board.scores[schoolA] == 10 { board } else { nil }
-        }
+        _ = try await b.page("alice's taps on bob's board (another server)", totals: [schoolA: 10])
         try await b.send(.taps(bob.batch(schoolB, taps: 7, switchTo: true)))
         #expect(try await b.ack(1).accepted == 7)
-        _ = try await a.next("bob's taps on alice's board (another server)") {
-            if case let .board(board) = $0, board.scores[schoolB] == 7 { board } else { nil }
-        }
+        _ = try await a.page("bob's taps on alice's board (another server)", totals: [schoolB: 7])
         // The same school from both servers at once: added, never overwritten.
         for _ in 0..<5 {
             try await a.send(.taps(alice.batch(schoolA, taps: 3)))
@@ -199,7 +197,7 @@ import TouchSchoolTestSupport
         // The WebSocket upgrade goes through: a welcome, an ack, the board.
         let player = try await TestPlayer.connect(url: "ws://127.0.0.1:\(nginx.port)\(PlayProtocol.playPath)")
         let device = TestDevice(name: "kim")
-        try await player.send(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: device.key, player: device.name)))
+        try await player.send(.hello(Hello(protocol: PlayProtocol.version, device: device.key, player: device.name)))
         _ = try await player.next("welcome through nginx") { if case let .welcome(welcome) = $0 { welcome } else { nil } }
         try await player.send(.taps(device.batch(schoolB, taps: 4, switchTo: true)))
         #expect(try await player.ack(1).accepted == 4)

@@ -39,6 +39,42 @@ import TouchSchoolTestSupport
         }
     }
 
+    /// `rank --server` prints the server's pages (`GET /v1/page`, 100 places at most each) of the
+    /// league asked, page after page: the same schools, order and totals as the pages read here.
+    @Test func rankPrintsTheServersPagesOfTheLeague() async throws {
+        try await InProcessServer.with { server in
+            let device = TestDevice(name: "김민지")
+            let (player, _) = try await TestPlayer.join(server, device: device)
+            try await player.send(.taps(device.batch("S0003", taps: 12, durationMs: 500, switchTo: true)))
+            _ = try await player.ack(1)
+            await player.close()
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            for (arguments, query, count) in [
+                ([String](), "", 150),
+                (["--level", "high", "--region", "서울"], "&level=high&province=%EC%84%9C%EC%9A%B8%ED%8A%B9%EB%B3%84%EC%8B%9C", 120),
+            ] {
+                var expected: [RankedRow] = []
+                for from in stride(from: 0, to: count, by: 100) {
+                    let answer = try await HTTP.get("\(server.baseURL)/v1/page?count=\(min(100, count - from))&from=\(from)\(query)")
+                    #expect(answer.status == 200)
+                    expected += try JSONDecoder().decode(PageMessage.self, from: Data(answer.body.utf8)).rows
+                }
+                let rank = InProcessCommand.run(["rank", "--json", "--top", "\(count)"] + arguments
+                                                + ["--server", server.baseURL, "--data-dir", directory.path], network: LiveNetwork())
+                #expect(rank.status == 0, "\(rank.error)")
+                let rows = try #require(try JSONValue.parse(rank.output).arrayValue, "\(rank.output)")
+                // Two pages of the nation; Seoul's 76 high schools of the starter catalog, all of them.
+                #expect(rows.count == expected.count && expected.count == (arguments.isEmpty ? 150 : 76))
+                #expect(rows.map { $0["id"]?.stringValue ?? "" } == expected.map(\.school))
+                #expect(rows.map { $0["count"]?.uint64Value ?? 0 } == expected.map(\.total))
+                // Ranks as the command prints them: none for a school without a tap.
+                #expect(rows.map { $0["rank"]?.uint64Value } == expected.map { $0.total == 0 ? nil : UInt64($0.rank) })
+                #expect(rows.first?["id"]?.stringValue == "S0003" || !arguments.isEmpty)
+            }
+        }
+    }
+
     /// No server at the address: the command says so and fails, without a hang.
     @Test(.enabled(if: commandLanguage == .english)) func aServerThatIsNotThereIsAnError() throws {
         let directory = TemporaryDirectory()

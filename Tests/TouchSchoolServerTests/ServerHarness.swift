@@ -73,12 +73,11 @@ final class TestPlayer: Sendable {
     /// of the test process's cooperative threads, this process can be that late between connecting
     /// and saying hello: then it connects again, at most three times in all. Any other failure is
     /// the test's.
-    static func join(_ server: some RunningServer, device: TestDevice, client: ClientKind? = nil,
-                     protocol version: Int = PlayProtocol.wholeBoardVersion) async throws -> (TestPlayer, Welcome) {
+    static func join(_ server: some RunningServer, device: TestDevice, client: ClientKind? = nil) async throws -> (TestPlayer, Welcome) {
         for attempt in 1... {
             let player = try await connect(to: server)
             do {
-                try await player.send(.hello(Hello(protocol: version, device: device.key, player: device.name, client: client)))
+                try await player.send(.hello(Hello(device: device.key, player: device.name, client: client)))
                 let welcome = try await player.next("welcome") { if case let .welcome(welcome) = $0 { welcome } else { nil } }
                 return (player, welcome)
             } catch {
@@ -138,6 +137,21 @@ final class TestPlayer: Sendable {
             return found != nil
         }
         return found!
+    }
+
+    /// Watches the first page of the whole country (every school of a test catalog fits).
+    func watchTheBoard() async throws {
+        try await send(.watch(Watch(league: LeagueName(), from: 0, count: 100)))
+    }
+
+    /// The next page watched, from the message at `index` on, on which each school named has
+    /// that total (a school not on it, 0).
+    func page(_ what: String, totals: [String: UInt64], after index: Int = 0, timeout: TimeInterval = 20) async throws -> PageMessage {
+        try await next(what, timeout: timeout, after: index) { message in
+            guard case let .page(page) = message else { return nil }
+            let shown = Dictionary(page.rows.map { ($0.school, $0.total) }, uniquingKeysWith: max)
+            return totals.allSatisfy { (shown[$0.key] ?? 0) == $0.value } ? page : nil
+        }
     }
 
     func ack(_ seq: UInt64, timeout: TimeInterval = 20) async throws -> Acknowledgement {

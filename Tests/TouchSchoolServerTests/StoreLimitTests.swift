@@ -22,7 +22,7 @@ import TouchSchoolTestSupport
     /// A hello from a device the full battle does not know: closed with `battleFull`.
     func expectRefused(_ server: ServerProcess, _ device: TestDevice) async throws {
         let player = try await TestPlayer.connect(to: server)
-        try await player.send(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: device.key, player: device.name)))
+        try await player.send(.hello(Hello(protocol: PlayProtocol.version, device: device.key, player: device.name)))
         #expect(try await player.closed() == CloseCode.battleFull)
         #expect(player.errorMessages.first?.message.contains("limit of 3 devices") == true, "\(player.errorMessages)")
     }

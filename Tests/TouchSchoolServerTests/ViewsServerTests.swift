@@ -12,15 +12,15 @@ import TouchSchoolProtocol
     @Test func aPlayerReceivesItsSchoolsViewAndTheWatchedPageNotTheBoard() async throws {
         try await InProcessServer.with { server in
             let leader = TestDevice(name: "leader"), chaser = TestDevice(name: "chaser")
-            let (a, welcomeA) = try await TestPlayer.join(server, device: leader, protocol: PlayProtocol.version)
-            #expect(welcomeA.protocol == 2 && welcomeA.board == nil)
+            let (a, welcomeA) = try await TestPlayer.join(server, device: leader)
+            #expect(welcomeA.protocol == 2)
             try await a.send(.taps(leader.batch(schoolA, taps: 10, switchTo: true)))
             _ = try await a.ack(1)
             let first = try await a.next("A's view") { if case let .view(view) = $0, view.total == 10 { view } else { nil } }
             #expect(first.school == schoolA && first.ranks[0].rank == 1 && first.ranks[0].gap == nil)
             #expect(first.top.first == RankedRow(rank: 1, school: schoolA, total: 10))
 
-            let (b, _) = try await TestPlayer.join(server, device: chaser, protocol: PlayProtocol.version)
+            let (b, _) = try await TestPlayer.join(server, device: chaser)
             try await b.send(.taps(chaser.batch(schoolB, taps: 4, switchTo: true)))
             _ = try await b.ack(1)
             let second = try await b.next("B's view") { if case let .view(view) = $0, view.total == 4 { view } else { nil } }
@@ -32,7 +32,6 @@ import TouchSchoolProtocol
             #expect(page.rows == [RankedRow(rank: 1, school: schoolA, total: 10), RankedRow(rank: 2, school: schoolB, total: 4)])
             let directory = try JSONDecoder().decode(SchoolDirectory.self, from: Data(try await HTTP.get("\(server.baseURL)/v1/schools").body.utf8))
             #expect(page.size == directory.schools.count, "every school of the catalog is ranked")
-            #expect(!b.messages.contains { if case .board = $0 { true } else { false } }, "protocol 2 gets no board")
 
             // GET gives what a watcher is sent: the same view, the same page.
             let view = try await HTTP.get("\(server.baseURL)/v1/view?school=\(schoolB)")
@@ -47,6 +46,21 @@ import TouchSchoolProtocol
 
             try await b.send(.watch(Watch(league: LeagueName(level: "college"), from: 0, count: 2)))
             #expect(try await b.closed() == CloseCode.policyViolation)
+        }
+    }
+
+    /// A game of protocol 1 (the whole board to every player) is told to update: the error and
+    /// close code its players already show as "update the game", keeping their waiting taps.
+    @Test func aGameOfProtocol1IsToldToUpdateAndNothingOfItIsKept() async throws {
+        try await InProcessServer.with { server in
+            let old = TestDevice(name: "old")
+            let player = try await TestPlayer.connect(to: server)
+            try await player.send(.hello(Hello(protocol: 1, device: old.key, player: old.name)))
+            try? await player.send(.taps(old.batch(schoolA, taps: 5, switchTo: true)))
+            #expect(try await player.closed() == CloseCode.unsupportedVersion)
+            #expect(player.errorMessages.map(\.code) == [CloseCode.unsupportedVersion])
+            #expect(!player.messages.contains { if case .welcome = $0 { true } else { false } })
+            #expect(try await HTTP.scores(server).scores.isEmpty, "nothing of the old game counted")
         }
     }
 

@@ -14,7 +14,7 @@ import TouchSchoolTestSupport
         let mute = try RawConnection(to: server.port, receiveBuffer: 4_096)
         #expect(mute.upgradeToPlay())
         let device = TestDevice(name: "mute")
-        mute.send(bytes: RawConnection.textFrame(MessageCoding.encode(.hello(Hello(protocol: PlayProtocol.wholeBoardVersion, device: device.key, player: device.name)))))
+        mute.send(bytes: RawConnection.textFrame(MessageCoding.encode(.hello(Hello(protocol: PlayProtocol.version, device: device.key, player: device.name)))))
         let ping = RawConnection.textFrame(MessageCoding.encode(.ping))
         var flooded = 0
         // About 6 MB of pongs owed: more than the socket buffers on both sides hold.

@@ -87,7 +87,7 @@ import TouchSchoolTestSupport
     }
 
     /// With `--server`, the battle is the network's: the one given to `runTouchSchool`, asked for
-    /// the server named and the data directory (where the server's catalog is kept).
+    /// the server named, the data directory (where the server's catalog is kept) and the totals.
     @Test func aServersBattleComesFromTheNetworkGiven() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -100,13 +100,14 @@ import TouchSchoolTestSupport
             ]
 
             """)
-        #expect(network.asked.withLock { $0 } == ["http://192.0.2.1:8080 \(directory.path) -"])
+        // `rank` asks for the places it prints only, not the whole board.
+        #expect(network.asked.withLock { $0 } == ["http://192.0.2.1:8080 \(directory.path) - top 1 of national"])
 
         let stats = InProcessCommand.run(["stats", "--json", "--player", "kim", "--server", "http://192.0.2.1:8080", "--data-dir", directory.path],
                                          network: network)
         #expect(stats.status == 0, "\(stats.error)")
         #expect(stats.output.hasPrefix(#"{"player": "kim", "id": "N2""#), "\(stats.output)")
-        #expect(network.asked.withLock { $0.last } == "http://192.0.2.1:8080 \(directory.path) kim")
+        #expect(network.asked.withLock { $0.last } == "http://192.0.2.1:8080 \(directory.path) kim whole")
     }
 }
 
@@ -114,7 +115,7 @@ import TouchSchoolTestSupport
 struct NoNetwork: NetworkCommands {
     func serve(_ request: ServeRequest, output: CommandOutput) throws { throw unexpected() }
     func importIntoPostgres(file: String, url: String, force: Bool) throws -> String { throw unexpected() }
-    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?) throws -> (catalog: Catalog, state: SavedState) {
+    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard) throws -> (catalog: Catalog, state: SavedState) {
         throw unexpected()
     }
     func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame { throw unexpected() }
@@ -131,8 +132,12 @@ final class OneServerBattle: NetworkCommands, Sendable {
     /// Each request's server, data directory and player ("-" for none).
     let asked = Mutex<[String]>([])
 
-    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?) throws -> (catalog: Catalog, state: SavedState) {
-        asked.withLock { $0.append("\(servers.first) \(dataDirectory) \(player ?? "-")") }
+    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard) throws -> (catalog: Catalog, state: SavedState) {
+        let totals = switch board {
+        case .whole: "whole"
+        case let .top(league, count): "top \(count) of \(league)"
+        }
+        asked.withLock { $0.append("\(servers.first) \(dataDirectory) \(player ?? "-") \(totals)") }
         let catalog = Catalog(schools: [
             School(id: "N1", name: "서버중학교", level: .middle, province: "제주특별자치도", district: "서귀포시", address: ""),
             School(id: "N2", name: "서버고등학교", level: .high, province: "제주특별자치도", district: "제주시", address: ""),

@@ -23,9 +23,9 @@ struct RankCommand: ContextCommand {
     @OptionGroup var server: ServerOptions
 
     func run(in context: CommandContext) throws {
-        let (catalog, state) = try loadBattle(data: data, server: server, context: context)
-        let leaderboard = Leaderboard(catalog: catalog, counts: state.counts(in: catalog))
         let league = filter.league
+        let (catalog, state) = try loadBattle(data: data, server: server, board: .top(league, count: top.value), context: context)
+        let leaderboard = Leaderboard(catalog: catalog, counts: state.counts(in: catalog))
         let size = leaderboard.size(of: league)
         let rows = leaderboard.entries(in: league, places: 0..<min(top.value, size))
         try context.output.write(json ? Self.json(rows, catalog: catalog) : Self.table(rows, catalog: catalog, title: title(of: league, size: size)))

@@ -16,8 +16,8 @@ public protocol NetworkCommands {
     /// `touchschool import --postgres URL FILE`: what to tell the user.
     func importIntoPostgres(file: String, url: String, force: Bool) throws -> String
     /// The catalog and board of a server's battle for `search`, `rank` and `stats`, with
-    /// `player`'s record as the server knows this device's player.
-    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?) throws -> (catalog: Catalog, state: SavedState)
+    /// `player`'s record as the server knows this device's player: the totals `board` names.
+    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard) throws -> (catalog: Catalog, state: SavedState)
     /// Joins a server's battle for a game: its catalog, and the server's folder in the data
     /// directory held (one game per data directory and server) until `ServerGame.leave`.
     /// Throws `ServerNotAnswering` when no server answered and none was joined before (the game
@@ -25,6 +25,15 @@ public protocol NetworkCommands {
     func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame
     /// `touchschool admin …`: what to print.
     func admin(_ request: AdminRequest) throws -> String
+}
+
+/// Which totals of a server's board a command reads.
+public enum ServerBoard: Sendable, Equatable {
+    /// Every school's (`GET /v1/scores`): `search` and `stats` show any school's rank.
+    case whole
+    /// The first `count` places of `league`, page by page (`GET /v1/page`): what `rank` prints,
+    /// whatever the size of the battle. The ranks of those places need no other total.
+    case top(League, count: Int)
 }
 
 /// The servers of a battle as the user named them (`--server`, given once or more, else

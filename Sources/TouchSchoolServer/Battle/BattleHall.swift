@@ -70,8 +70,8 @@ struct BattleHall: Sendable {
         /// A connection (a player, or a board stream) the shell opened with this id.
         case connect(ConnectionID, watchesBoard: Bool)
         case disconnect(ConnectionID)
-        /// A hello naming the protocol version it speaks (checked by the shell).
-        case hello(ConnectionID, device: String, protocol: Int)
+        /// A hello of the protocol this server speaks (the shell refuses any other).
+        case hello(ConnectionID, device: String)
         /// Protocol 2: the page of a league the connection's screen shows (nil: none).
         case watch(ConnectionID, BoardViewKey?)
         /// A board stream of one page (`GET /v1/board?from=…`) the shell opened with this id.
@@ -130,8 +130,6 @@ struct BattleHall: Sendable {
         var device: String?
         /// A board stream (`GET /v1/board`): no device, no hello; every broadcast, as an event.
         var watchesBoard = false
-        /// The protocol its hello named: 1 receives the whole board, 2 its views.
-        var version = PlayProtocol.wholeBoardVersion
         /// Protocol 2: the player's school (its id, as saved), whose view it receives.
         var school: String?
         /// Protocol 2: the page of a league it watches.
@@ -143,7 +141,7 @@ struct BattleHall: Sendable {
         /// A board stream of one page: its `page` events, without a device.
         var streamsPage = false
 
-        var watchesViews: Bool { (device != nil && version >= 2) || streamsPage }
+        var watchesViews: Bool { device != nil || streamsPage }
     }
 
     enum HelloPhase: Equatable, Sendable {
@@ -228,8 +226,8 @@ struct BattleHall: Sendable {
     /// The board as saved, for `GET /v1/scores`.
     var board: Board { Board(version: boardVersion, scores: scores.filter { $0.value > 0 }) }
 
-    /// The whole board as JSON, keys sorted: encoded once per version for every welcome and
-    /// every board stream's first event.
+    /// The whole board as JSON, keys sorted: encoded once per version for every whole-board
+    /// stream's first event.
     mutating func boardJSON() -> String {
         if let boardText, boardText.version == boardVersion { return boardText.json }
         let json = MessageCoding.encodeJSON(board)
@@ -255,9 +253,8 @@ struct BattleHall: Sendable {
             peers[id] = Peer(page: key, pageDue: true, streamsPage: true)
             viewsDue = true
             broadcastWhenDue(now: now, &effects)
-        case let .hello(id, device, version):
+        case let .hello(id, device):
             guard !closing, peers[id] != nil else { effects.append(.answerHello(id, .refused(Self.goingAway))); break }
-            peers[id]?.version = version
             hellos[id] = .waiting(device: device)
             if !inFlight.contains(device), !pending.contains(where: { $0.device == device }) { read(id, device: device, &effects) }
         case let .deviceRead(id, device, result):
@@ -418,16 +415,13 @@ struct BattleHall: Sendable {
         }
         connectionOfDevice[device] = id
         peers[id]?.device = device
-        let version = peers[id]?.version ?? PlayProtocol.wholeBoardVersion
         let player = CommitRules.playerState(known?.1)
-        if version >= 2 {
-            // The view follows the welcome at the next interval.
-            peers[id]?.school = player.schoolID
-            peers[id]?.viewDue = player.schoolID != nil
-            viewsDue = viewsDue || player.schoolID != nil
-        }
-        let welcome = MessageCoding.encodeWelcome(protocol: version, battle: battleID, lastSeq: known?.0.lastSeq ?? 0, player: player,
-                                                  catalog: catalog.etag, encodedBoard: version >= 2 ? nil : boardJSON())
+        // The view follows the welcome at the next interval.
+        peers[id]?.school = player.schoolID
+        peers[id]?.viewDue = player.schoolID != nil
+        viewsDue = viewsDue || player.schoolID != nil
+        let welcome = MessageCoding.encode(.welcome(Welcome(battle: battleID, lastSeq: known?.0.lastSeq ?? 0, player: player,
+                                                            catalog: catalog.etag)))
         answer(id, .welcome(welcome), &effects)
     }
 
@@ -501,7 +495,7 @@ struct BattleHall: Sendable {
                 case let .acknowledged(ack):
                     acknowledged += 1
                     if ack.accepted == 0 && ack.refused == 0 && received.batch.totalTaps > 0 { effects.append(.measure(.duplicateBatch)) }
-                    effects.append(.send(.text(MessageCoding.encode(.ack(ack))), to: received.connection))
+                    effects.append(.send(.text(MessageCoding.encodeAck(ack)), to: received.connection))
                     // A player who switched school watches the new school's view from now.
                     if let peer = peers[received.connection], peer.watchesViews, peer.school != ack.player.schoolID {
                         peers[received.connection]?.school = ack.player.schoolID
@@ -565,9 +559,8 @@ struct BattleHall: Sendable {
         if due <= now { broadcast(now: now, &effects) } else { wake(.broadcast, at: due, &effects) }
     }
 
-    /// The changed schools' totals, one message encoded once, to every player of protocol 1 who
-    /// said hello, and as one event encoded once to every board stream; to every player of
-    /// protocol 2, the views it watches that changed or it was not sent yet.
+    /// To every player and page stream, the views it watches that changed or it was not sent
+    /// yet; the changed schools' totals, as one event encoded once, to every whole-board stream.
     private mutating func broadcast(now: Instant, _ effects: inout [Effect]) {
         guard !changedSinceBroadcast.isEmpty || viewsDue else { return }
         sendViews(scoresChanged: !changedSinceBroadcast.isEmpty, &effects)
@@ -576,17 +569,11 @@ struct BattleHall: Sendable {
         var changed: [String: UInt64] = [:]
         for id in changedSinceBroadcast { changed[id] = scores[id] ?? 0 }
         changedSinceBroadcast = []
-        let changes = BoardChanges(version: boardVersion, scores: changed)
-        let text = MessageCoding.encode(.board(changes))
-        let event = peers.values.contains(where: \.watchesBoard) ? BoardStream.event("changes", json: MessageCoding.encodeJSON(changes)) : ""
         effects.append(.measure(.broadcast))
-        for (id, peer) in peers.sorted(by: { $0.key < $1.key }) {
-            if peer.watchesBoard {
-                effects.append(.send(.text(event), to: id))
-            } else if peer.device != nil, !peer.watchesViews {
-                effects.append(.send(.text(text), to: id))
-            }
-        }
+        let streams = peers.keys.filter { peers[$0]!.watchesBoard }.sorted()
+        guard !streams.isEmpty else { return }
+        let event = BoardStream.event("changes", json: MessageCoding.encodeJSON(BoardChanges(version: boardVersion, scores: changed)))
+        for id in streams { effects.append(.send(.text(event), to: id)) }
     }
 
     /// Protocol 2: every view watched is computed once (when a total changed since the last

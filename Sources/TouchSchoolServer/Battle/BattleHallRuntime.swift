@@ -136,14 +136,13 @@ package actor BattleHallRuntime: Service {
 
     package func disconnect(_ id: ConnectionID) { handle(.disconnect(id)) }
 
-    /// The welcome for a device that said hello: its last applied batch number, its player and
-    /// (protocol 1) the whole board, once none of its batches waits to be saved (the number is
-    /// the truth). Another connection of the same device is closed: the newest wins.
-    package func hello(_ id: ConnectionID, device: String, protocol version: Int) async -> HelloOutcome {
+    /// The welcome for a device that said hello: its last applied batch number and its player,
+    /// once none of its batches waits to be saved (the number is the truth). Another connection of the same device is closed: the newest wins.
+    package func hello(_ id: ConnectionID, device: String) async -> HelloOutcome {
         await withCheckedContinuation { answer in
             helloAnswers.removeValue(forKey: id)?.resume(returning: .refused(Self.goingAway))
             helloAnswers[id] = answer
-            handle(.hello(id, device: device, protocol: version))
+            handle(.hello(id, device: device))
         }
     }
 

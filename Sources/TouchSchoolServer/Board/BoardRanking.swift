@@ -112,31 +112,3 @@ struct BoardRanking: Sendable {
                     rows: page.rows.map(row))
     }
 }
-
-extension League {
-    /// The league a `watch` names; nil for a level that is none of the three.
-    init?(_ name: LeagueName) {
-        var level: SchoolLevel?
-        if let named = name.level {
-            guard let known = SchoolLevel(rawValue: named) else { return nil }
-            level = known
-        }
-        switch (level, name.province) {
-        case (nil, nil): self = .national
-        case let (level?, nil): self = .level(level)
-        case let (nil, province?): self = .province(province)
-        case let (level?, province?): self = .levelInProvince(level, province)
-        }
-    }
-}
-
-extension LeagueName {
-    init(_ league: League) {
-        switch league {
-        case .national: self.init()
-        case let .level(level): self.init(level: level.rawValue)
-        case let .province(province): self.init(province: province)
-        case let .levelInProvince(level, province): self.init(level: level.rawValue, province: province)
-        }
-    }
-}

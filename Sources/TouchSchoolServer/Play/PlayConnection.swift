@@ -168,17 +168,17 @@ package struct PlayConnection {
         let device: String
         let player: String
         let client: ClientKind?
-        let version: Int
         switch try decode(first) {
         case let .hello(hello):
             // The player said hello in time: what follows (the store's answers) is the server's
             // own time, however long a busy disk makes it.
             greeted.set()
-            guard hello.protocol == PlayProtocol.version || hello.protocol == PlayProtocol.wholeBoardVersion else {
+            // Protocol 1 (the whole board to every player) is refused like any other version:
+            // a game that speaks it says it must be updated, and keeps its waiting taps.
+            guard hello.protocol == PlayProtocol.version else {
                 throw Closing.error(ProtocolError(code: CloseCode.unsupportedVersion,
                                                   message: "protocol \(hello.protocol) is not spoken here: this server speaks \(PlayProtocol.version)"))
             }
-            version = hello.protocol
             guard BattleRules.isValidDeviceKey(hello.device) else {
                 throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "not a device key: 22 to 64 base64url characters"))
             }
@@ -188,7 +188,7 @@ package struct PlayConnection {
             }
             player = PlayerNames.clean(hello.player)
             client = hello.client.flatMap(ClientKind.init(rawValue:))
-            switch await battle.hello(id, device: hello.device, protocol: hello.protocol) {
+            switch await battle.hello(id, device: hello.device) {
             case let .welcome(welcome): sendQueue.yield(.text(welcome))
             case let .refused(error): throw Closing.error(error)
             }
@@ -209,9 +209,6 @@ package struct PlayConnection {
             case .ping:
                 sendQueue.yield(.text(MessageCoding.encode(.pong)))
             case let .watch(watch):
-                guard version >= 2 else {
-                    throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "watch is protocol 2: this connection said \(version)"))
-                }
                 do {
                     await battle.watch(id, try BoardRanking.key(of: watch))
                 } catch {

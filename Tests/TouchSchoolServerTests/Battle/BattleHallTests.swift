@@ -39,12 +39,17 @@ import TouchSchoolStore
     /// A player connected as `id` and welcomed for `device` (never seen by the store).
     static func welcomed(_ hall: inout BattleHall, _ id: ConnectionID, _ device: String, at ms: Int = 0) {
         _ = hall.update(.connect(id, watchesBoard: false), now: at(ms))
-        _ = hall.update(.hello(id, device: device, protocol: PlayProtocol.wholeBoardVersion), now: at(ms))
+        _ = hall.update(.hello(id, device: device), now: at(ms))
         _ = hall.update(.deviceRead(id, device: device, .success(nil)), now: at(ms))
         #expect(hall.peers[id]?.device == device)
     }
 
     // MARK: - Reading effects
+
+    /// Whether `message` is the view of `school` with that total.
+    static func isView(_ message: ServerMessage?, of school: String, total: UInt64) -> Bool {
+        if case let .view(view)? = message { view.school == school && view.total == total } else { false }
+    }
 
     static func commits(_ effects: [BattleHall.Effect]) -> [[ReceivedBatch]] {
         effects.compactMap { if case let .commit(batches, _, _) = $0 { batches } else { nil } }
@@ -152,8 +157,8 @@ import TouchSchoolStore
                                now: Self.at(250))
         #expect(Self.sent(done).first == Self.Sent(to: 1, message: .ack(Self.ack(1, 3)), close: nil,
                                                    text: MessageCoding.encode(.ack(Self.ack(1, 3)))))
-        #expect(Self.sent(done).map(\.message) == [.ack(Self.ack(1, 3)), .board(BoardChanges(version: 1, scores: ["A": 3]))],
-                "the ack, then the board (the last broadcast is older than its interval)")
+        #expect(Self.sent(done).count == 2 && Self.isView(Self.sent(done).last?.message, of: "A", total: 3),
+                "the ack, then the view of the school it switched to (the last broadcast is older than its interval)")
         #expect(hall.board == Board(version: 1, scores: ["A": 3]))
         #expect(done.contains { if case .measure(.taps(accepted: 3, refused: 0)) = $0 { true } else { false } })
     }
@@ -199,7 +204,7 @@ import TouchSchoolStore
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(0))
         _ = hall.update(.alarm(.commit), now: Self.at(50))
         _ = hall.update(.connect(2, watchesBoard: false), now: Self.at(55))
-        let hello = hall.update(.hello(2, device: "device-1", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(55))
+        let hello = hall.update(.hello(2, device: "device-1"), now: Self.at(55))
         #expect(Self.reads(hello).isEmpty && Self.answers(hello).isEmpty, "the number is not the truth before the save")
         let done = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3))], board: .init(version: 1, scores: ["A": 3]))),
                                now: Self.at(90))
@@ -211,7 +216,7 @@ import TouchSchoolStore
             Issue.record("no welcome: \(read)")
             return
         }
-        #expect(welcome == Welcome(protocol: PlayProtocol.wholeBoardVersion, battle: Self.battleID, lastSeq: 1, board: Board(version: 1, scores: ["A": 3]),
+        #expect(welcome == Welcome(battle: Self.battleID, lastSeq: 1,
                                    player: PlayerState(schoolID: "A", taps: 3, bestTapsPerSecond: 5), catalog: Self.catalog.etag))
         #expect(Self.sent(read) == [Self.Sent(to: 1, message: nil, close: CloseCode.normal, text: nil)],
                 "the device's older connection is closed: the newest wins")
@@ -223,9 +228,9 @@ import TouchSchoolStore
         Self.welcomed(&hall, 1, "device-1")
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(0))
         _ = hall.update(.connect(2, watchesBoard: false), now: Self.at(10))
-        #expect(Self.reads(hall.update(.hello(2, device: "device-1", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(10))).isEmpty)
+        #expect(Self.reads(hall.update(.hello(2, device: "device-1"), now: Self.at(10))).isEmpty)
         _ = hall.update(.connect(3, watchesBoard: false), now: Self.at(10))
-        #expect(Self.reads(hall.update(.hello(3, device: "device-3", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(10))) == [3], "another device is read at once")
+        #expect(Self.reads(hall.update(.hello(3, device: "device-3"), now: Self.at(10))) == [3], "another device is read at once")
         #expect(Self.reads(hall.update(.batch(Self.batch(1, "device-1", seq: 2, taps: 1)), now: Self.at(20))).isEmpty)
         #expect(Self.reads(hall.update(.alarm(.commit), now: Self.at(50))).isEmpty, "its batches are being saved")
         let done = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3)), .acknowledged(Self.ack(2, 4))],
@@ -236,7 +241,7 @@ import TouchSchoolStore
     @Test func aHelloIsReadAgainWhileTheStoreCannotBeRead() {
         var hall = Self.hall()
         _ = hall.update(.connect(1, watchesBoard: false), now: Self.at(0))
-        _ = hall.update(.hello(1, device: "device-1", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(0))
+        _ = hall.update(.hello(1, device: "device-1"), now: Self.at(0))
         let failed = hall.update(.deviceRead(1, device: "device-1", .failure(BattleStoreError(message: "down"))), now: Self.at(5))
         #expect(Self.answers(failed).isEmpty && hall.lastSaveError == "down")
         #expect(failed.contains { if case .readDevice(1, "device-1", after: BattleHall.retryDelay) = $0 { true } else { false } })
@@ -245,12 +250,12 @@ import TouchSchoolStore
     @Test func aFullBattleRefusesANewDeviceButWelcomesAKnownOne() {
         var hall = Self.hall(devicesStored: 2, maximumDevices: 2)
         _ = hall.update(.connect(1, watchesBoard: false), now: Self.at(0))
-        _ = hall.update(.hello(1, device: "new", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(0))
+        _ = hall.update(.hello(1, device: "new"), now: Self.at(0))
         let refused = hall.update(.deviceRead(1, device: "new", .success(nil)), now: Self.at(1))
         #expect(Self.answers(refused)[1] == .refused(ProtocolError(
             code: CloseCode.battleFull, message: "this battle takes no new players now: it holds its limit of 2 devices")))
         _ = hall.update(.connect(2, watchesBoard: false), now: Self.at(0))
-        _ = hall.update(.hello(2, device: "known", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(0))
+        _ = hall.update(.hello(2, device: "known"), now: Self.at(0))
         let known = hall.update(.deviceRead(2, device: "known", .success((DeviceRecord(lastSeq: 4, player: "p", lastEndMs: 0), PlayerRecord()))),
                                 now: Self.at(1))
         guard case .welcome = Self.answers(known)[2] else { Issue.record("\(known)"); return }
@@ -259,7 +264,7 @@ import TouchSchoolStore
     @Test func aConnectionGoneBeforeItsWelcomeIsAnsweredGoingAway() {
         var hall = Self.hall()
         _ = hall.update(.connect(1, watchesBoard: false), now: Self.at(0))
-        _ = hall.update(.hello(1, device: "device-1", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(0))
+        _ = hall.update(.hello(1, device: "device-1"), now: Self.at(0))
         let gone = hall.update(.disconnect(1), now: Self.at(1))
         #expect(Self.answers(gone) == [1: .refused(BattleHall.goingAway)])
         #expect(hall.update(.deviceRead(1, device: "device-1", .success(nil)), now: Self.at(2)).isEmpty, "a late read is dropped")
@@ -281,7 +286,7 @@ import TouchSchoolStore
         let due = hall.update(.alarm(.broadcast), now: Self.at(180))
         let changes = BoardChanges(version: 1, scores: ["A": 3])
         #expect(Self.sent(due).map(\.to) == [1, 2])
-        #expect(Self.sent(due).first?.message == .board(changes))
+        #expect(Self.isView(Self.sent(due).first?.message, of: "A", total: 3), "the player, its school's view")
         #expect(Self.sent(due).last?.text == BoardStream.event("changes", json: MessageCoding.encodeJSON(changes)))
     }
 
@@ -299,9 +304,9 @@ import TouchSchoolStore
 
     @Test func aBanThatRemovedTapsSendsTheNewTotals() {
         var hall = Self.hall(board: StoredBoard(version: 2, scores: ["A": 10, "B": 3]))
-        Self.welcomed(&hall, 1, "device-1", at: 500)
+        _ = hall.update(.connect(1, watchesBoard: true), now: Self.at(500))
         let ban = hall.update(.banned(BanOutcome(removed: ["A": 4], board: StoredBoard(version: 3, scores: ["A": 6]))), now: Self.at(500))
-        #expect(Self.sent(ban).map(\.message) == [.board(BoardChanges(version: 3, scores: ["A": 6]))])
+        #expect(Self.sent(ban).map(\.text) == [BoardStream.event("changes", json: MessageCoding.encodeJSON(BoardChanges(version: 3, scores: ["A": 6])))])
         let kept = hall.update(.banned(BanOutcome(removed: [:], board: nil)), now: Self.at(600))
         #expect(kept.isEmpty, "a ban without its taps removed changes no total")
     }
@@ -320,9 +325,8 @@ import TouchSchoolStore
                 "no batch is taken once the final save began")
         let done = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3))], board: .init(version: 1, scores: ["A": 3]))),
                                now: Self.at(40))
-        let changes = BoardChanges(version: 1, scores: ["A": 3])
-        #expect(Self.sent(done).map(\.to) == [1, 1, 2, 1, 1, 2], "the ack, the board, then going away to each")
-        #expect(Self.sent(done).map(\.message).prefix(2) == [.ack(Self.ack(1, 3)), .board(changes)])
+        #expect(Self.sent(done).map(\.to) == [1, 1, 2, 1, 1, 2], "the ack, the view, the stream's changes, then going away to each")
+        #expect(Self.sent(done).first?.message == .ack(Self.ack(1, 3)) && Self.isView(Self.sent(done)[1].message, of: "A", total: 3))
         #expect(Self.sent(done).map(\.message)[3] == .error(BattleHall.goingAway))
         #expect(Self.sent(done).compactMap(\.close) == [CloseCode.goingAway, CloseCode.goingAway])
         #expect(Self.stops(done) && hall.finished)
@@ -330,7 +334,7 @@ import TouchSchoolStore
         // After the end, a connection's writer still ends when it goes, and a late hello is answered.
         let gone = hall.update(.disconnect(1), now: Self.at(60))
         #expect(gone.count == 1 && { if case .finish(1) = gone[0] { true } else { false } }())
-        #expect(Self.answers(hall.update(.hello(2, device: "device-2", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(61))) == [2: .refused(BattleHall.goingAway)])
+        #expect(Self.answers(hall.update(.hello(2, device: "device-2"), now: Self.at(61))) == [2: .refused(BattleHall.goingAway)])
     }
 
     @Test func shutdownWaitsForTheCommitUnderWayAndTakesWhatArrivedMeanwhile() {
@@ -376,10 +380,10 @@ import TouchSchoolStore
         Self.welcomed(&hall, 1, "device-1")
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(0))
         _ = hall.update(.connect(2, watchesBoard: false), now: Self.at(1))
-        _ = hall.update(.hello(2, device: "device-1", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(1))
+        _ = hall.update(.hello(2, device: "device-1"), now: Self.at(1))
         let closing = hall.update(.shutdown(saying: true), now: Self.at(2))
         #expect(Self.answers(closing) == [2: .refused(BattleHall.goingAway)])
-        #expect(Self.answers(hall.update(.hello(1, device: "device-1", protocol: PlayProtocol.wholeBoardVersion), now: Self.at(3))) == [1: .refused(BattleHall.goingAway)])
+        #expect(Self.answers(hall.update(.hello(1, device: "device-1"), now: Self.at(3))) == [1: .refused(BattleHall.goingAway)])
         #expect(hall.update(.alarm(.poll), now: Self.at(400)).isEmpty)
     }
 

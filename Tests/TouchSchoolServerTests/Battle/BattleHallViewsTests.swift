@@ -4,15 +4,15 @@ import TouchSchoolProtocol
 import TouchSchoolStore
 @testable import TouchSchoolServer
 
-/// Protocol 2 in the hall: each player is sent its school's view and the page it watches, not the
+/// Views in the hall: each player is sent its school's view and the page it watches, not the
 /// board. The catalog is `storeTestCatalog`: A, B and C, high schools of 서울특별시.
 @Suite struct BattleHallViewsTests {
     typealias T = BattleHallTests
 
-    /// A player of protocol 2 connected as `id` for `device`, whose store row names `school`.
+    /// A player connected as `id` for `device`, whose store row names `school`.
     static func welcomed(_ hall: inout BattleHall, _ id: ConnectionID, _ device: String, school: String?, at ms: Int = 0) -> Welcome? {
         _ = hall.update(.connect(id, watchesBoard: false), now: T.at(ms))
-        _ = hall.update(.hello(id, device: device, protocol: PlayProtocol.version), now: T.at(ms))
+        _ = hall.update(.hello(id, device: device), now: T.at(ms))
         let known = school.map { (DeviceRecord(lastSeq: 1, player: "p", lastEndMs: 100), PlayerRecord(schoolID: $0, taps: 1, bestTapsPerSecond: 1)) }
         let read = hall.update(.deviceRead(id, device: device, .success(known)), now: T.at(ms))
         guard case let .welcome(text) = T.answers(read)[id], case let .welcome(welcome) = try? MessageCoding.decodeServer(text) else { return nil }
@@ -33,7 +33,7 @@ import TouchSchoolStore
     @Test func theWelcomeHasNoBoardAndTheViewFollowsAtTheNextInterval() throws {
         var hall = Self.hall()
         let welcome = try #require(Self.welcomed(&hall, 1, "device-1", school: "B", at: 10))
-        #expect(welcome.protocol == 2 && welcome.board == nil)
+        #expect(welcome.protocol == 2)
         #expect(welcome.player.schoolID == "B")
         // The last broadcast was at 0: the view is due at one interval.
         let due = T.t0 + BattleHall.broadcastInterval
@@ -146,20 +146,6 @@ import TouchSchoolStore
         now = now + BattleHall.broadcastInterval
         effects = hall.update(.banned(BanOutcome(removed: [:], board: StoredBoard(version: 7, scores: ["C": 2]))), now: now)
         #expect(Self.views(effects).isEmpty)
-    }
-
-    @Test func protocolOnePlayersStillGetTheBoardAndProtocolTwoPlayersDoNot() throws {
-        var hall = Self.hall()
-        T.welcomed(&hall, 1, "old")
-        _ = try #require(Self.welcomed(&hall, 2, "new", school: "A"))
-        let now = T.t0 + BattleHall.broadcastInterval
-        let effects = hall.update(.banned(BanOutcome(removed: [:], board: StoredBoard(version: 5, scores: ["B": 6]))), now: now)
-        let sent = Self.views(effects)
-        #expect(sent[1] == [.board(BoardChanges(version: 5, scores: ["B": 6]))])
-        guard case .view? = sent[2]?.first, sent[2]?.count == 1 else {
-            Issue.record("protocol 2 gets its view only: \(sent)")
-            return
-        }
     }
 
     @Test func aPageStreamGetsItsPageAsEvents() {

@@ -45,7 +45,7 @@ import TouchSchoolStore
                     inbox.messages.withLock { $0.append(decoded) }
                 }
             }
-            guard case .welcome = await battle.hello(connection, device: Self.device, protocol: PlayProtocol.wholeBoardVersion) else {
+            guard case .welcome = await battle.hello(connection, device: Self.device) else {
                 throw HarnessError("no welcome")
             }
         }
