@@ -101,6 +101,10 @@ extension BattleDatabase.Writing {
     /// new totals at a new board version (nil when nothing was taken).
     public func removeTaps(device key: String) throws(SQLiteError) -> (removed: [String: UInt64], board: (version: UInt64, scores: [String: UInt64])?) {
         try compact()
+        // The rounds it counted in lose it too, in the same transaction: standings without the
+        // cheater, whatever they had counted (the rounds count accepted taps only).
+        try connection.statement("DELETE FROM round_taps WHERE device = ?1").bind(.text(key)).run()
+        try connection.statement("DELETE FROM round_players WHERE device = ?1").bind(.text(key)).run()
         let owed = try connection.statement("SELECT school, taps - removed FROM device_school_taps WHERE device = ?1 AND taps > removed")
             .bind(.text(key)).rows { ($0.text(0) ?? "", UInt64(max(0, $0.int64(1)))) }
         guard !owed.isEmpty else { return ([:], nil) }

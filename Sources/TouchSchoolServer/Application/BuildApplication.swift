@@ -23,6 +23,7 @@ extension TouchSchoolServer {
         let join = JoinAddresses { LANAddresses.hosts(listeningOn: configuration.host, interfaces: LANAddresses.current()) }
         PageRoutes(battle: battle, page: page, lookup: SchoolLookup(), join: join, budgets: budgets, costly: .shared).add(to: router)
         AdminRoutes(battle: battle, token: adminToken, trustedProxies: configuration.trustedProxies, logger: logger).add(to: router)
+        RoundRoutes(battle: battle, token: adminToken, trustedProxies: configuration.trustedProxies, logger: logger).add(to: router)
 
         let playRouter = Router(context: PlayRequestContext.self)
         playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, context in

@@ -31,6 +31,8 @@ package actor BattleHallRuntime: Service {
     let store: any PlayStore
     let catalogStore: any CatalogStore
     let operatorStore: any OperatorStore
+    /// The store's rounds; nil for a store that keeps none yet (PostgreSQL).
+    let roundStore: (any RoundStore)?
     /// The battle's identity (`PlayStore.battleID()`), told in every welcome.
     nonisolated let battleID: String
     let metrics: ServerMetrics
@@ -52,6 +54,7 @@ package actor BattleHallRuntime: Service {
         self.store = store
         catalogStore = store
         operatorStore = store
+        roundStore = store as? any RoundStore
         self.battleID = battleID
         self.metrics = metrics
         self.logger = logger

@@ -156,6 +156,7 @@ final class InMemoryBattleStore: BattleStore, RoundStore {
                 guard let device = tallies.device(publicID: publicID) else { return nil }
                 tallies.banned.insert(device)
                 guard removeTaps else { return BanOutcome(removed: [:], board: nil) }
+                for id in tallies.roundCounts.keys { tallies.roundCounts[id]?[device] = nil }
                 var removed: [String: UInt64] = [:]
                 for (school, counts) in tallies.schoolTaps[device] ?? [:] where counts.taps > counts.removed {
                     removed[school] = counts.taps - counts.removed
