@@ -204,11 +204,12 @@ extension BattleDatabase.Writing {
     /// larger slices write less than many small ones: each rewrites the pages at its ends and
     /// above its rows in each table. All in this transaction, `device_changes_compaction` with
     /// it: a kill -9 leaves the devices a slice moved either in the tables and marked moved, or
-    /// neither.
-    public func compactIfDue(appending: Int) throws(SQLiteError) {
+    /// neither. Answers whether a compaction is still under way after this transaction.
+    @discardableResult
+    public func compactIfDue(appending: Int) throws(SQLiteError) -> Bool {
         let changes = uncompacted
         if !changes.underWay {
-            guard changes.rows >= compactionRows else { return }
+            guard changes.rows >= compactionRows else { return false }
             for statement in ["ALTER TABLE device_changes RENAME TO device_changes_set_aside",
                               "ALTER TABLE device_changes_compacting RENAME TO device_changes",
                               "ALTER TABLE device_changes_set_aside RENAME TO device_changes_compacting",
@@ -236,6 +237,7 @@ extension BattleDatabase.Writing {
         } else if let lastMoved {
             try connection.statement("UPDATE device_changes_compaction SET moved_through = ?1 WHERE id = 1").bind(.text(lastMoved)).run()
         }
+        return changes.underWay
     }
 
     /// Writes a device's changes into the tables: its latest record and tally, its taps added

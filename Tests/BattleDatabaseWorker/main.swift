@@ -3,8 +3,11 @@
 // SIGKILL at any point, compactions under way (sliced over several commits) included. A separate program rather than fork() of the test
 // runner, whose other threads may hold locks at the moment of the fork.
 //
-//   BattleDatabaseWorker DIRECTORY DEVICES COMPACTION_ROWS
+//   BattleDatabaseWorker DIRECTORY DEVICES COMPACTION_ROWS [--pause-mid-compaction]
 //
+// With --pause-mid-compaction it stops after the first commit that leaves a compaction under way
+// and waits to be killed: a kill then finds that state for certain, where a kill timed from
+// outside misses a compaction that lasts a few milliseconds.
 // Commits until killed, going on from what the directory holds: each window moves every one of
 // DEVICES devices to its next batch number, with 3 taps for school A and, from the device's
 // second batch on, 2 for school B. So every device has the same last number n, each has 3n taps
@@ -24,15 +27,17 @@ func fail(_ line: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let count = Int(arguments[2]), let compactionRows = Int(arguments[3]) else {
-    fail("usage: BattleDatabaseWorker DIRECTORY DEVICES COMPACTION_ROWS")
+guard arguments.count == 4 || (arguments.count == 5 && arguments[4] == "--pause-mid-compaction"),
+      let count = Int(arguments[2]), let compactionRows = Int(arguments[3]) else {
+    fail("usage: BattleDatabaseWorker DIRECTORY DEVICES COMPACTION_ROWS [--pause-mid-compaction]")
 }
+let pausesMidCompaction = arguments.count == 5
 let devices = (0..<count).map { "worker-device-\($0)-" + String(repeating: "k", count: 24) }
 do throws(StoreError) {
     let database = try BattleDatabase.openForServer(dataDirectory: arguments[1]).database
     database.compactionRows = compactionRows
     while true {
-        try database.write { write throws(SQLiteError) in
+        let compacting = try database.write { write throws(SQLiteError) -> Bool in
             var increments: [String: UInt64] = [:]
             var changes: [(String, ChangedDevice)] = []
             for device in devices {
@@ -46,9 +51,13 @@ do throws(StoreError) {
                                                       publicID: "public-\(device)", activity: activity, added: added)))
                 for (school, taps) in added { increments[school, default: 0] += taps }
             }
-            try write.compactIfDue(appending: changes.count)
+            let compacting = try write.compactIfDue(appending: changes.count)
             for (device, change) in changes { try write.appendChange(device: device, change) }
             _ = try write.addToTotals(increments)
+            return compacting
+        }
+        if compacting && pausesMidCompaction {
+            while true { pause() }
         }
     }
 } catch {

@@ -210,8 +210,8 @@ import TouchSchoolStore
     /// `BattleDatabaseWorker` commits windows of 7 devices into one directory, starting a
     /// compaction of `device_changes` every 10 windows (70 rows), each then sliced over the next 3
     /// commits (3, 3 and 1 devices moved), and is killed -9 twelve times over: at a random moment
-    /// (in a commit, between commits, while it opens) or, every third time, as soon as a
-    /// compaction is seen under way. After each kill the database must hold whole windows only: every device at the same
+    /// (in a commit, between commits, while it opens) or, every third time, stopped between the
+    /// commits of a compaction. After each kill the database must hold whole windows only: every device at the same
     /// last batch n, never fewer than before the kill, the totals and each player's taps exactly
     /// those of n windows, and, once compacted (a copy, by a server opening it), each device's taps
     /// per school and tally too: a row a slice moved is read once, from the tables.
@@ -234,13 +234,16 @@ import TouchSchoolStore
             #expect(try sqlite3Output(path, "SELECT DISTINCT last_seq FROM devices") == "\(n)")
         }
         for round in 0..<12 {
-            let pid = try Subprocess.startSharingOutput(Self.workerPath, [directory, String(devices), "70"]).get()
-            usleep(UInt32.random(in: 40_000...(round == 0 ? 400_000 : 250_000)))
-            // A compaction is under way a quarter of the time at most: random kills may all miss it.
-            if round % 3 == 2 {
-                _ = Wait.untilBlocking(timeout: 10, every: .milliseconds(1)) {
+            // A compaction lasts a few commits, milliseconds: random kills may all miss it, so every
+            // third worker stops once one is under way, and is killed there.
+            let pausing = round % 3 == 2
+            let pid = try Subprocess.startSharingOutput(Self.workerPath, [directory, String(devices), "70"] + (pausing ? ["--pause-mid-compaction"] : [])).get()
+            if pausing {
+                #expect(Wait.untilBlocking(timeout: 10, every: .milliseconds(5)) {
                     try sqlite3Output(path, "SELECT count(*) FROM device_changes_compaction") == "1"
-                }
+                }, "the worker stopped mid-compaction")
+            } else {
+                usleep(UInt32.random(in: 40_000...(round == 0 ? 400_000 : 250_000)))
             }
             kill(pid, SIGKILL)
             var status: Int32 = 0
