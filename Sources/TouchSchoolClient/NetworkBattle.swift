@@ -308,6 +308,14 @@ public final class NetworkBattle: BattleConnection {
         }
     }
 
+    /// The round or my place in it: the game takes it as it comes.
+    func told(_ event: GameEvent) {
+        queue.async { [self] in
+            shared.withLock { $0.events.append(event) }
+            wake()
+        }
+    }
+
     /// A new catalog from the server: kept, then the game moves to it before its next answer.
     func catalogDownloaded(bytes: [UInt8], etag: String?) {
         queue.async { [self] in

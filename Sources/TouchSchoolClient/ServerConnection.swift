@@ -105,6 +105,8 @@ extension NetworkBattle {
         /// Why the connection failed, when it failed with an error.
         var failure: ServerFailure?
         var lastHeard = Date()
+        /// This connection's measure of the server's clock.
+        var clock = ServerClock()
 
         /// At the handshake deadline: whether the connection is given up (no welcome began).
         mutating func giveUpUnlessWelcomed() -> Bool {
@@ -242,8 +244,11 @@ extension NetworkBattle {
                 acknowledged(ack)
             case .view, .page:
                 viewed(message)
-            case .pong:
-                break
+            case .round, .roundPlace:
+                let (clock, now) = session.withLock { ($0.clock, Self.wallClockMs()) }
+                if let event = GameEvent.round(message, clock: clock, localMs: now) { told(event) }
+            case let .pong(serverMs):
+                session.withLock { $0.clock.ponged(serverMs: serverMs, atMs: Self.wallClockMs()) }
             case let .error(error):
                 if error.code == CloseCode.unsupportedVersion { session.withLock { $0.unsupported = true } }
             }
@@ -253,6 +258,7 @@ extension NetworkBattle {
     /// Sends the outbox's new batches in order as they come, and a ping when idle.
     private func send(_ outbound: WebSocketOutboundWriter, session: SessionState) async throws {
         var lastSent = Date()
+        var lastClockPing = Date.distantPast
         while true {
             try await Task.sleep(nanoseconds: Self.sendPollNanoseconds)
             let (sentUpTo, lastHeard) = session.withLock { ($0.sentUpTo, $0.lastHeard) }
@@ -269,9 +275,15 @@ extension NetworkBattle {
                 session.withLock { $0.sentUpTo = batch.seq }
                 lastSent = Date()
             }
-            if batches.isEmpty, Date().timeIntervalSince(lastSent) >= Self.keepAliveSeconds {
+            // A few pings at the start measure the server's clock (a round's countdown is shown
+            // by it); then one when idle keeps the connection open.
+            let measuring = session.withLock { $0.clock.samples } < ServerClock.samplesWanted
+                && Date().timeIntervalSince(lastClockPing) >= ServerClock.sampleIntervalSeconds
+            if measuring || (batches.isEmpty && Date().timeIntervalSince(lastSent) >= Self.keepAliveSeconds) {
+                session.withLock { $0.clock.pinged(atMs: Self.wallClockMs()) }
                 try await outbound.write(.text(MessageCoding.encode(.ping)))
                 lastSent = Date()
+                lastClockPing = Date()
             }
         }
     }

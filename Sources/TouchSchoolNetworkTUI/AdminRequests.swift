@@ -82,14 +82,14 @@ enum AdminRequests {
         return String(decoding: (try? encoder.encode(devices)) ?? Data("[]".utf8), as: UTF8.self) + "\n"
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
         do { return try JSONDecoder().decode(type, from: Data(body)) } catch {
             throw CommandError("the server's answer cannot be read by this version (\(error))")
         }
     }
 
     /// The server's `{"error": …}`, else the body's start.
-    private static func message(_ body: [UInt8]) -> String {
+    static func message(_ body: [UInt8]) -> String {
         let text = (try? JSONDecoder().decode([String: String].self, from: Data(body)))?["error"] ?? String(decoding: body.prefix(300), as: UTF8.self)
         return VisibleText.escaping(text)
     }

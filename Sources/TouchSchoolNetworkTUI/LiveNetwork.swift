@@ -19,4 +19,6 @@ struct LiveNetwork: NetworkCommands {
     }
 
     func admin(_ request: AdminRequest) throws -> String { try AdminRequests.run(request) }
+
+    func round(_ request: RoundRequest) throws -> String { try RoundRequests.run(request) }
 }

@@ -49,7 +49,14 @@ public enum ServerMessage: Equatable, Sendable {
     case view(SchoolViewMessage)
     /// The watched page of a league.
     case page(PageMessage)
-    case pong
+    /// The operator's round, as it is or as it changed, with this player's place in it.
+    case round(RoundMessage)
+    /// This player's place in the round, when it changed.
+    case roundPlace(RoundPlaceMessage)
+    /// The answer to `ping`, with the server's clock then (milliseconds since 1970), from which a
+    /// client measures its offset to the server's clock: every screen shows a round's countdown
+    /// by the server's clock. Nil from a server that does not tell it.
+    case pong(nowMs: Int64?)
     /// Sent just before the server closes the connection with `CloseCode`.
     case error(ProtocolError)
 }
@@ -271,8 +278,8 @@ extension ClientMessage: Codable {
 }
 
 extension ServerMessage: Codable {
-    private enum Kind: String, Codable { case welcome, ack, view, page, pong, error }
-    private enum Keys: String, CodingKey { case type }
+    private enum Kind: String, Codable { case welcome, ack, view, page, round, roundPlace, pong, error }
+    private enum Keys: String, CodingKey { case type, nowMs }
 
     public init(from decoder: any Decoder) throws {
         switch try decoder.container(keyedBy: Keys.self).decode(Kind.self, forKey: .type) {
@@ -280,7 +287,9 @@ extension ServerMessage: Codable {
         case .ack: self = .ack(try Acknowledgement(from: decoder))
         case .view: self = .view(try SchoolViewMessage(from: decoder))
         case .page: self = .page(try PageMessage(from: decoder))
-        case .pong: self = .pong
+        case .round: self = .round(try RoundMessage(from: decoder))
+        case .roundPlace: self = .roundPlace(try RoundPlaceMessage(from: decoder))
+        case .pong: self = .pong(nowMs: try decoder.container(keyedBy: Keys.self).decodeIfPresent(Int64.self, forKey: .nowMs))
         case .error: self = .error(try ProtocolError(from: decoder))
         }
     }
@@ -292,7 +301,11 @@ extension ServerMessage: Codable {
         case let .ack(ack): try container.encode(Kind.ack, forKey: .type); try ack.encode(to: encoder)
         case let .view(view): try container.encode(Kind.view, forKey: .type); try view.encode(to: encoder)
         case let .page(page): try container.encode(Kind.page, forKey: .type); try page.encode(to: encoder)
-        case .pong: try container.encode(Kind.pong, forKey: .type)
+        case let .round(round): try container.encode(Kind.round, forKey: .type); try round.encode(to: encoder)
+        case let .roundPlace(place): try container.encode(Kind.roundPlace, forKey: .type); try place.encode(to: encoder)
+        case let .pong(nowMs):
+            try container.encode(Kind.pong, forKey: .type)
+            try container.encodeIfPresent(nowMs, forKey: .nowMs)
         case let .error(error): try container.encode(Kind.error, forKey: .type); try error.encode(to: encoder)
         }
     }
@@ -364,6 +377,25 @@ public enum MessageCoding {
         json.append(",\"seq\":")
         json.number(ack.seq)
         json.append(",\"type\":\"ack\"}")
+        return json.text
+    }
+
+    /// A round place exactly as `encode(.roundPlace(…))` writes it, without JSONEncoder: every
+    /// player of a round is sent one a second.
+    public static func encodeRoundPlace(_ place: RoundPlaceMessage) -> String {
+        // Sorted keys: count, final, id, place, players, type.
+        var json = JSONBytes(capacity: 96)
+        json.append("{\"count\":")
+        json.number(place.count)
+        json.append(place.final ? ",\"final\":true,\"id\":" : ",\"final\":false,\"id\":")
+        json.number(place.id)
+        if let at = place.place {
+            json.append(",\"place\":")
+            json.number(at)
+        }
+        json.append(",\"players\":")
+        json.number(place.players)
+        json.append(",\"type\":\"roundPlace\"}")
         return json.text
     }
 

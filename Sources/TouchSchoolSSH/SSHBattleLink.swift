@@ -68,8 +68,10 @@ final class SSHBattleLink: BattleConnection, Sendable {
         let (messages, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(BattleHallRuntime.sendQueueLimit))
         guard let id = await battle.connect(sendQueue: sendQueue) else { return .refused(BattleHallRuntime.goingAway.message) }
         let welcome: Welcome
+        let afterWelcome: [String]
         switch await battle.hello(id, device: device) {
-        case let .welcome(text):
+        case let .welcome(text, then):
+            afterWelcome = then
             guard case let .welcome(decoded)? = try? MessageCoding.decodeServer(text) else {
                 await battle.disconnect(id)
                 return .refused("the server's welcome cannot be read")
@@ -82,6 +84,10 @@ final class SSHBattleLink: BattleConnection, Sendable {
         let catalog = await battle.catalog.catalog
         let link = SSHBattleLink(battle: battle, id: id, device: device, player: player, address: address, catalog: catalog,
                                  welcome: welcome)
+        // What the welcome brought with it (the round) comes before anything the queue holds.
+        for text in afterWelcome {
+            if let decoded = try? MessageCoding.decodeServer(text) { link.receive(decoded) }
+        }
         link.start(messages)
         return .joined(link)
     }
@@ -148,7 +154,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
         }
     }
 
-    private func receive(_ message: ServerMessage) {
+    fileprivate func receive(_ message: ServerMessage) {
         state.withLock { state in
             switch message {
             case let .ack(ack):
@@ -169,6 +175,11 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 if let page = PageView(page, in: catalog) { state.events.append(.viewed(.page(page), catalogGeneration: 0)) }
             case let .error(error):
                 state.lost = error.message
+            case .round, .roundPlace:
+                // The game runs in the server: its clock is the server's.
+                if let event = GameEvent.round(message, clock: ServerClock(), localMs: NetworkBattle.wallClockMs()) {
+                    state.events.append(event)
+                }
             case .welcome, .pong:
                 break
             }

@@ -31,6 +31,8 @@ struct NetworkHandOff: NetworkCommands {
 
     func admin(_ request: AdminRequest) throws -> String { try handOff(for: "admin") }
 
+    func round(_ request: RoundRequest) throws -> String { try handOff(for: "round") }
+
     /// Replaces this process with `touchschool-network`; returns only by throwing, when it cannot.
     private func handOff(for feature: String) throws -> Never {
         let path = "\(ExecutableLocation.directory)/\(Self.siblingName)"

@@ -5,6 +5,7 @@ extension Frame {
     mutating func drawGame() {
         drawHeader()
         drawPlayArea()
+        drawRound()
         drawLeaderboardPanel()
     }
 

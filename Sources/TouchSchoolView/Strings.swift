@@ -202,6 +202,38 @@ public struct Strings: Sendable {
     /// No school ahead and none of the school's taps yet: every school is at zero.
     var firstTapLeads: String { ko ? "첫 터치면 1위!" : "One tap takes #1!" }
     func speed(now: Int, best: Int) -> String { ko ? "초당 \(now)번 · 최고 \(best)번" : "\(now) taps/s · best \(best)" }
+    // MARK: A round
+
+    /// During the race: the seconds left and my place.
+    func roundRace(title: String?, secondsLeft: Int, standing: RoundStanding) -> String {
+        let place = standing.place.map { place in
+            ko ? "\(place)위 / \(standing.players)명 · \(NumberText.grouped(standing.count))회"
+                : "\(Self.ordinal(place)) of \(standing.players) · \(NumberText.grouped(standing.count)) taps"
+        } ?? (ko ? "아직 순위 없음" : "no place yet")
+        let time = ko ? "남은 시간 \(secondsLeft)초" : "\(secondsLeft)s left"
+        return [title, time, place].compactMap { $0 }.joined(separator: " · ")
+    }
+
+    func roundCounting(title: String?) -> String {
+        [title, ko ? "종료! 집계 중…" : "Time! Counting…"].compactMap { $0 }.joined(separator: " · ")
+    }
+
+    /// The result's lines: the round, my place, my count.
+    func roundResult(title: String?, standing: RoundStanding) -> [String] {
+        let heading = title ?? (ko ? "라운드 결과" : "Round result")
+        guard let place = standing.place else {
+            return [heading, ko ? "이번 라운드에 센 터치가 없습니다" : "None of your taps counted in this round", ""]
+        }
+        return [heading,
+                ko ? "\(place)위 / \(standing.players)명" : "\(Self.ordinal(place)) of \(standing.players)",
+                ko ? "\(NumberText.grouped(standing.count))회" : "\(NumberText.grouped(standing.count)) taps"]
+    }
+
+    static func ordinal(_ number: Int) -> String {
+        let suffix = (11...13).contains(number % 100) ? "th" : ["th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"][number % 10]
+        return "\(number)\(suffix)"
+    }
+
     var mashHint: String { ko ? "아무 키나 마구 누르세요!" : "Mash any key!" }
     var nationalPanelTitle: String { ko ? "전국 순위" : "National ranking" }
     /// Esc with nothing to go back to: the question, with its answers.

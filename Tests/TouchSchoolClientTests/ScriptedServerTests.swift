@@ -147,7 +147,7 @@ enum ScriptedReply: Sendable {
                                                     player: PlayerState(schoolID: "S1", taps: 100 + batch.seq, bestTapsPerSecond: 3)))),
                         .send(Self.view(total: 1000 + batch.seq))]
             case .ping:
-                return [.send(.pong)]
+                return [.send(.pong(nowMs: nil))]
             case .watch:
                 return []
             }
@@ -188,7 +188,7 @@ enum ScriptedReply: Sendable {
             case let .taps(batch):
                 return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: 0, refused: batch.totalTaps, player: Self.me, banned: true)))]
             case .ping:
-                return [.send(.pong)]
+                return [.send(.pong(nowMs: nil))]
             case .watch:
                 return []
             }
@@ -229,7 +229,7 @@ enum ScriptedReply: Sendable {
                 return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: batch.totalTaps, refused: 0,
                                                     player: PlayerState(schoolID: "S1", taps: batch.totalTaps, bestTapsPerSecond: 3))))]
             case .ping:
-                return [.send(.pong)]
+                return [.send(.pong(nowMs: nil))]
             case .watch:
                 return []
             }

@@ -24,14 +24,19 @@ struct AdminConnectionOptions: ParsableArguments {
     @OptionGroup var data: DataDirectoryOptions
 
     func request(_ action: AdminAction) throws -> AdminRequest {
-        let environment = ProcessEnvironment.current
-        guard let server = server ?? environment["TOUCHSCHOOL_SERVER"].flatMap({ $0.trimmingSpaces.isEmpty ? nil : String($0.trimmingSpaces) }) else {
-            throw ValidationError("name the server with --server URL (or $TOUCHSCHOOL_SERVER)")
-        }
-        return AdminRequest(server: server, token: try token(environment: environment), action: action)
+        AdminRequest(server: try Self.server(server), token: try token(environment: ProcessEnvironment.current), action: action)
     }
 
-    private func token(environment: [String: String]) throws -> String {
+    /// The server named with `--server`, else `$TOUCHSCHOOL_SERVER`.
+    static func server(_ option: String?) throws -> String {
+        let environment = ProcessEnvironment.current
+        guard let server = option ?? environment["TOUCHSCHOOL_SERVER"].flatMap({ $0.trimmingSpaces.isEmpty ? nil : String($0.trimmingSpaces) }) else {
+            throw ValidationError("name the server with --server URL (or $TOUCHSCHOOL_SERVER)")
+        }
+        return server
+    }
+
+    func token(environment: [String: String]) throws -> String {
         if let tokenFile { return try Self.read(tokenFile, what: "--token-file") }
         if let value = environment[AdminTokenEnvironment.name], !value.trimmingSpaces.isEmpty { return String(value.trimmingSpaces) }
         let path = "\(data.directory)/\(AdminTokenEnvironment.fileName)"

@@ -1,3 +1,5 @@
+import TouchSchoolCore
+
 /// One of `touchschool admin`'s requests, for the network side to send.
 public struct AdminRequest: Sendable {
     public var server: String
@@ -19,4 +21,22 @@ public enum AdminTokenEnvironment {
     public static let name = "TOUCHSCHOOL_ADMIN_TOKEN"
     /// The file a server makes in its data directory at its first start.
     public static let fileName = "admin.token"
+}
+
+/// One of `touchschool round`'s requests: the operator's start and stop (with the token), and
+/// the list and results anyone may read (without).
+public struct RoundRequest: Sendable {
+    public var server: String
+    /// The admin token for `start` and `stop`; nil for `list` and `show`.
+    public var token: String?
+    public var action: RoundAction
+    /// The language of what is printed.
+    public var language: Language
+}
+
+public enum RoundAction: Sendable, Equatable {
+    case start(seconds: Int, title: String?, json: Bool)
+    case stop(json: Bool)
+    case list(json: Bool)
+    case show(id: Int64, json: Bool)
 }

@@ -25,6 +25,8 @@ public protocol NetworkCommands {
     func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame
     /// `touchschool admin …`: what to print.
     func admin(_ request: AdminRequest) throws -> String
+    /// `touchschool round …`: what to print.
+    func round(_ request: RoundRequest) throws -> String
 }
 
 /// Which totals of a server's board a command reads.

@@ -349,6 +349,47 @@ enum CommandText {
 
     static func cannotWriteOutput(_ reason: String) -> String { ko ? "출력을 쓸 수 없습니다: \(reason)" : "cannot write the output: \(reason)" }
 
+    // MARK: round
+
+    static var roundAbstract: String {
+        ko ? "수업용 라운드: 카운트다운, 정해진 시간의 경주, 시상대, 남는 결과."
+            : "A round for a class: a countdown, a timed race, a podium, and results that are kept (라운드)."
+    }
+    static var roundDiscussion: String {
+        let countdown = Round.countdownMs / 1000, grace = Round.graceMs / 1000
+        return ko
+            ? "start와 stop은 --server URL과 서버의 관리자 토큰이 필요합니다 (admin과 같이: --token-file FILE, "
+                + "$TOUCHSCHOOL_ADMIN_TOKEN, 또는 --data-dir의 admin.token). list와 show는 토큰 없이 누구나 봅니다. "
+                + "라운드는 시작 \(countdown)초 뒤에 열리고 (모든 화면이 같은 카운트다운을 보여 줍니다), "
+                + "끝난 뒤 \(grace)초 안에 도착한, 그 시간 안에 친 터치도 셉니다."
+            : "start and stop need --server URL and the server's admin token (as admin does: --token-file FILE, "
+                + "$TOUCHSCHOOL_ADMIN_TOKEN, or the admin.token in --data-dir). list and show need no token. "
+                + "A round opens \(countdown) s after it is started (every screen shows the same countdown), "
+                + "and taps made inside it still count when they arrive up to \(grace) s after it ends."
+    }
+    static var roundStartAbstract: String {
+        ko ? "라운드를 시작합니다 (진행 중인 라운드는 멈춥니다)." : "Start a round (stopping the one running)."
+    }
+    static var roundStopAbstract: String { ko ? "진행 중인 라운드를 지금 끝냅니다." : "End the running round now." }
+    static var roundListAbstract: String { ko ? "최근 라운드 목록 (최신 순, 50개까지)." : "The latest rounds, newest first (up to 50)." }
+    static var roundShowAbstract: String {
+        ko ? "한 라운드의 순위: 선수, 그리고 학교가 둘 이상이면 학교." : "A round's standings: the players, and the schools when more than one played."
+    }
+    static var roundSecondsHelp: String {
+        let range = "\(Round.seconds.lowerBound)–\(Round.seconds.upperBound)"
+        return ko ? "라운드 길이, 초 (\(range))." : "How long the round lasts, in seconds (\(range))."
+    }
+    static var roundTitleHelp: String {
+        ko ? "화면에 보일 제목 (\(Round.maximumTitleLength)자까지), 예: \"3반 대항전\"."
+            : "A title the screens show (up to \(Round.maximumTitleLength) characters), e.g. \"3반 대항전\"."
+    }
+    static var roundTitleRefused: String {
+        ko ? "--title: \(Round.maximumTitleLength)자까지, 제어 문자 없이"
+            : "--title: at most \(Round.maximumTitleLength) characters, without control characters"
+    }
+    static var roundJSONHelp: String { ko ? "서버의 답을 JSON으로 출력합니다." : "Print the server's answer as JSON." }
+    static var roundIDHelp: String { ko ? "라운드 번호 (round list가 보여 줍니다)." : "The round's id (as round list shows it)." }
+
     // MARK: admin
 
     static var adminAbstract: String {

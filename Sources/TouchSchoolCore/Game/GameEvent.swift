@@ -47,6 +47,10 @@ public enum GameEvent: Equatable, Sendable {
     /// Playing on a server (protocol 2): a view of my school or the page watched, by position in
     /// the catalog of that generation (`GameState.catalogGeneration`).
     case viewed(BoardView, catalogGeneration: Int)
+    /// Playing on a server: the operator's round, as it is or as it changed.
+    case roundTold(RoundNews)
+    /// Playing on a server: my place in the round, when it changed.
+    case roundPlaceTold(RoundStanding)
 }
 
 /// How a game playing on a server is connected to it. The game plays on whatever this is: taps

@@ -100,6 +100,8 @@ public struct GameState: Sendable {
     public var connection: ConnectionStatus?
     /// Playing on a server: the views it sent (`isOnServer`).
     public internal(set) var served = ServedViews()
+    /// Playing on a server: the operator's round last told (nil: none).
+    public internal(set) var round: RoundOnScreen?
     /// Playing on a server: the page asked for last, nil for none.
     public internal(set) var watchedPage: PageWatch?
     /// Playing on a server: which one, as the player gave it (host:port), to show where taps go.

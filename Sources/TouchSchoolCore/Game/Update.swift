@@ -84,6 +84,10 @@ extension GameState {
             }
             if served.earlierSchool == nil { served.earlierSchool = served.school }
             return []
+        case let .roundTold(round):
+            return tell(round, now: now)
+        case let .roundPlaceTold(standing):
+            return tell(standing, now: now)
         }
     }
 

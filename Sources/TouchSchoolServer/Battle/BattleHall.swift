@@ -61,6 +61,9 @@ struct BattleHall: Sendable {
     static let finalTries = 3
     /// How often the board is asked for other servers' changes (a notification asks at once).
     static let pollInterval: Duration = .milliseconds(200)
+    /// How often the latest round is read: a round started through another server of the
+    /// database shows within this, well inside its countdown; its standings move this often.
+    static let roundPollInterval: Duration = .milliseconds(250)
 
     static let goingAway = ProtocolError(code: CloseCode.goingAway, message: "the server is shutting down; connect again later")
 
@@ -81,6 +84,10 @@ struct BattleHall: Sendable {
         case deviceRead(ConnectionID, device: String, Result<(DeviceRecord, PlayerRecord)?, BattleStoreError>)
         /// The answer to `.commit`.
         case committed(Result<CommittedWindow, BattleStoreError>)
+        /// The latest round as the store holds it (nil: none was ever started).
+        case roundRead(Result<RoundReading?, BattleStoreError>)
+        /// A round was started or stopped through this server: read it now.
+        case roundChanged
         /// The answer to `.poll`: the devices counted (when asked and read) and the changes.
         case polled(devices: Int?, Result<StoredBoard?, BattleStoreError>)
         /// Another server says the board reached this version (a PostgreSQL notification).
@@ -95,7 +102,7 @@ struct BattleHall: Sendable {
     }
 
     enum Alarm: Hashable, Sendable {
-        case commit, broadcast, poll, catalog
+        case commit, broadcast, poll, catalog, round
     }
 
     enum Effect: Sendable {
@@ -110,6 +117,9 @@ struct BattleHall: Sendable {
         /// Counts the devices (when asked), reads the changes after `since`; answered by `.polled`.
         case poll(since: UInt64, countDevices: Bool)
         case readCatalog(current: CatalogResource)
+        /// Read the latest round, and its standings unless it is `settled` (final, held, and
+        /// past `RoundBoard.readsStandings`).
+        case readRound(settled: Round?)
         /// Sends `.alarm(alarm)` at `at`, replacing the same alarm asked for before.
         case wake(Alarm, at: Instant)
         case log(Logger.Level, String, metadata: [String: String] = [:])
@@ -140,6 +150,12 @@ struct BattleHall: Sendable {
         var pageDue = false
         /// A board stream of one page: its `page` events, without a device.
         var streamsPage = false
+        /// The round its last `round` message told (a player), and the place it last told with
+        /// when; the round board's version its last `round` event showed (a page stream).
+        var roundTold: Round?
+        var placeTold: RoundPlaceMessage?
+        var placeToldAt: Instant?
+        var roundEventTold: UInt64 = 0
 
         var watchesViews: Bool { device != nil || streamsPage }
     }
@@ -193,6 +209,16 @@ struct BattleHall: Sendable {
 
     /// Devices the store holds: read at start, grown by each save's new devices, read again
     /// every `deviceCountInterval` (other servers on the same store add theirs).
+    /// Whether the store keeps rounds: the hall reads the latest every `roundPollInterval`.
+    let readsRounds: Bool
+    /// The latest round as last read, its standings placed; a version per change.
+    private(set) var roundBoard: RoundBoard?
+    private(set) var roundBoardVersion: UInt64 = 0
+    private var readingRound = false
+    /// Some player or stream has round news not yet sent.
+    private var roundDue = false
+    /// The server's clock at an instant of the hall's: a round's times are the server's clock.
+    private var wallClock: (instant: Instant, ms: Int64)?
     private(set) var devicesStored: Int
     private(set) var devicesCountedAt: Instant
     private(set) var polling = false
@@ -209,8 +235,9 @@ struct BattleHall: Sendable {
     private(set) var finished = false
 
     init(battleID: String, catalog: CatalogResource, board: StoredBoard, histories: TapJudges,
-         devicesStored: Int = 0, maximumDevices: Int = .max, now: Instant) {
+         devicesStored: Int = 0, maximumDevices: Int = .max, readsRounds: Bool = false, now: Instant) {
         self.battleID = battleID
+        self.readsRounds = readsRounds
         self.catalog = catalog
         self.histories = histories
         self.devicesStored = devicesStored
@@ -243,6 +270,7 @@ struct BattleHall: Sendable {
         case .start:
             wake(.poll, at: now + Self.pollInterval, &effects)
             wake(.catalog, at: now + Self.catalogCheckInterval, &effects)
+            if readsRounds { readRound(&effects) }
         case let .connect(id, watchesBoard):
             guard !closing else { effects.append(.finish(id)); break }
             peers[id] = Peer(watchesBoard: watchesBoard)
@@ -252,13 +280,14 @@ struct BattleHall: Sendable {
             guard !closing else { effects.append(.finish(id)); break }
             peers[id] = Peer(page: key, pageDue: true, streamsPage: true)
             viewsDue = true
+            roundDue = roundBoard != nil
             broadcastWhenDue(now: now, &effects)
         case let .hello(id, device):
             guard !closing, peers[id] != nil else { effects.append(.answerHello(id, .refused(Self.goingAway))); break }
             hellos[id] = .waiting(device: device)
             if !inFlight.contains(device), !pending.contains(where: { $0.device == device }) { read(id, device: device, &effects) }
         case let .deviceRead(id, device, result):
-            deviceRead(id, device: device, result, &effects)
+            deviceRead(id, device: device, result, now: now, &effects)
             broadcastWhenDue(now: now, &effects)
         case let .watch(id, key):
             guard let peer = peers[id], peer.watchesViews, peer.page != key else { break }
@@ -276,6 +305,10 @@ struct BattleHall: Sendable {
             pending.append(batch)
         case let .committed(result):
             committed(result, now: now, &effects)
+        case let .roundRead(result):
+            roundRead(result, now: now, &effects)
+        case .roundChanged:
+            if readsRounds { readRound(&effects) }
         case let .polled(devices, result):
             polling = false
             if let devices {
@@ -337,6 +370,9 @@ struct BattleHall: Sendable {
                 guard !closing else { break }
                 wake(.poll, at: now + Self.pollInterval, &effects)
                 poll(now: now, &effects)
+            case .round:
+                guard !closing else { break }
+                readRound(&effects)
             case .catalog:
                 guard !closing else { break }
                 wake(.catalog, at: now + Self.catalogCheckInterval, &effects)
@@ -388,7 +424,7 @@ struct BattleHall: Sendable {
     /// The device as the store has it (another server may have applied its batches): while the
     /// store cannot be read, the hello waits and the connection stays.
     private mutating func deviceRead(_ id: ConnectionID, device: String, _ result: Result<(DeviceRecord, PlayerRecord)?, BattleStoreError>,
-                                     _ effects: inout [Effect]) {
+                                     now: Instant, _ effects: inout [Effect]) {
         guard hellos[id] == .reading(device: device) else { return }
         guard !closing, peers[id] != nil else { return answer(id, .refused(Self.goingAway), &effects) }
         let known: (DeviceRecord, PlayerRecord)?
@@ -422,7 +458,16 @@ struct BattleHall: Sendable {
         viewsDue = viewsDue || player.schoolID != nil
         let welcome = MessageCoding.encode(.welcome(Welcome(battle: battleID, lastSeq: known?.0.lastSeq ?? 0, player: player,
                                                             catalog: catalog.etag)))
-        answer(id, .welcome(welcome), &effects)
+        // The round follows the welcome in the same answer: a message sent through the queue now
+        // would reach the queue before the welcome does.
+        var round: [String] = []
+        if let board = roundBoard, let nowMs = wallMs(now), board.isShown(atMs: nowMs) {
+            round = [MessageCoding.encode(.round(board.message(for: device, nowMs: nowMs)))]
+            peers[id]?.roundTold = board.round
+            peers[id]?.placeTold = board.place(of: device)
+            peers[id]?.placeToldAt = now
+        }
+        answer(id, .welcome(welcome, then: round), &effects)
     }
 
     // MARK: - Commits
@@ -554,7 +599,7 @@ struct BattleHall: Sendable {
 
     /// Sends the changes now when the last broadcast is `broadcastInterval` old, else at that time.
     private mutating func broadcastWhenDue(now: Instant, _ effects: inout [Effect]) {
-        guard !changedSinceBroadcast.isEmpty || viewsDue, !finished else { return }
+        guard !changedSinceBroadcast.isEmpty || viewsDue || roundDue, !finished else { return }
         let due = lastBroadcast + Self.broadcastInterval
         if due <= now { broadcast(now: now, &effects) } else { wake(.broadcast, at: due, &effects) }
     }
@@ -562,8 +607,9 @@ struct BattleHall: Sendable {
     /// To every player and page stream, the views it watches that changed or it was not sent
     /// yet; the changed schools' totals, as one event encoded once, to every whole-board stream.
     private mutating func broadcast(now: Instant, _ effects: inout [Effect]) {
-        guard !changedSinceBroadcast.isEmpty || viewsDue else { return }
-        sendViews(scoresChanged: !changedSinceBroadcast.isEmpty, &effects)
+        guard !changedSinceBroadcast.isEmpty || viewsDue || roundDue else { return }
+        if !changedSinceBroadcast.isEmpty || viewsDue { sendViews(scoresChanged: !changedSinceBroadcast.isEmpty, &effects) }
+        if roundDue { sendRound(now: now, &effects) }
         lastBroadcast = now
         guard !changedSinceBroadcast.isEmpty else { return }
         var changed: [String: UInt64] = [:]
@@ -603,6 +649,96 @@ struct BattleHall: Sendable {
             }
             peers[id]?.viewDue = false
             peers[id]?.pageDue = false
+        }
+    }
+
+    // MARK: - The round
+
+    /// Reads the latest round (one read at a time); the next read follows `roundPollInterval`
+    /// after this one's answer.
+    private mutating func readRound(_ effects: inout [Effect]) {
+        guard !readingRound, !closing else { return }
+        readingRound = true
+        let settled = roundBoard.flatMap { board in
+            board.final && wallMs(nil).map { !RoundBoard.readsStandings(board.round, atMs: $0) } == true ? board.round : nil
+        }
+        effects.append(.readRound(settled: settled))
+    }
+
+    private mutating func roundRead(_ result: Result<RoundReading?, BattleStoreError>, now: Instant, _ effects: inout [Effect]) {
+        readingRound = false
+        if !closing { wake(.round, at: now + Self.roundPollInterval, &effects) }
+        // A store that cannot be read now is the commits' news (they fail too); the round waits.
+        guard case let .success(reading) = result else { return }
+        guard let reading else {
+            roundBoard = nil
+            return
+        }
+        wallClock = (now, reading.atMs)
+        let board: RoundBoard
+        if let counts = reading.counts {
+            board = RoundBoard(round: reading.round, counts: counts, readAtMs: reading.atMs)
+        } else if let held = roundBoard, held.round == reading.round {
+            board = held
+        } else {
+            return
+        }
+        if roundBoard.map({ !$0.sameStandings(board) }) ?? true {
+            roundBoard = board
+            roundBoardVersion += 1
+            roundDue = true
+        }
+        broadcastWhenDue(now: now, &effects)
+    }
+
+    /// The server's clock at `now`, from the last round read (nil before the first).
+    private func wallMs(_ now: Instant?) -> Int64? {
+        guard let wallClock else { return nil }
+        guard let now else { return wallClock.ms }
+        let elapsed = (now - wallClock.instant).components
+        return wallClock.ms + elapsed.seconds * 1_000 + elapsed.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// To each player its round news: the round when it is new to them (with their place), then
+    /// their place when it changed, at most every `RoundPlaceMessage.intervalMs` (at once when
+    /// final); to each page stream the round's event when it changed. A place held back is sent
+    /// when its interval is over.
+    private mutating func sendRound(now: Instant, _ effects: inout [Effect]) {
+        roundDue = false
+        guard let board = roundBoard, let nowMs = wallMs(now), board.isShown(atMs: nowMs) else { return }
+        var event: String?
+        var heldBack: Instant?
+        for id in peers.keys.sorted() {
+            let peer = peers[id]!
+            if peer.streamsPage {
+                guard peer.roundEventTold != roundBoardVersion else { continue }
+                if event == nil { event = board.liveEvent(nowMs: nowMs) }
+                effects.append(.send(.text(event!), to: id))
+                peers[id]?.roundEventTold = roundBoardVersion
+                continue
+            }
+            guard let device = peer.device else { continue }
+            if peer.roundTold != board.round {
+                effects.append(.send(.text(MessageCoding.encode(.round(board.message(for: device, nowMs: nowMs)))), to: id))
+                peers[id]?.roundTold = board.round
+                peers[id]?.placeTold = board.place(of: device)
+                peers[id]?.placeToldAt = now
+                continue
+            }
+            let place = board.place(of: device)
+            guard place != peer.placeTold else { continue }
+            let due = (peer.placeToldAt ?? now) + .milliseconds(RoundPlaceMessage.intervalMs)
+            guard place.final || due <= now else {
+                heldBack = min(heldBack ?? due, due)
+                continue
+            }
+            effects.append(.send(.text(MessageCoding.encodeRoundPlace(place)), to: id))
+            peers[id]?.placeTold = place
+            peers[id]?.placeToldAt = now
+        }
+        if let heldBack {
+            roundDue = true
+            wake(.broadcast, at: max(heldBack, now + Self.broadcastInterval), &effects)
         }
     }
 

@@ -7,7 +7,8 @@ import TouchSchoolProtocol
 package typealias ConnectionID = UInt64
 
 package enum HelloOutcome: Sendable, Equatable {
-    case welcome(String)
+    /// The welcome, then what is sent right after it (the round, when one is shown).
+    case welcome(String, then: [String])
     case refused(ProtocolError)
 }
 
@@ -33,6 +34,9 @@ package actor BattleHallRuntime: Service {
     let operatorStore: any OperatorStore
     /// The store's rounds; nil for a store that keeps none yet (PostgreSQL).
     let roundStore: (any RoundStore)?
+    /// The server's clock, in milliseconds since 1970: commits judge by it, rounds are timed by it,
+    /// `pong` tells it.
+    nonisolated let wallClockMs: @Sendable () -> Int64
     /// The battle's identity (`PlayStore.battleID()`), told in every welcome.
     nonisolated let battleID: String
     let metrics: ServerMetrics
@@ -50,16 +54,18 @@ package actor BattleHallRuntime: Service {
     private var stopWaiter: CheckedContinuation<Void, Never>?
 
     init(store: any BattleStore, battleID: String, catalog: CatalogResource, board: StoredBoard, metrics: ServerMetrics,
-         limits: AddressLimitPolicy = .standard, devicesStored: Int = 0, maximumDevices: Int = .max, logger: Logger) {
+         limits: AddressLimitPolicy = .standard, devicesStored: Int = 0, maximumDevices: Int = .max, logger: Logger,
+         wallClockMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
         self.store = store
         catalogStore = store
         operatorStore = store
         roundStore = store as? any RoundStore
+        self.wallClockMs = wallClockMs
         self.battleID = battleID
         self.metrics = metrics
         self.logger = logger
         hall = BattleHall(battleID: battleID, catalog: catalog, board: board, histories: TapJudges(addresses: limits),
-                          devicesStored: devicesStored, maximumDevices: maximumDevices, now: .now)
+                          devicesStored: devicesStored, maximumDevices: maximumDevices, readsRounds: roundStore != nil, now: .now)
     }
 
     /// The catalog served; replaced when an import is taken up while the server runs.
@@ -139,6 +145,10 @@ package actor BattleHallRuntime: Service {
 
     package func disconnect(_ id: ConnectionID) { handle(.disconnect(id)) }
 
+    /// A round was started or stopped through this server: every screen hears of it now rather
+    /// than at the next read.
+    func roundChanged() { handle(.roundChanged) }
+
     /// The welcome for a device that said hello: its last applied batch number and its player,
     /// once none of its batches waits to be saved (the number is the truth). Another connection of the same device is closed: the newest wins.
     package func hello(_ id: ConnectionID, device: String) async -> HelloOutcome {
@@ -203,14 +213,31 @@ package actor BattleHallRuntime: Service {
                 do throws(BattleStoreError) { result = .success(try await store.device(device)) } catch { result = .failure(error) }
                 self.handle(.deviceRead(id, device: device, result))
             }
+        case let .readRound(settled):
+            guard let rounds = roundStore else { return }
+            let clock = wallClockMs
+            Task {
+                let result: Result<RoundReading?, BattleStoreError>
+                do throws(BattleStoreError) {
+                    if let round = try await rounds.rounds(limit: 1).first {
+                        let counts = round == settled ? nil : try await rounds.round(round.id)?.1
+                        result = .success(RoundReading(round: round, counts: counts, atMs: clock()))
+                    } else {
+                        result = .success(nil)
+                    }
+                } catch {
+                    result = .failure(error)
+                }
+                self.handle(.roundRead(result))
+            }
         case let .commit(batches, histories, catalog):
-            let (store, metrics) = (store, metrics)
+            let (store, metrics, clock) = (store, metrics, wallClockMs)
             Task {
                 let started = ContinuousClock.now
                 let result: Result<CommittedWindow, BattleStoreError>
                 do throws(BattleStoreError) {
                     result = .success(try await store.commit(batches, histories: histories, catalog: catalog,
-                                                             nowMs: Int64(Date().timeIntervalSince1970 * 1000)))
+                                                             nowMs: clock()))
                     metrics.commitLatency.record(ContinuousClock.now - started)
                 } catch {
                     result = .failure(error)

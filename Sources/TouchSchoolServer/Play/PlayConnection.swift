@@ -189,7 +189,9 @@ package struct PlayConnection {
             player = PlayerNames.clean(hello.player)
             client = hello.client.flatMap(ClientKind.init(rawValue:))
             switch await battle.hello(id, device: hello.device) {
-            case let .welcome(welcome): sendQueue.yield(.text(welcome))
+            case let .welcome(welcome, then):
+                sendQueue.yield(.text(welcome))
+                for text in then { sendQueue.yield(.text(text)) }
             case let .refused(error): throw Closing.error(error)
             }
             // A welcome the store held back is worth the operator's notice: a game gives up a
@@ -207,7 +209,7 @@ package struct PlayConnection {
             case .hello:
                 throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "hello twice"))
             case .ping:
-                sendQueue.yield(.text(MessageCoding.encode(.pong)))
+                sendQueue.yield(.text(MessageCoding.encode(.pong(nowMs: battle.wallClockMs()))))
             case let .watch(watch):
                 do {
                     await battle.watch(id, try BoardRanking.key(of: watch))

@@ -41,6 +41,7 @@ struct RoundRoutes {
                 guard let round = try await rounds.startRound(title: title.title, seconds: seconds, nowMs: nowMs()) else {
                     return AdminRoutes.error("seconds out of range", status: .badRequest)
                 }
+                await battle.roundChanged()
                 return Routes.json(MessageCoding.encodeJSON(Self.summary(round)))
             }
         }
@@ -52,6 +53,7 @@ struct RoundRoutes {
                 guard let round = try await rounds.stopRound(nowMs: nowMs()) else {
                     return AdminRoutes.error("no round was ever started", status: .notFound)
                 }
+                await battle.roundChanged()
                 return Routes.json(MessageCoding.encodeJSON(Self.summary(round)))
             }
         }

@@ -14,9 +14,9 @@ import TouchSchoolStore
     static let battleID = "hall-test-battle-0001"
 
     static func hall(board: StoredBoard = StoredBoard(version: 0, scores: [:]), devicesStored: Int = 0,
-                     maximumDevices: Int = .max) -> BattleHall {
+                     maximumDevices: Int = .max, readsRounds: Bool = false) -> BattleHall {
         BattleHall(battleID: battleID, catalog: catalog, board: board, histories: TapJudges(addresses: .standard),
-                   devicesStored: devicesStored, maximumDevices: maximumDevices, now: t0)
+                   devicesStored: devicesStored, maximumDevices: maximumDevices, readsRounds: readsRounds, now: t0)
     }
 
     static func batch(_ connection: ConnectionID, _ device: String, seq: UInt64, taps: UInt64) -> ReceivedBatch {
@@ -212,7 +212,7 @@ import TouchSchoolStore
         let record = DeviceRecord(lastSeq: 1, player: "p", lastEndMs: 100)
         let read = hall.update(.deviceRead(2, device: "device-1", .success((record, PlayerRecord(schoolID: "A", taps: 3, bestTapsPerSecond: 5)))),
                                now: Self.at(95))
-        guard case let .welcome(text) = Self.answers(read)[2], case let .welcome(welcome) = try? MessageCoding.decodeServer(text) else {
+        guard case let .welcome(text, _) = Self.answers(read)[2], case let .welcome(welcome) = try? MessageCoding.decodeServer(text) else {
             Issue.record("no welcome: \(read)")
             return
         }

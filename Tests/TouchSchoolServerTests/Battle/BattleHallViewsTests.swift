@@ -15,7 +15,7 @@ import TouchSchoolStore
         _ = hall.update(.hello(id, device: device), now: T.at(ms))
         let known = school.map { (DeviceRecord(lastSeq: 1, player: "p", lastEndMs: 100), PlayerRecord(schoolID: $0, taps: 1, bestTapsPerSecond: 1)) }
         let read = hall.update(.deviceRead(id, device: device, .success(known)), now: T.at(ms))
-        guard case let .welcome(text) = T.answers(read)[id], case let .welcome(welcome) = try? MessageCoding.decodeServer(text) else { return nil }
+        guard case let .welcome(text, _) = T.answers(read)[id], case let .welcome(welcome) = try? MessageCoding.decodeServer(text) else { return nil }
         return welcome
     }
 

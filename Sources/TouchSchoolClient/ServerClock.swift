@@ -1,0 +1,66 @@
+import TouchSchoolCore
+import TouchSchoolProtocol
+
+/// The offset of the server's clock to this machine's, measured as NTP does: a ping sent at `s`
+/// and answered at `r` with the server's clock `n` says the server read `n` about half-way,
+/// so its offset is `n − (s + r) / 2`, within half the round trip. Of the samples, the one with
+/// the shortest round trip is kept: the least uncertain. A round's countdown is shown by it.
+package struct ServerClock: Sendable {
+    /// Pings sent and not yet answered, oldest first (the server answers them in order).
+    private var sentMs: [Int64] = []
+
+    package init() {}
+    private(set) var samples = 0
+    private(set) var best: (roundTripMs: Int64, offsetMs: Int64)?
+
+    /// How many samples a connection takes at its start, a second apart.
+    static let samplesWanted = 3
+    static let sampleIntervalSeconds = 1.0
+
+    mutating func pinged(atMs: Int64) { sentMs.append(atMs) }
+
+    mutating func ponged(serverMs: Int64?, atMs received: Int64) {
+        guard !sentMs.isEmpty else { return }
+        let sent = sentMs.removeFirst()
+        guard let serverMs else { return }
+        samples += 1
+        let roundTrip = max(0, received - sent)
+        if best.map({ roundTrip < $0.roundTripMs }) ?? true {
+            best = (roundTrip, serverMs - (sent + received) / 2)
+        }
+    }
+
+    /// The server's clock now, when this machine's reads `localMs`; without a sample, the server's
+    /// clock as a message sent at `messageNowMs` told it.
+    package func serverNow(localMs: Int64, messageNowMs: Int64) -> Int64 {
+        best.map { localMs + $0.offsetMs } ?? messageNowMs
+    }
+}
+
+extension RoundNews {
+    /// The round as a `round` message tells it, taken when the server's clock reads `serverNowMs`.
+    init(_ message: RoundMessage, serverNowMs: Int64) {
+        self.init(id: message.id, title: message.title, startsAtMs: message.startsAtMs, endsAtMs: message.endsAtMs,
+                  graceMs: message.graceMs, serverNowMs: serverNowMs,
+                  standing: RoundStanding(id: message.id, place: message.place, count: message.count, players: message.players,
+                                          final: message.final))
+    }
+}
+
+extension RoundStanding {
+    init(_ message: RoundPlaceMessage) {
+        self.init(id: message.id, place: message.place, count: message.count, players: message.players, final: message.final)
+    }
+}
+
+extension GameEvent {
+    /// The game's event for a round message, taken when this machine's clock reads `localMs`
+    /// (nil for any other message).
+    package static func round(_ message: ServerMessage, clock: ServerClock, localMs: Int64) -> GameEvent? {
+        switch message {
+        case let .round(round): .roundTold(RoundNews(round, serverNowMs: clock.serverNow(localMs: localMs, messageNowMs: round.nowMs)))
+        case let .roundPlace(place): .roundPlaceTold(RoundStanding(place))
+        default: nil
+        }
+    }
+}
