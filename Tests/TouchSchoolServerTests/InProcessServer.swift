@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 import TouchSchoolProtocol
@@ -25,8 +26,9 @@ extension ServerProcess: RunningServer {}
 /// The server in this test process: the services `serve` runs (`TouchSchoolServer.services`: the
 /// application with its routes, play socket, board stream and connection guard on a real socket,
 /// and the battle), on a free port of loopback, with the starter catalog. Its store is the
-/// in-memory one (`InMemoryBattleStore`, faults and delays injectable), or the data directory's
-/// SQLite database where a test reads the files. `with` shuts it down gracefully after the test,
+/// in-memory one (`InMemoryBattleStore`, faults and delays injectable), the data directory's
+/// SQLite database where a test reads the files, or a PostgreSQL database that several servers in
+/// process may share. `with` shuts it down gracefully after the test,
 /// as SIGTERM shuts `serve` down (which stays a process's test: `ServerTests`), and fails if the
 /// shutdown fails. Its log is kept (`errors`), at debug level as the processes log.
 final class InProcessServer: RunningServer, Sendable {
@@ -34,6 +36,9 @@ final class InProcessServer: RunningServer, Sendable {
         case memory(InMemoryBattleStore.Storage = .init())
         /// `battle.sqlite` in the data directory, as `serve` without `--postgres` keeps it.
         case sqlite
+        /// The database at this URL, as `serve --postgres URL` keeps it: migrated at the start, its
+        /// client run until the server has shut down, other servers' commits listened for.
+        case postgres(url: String)
     }
 
     let port: Int
@@ -42,6 +47,8 @@ final class InProcessServer: RunningServer, Sendable {
     private let running: Task<Void, any Error>
     private let progress: Progress
     private let log: LogCapture
+    /// The PostgreSQL client's run, ended after the services (nil: another store).
+    private let client: Task<Void, Never>?
 
     /// What the running services tell the test: the port once they listen, and whether they ended.
     private final class Progress: Sendable {
@@ -75,21 +82,39 @@ final class InProcessServer: RunningServer, Sendable {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: dataDirectory,
                                                 starterCatalogPath: StarterCatalogFile.path)
         configure(&configuration)
+        let log = LogCapture()
+        self.log = log
+        let logger = Logger(label: "touchschool.serve") { label in CapturingLogHandler(label: label, capture: log) }
         let store: any BattleStore
+        var storeServices: [any StoreService] = []
+        var postgres: PostgresClient?
+        var client: Task<Void, Never>?
         switch kind {
         case let .memory(storage):
             guard let catalogPath = configuration.starterCatalogPath else { throw HarnessError("no starter catalog beside the tests") }
             store = InMemoryBattleStore(storage: storage, catalog: try CatalogResource(path: catalogPath))
         case .sqlite:
             store = try SQLiteBattleStore(dataDirectory: dataDirectory, starterCatalogPath: configuration.starterCatalogPath)
+        case let .postgres(url):
+            let pool = PostgresClient(configuration: try PostgresSchema.configuration(url: url), backgroundLogger: logger)
+            postgres = pool
+            client = Task { await pool.run() }
+            let postgresStore = PostgresBattleStore(client: pool, starterCatalogPath: configuration.starterCatalogPath, logger: logger)
+            store = postgresStore
+            storeServices = [postgresStore]
         }
-        let log = LogCapture()
-        self.log = log
-        let logger = Logger(label: "touchschool.serve") { label in CapturingLogHandler(label: label, capture: log) }
+        self.client = client
         let progress = Progress()
         self.progress = progress
-        let services = try await TouchSchoolServer.services(configuration, store: store, services: [], logger: logger,
-                                                            onListening: { _, port in progress.port.withLock { $0 = port } })
+        let services: [any Service]
+        do {
+            if let postgres { try await PostgresSchema.migrate(postgres, logger: logger) }
+            services = try await TouchSchoolServer.services(configuration, store: store, services: storeServices, logger: logger,
+                                                                onListening: { _, port in progress.port.withLock { $0 = port } })
+        } catch {
+            await Self.end(client)
+            throw error
+        }
         var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = TouchSchoolServer.maximumShutdown
         groupConfiguration.maximumCancellationDuration = TouchSchoolServer.maximumCancellation
@@ -104,6 +129,7 @@ final class InProcessServer: RunningServer, Sendable {
               let port = progress.port.withLock({ $0 }) else {
             running.cancel()
             let failure = await running.result
+            await Self.end(client)
             throw HarnessError("the server in process did not listen: \(failure); its log: \(log.text.withLock { $0 })")
         }
         self.port = port
@@ -113,7 +139,15 @@ final class InProcessServer: RunningServer, Sendable {
     /// "going away", then the HTTP server stops) and waits until it has; what the services threw.
     func shutDown() async throws {
         await group.triggerGracefulShutdown()
-        try await running.value
+        let ended = await running.result
+        await Self.end(client)
+        try ended.get()
+    }
+
+    /// Ends a PostgreSQL client's run (its connections closed).
+    private static func end(_ client: Task<Void, Never>?) async {
+        client?.cancel()
+        await client?.value
     }
 }
 

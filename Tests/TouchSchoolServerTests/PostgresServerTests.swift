@@ -29,7 +29,7 @@ import TouchSchoolTestSupport
                 throw error
             }
         }
-        #expect(try cluster.psql("SELECT count(*) FROM touchschool_migrations") == "4")
+        #expect(try cluster.psql("SELECT count(*) FROM touchschool_migrations") == "\(PostgresSchema.migrations.count)")
         // One battle, named alike by every server of the database.
         var battles: Set<String> = []
         for server in servers { battles.insert(try await HTTP.battle(server)) }

@@ -44,22 +44,27 @@ import TouchSchoolStore
         #expect(state.scores == ["A": 15, "B": 2])
     }
 
-    /// A batch saved, then sent again (its acknowledgement lost), is counted by the round once.
-    @Test func aRetriedBatchCountsOnceInTheStore() async throws {
-        let storage = InMemoryBattleStore.Storage()
-        storage.start(round)
-        let store = InMemoryBattleStore(storage: storage, catalog: try CatalogResource(bytes: CatalogFile.encode(catalog), source: "test"))
-        let batch = received(1, ["A": 6], startMs: now + 1_000, endMs: now + 2_000)
-        _ = try await store.commit([batch], histories: TapJudges(addresses: .standard), catalog: catalog, nowMs: now + 2_100)
-        _ = try await store.commit([batch], histories: TapJudges(addresses: .standard), catalog: catalog, nowMs: now + 2_200)
-        let second = received(2, ["A": 2], startMs: now + 3_000, endMs: now + 3_500)
-        _ = try await store.commit([second, received(1, ["B": 1], device: "d2", startMs: now + 3_000, endMs: now + 3_100)],
-                                   histories: TapJudges(addresses: .standard), catalog: catalog, nowMs: now + 3_600)
-        let counts = storage.roundCounts(7)
-        #expect(counts["d1"]?.counted == 8)
-        #expect(counts["d1"]?.reachedMs == now + 3_500)
-        #expect(counts["d1"]?.school == "A")
-        #expect(counts["d2"]?.bySchool == ["B": 1])
-        #expect(storage.saved.scores == ["A": 8, "B": 1])
+    /// A batch saved, then sent again (its acknowledgement lost) through another store on the same
+    /// storage (another server of the database), is counted by the round once.
+    @Test(arguments: [StoreKind.sqlite, .sqliteCompacting, .postgres, .memory])
+    func aRetriedBatchCountsOnceInTheStore(_ kind: StoreKind) async throws {
+        try await withStore(kind) { fixture in
+            let rounds = try #require(fixture.store as? any RoundStore)
+            let started = try #require(try await rounds.startRound(title: nil, seconds: 60, nowMs: now - Round.countdownMs))
+            #expect(started.startsAtMs == now)
+            let other = try await fixture.restarted()
+            let batch = received(1, ["A": 6], startMs: now + 1_000, endMs: now + 2_000)
+            _ = try await fixture.store.commit([batch], histories: TapJudges(addresses: .standard), catalog: catalog, nowMs: now + 2_100)
+            _ = try await other.commit([batch], histories: TapJudges(addresses: .standard), catalog: catalog, nowMs: now + 2_200)
+            let second = received(2, ["A": 2], startMs: now + 3_000, endMs: now + 3_500)
+            _ = try await other.commit([second, received(1, ["B": 1], device: "d2", startMs: now + 3_000, endMs: now + 3_100)],
+                                       histories: TapJudges(addresses: .standard), catalog: catalog, nowMs: now + 3_600)
+            let (_, counts) = try #require(try await rounds.round(started.id))
+            #expect(counts.map(\.device) == ["d1", "d2"])
+            #expect(counts.map(\.bySchool) == [["A": 8], ["B": 1]])
+            #expect(counts.first?.reachedMs == now + 3_500)
+            #expect(counts.first?.school == "A")
+            #expect(try await fixture.store.board().scores == ["A": 8, "B": 1])
+        }
     }
 }

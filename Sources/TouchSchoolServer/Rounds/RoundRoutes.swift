@@ -77,9 +77,9 @@ struct RoundRoutes {
         }
     }
 
-    /// PostgreSQL keeps no rounds yet: said plainly instead of a round that would count nothing.
-    static let noRounds = AdminRoutes.error("rounds need the embedded store (serve without --postgres) in this version",
-                                            status: .notImplemented)
+    /// A store that keeps no rounds (both of the server's keep them: SQLite's and PostgreSQL's):
+    /// said plainly instead of a round that would count nothing.
+    static let noRounds = AdminRoutes.error("this server's store keeps no rounds", status: .notImplemented)
 
     private static func answer(_ body: () async throws -> Response) async throws -> Response {
         do { return try await body() } catch let error as BattleStoreError {

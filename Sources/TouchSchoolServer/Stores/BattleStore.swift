@@ -72,7 +72,8 @@ protocol OperatorStore: Sendable {
 
 /// The operator's rounds (`Round`), kept in the store so that every server sharing it counts the
 /// same round: each commit reads the current round in its own transaction (`CommitTransaction.Rows`).
-/// Not yet part of `BattleStore`: PostgreSQL's is still to come.
+/// Every store keeps them (SQLite's, PostgreSQL's, the tests' in-memory one); the battle finds them by
+/// a cast (`BattleHallRuntime.roundStore`), and a store without them is answered 501.
 protocol RoundStore: Sendable {
     /// Starts a round of `seconds` (its window opening after `Round.countdownMs`), stopping the
     /// one still running; nil when `seconds` is outside `Round.seconds`. `title` as `Round.title` cleaned it.

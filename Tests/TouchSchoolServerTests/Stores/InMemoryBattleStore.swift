@@ -32,11 +32,6 @@ final class InMemoryBattleStore: BattleStore, RoundStore {
         func failCommits(_ message: String?) { behaviour.withLock { $0.commitFailure = message } }
         /// Each commit takes this long before it is saved.
         func delayCommits(_ delay: Duration) { behaviour.withLock { $0.commitDelay = delay } }
-
-        /// Saves `round` as the current one, as if the operator had started it.
-        func start(_ round: Round) { tallies.withLock { $0.rounds.append(round) } }
-        /// What the round with this id counted, per device.
-        func roundCounts(_ id: Int64) -> [String: CommitTransaction.RoundWrite] { tallies.withLock { $0.roundCounts[id] ?? [:] } }
     }
 
     fileprivate struct Tallies {

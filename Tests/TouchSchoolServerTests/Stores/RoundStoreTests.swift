@@ -19,7 +19,7 @@ import TouchSchoolTestSupport
         _ = try await store.commit(batches, histories: TapJudges(addresses: .standard), catalog: storeTestCatalog, nowMs: nowMs)
     }
 
-    @Test(arguments: [StoreKind.sqlite, .sqliteCompacting, .memory])
+    @Test(arguments: [StoreKind.sqlite, .sqliteCompacting, .postgres, .memory])
     func aRoundCountsItsWindowOnceAndIsKept(_ kind: StoreKind) async throws {
         try await withStore(kind) { fixture in
             let store = try #require(fixture.store as? any RoundStore)
@@ -53,6 +53,54 @@ import TouchSchoolTestSupport
                                                                                 endsAtMs: now + 20_000))
             #expect(try await restarted.rounds(limit: 1).map(\.id) == [2])
             #expect(try await restarted.round(3)?.0 == nil)
+        }
+    }
+
+    /// Rounds started at once through two stores on the same storage (two servers on one
+    /// PostgreSQL): each gets an id of its own, and every one but the newest is stopped by the
+    /// next, in its countdown: one round runs.
+    @Test(arguments: [StoreKind.sqlite, .postgres, .memory])
+    func roundsStartedAtOnceThroughTwoStoresLeaveOneRunning(_ kind: StoreKind) async throws {
+        try await withStore(kind) { fixture in
+            let stores = [try #require(fixture.store as? any RoundStore), try #require(try await fixture.restarted() as? any RoundStore)]
+            let started = try await withThrowingTaskGroup(of: Round?.self) { group in
+                for index in 0..<8 {
+                    let store = stores[index % 2]
+                    group.addTask { try await store.startRound(title: "\(index)", seconds: 60, nowMs: now) }
+                }
+                return try await group.reduce(into: [Round]()) { if let round = $1 { $0.append(round) } }
+            }
+            #expect(Set(started.map(\.id)).count == 8)
+            let kept = try await stores[0].rounds(limit: 20)
+            #expect(kept.map(\.id) == started.map(\.id).sorted(by: >))
+            #expect(kept.first?.endsAtMs == now + 63_000)
+            #expect(kept.dropFirst().allSatisfy { $0.endsAtMs == $0.startsAtMs }, "\(kept)")
+        }
+    }
+
+    /// A ban with its taps removed takes the device out of every round it counted in, in the
+    /// same transaction; a ban without leaves the rounds as they were.
+    @Test(arguments: [StoreKind.sqlite, .sqliteCompacting, .postgres, .memory])
+    func aBanRemovingTheTapsTakesTheDeviceOutOfItsRounds(_ kind: StoreKind) async throws {
+        try await withStore(kind) { fixture in
+            let store = try #require(fixture.store as? any RoundStore)
+            var rounds: [Int64] = []
+            for (index, start) in [now, now + 100_000].enumerated() {
+                let round = try #require(try await store.startRound(title: nil, seconds: 60, nowMs: start))
+                rounds.append(round.id)
+                let seq = UInt64(index + 1)
+                try await commit(fixture.store, [received(seq, ["A": 5], device: "device-1", startMs: start + 4_000, endMs: start + 5_000),
+                                                 received(seq, ["B": 3], device: "device-2", startMs: start + 4_000, endMs: start + 5_000)],
+                                 at: start + 5_100)
+            }
+            #expect(try await fixture.store.ban(device: DevicePublicID.of("device-1"), removeTaps: false) != nil)
+            #expect(try await fixture.store.ban(device: DevicePublicID.of("device-2"), removeTaps: true)?.removed == ["B": 6])
+            for id in rounds {
+                let (_, counts) = try #require(try await store.round(id))
+                #expect(counts.map(\.device) == ["device-1"])
+                #expect(counts.map(\.bySchool) == [["A": 5]])
+            }
+            #expect(try await fixture.store.board().scores == ["A": 10])
         }
     }
 }

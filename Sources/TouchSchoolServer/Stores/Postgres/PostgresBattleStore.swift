@@ -8,15 +8,16 @@ import TouchSchoolStore
 ///
 /// A commit window is one transaction, in an order that keeps servers from deadlocking and
 /// holds the contended rows for the least time:
-/// 1. the devices' rows, locked (and created) in device-key order, read;
+/// 1. the devices' rows, locked (and created) in device-key order, read, and the current round;
 /// 2. `CommitTransaction.plan` on them, as every store applies it (the scores start empty, so
 ///    what it adds are this window's increments);
-/// 3. the devices' new last batch numbers and players written;
+/// 3. the devices' new last batch numbers and players written, their tallies, and what the
+///    round counted;
 /// 4. last, just before COMMIT, the hot rows: the board's version (one row: it orders every
 ///    change of the board) and the schools' totals, added to in school-id order;
 /// 5. COMMIT, with a NOTIFY that wakes the other servers' polls. Only then is anything acknowledged.
 /// A batch whose COMMIT was lost with the connection is sent again by its client and found
-/// applied by its device's last number: counted once.
+/// applied by its device's last number: counted once, in the totals and in the round.
 final class PostgresBattleStore: BattleStore {
     let client: PostgresClient
     let logger: Logger
@@ -140,10 +141,13 @@ final class PostgresBattleStore: BattleStore {
             try await Self.take(locked, into: &rows)
         }
         (rows.activities, rows.banned) = try await PostgresOperator.activities(of: devices, on: connection, logger: logger)
+        // The round as saved now (`PostgresRounds`: read without a lock, a start or a stop counts
+        // from the commits that read after it).
+        rows.round = try await PostgresRounds.current(on: connection, logger: logger)
         // 2. The rules, as every store applies them (`CommitTransaction.plan`); only the devices
         // locked can change (the others only repeat).
         let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)
-        // 3. The devices that changed.
+        // 3. The devices that changed, their tallies, their counts in the round.
         if !plan.devices.isEmpty {
             let changedDevices = plan.devices.map(\.device)
             let records = plan.devices.map(\.record)
@@ -160,6 +164,7 @@ final class PostgresBattleStore: BattleStore {
                 """, logger: logger)
         }
         try await PostgresOperator.saveActivities(plan.activities, on: connection, logger: logger)
+        try await PostgresRounds.add(plan.rounds, on: connection, logger: logger)
         // 4. The hot rows, last: the board's version, then the schools in id order (and the
         // NOTIFY sent at COMMIT).
         let board = try await PostgresAdministration.addToTotals(plan.increments, on: connection, logger: logger)

@@ -85,7 +85,7 @@ enum PostgresOperator {
 
     /// Sets the ban of the device with this public id, its row held first; with `removeTaps`,
     /// takes off the totals the taps it still counts for, and its player's own count for its
-    /// school. Nil when no device has the id.
+    /// school, and takes it out of the rounds it counted in. Nil when no device has the id.
     static func setBan(_ publicID: String, banned: Bool, removeTaps: Bool, on connection: PostgresConnection,
                        logger: Logger) async throws -> BanOutcome? {
         var device: String?
@@ -98,6 +98,7 @@ enum PostgresOperator {
         guard let device else { return nil }
         try await connection.query("UPDATE touchschool_device_activity SET banned = \(banned) WHERE device = \(device)", logger: logger)
         guard removeTaps else { return BanOutcome(removed: [:], board: nil) }
+        try await PostgresRounds.remove(device: device, on: connection, logger: logger)
         var removed: [String: UInt64] = [:]
         for try await (school, owed) in try await connection.query("""
             SELECT school, taps - removed FROM touchschool_device_school_taps WHERE device = \(device) AND taps > removed FOR UPDATE

@@ -69,6 +69,28 @@ public enum PostgresSchema {
             // for the operator's list.
             "ALTER TABLE touchschool_device_activity ADD COLUMN client text NOT NULL DEFAULT ''",
         ]),
+        (5, [
+            // The operator's rounds (`Round`), the newest the current one; its window is
+            // [starts_at_ms, ends_at_ms) in ms since 1970, ends_at_ms moved earlier by a stop. The
+            // id comes from the identity's sequence: servers starting rounds at once never share one.
+            """
+            CREATE TABLE touchschool_rounds (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, title text,
+                starts_at_ms bigint NOT NULL, ends_at_ms bigint NOT NULL CHECK (ends_at_ms >= starts_at_ms))
+            """,
+            // What each round counted per device and school, added to by the commit that saved the
+            // batches (so once each, under the lock of the device's row), and when the count was
+            // last reached (ties are told apart by it).
+            """
+            CREATE TABLE touchschool_round_taps (round bigint NOT NULL, device text NOT NULL, school text NOT NULL,
+                taps bigint NOT NULL CHECK (taps >= 0), reached_ms bigint NOT NULL, PRIMARY KEY (round, device, school))
+            """,
+            // Who each counted device was in the round: its public id, its player's name and school
+            // as of its last counted batch.
+            """
+            CREATE TABLE touchschool_round_players (round bigint NOT NULL, device text NOT NULL, public_id text NOT NULL,
+                player text NOT NULL, school text, PRIMARY KEY (round, device))
+            """,
+        ]),
     ]
 
     /// Brings the database's schema to the newest migration; refuses a database migrated by a
