@@ -213,7 +213,11 @@ test('the projector\'s round: the event\'s clock, one way; the round replaces th
   assert.equal(clockOffset(later.clock), 50000);
   const [faster] = run(state, [{ type: 'boardRound', round: { ...EVENT, nowMs: 98030 } }, 48000]);
   assert.equal(clockOffset(faster.clock), 50030);
-  assert.equal(update(state, { type: 'pageTick' }, 48000).state, state, 'the board\'s pages do not turn under the round');
+  // The board's pages do not turn under the round (its stream would only be asked again and again).
+  const rows = Array.from({ length: 11 }, (_, i) => [i + 1, `S${i + 1}`, 100 - i]);
+  const [paged] = run(state, [{ type: 'boardPage', page: { type: 'page', version: 1, league: {}, from: 0, size: 50, rows } }, 47100]);
+  assert.equal(update(paged, { type: 'pageTick' }, 48000).state, paged);
+  assert.equal(run(paged, [{ type: 'dismissRound' }], [{ type: 'pageTick' }, 48000])[0].projectorPage, 1, 'back on the board, they do');
 });
 
 test('the podium: first three on the steps (second, first, third from the left), the rest in order', () => {
@@ -322,4 +326,21 @@ test('names and titles from the data reach the page as text only', () => {
   // And nowhere else in the page's drawing: view.js sets no markup at all.
   const source = readFileSync(new URL('../../Sources/TouchSchoolServer/Page/Web/view.js', import.meta.url), 'utf8');
   assert.doesNotMatch(source, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment/);
+});
+
+test('the round\'s messages change nothing they were given', () => {
+  const [state] = run(welcomed(40000)[0], server(ROUND, 47000));
+  const copy = structuredClone(state);
+  for (const message of [server({ ...ROUND, nowMs: 135100, final: true, place: 1, count: 9, players: 2 }, 85100)[0], server({ type: 'pong', nowMs: 90000 }, 40010)[0],
+    { type: 'roundTick' }, { type: 'pingTick' }, { type: 'tap', x: 1, y: 1 }, { type: 'socketClosed', code: 1006, reason: '' }]) {
+    update(state, message, 90000);
+    assert.deepEqual(state, copy, message.type);
+  }
+  const [board] = run(projector({ hash: '#admin=tok' })[0], [{ type: 'boardRound', round: EVENT }, 47000]);
+  const boardCopy = structuredClone(board);
+  for (const message of [{ type: 'boardRound', round: { ...EVENT, final: true, nowMs: 140000 } }, { type: 'dismissRound' }, { type: 'showRounds' },
+    { type: 'startRound', seconds: 30, title: 't' }, { type: 'adminAnswer', ok: false, status: 401, error: 'no' }]) {
+    update(board, message, 90000);
+    assert.deepEqual(board, boardCopy, message.type);
+  }
 });
