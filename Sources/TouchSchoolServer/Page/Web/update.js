@@ -1,6 +1,6 @@
 // `update(state, message, now)` → `{state, effects}`: the next state (the same object when nothing
 // changed) and the effects to run in order, plain objects that main.js's `run` knows. Pure: no
-// DOM, storage, timers or sockets. Tests/Page/update.test.mjs and views.test.mjs show what each message does.
+// DOM, storage, timers or sockets. Tests/Page/update.test.mjs, views.test.mjs and rounds.test.mjs show what each message does.
 import * as rules from './rules.js';
 import { recount, me, myTaps, battleKey, pageWanted, pageKey, totalsOf, PROJECTOR_ROWS, serverNow, roundStage, roundScreen } from './state.js';
 
@@ -294,11 +294,12 @@ function handle(s, m, now, fx) {
     case 'firstConnectionOver':
       s.firstConnectionOver = true;
       return s;
+
     // ------------------------------------------------------------ rounds
     case 'boardRound':
       return s.boardOnly ? takeRound(s, m.round, now, fx) : undefined;
     case 'roundTick':
-      return showRound(s, fx, now);
+      return stageRound(s, fx, now);
     case 'roundResultOver':
       if (!s.roundResult) return undefined;
       s.roundResult = null;
@@ -382,7 +383,7 @@ function pong(s, m, now, fx) {
   const sample = { rtt: now - sentAt, offset: m.nowMs - (sentAt + now) / 2 };
   s.clock = { ...s.clock, pings: s.clock.pings.concat(sample).slice(-CLOCK_SAMPLES) };
   // A round on screen follows the better clock.
-  if (s.round) showRound(s, fx, now);
+  if (s.round) stageRound(s, fx, now);
   return s;
 }
 
@@ -398,7 +399,7 @@ function takeRound(s, m, now, fx) {
   // A new round takes the projector off the board, or the previous rounds, at once.
   if (s.boardOnly && (!s.round || s.round.id !== round.id)) s.archive = null;
   s.round = round;
-  return showRound(s, fx, now);
+  return stageRound(s, fx, now);
 }
 
 /**
@@ -407,7 +408,7 @@ function takeRound(s, m, now, fx) {
  * (for RESULT_MS, or until a tap) with a fanfare for a player with a place, once a round, and
  * only for a race it saw end: not for a round that was over long before the page opened.
  */
-function showRound(s, fx, now) {
+function stageRound(s, fx, now) {
   const t = serverNow(s, now);
   const stage = roundStage(s.round, t);
   if (stage && stage.next !== null) fx.push({ type: 'after', name: 'roundTick', ms: stage.next, message: { type: 'roundTick' } });
