@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { update, adminTokenIn } from '../../Sources/TouchSchoolServer/Page/Web/update.js';
 import { initialState, clockOffset, serverNow, roundStage, roundScreen, podium, projectorScreen, ordinal }
   from '../../Sources/TouchSchoolServer/Page/Web/state.js';
-import { standingsItems } from '../../Sources/TouchSchoolServer/Page/Web/view.js';
+import { standingsItems, TEXT } from '../../Sources/TouchSchoolServer/Page/Web/view.js';
 
 const BATTLE = 'battleAAAAAAAAAAAAAA';
 const DEVICE = 'q3R8sU0vW1xY2zA3bC4dE5fG6hI7jK8lM9nO0pQ1rS2';
@@ -343,4 +343,13 @@ test('the round\'s messages change nothing they were given', () => {
     update(board, message, 90000);
     assert.deepEqual(board, boardCopy, message.type);
   }
+});
+
+test('the rounds\' words, in Korean and English alike', () => {
+  assert.deepEqual(Object.keys(TEXT.ko).sort(), Object.keys(TEXT.en).sort());
+  assert.equal(TEXT.ko.roundPlace(3, '12'), '3위 / 12명');
+  assert.equal(TEXT.en.roundPlace(3, '12'), '3rd of 12');
+  assert.deepEqual([TEXT.ko.duration(30), TEXT.ko.duration(90), TEXT.en.duration(120)], ['30초', '1분 30초', '2 min']);
+  const html = readFileSync(new URL('../../Sources/TouchSchoolServer/Page/Web/index.html', import.meta.url), 'utf8');
+  for (const [, key] of html.matchAll(/data-t="([A-Za-z]+)"/g)) assert.ok(key in TEXT.ko, key);
 });
