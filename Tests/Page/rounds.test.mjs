@@ -234,6 +234,7 @@ test('the projector\'s podium stays once final, until the teacher goes back to t
   assert.deepEqual(run(final, [{ type: 'roundTick' }, 900000])[0].roundStage.phase, 'final', 'no time limit');
   const [board] = run(final, [{ type: 'dismissRound' }]);
   assert.equal(projectorScreen(board), 'board');
+  assert.equal(projectorScreen(run(board, [{ type: 'showRounds' }], [{ type: 'reopenRound' }])[0]), 'round', 'brought back, over the previous rounds too');
   assert.equal(projectorScreen(run(board, [{ type: 'boardRound', round: { ...EVENT, final: true, nowMs: 200500 } }, 150500])[0]), 'board',
                'the same round again stays closed');
   const [next] = run(board, [{ type: 'boardRound', round: { ...EVENT, id: 8, startsAtMs: 210000, endsAtMs: 220000, nowMs: 207000, final: false } }, 157000]);

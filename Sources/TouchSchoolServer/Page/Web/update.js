@@ -309,6 +309,11 @@ function handle(s, m, now, fx) {
       if (!s.round) return undefined;
       s.roundClosed = s.round.id;
       return s;
+    case 'reopenRound':
+      if (s.roundClosed === null) return undefined;
+      s.roundClosed = null;
+      s.archive = null;
+      return s;
     case 'showRounds':
       s.archive = { list: null, detail: null, failed: false };
       fx.push({ type: 'loadRounds' });

@@ -27,7 +27,7 @@ export function view(document, lang, dispatch) {
     roundCount: $('round-count'), roundBig: $('round-big'), roundBigText: $('round-big-text'), roundBigDetail: $('round-big-detail'),
     roundScreen: $('round-screen'), roundHeading: $('round-heading'), roundPlayersCount: $('round-players-count'), roundClock: $('round-clock'),
     roundPodium: $('round-podium'), roundPlayers: $('round-players'), roundSchools: $('round-schools'), roundSchoolsBox: $('round-schools-box'),
-    toRounds: $('to-rounds'), roundClose: $('round-close'), archive: $('archive'), archiveStatus: $('archive-status'),
+    toRounds: $('to-rounds'), roundClose: $('round-close'), roundOpen: $('round-open'), archive: $('archive'), archiveStatus: $('archive-status'),
     archiveList: $('archive-list'), archiveDetail: $('archive-detail'), archiveTitle: $('archive-title'), archiveBack: $('archive-back'),
     archivePodium: $('archive-podium'), archivePlayers: $('archive-players'), archiveSchools: $('archive-schools'),
     archiveSchoolsBox: $('archive-schools-box'), admin: $('admin'), adminSeconds: $('admin-seconds'), adminTitle: $('admin-title'),
@@ -108,6 +108,7 @@ export function view(document, lang, dispatch) {
   on(ui.sound, 'click', () => ({ type: 'toggleSound' }));
   on(ui.toRounds, 'click', () => ({ type: 'showRounds' }));
   on(ui.roundClose, 'click', () => ({ type: 'dismissRound' }));
+  on(ui.roundOpen, 'click', () => ({ type: 'reopenRound' }));
   on(ui.archiveBack, 'click', () => ({ type: 'archiveBack' }));
   on($('archive-close'), 'click', () => ({ type: 'closeRounds' }));
   ui.archiveList.addEventListener('click', (event) => {
@@ -281,6 +282,8 @@ export function view(document, lang, dispatch) {
     ui.archive.hidden = screen !== 'archive';
     ui.toRounds.hidden = screen === 'archive';
     ui.roundClose.hidden = screen !== 'round';
+    // A round taken off the screen can be brought back while it is on (or on its podium).
+    ui.roundOpen.hidden = !(state.round && state.roundStage && state.roundClosed === state.round.id);
     if (screen === 'round') renderRoundScreen(state, roundScreen(state));
     if (screen === 'archive') renderArchive(state);
     // The rows were sized for the screen while the board showed; they are again when it does.
@@ -510,7 +513,7 @@ export const TEXT = {
     roundResult: (place) => `${place}위!`, roundResultDetail: (count, players) => `${count}번 · ${players}명 중`,
     roundNoResult: '이번 라운드 기록 없음', tapToClose: '(터치하면 닫힙니다)', podiumPlace: (place) => `${place}위`,
     roundPlayers: '선수', roundSchools: '학교', playerCount: (n) => `${n}명 참가`, roundFinal: '최종 결과',
-    previousRounds: '지난 라운드', allRounds: '목록', backToBoard: '순위로 돌아가기', close: '닫기',
+    previousRounds: '지난 라운드', allRounds: '목록', backToBoard: '순위로 돌아가기', close: '닫기', currentRound: '지금 라운드',
     roundsLoading: '불러오는 중…', roundsFailed: '불러올 수 없습니다: 서버에 연결되지 않았습니다.', roundsEmpty: '아직 라운드가 없습니다.',
     duration: (s) => (s < 60 ? `${s}초` : s % 60 ? `${Math.floor(s / 60)}분 ${s % 60}초` : `${s / 60}분`),
     roundSeconds: '시간', roundTitle: '제목', startRound: '라운드 시작', stopRound: '멈추기',
@@ -550,7 +553,7 @@ export const TEXT = {
     roundResult: (place) => `${ordinal(place)}!`, roundResultDetail: (count, players) => `${count} taps · of ${players}`,
     roundNoResult: 'No taps counted this round', tapToClose: '(tap to close)', podiumPlace: (place) => ordinal(place),
     roundPlayers: 'Players', roundSchools: 'Schools', playerCount: (n) => `${n} playing`, roundFinal: 'Final results',
-    previousRounds: 'Previous rounds', allRounds: 'All rounds', backToBoard: 'Back to the ranking', close: 'Close',
+    previousRounds: 'Previous rounds', allRounds: 'All rounds', backToBoard: 'Back to the ranking', close: 'Close', currentRound: 'Current round',
     roundsLoading: 'Loading…', roundsFailed: 'Cannot load: the server is not reachable.', roundsEmpty: 'No rounds yet.',
     duration: (s) => (s < 60 ? `${s} s` : s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`),
     roundSeconds: 'Length', roundTitle: 'Title', startRound: 'Start a round', stopRound: 'Stop',
