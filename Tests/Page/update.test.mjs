@@ -172,7 +172,7 @@ test('a welcome drops what the server applied, numbers the rest on from its last
   assert.equal(state.box.nextSeq, 6);
   assert.equal(state.socket, 'welcomed');
   assert.equal(state.lastPong, 9000);
-  assert.deepEqual(sent(effects).map((m) => [m.type, m.seq]), [['taps', 4], ['taps', 5]]);
+  assert.deepEqual(sent(effects).map((m) => [m.type, m.seq]), [['taps', 4], ['taps', 5], ['ping', undefined]], 'a ping last: the server\'s clock');
   assert.deepEqual(stores(effects), [`outbox:${BATTLE}`, `player:${BATTLE}`]);
   assert.ok(types(effects).indexOf('store') < types(effects).indexOf('send'), 'stored before sent');
   assert.ok(types(effects).includes('loadDirectory'), 'a catalog the page has not read');
@@ -227,7 +227,7 @@ test('offline taps wait in the outbox and go out once online', () => {
   assert.equal(offline.box.batches.length, 1);
   const [, effects] = run(offline, [{ type: 'server', message: { type: 'welcome', battle: BATTLE, lastSeq: 0, player: PLAYER,
     catalog: 'c' }, record: EMPTY }]);
-  assert.deepEqual(sent(effects).map((m) => [m.seq, m.playerTaps]), [[1, 2]]);
+  assert.deepEqual(sent(effects).map((m) => [m.type, m.seq, m.playerTaps]), [['taps', 1, 2], ['ping', undefined, undefined]]);
 });
 
 test('connected again elsewhere, or a page that does not match the server, stops for good', () => {
@@ -339,7 +339,7 @@ test('welcomed by a battle whose player has no school (a new battle), the page t
   const [state, effects] = run(playing(), [{ type: 'socketOpen' }],
                                [{ type: 'server', message: { type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: PLAYER, catalog: 'c' },
                                   record: EMPTY }]);
-  assert.deepEqual(sent(effects), [{ type: 'taps', seq: 1, taps: {}, playerTaps: 0, best: 0, startMs: 0, endMs: 0, switchedTo: 'S1' }]);
+  assert.deepEqual(sent(effects), [{ type: 'taps', seq: 1, taps: {}, playerTaps: 0, best: 0, startMs: 0, endMs: 0, switchedTo: 'S1' }, { type: 'ping' }]);
   assert.deepEqual(state.played, { school: 'S1', taps: 0, best: 0 });
 });
 

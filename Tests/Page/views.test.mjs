@@ -145,7 +145,7 @@ test('the ranking is asked for again on a new connection, not while offline', ()
   assert.deepEqual(sent(offline), []);
   const [, effects] = run(shown, [{ type: 'socketOpen' }],
                           server({ type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: PLAYER, catalog: 'c1' }));
-  assert.deepEqual(sent(effects), [{ type: 'watch', league: {}, from: 0, count: 100 }]);
+  assert.deepEqual(sent(effects), [{ type: 'watch', league: {}, from: 0, count: 100 }, { type: 'ping' }]);
 });
 
 const PAGE = { type: 'page', version: 7, league: {}, from: 0, size: 6,

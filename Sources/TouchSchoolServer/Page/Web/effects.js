@@ -1,6 +1,6 @@
 // The effects update.js asks for, run against the world, and the world's news as messages for
 // it: the storage, the sound and vibration, the server (socket, board stream, fetches), which tab
-// plays, and timers. main.js runs each effect with the function of its name.
+// plays, the address, and timers. main.js runs each effect with the function of its name.
 import { isValidBattleID } from './rules.js';
 import { battleKey } from './state.js';
 import { SEARCH_LIMIT } from './update.js';
@@ -45,6 +45,17 @@ function run(effect) {
 }
 
 export const storage = { get, set, remove, record, run };
+
+// The teacher's token in sessionStorage: this tab's only, gone with it, never in an address.
+const ADMIN_KEY = `${KEY}admin`;
+
+export const session = {
+  admin() { try { return sessionStorage.getItem(ADMIN_KEY); } catch { return null; } },
+  keepAdmin({ token }) { try { sessionStorage.setItem(ADMIN_KEY, token); } catch { /* no storage: kept until a reload */ } },
+};
+
+/** The address without its fragment (the token was there), in place: no new history entry, no reload. */
+export function forgetHash() { history.replaceState(history.state, '', location.pathname + location.search); }
 
 // ---------------------------------------------------------------- sound and vibration
 // A tap's click and a refusal's low double buzz from Web Audio oscillators (no sound files), and
@@ -105,7 +116,17 @@ function warning(muted) {
   tone(audioContext, 'square', 147, at + 0.22, 0.3, 0.2);
 }
 
-export const feedback = { tap, warning };
+/** A round's result: a rising arpeggio and its chord (C E G C), and a long buzz. */
+function fanfare(muted) {
+  vibrate([80, 60, 80, 60, 300]);
+  const audioContext = !muted && audio();
+  if (!audioContext) return;
+  const at = audioContext.currentTime;
+  [523.25, 659.25, 783.99].forEach((frequency, i) => tone(audioContext, 'triangle', frequency, at + i * 0.13, 0.16, 0.3));
+  for (const frequency of [523.25, 659.25, 783.99, 1046.5]) tone(audioContext, 'triangle', frequency, at + 0.42, 0.9, 0.18);
+}
+
+export const feedback = { tap, warning, fanfare };
 
 // ---------------------------------------------------------------- the server
 // The server, as effects: the play socket (/v1/play), the page stream of a tab that does not play
@@ -145,6 +166,10 @@ export function net(dispatch) {
         const page = json(event.data);
         if (page && source === stream) dispatch({ type: 'boardPage', page });
       });
+      stream.addEventListener('round', (event) => {
+        const round = json(event.data);
+        if (round && source === stream) dispatch({ type: 'boardRound', round });
+      });
       stream.onerror = () => {
         if (source !== stream) return;
         const closed = stream.readyState === EventSource.CLOSED;
@@ -169,6 +194,24 @@ export function net(dispatch) {
       get(`/v1/search?limit=${SEARCH_LIMIT + 1}&q=${encodeURIComponent(text)}`, { signal: abort.signal })
         .then((answer) => { if (!abort.signal.aborted) dispatch({ type: 'searchAnswer', answer }); },
               () => { if (!abort.signal.aborted) dispatch({ type: 'searchFailed' }); });
+    },
+    loadRounds() {
+      get('/v1/rounds', { cache: 'no-store' })
+        .then((rounds) => dispatch({ type: 'roundsList', rounds }), () => dispatch({ type: 'roundsFailed' }));
+    },
+    loadRound({ id }) {
+      get(`/v1/rounds/${encodeURIComponent(id)}`, { cache: 'no-store' })
+        .then((answer) => dispatch({ type: 'roundDetail', answer }), () => dispatch({ type: 'roundsFailed' }));
+    },
+    /** The teacher's start or stop: the server's `{"error"}` on a refusal, status 0 without an answer. */
+    adminPost({ url, token }) {
+      fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, cache: 'no-store' })
+        .then(async (response) => {
+          if (response.ok) return dispatch({ type: 'adminAnswer', ok: true });
+          const answer = await response.json().catch(() => null);
+          const error = answer && typeof answer.error === 'string' ? answer.error : response.statusText;
+          return dispatch({ type: 'adminAnswer', ok: false, status: response.status, error });
+        }, () => dispatch({ type: 'adminAnswer', ok: false, status: 0, error: null }));
     },
     findJoin() {
       get('/v1/join', { cache: 'no-store' })

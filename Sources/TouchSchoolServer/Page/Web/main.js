@@ -4,7 +4,7 @@
 import { initialState } from './state.js';
 import { update } from './update.js';
 import { view, TEXT } from './view.js';
-import { storage, feedback, net, tabs, timers } from './effects.js';
+import { storage, session, forgetHash, feedback, net, tabs, timers } from './effects.js';
 
 /** Ranks and boards are recomputed at most this often, never per tap. */
 const RANK_MS = 250;
@@ -19,7 +19,7 @@ const asked = params.get('school');
 let state = initialState({
   boardOnly: params.has('board'), asked, school: asked || storage.get('school', null), name: storage.get('name', '') || '',
   muted: storage.get('muted', false) === true, defaultPlayer: TEXT[lang].defaultPlayer, join: `${location.origin}/`,
-  keyboardHint: finePointer.matches,
+  keyboardHint: finePointer.matches, hash: location.hash, admin: session.admin(),
 });
 
 /** `count` random bytes, base64url without padding. */
@@ -59,6 +59,7 @@ const run = {
   store: storage.run, remove: storage.run,
   send: server.send, connect: server.connect, close: server.close, watchBoard: server.watchBoard, unwatchBoard: server.unwatchBoard,
   loadDirectory: server.loadDirectory, search: server.search, findJoin: server.findJoin,
+  loadRounds: server.loadRounds, loadRound: server.loadRound, adminPost: server.adminPost, keepAdmin: session.keepAdmin, forgetHash,
   claimDevice: device.claim, releaseDevice: device.release,
   after: timer.after, cancel: timer.cancel, every: timer.every,
   feedback: ({ kind, muted }) => feedback[kind](muted),

@@ -6,6 +6,8 @@ import * as rules from './rules.js';
 export function initialState(options) {
   return {
     boardOnly: false, asked: null, school: null, name: '', muted: false, defaultPlayer: '', join: '', keyboardHint: false,
+    // The address's fragment, and the teacher's token the session kept (the projector's controls).
+    hash: '', admin: null,
     ...options,
     // The device: held (owner), asked for, another tab's, or given up for good (stopped: why).
     owner: false, claiming: false, elsewhere: false, stopped: null, device: null,
@@ -28,6 +30,16 @@ export function initialState(options) {
     socket: 'none', sentUpTo: 0, retryMs: 500, lastPong: 0, watching: null, stream: 'none', streaming: null,
     // A warning ({key, arg}), the search, a school change waiting for a yes ({id, taps}).
     warning: null, query: '', results: [], found: null, confirm: null,
+    // The server's clock (`clockOffset`): pings out (their local times, in order), pong samples
+    // {rtt, offset}, and one-way offsets (the round's own `nowMs` on arrival).
+    clock: { out: [], pings: [], oneWay: [] },
+    // A round: the last the server sent (its message's fields), its stage as shown ({id, phase, n},
+    // by `roundStage`), the round whose final was taken (a fanfare once), the phone's result shown
+    // ({id, since}) and the round the projector was taken back to the board from.
+    round: null, roundStage: null, finalSeen: null, roundResult: null, roundClosed: null,
+    // The projector: previous rounds ({list, detail, failed}, null when not shown); the teacher's
+    // start or stop under way, its error ({status, error}: the server's words; status 0: no answer).
+    archive: null, adminBusy: false, adminError: null,
   };
 }
 
@@ -235,3 +247,76 @@ export function region(row) { return row.district ? `${row.province} ${row.distr
  * welcome's battle takes it.
  */
 export function battleKey(name, battle) { return battle === null ? name : `${name}:${battle}`; }
+
+// ---------------------------------------------------------------- rounds
+/** The race's first second says GO instead of the seconds left. */
+const GO_MS = 1000;
+
+/**
+ * How far the server's clock is ahead of this one: of the pong samples, the one of the shortest
+ * round trip (the server read its clock near the middle of it); before any, the one-way offsets
+ * of round messages, each short by the time it travelled: the largest travelled least.
+ */
+export function clockOffset(clock) {
+  if (clock.pings.length > 0) return clock.pings.reduce((best, sample) => (sample.rtt < best.rtt ? sample : best)).offset;
+  return clock.oneWay.length > 0 ? Math.max(...clock.oneWay) : 0;
+}
+
+/** The server's time at this page's `now`. */
+export function serverNow(state, now) { return now + clockOffset(state.clock); }
+
+/**
+ * A round's stage at the server's time `t`: `countdown` (n: 3, 2, 1, the seconds to its start),
+ * `go` (its first second) and `race` (n: the seconds left, whole, rounded up), `counting` (the
+ * window closed, batches may still come) and `final`; `next`: the milliseconds until the stage or
+ * its number changes by the clock (null: only a message changes it). Null without a round, and for
+ * one stopped before its window opened (it counts nothing).
+ */
+export function roundStage(round, t) {
+  if (!round || round.endsAtMs <= round.startsAtMs) return null;
+  const untilChange = (ms) => ((ms - 1) % 1000) + 1;
+  if (t < round.startsAtMs) {
+    const left = round.startsAtMs - t;
+    return { phase: 'countdown', n: Math.ceil(left / 1000), next: untilChange(left) };
+  }
+  if (t < round.endsAtMs) {
+    const left = round.endsAtMs - t;
+    const go = t - round.startsAtMs < GO_MS;
+    return { phase: go ? 'go' : 'race', n: Math.ceil(left / 1000), next: go ? Math.min(untilChange(left), round.startsAtMs + GO_MS - t) : untilChange(left) };
+  }
+  return { phase: round.final ? 'final' : 'counting', n: 0, next: null };
+}
+
+/**
+ * What the screen shows of the round ({phase, n, round}), or null: the stage, but once final the
+ * phone's `result` only while it is shown (a race it saw end), and the projector's `podium` until
+ * it is taken back to the board, as it can be at any stage.
+ */
+export function roundScreen(state) {
+  const { round, roundStage: stage } = state;
+  if (!round || !stage || stage.id !== round.id) return null;
+  if (state.boardOnly && state.roundClosed === round.id) return null;
+  if (stage.phase !== 'final') return { phase: stage.phase, n: stage.n, round };
+  if (state.boardOnly) return { phase: 'podium', n: 0, round };
+  return state.roundResult && state.roundResult.id === round.id ? { phase: 'result', n: 0, round } : null;
+}
+
+/** The projector's screen: the previous rounds, the round on now, or the board. */
+export function projectorScreen(state) {
+  if (state.archive) return 'archive';
+  return roundScreen(state) ? 'round' : 'board';
+}
+
+/** The podium of standings ({place…}): the first three as steps stand, second, first, third; the rest after, in order. */
+export function podium(places) {
+  const sorted = [...places].sort((a, b) => a.place - b.place);
+  const [first, second, third] = sorted;
+  return { steps: [second, first, third].filter(Boolean), rest: sorted.slice(3) };
+}
+
+/** An English place: 1st, 2nd, 3rd, 4th, 11th, 21st. */
+export function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' })[n % 10] || 'th';
+  return `${n}${suffix}`;
+}

@@ -1,8 +1,8 @@
 // `update(state, message, now)` → `{state, effects}`: the next state (the same object when nothing
 // changed) and the effects to run in order, plain objects that main.js's `run` knows. Pure: no
-// DOM, storage, timers or sockets. Tests/Page/update.test.mjs and views.test.mjs show what each message does.
+// DOM, storage, timers or sockets. Tests/Page/update.test.mjs, views.test.mjs and rounds.test.mjs show what each message does.
 import * as rules from './rules.js';
-import { recount, me, myTaps, battleKey, pageWanted, pageKey, totalsOf, PROJECTOR_ROWS } from './state.js';
+import { recount, me, myTaps, battleKey, pageWanted, pageKey, totalsOf, PROJECTOR_ROWS, serverNow, roundStage, roundScreen } from './state.js';
 
 /** Protocol 2: the server sends each screen what it shows (its school's `view`, the `page` it watches). */
 const PROTOCOL = 2;
@@ -17,6 +17,10 @@ const SEARCH_MS = 120, WARNING_MS = 4000;
 const PROJECTOR_PAGE_MS = 8000;        // how long a page of the projector's board stays
 const CONTROLS_IDLE_MS = 3000;         // the projector's controls hide once the pointer has rested this long
 const FIRST_CONNECTION_MS = 3000;      // the projector's offline overlay waits this long for the stream's first connection
+const CLOCK_SAMPLES = 5;               // the server's clock from the last few samples: older ones the clocks may have drifted from
+const FRESH_FINAL_MS = 5000;           // a final seen this long past the grace is still the race's own: its result and fanfare
+const RESULT_MS = 15000;               // the phone's result stays this long
+const RESULT_SEEN_MS = 2000;           // before this, a tap (the race's last burst) does not close the result
 const collator = new Intl.Collator('ko');
 
 export function isLoopback(hostname) { return /^(localhost|127\.[0-9.]+|\[::1\])$/.test(hostname); }
@@ -31,6 +35,7 @@ export function update(state, message, now) {
 function handle(s, m, now, fx) {
   switch (m.type) {
     case 'start':
+      takeAdmin(s, fx);
       fx.push({ type: 'loadDirectory' });
       every(fx, SEAL_EVERY_MS, 'sealTick');
       every(fx, PING_MS, 'pingTick');
@@ -73,6 +78,7 @@ function handle(s, m, now, fx) {
       s.waitingTaps += 1;
       s.puffs = s.puffs.concat({ x: m.x, y: m.y }).slice(-PUFFS);
       s.puffCount += 1;
+      if (s.roundResult && now - s.roundResult.since >= RESULT_SEEN_MS) s.roundResult = null;
       fx.push({ type: 'feedback', kind: 'tap', muted: s.muted });
       return s;
     }
@@ -96,6 +102,7 @@ function handle(s, m, now, fx) {
       s.socket = 'none';
       s.sentUpTo = 0;
       s.watching = null;
+      s.clock = { ...s.clock, out: [] };
       if (s.stopped) return s;
       if (m.code === 1000 && /connected again/.test(m.reason)) return stop(s, fx, 'takenOver');
       if (m.code === 4000) return stop(s, fx, 'versionMismatch');
@@ -108,8 +115,12 @@ function handle(s, m, now, fx) {
     case 'pingTick':
       // Pings keep the connection open through proxies and notice a connection that died silently.
       if (s.socket !== 'welcomed') return undefined;
-      fx.push(now - s.lastPong > PONG_MS ? { type: 'close' } : { type: 'send', message: { type: 'ping' } });
-      return undefined;
+      if (now - s.lastPong > PONG_MS) {
+        fx.push({ type: 'close' });
+        return undefined;
+      }
+      ping(s, fx, now);
+      return s;
     case 'server':
       return receive(s, m.message, m.record, now, fx);
 
@@ -262,9 +273,10 @@ function handle(s, m, now, fx) {
       s.baseline = { key: pageKey(s.page.league, s.page.from), totals: totalsOf(s.page) };
       return s;
     case 'pageTick': {
-      // The next page, once the one shown has come; after the last with taps, the first again.
+      // The next page, once the one shown has come; after the last with taps, the first again
+      // (not under a round, which the board's pages would only disturb).
       const page = s.page;
-      if (!page || page.from !== s.projectorPage * PROJECTOR_ROWS) return undefined;
+      if (!page || page.from !== s.projectorPage * PROJECTOR_ROWS || roundScreen(s)) return undefined;
       const next = page.rows.length > PROJECTOR_ROWS && page.rows[PROJECTOR_ROWS][2] > 0 ? s.projectorPage + 1 : 0;
       if (next === s.projectorPage) return undefined;
       s.projectorPage = next;
@@ -282,6 +294,69 @@ function handle(s, m, now, fx) {
     case 'firstConnectionOver':
       s.firstConnectionOver = true;
       return s;
+
+    // ------------------------------------------------------------ rounds
+    case 'boardRound':
+      return s.boardOnly ? takeRound(s, m.round, now, fx) : undefined;
+    case 'roundTick':
+      return stageRound(s, fx, now);
+    case 'roundResultOver':
+      if (!s.roundResult) return undefined;
+      s.roundResult = null;
+      return s;
+    case 'dismissRound':
+      // The projector back to its board: this round stays closed (its events keep coming), the next opens.
+      if (!s.round) return undefined;
+      s.roundClosed = s.round.id;
+      return s;
+    case 'reopenRound':
+      if (s.roundClosed === null) return undefined;
+      s.roundClosed = null;
+      s.archive = null;
+      return s;
+    case 'showRounds':
+      s.archive = { list: null, detail: null, failed: false };
+      fx.push({ type: 'loadRounds' });
+      return s;
+    case 'roundsList':
+      if (!s.archive) return undefined;
+      s.archive = { ...s.archive, list: m.rounds, failed: false };
+      return s;
+    case 'showRound':
+      if (!s.archive) return undefined;
+      fx.push({ type: 'loadRound', id: m.id });
+      return undefined;
+    case 'roundDetail':
+      if (!s.archive) return undefined;
+      s.archive = { ...s.archive, detail: m.answer, failed: false };
+      return s;
+    case 'roundsFailed':
+      if (!s.archive) return undefined;
+      s.archive = { ...s.archive, failed: true };
+      return s;
+    case 'archiveBack':
+      if (!s.archive) return undefined;
+      s.archive = { ...s.archive, detail: null };
+      return s;
+    case 'closeRounds':
+      s.archive = null;
+      return s;
+
+    // ------------------------------------------------------------ the teacher's controls (the projector with the token)
+    case 'startRound': {
+      if (!s.admin) return undefined;
+      const query = [`seconds=${encodeURIComponent(m.seconds)}`];
+      const title = m.title.trim();
+      if (title) query.push(`title=${encodeURIComponent(title)}`);
+      return adminPost(s, fx, `/v1/admin/rounds?${query.join('&')}`);
+    }
+    case 'stopRound':
+      return s.admin ? adminPost(s, fx, '/v1/admin/rounds/stop') : undefined;
+    case 'adminAnswer':
+      s.adminBusy = false;
+      s.adminError = m.ok ? null : { status: m.status, error: m.error };
+      return s;
+
     case 'join': {
       const reachable = m.addresses.find((address) => !isLoopback(new URL(address).hostname));
       if (!reachable) return undefined;
@@ -297,6 +372,94 @@ function after(fx, name, ms, type) { fx.push({ type: 'after', name, ms, message:
 function every(fx, ms, type) { fx.push({ type: 'every', ms, message: { type } }); }
 
 function playerName(s) { return s.name || s.defaultPlayer; }
+
+/** A ping, its time kept to measure the server's clock by its pong. */
+function ping(s, fx, now) {
+  s.clock = { ...s.clock, out: s.clock.out.concat(now).slice(-CLOCK_SAMPLES) };
+  fx.push({ type: 'send', message: { type: 'ping' } });
+}
+
+/** A pong: with the server's clock (`nowMs`), a sample of the offset, read at the middle of the round trip. */
+function pong(s, m, now, fx) {
+  s.lastPong = now;
+  const [sentAt, ...out] = s.clock.out;
+  s.clock = { ...s.clock, out };
+  if (sentAt === undefined || typeof m.nowMs !== 'number') return s;
+  const sample = { rtt: now - sentAt, offset: m.nowMs - (sentAt + now) / 2 };
+  s.clock = { ...s.clock, pings: s.clock.pings.concat(sample).slice(-CLOCK_SAMPLES) };
+  // A round on screen follows the better clock.
+  if (s.round) stageRound(s, fx, now);
+  return s;
+}
+
+/**
+ * A round from the server (the socket's `round` message, the projector's `round` event): the
+ * newest it has sent, a new one or the same one changed (stopped early, standings, final). Its
+ * `nowMs` is the server's clock as it was sent: a one-way sample of the offset.
+ */
+function takeRound(s, m, now, fx) {
+  if (s.round && m.id < s.round.id) return undefined;
+  const { type, nowMs, ...round } = m;
+  if (typeof nowMs === 'number') s.clock = { ...s.clock, oneWay: s.clock.oneWay.concat(nowMs - now).slice(-CLOCK_SAMPLES) };
+  // A new round takes the projector off the board, or the previous rounds, at once.
+  if (s.boardOnly && (!s.round || s.round.id !== round.id)) s.archive = null;
+  s.round = round;
+  return stageRound(s, fx, now);
+}
+
+/**
+ * The round's stage at the server's time now, and the tick at its next change (each second, to
+ * the millisecond: every screen turns 3-2-1 together). Once final, the phone shows the result
+ * (for RESULT_MS, or until a tap) with a fanfare for a player with a place, once a round, and
+ * only for a race it saw end: not for a round that was over long before the page opened.
+ */
+function stageRound(s, fx, now) {
+  const t = serverNow(s, now);
+  const stage = roundStage(s.round, t);
+  if (stage && stage.next !== null) fx.push({ type: 'after', name: 'roundTick', ms: stage.next, message: { type: 'roundTick' } });
+  const round = s.round;
+  let changed = false;
+  if (stage && stage.phase === 'final' && s.finalSeen !== round.id) {
+    s.finalSeen = round.id;
+    changed = true;
+    if (!s.boardOnly && t <= round.endsAtMs + round.graceMs + FRESH_FINAL_MS) {
+      s.roundResult = { id: round.id, since: now };
+      after(fx, 'roundResult', RESULT_MS, 'roundResultOver');
+      if (round.place !== null) fx.push({ type: 'feedback', kind: 'fanfare', muted: s.muted });
+    }
+  }
+  const shown = stage && { id: round.id, phase: stage.phase, n: stage.n };
+  const was = s.roundStage;
+  if (shown && was && shown.id === was.id && shown.phase === was.phase && shown.n === was.n) return changed ? s : undefined;
+  if (!shown && !was) return changed ? s : undefined;
+  s.roundStage = shown;
+  return s;
+}
+
+/**
+ * The teacher's token: from the address's fragment (`#admin=TOKEN`, as the server prints the
+ * link), kept for the session and taken out of the address at once (a student must never see
+ * it in a URL), or the one the session kept. Only the projector has controls: a phone's page
+ * opened with it only drops it.
+ */
+function takeAdmin(s, fx) {
+  const token = adminTokenIn(s.hash);
+  if (token && s.boardOnly) fx.push({ type: 'keepAdmin', token });
+  if (token) fx.push({ type: 'forgetHash' });
+  s.admin = s.boardOnly ? token || s.admin : null;
+}
+
+/** The token of a fragment `#admin=TOKEN`, or null. */
+export function adminTokenIn(hash) {
+  return new URLSearchParams(hash.replace(/^#/, '')).get('admin') || null;
+}
+
+function adminPost(s, fx, url) {
+  s.adminBusy = true;
+  s.adminError = null;
+  fx.push({ type: 'adminPost', url, token: s.admin });
+  return s;
+}
 
 /** A write to the storage: only the tab that plays writes (a tab that lost the device, or never had it, cannot put its stale outbox over the live one). */
 function store(s, fx, name, value, orRemove) {
@@ -480,6 +643,8 @@ function receive(s, m, record, now, fx) {
       // A new connection watches nothing yet: the page shown is asked for again.
       s.watching = null;
       follow(s, fx);
+      // The server's clock, for the rounds: a first sample now rather than at the next ping.
+      ping(s, fx, now);
       return s;
     }
     case 'ack': {
@@ -507,8 +672,9 @@ function receive(s, m, record, now, fx) {
     case 'page':
       return takePage(s, m, fx);
     case 'pong':
-      s.lastPong = now;
-      return s;
+      return pong(s, m, now, fx);
+    case 'round':
+      return takeRound(s, m, now, fx);
     default:
       return undefined;
   }
@@ -529,9 +695,11 @@ function enterBattle(s, id, record, now, fx) {
     for (const name of ['outbox', 'open', 'player', 'switchTo']) if (s.owner) fx.push({ type: 'remove', name });
   } else {
     take(s, { ...record, battle: id });
-    // Another battle's standings are not this one's.
+    // Another battle's standings are not this one's, nor its rounds.
     s.schoolView = null;
     s.page = null;
+    s.round = null;
+    s.roundStage = null;
     // Its batch left open when the page last played it (not sent: the socket is not welcomed yet).
     if (s.open) seal(s, fx, true, now);
   }

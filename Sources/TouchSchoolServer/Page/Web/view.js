@@ -2,9 +2,13 @@
 // the DOM (per tap only the counters change), `renderRanks(state)` redraws the ranks, the side list
 // and the ranking. Only this module touches the elements; names from the data only ever as textContent.
 import { PUFFS } from './update.js';
-import { myTaps, me, schoolTotal, standing, miniRows, pageShown, listRows, movements, projectorPosition, region, PROJECTOR_ROWS } from './state.js';
+import { myTaps, me, schoolTotal, standing, miniRows, pageShown, listRows, movements, projectorPosition, region, PROJECTOR_ROWS,
+         roundScreen, projectorScreen, podium, ordinal } from './state.js';
 
 const PUFF_MS = 1000;          // a puff fades over a second
+/** The lengths of a round the teacher picks from (the server takes 5 to 3,600 s). */
+const ROUND_SECONDS = [10, 30, 60, 120, 300];
+const DEFAULT_ROUND_SECONDS = 30;
 
 export function view(document, lang, dispatch) {
   const t = TEXT[lang];
@@ -19,7 +23,17 @@ export function view(document, lang, dispatch) {
     player: $('player'), sound: $('sound'), boardPage: $('board-page'), join: $('join'), offline: $('offline-overlay'),
     confirm: $('confirm'), playHint: $('play-hint'), toGame: $('to-game'), toPicker: $('to-picker'),
     confirmYes: $('confirm-yes'),
+    roundBar: $('round-bar'), roundTitle: $('round-title'), roundTime: $('round-time'), roundPlace: $('round-place'),
+    roundCount: $('round-count'), roundBig: $('round-big'), roundBigText: $('round-big-text'), roundBigDetail: $('round-big-detail'),
+    roundScreen: $('round-screen'), roundHeading: $('round-heading'), roundPlayersCount: $('round-players-count'), roundClock: $('round-clock'),
+    roundPodium: $('round-podium'), roundPlayers: $('round-players'), roundSchools: $('round-schools'), roundSchoolsBox: $('round-schools-box'),
+    toRounds: $('to-rounds'), roundClose: $('round-close'), roundOpen: $('round-open'), archive: $('archive'), archiveStatus: $('archive-status'),
+    archiveList: $('archive-list'), archiveDetail: $('archive-detail'), archiveTitle: $('archive-title'), archiveBack: $('archive-back'),
+    archivePodium: $('archive-podium'), archivePlayers: $('archive-players'), archiveSchools: $('archive-schools'),
+    archiveSchoolsBox: $('archive-schools-box'), admin: $('admin'), adminSeconds: $('admin-seconds'), adminTitle: $('admin-title'),
+    adminStart: $('admin-start'), adminStop: $('admin-stop'), adminError: $('admin-error'),
   };
+  const dateTime = new Intl.DateTimeFormat(lang === 'ko' ? 'ko-KR' : 'en-US', { dateStyle: 'short', timeStyle: 'short' });
   /** What was drawn last: a part is drawn again only when its part of the state changed. */
   let drawn = {};
 
@@ -31,6 +45,8 @@ export function view(document, lang, dispatch) {
   ui.level.replaceChildren(option('', t.all), ...Object.keys(t.levels).map((level) => option(level, t.levels[level])));
   ui.province.replaceChildren(option('', t.all));
   ui.playerName.placeholder = t.defaultPlayer;
+  ui.adminSeconds.replaceChildren(...ROUND_SECONDS.map((seconds) => option(String(seconds), t.duration(seconds))));
+  ui.adminSeconds.value = String(DEFAULT_ROUND_SECONDS);
   const puffs = [], animations = [];
   for (let i = 0; i < PUFFS; i++) {
     const element = document.createElement('div');
@@ -90,6 +106,20 @@ export function view(document, lang, dispatch) {
   on(ui.province, 'change', league);
   on(ui.playerName, 'change', () => ({ type: 'name', text: ui.playerName.value }));
   on(ui.sound, 'click', () => ({ type: 'toggleSound' }));
+  on(ui.toRounds, 'click', () => ({ type: 'showRounds' }));
+  on(ui.roundClose, 'click', () => ({ type: 'dismissRound' }));
+  on(ui.roundOpen, 'click', () => ({ type: 'reopenRound' }));
+  on(ui.archiveBack, 'click', () => ({ type: 'archiveBack' }));
+  on($('archive-close'), 'click', () => ({ type: 'closeRounds' }));
+  ui.archiveList.addEventListener('click', (event) => {
+    const button = event.target.closest('button');
+    if (button) dispatch({ type: 'showRound', id: Number(button.dataset.id) });
+  });
+  ui.admin.addEventListener('submit', (event) => {
+    event.preventDefault();
+    dispatch({ type: 'startRound', seconds: Number(ui.adminSeconds.value), title: ui.adminTitle.value });
+  });
+  on(ui.adminStop, 'click', () => ({ type: 'stopRound' }));
 
   // ---------------------------------------------------------------- drawing
   /** Sets a property only when it differs (a text node rewritten per tap costs layout). */
@@ -136,6 +166,10 @@ export function view(document, lang, dispatch) {
       ui.join.hidden = false;
       if (state.join !== was.join) showJoin(state.join);
     }
+    if (['round', 'roundStage', 'roundResult', 'roundClosed', 'archive', 'schools'].some((part) => state[part] !== was[part])) {
+      if (state.boardOnly) renderProjector(state); else renderGameRound(roundScreen(state));
+    }
+    if (state.admin !== was.admin || state.adminBusy !== was.adminBusy || state.adminError !== was.adminError) renderAdmin(state);
   }
 
   function words({ key, arg }) { return typeof t[key] === 'function' ? t[key](arg) : t[key]; }
@@ -215,6 +249,114 @@ export function view(document, lang, dispatch) {
     $('confirm-keeps').textContent = t.confirmKeeps(number.format(asked.taps));
     if (!ui.confirm.open) ui.confirm.showModal();
     ui.confirmYes.focus();
+  }
+
+  // ---------------------------------------------------------------- rounds
+  function roundName(round) { return round.title || t.roundDefault(round.id); }
+
+  /** The phone's round: a bar above the play area from GO on; over it, the 3-2-1, GO, the counting and the result. */
+  function renderGameRound(shown) {
+    const phase = shown ? shown.phase : null;
+    ui.roundBar.hidden = !shown || phase === 'countdown' || phase === 'result';
+    ui.roundBig.hidden = !shown || phase === 'race';
+    if (!shown) return;
+    const { round } = shown;
+    ui.roundTitle.textContent = roundName(round);
+    ui.roundTime.textContent = phase === 'counting' ? t.counting : t.timeLeft(number.format(shown.n));
+    ui.roundPlace.textContent = round.place ? t.roundPlace(round.place, number.format(round.players)) : t.roundNoPlace;
+    ui.roundCount.textContent = t.roundCount(number.format(round.count));
+    ui.roundBig.dataset.phase = phase;
+    const result = phase === 'result';
+    ui.roundBigText.textContent = phase === 'countdown' ? String(shown.n) : phase === 'go' ? t.go : phase === 'counting' ? t.counting
+      : round.place ? t.roundResult(round.place) : t.roundNoResult;
+    ui.roundBigDetail.textContent = result ? `${round.place ? t.roundResultDetail(number.format(round.count), number.format(round.players)) : ''} ${t.tapToClose}`.trim()
+      : '';
+  }
+
+  /** The projector's screen: the board, the round (which replaces it while on), or the previous rounds. */
+  function renderProjector(state) {
+    const screen = projectorScreen(state);
+    const wasBoard = !ui.board.hidden;
+    ui.board.hidden = screen !== 'board';
+    ui.roundScreen.hidden = screen !== 'round';
+    ui.archive.hidden = screen !== 'archive';
+    ui.toRounds.hidden = screen === 'archive';
+    ui.roundClose.hidden = screen !== 'round';
+    // A round taken off the screen can be brought back while it is on (or on its podium).
+    ui.roundOpen.hidden = !(state.round && state.roundStage && state.roundClosed === state.round.id);
+    if (screen === 'round') renderRoundScreen(state, roundScreen(state));
+    if (screen === 'archive') renderArchive(state);
+    // The rows were sized for the screen while the board showed; they are again when it does.
+    if (screen === 'board' && !wasBoard) fitRows();
+  }
+
+  function renderRoundScreen(state, { phase, n, round }) {
+    ui.roundScreen.dataset.phase = phase;
+    ui.roundHeading.textContent = roundName(round);
+    ui.roundPlayersCount.textContent = t.playerCount(number.format(round.playerCount));
+    ui.roundClock.textContent = phase === 'countdown' ? String(n) : phase === 'go' ? t.go : phase === 'race' ? clockText(n)
+      : phase === 'counting' ? t.counting : t.roundFinal;
+    renderStandings(state, round, phase === 'podium',
+                    { podium: ui.roundPodium, players: ui.roundPlayers, schools: ui.roundSchools, schoolsBox: ui.roundSchoolsBox });
+  }
+
+  /** A round's standings ({players, schools}): the players (the first three on the podium, `onPodium`), the schools beside when more than one played. */
+  function renderStandings(state, { players, schools }, onPodium, into) {
+    const { steps, rest } = onPodium ? podium(players) : { steps: [], rest: players };
+    into.podium.hidden = steps.length === 0;
+    into.podium.replaceChildren(...steps.map((p) => {
+      const step = document.createElement('div');
+      step.className = `step step-${p.place}`;
+      step.append(span('n', onPodium ? t.podiumPlace(p.place) : String(p.place)), span('name', p.player), span('school', nameOf(state, p.school)),
+                  span('t', number.format(p.count)));
+      return step;
+    }));
+    const items = standingsItems(document, rest, (p) => [String(p.place), p.player, nameOf(state, p.school), number.format(p.count)], ['n', 'name', 'school', 't']);
+    if (steps.length === 0 && items.length === 0) items.push(textElement(document, 'li', 'empty', t.boardEmpty));
+    into.players.replaceChildren(...items);
+    into.schoolsBox.hidden = schools.length === 0;
+    into.schools.replaceChildren(...standingsItems(document, schools, (r) => [String(r.place), nameOf(state, r.id), number.format(r.count)], ['n', 'name', 't']));
+  }
+
+  /** The previous rounds: their list, newest first, or one round's results. */
+  function renderArchive(state) {
+    const { list, detail, failed } = state.archive;
+    ui.archiveStatus.textContent = failed ? t.roundsFailed : !detail && !list ? t.roundsLoading : !detail && list.length === 0 ? t.roundsEmpty : '';
+    ui.archiveList.hidden = Boolean(detail);
+    ui.archiveDetail.hidden = !detail;
+    ui.archiveBack.hidden = !detail;
+    if (detail) {
+      ui.archiveTitle.textContent = `${roundName(detail.round)} · ${when(detail.round)}`;
+      renderStandings(state, detail, true, { podium: ui.archivePodium, players: ui.archivePlayers, schools: ui.archiveSchools, schoolsBox: ui.archiveSchoolsBox });
+      return;
+    }
+    ui.archiveList.replaceChildren(...(list || []).map((round) => {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.id = String(round.id);
+      button.append(span('name', roundName(round)), span('where', when(round)));
+      item.append(button);
+      return item;
+    }));
+  }
+
+  /** When a round ran, and how long (a round stopped early, as long as it ran). */
+  function when(round) {
+    return `${dateTime.format(new Date(round.startsAtMs))} · ${t.duration(Math.max(0, Math.round((round.endsAtMs - round.startsAtMs) / 1000)))}`;
+  }
+
+  function clockText(seconds) {
+    return seconds < 60 ? String(seconds) : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  }
+
+  /** The teacher's controls, only with the token; the server's error as it said it (text). */
+  function renderAdmin(state) {
+    ui.admin.hidden = !(state.boardOnly && state.admin);
+    ui.adminStart.disabled = state.adminBusy;
+    ui.adminStop.disabled = state.adminBusy;
+    const error = state.adminError;
+    ui.adminError.textContent = !error ? '' : error.status ? t.adminFailed(error.status, error.error || '') : t.adminOffline;
   }
 
   /** The join address in words and as a QR code (the server draws it; SVG, sharp at any size). */
@@ -313,6 +455,22 @@ export function view(document, lang, dispatch) {
   return { render, renderRanks, fitRows };
 }
 
+function textElement(document, tag, className, text) {
+  const element = document.createElement(tag);
+  if (className) element.className = className;
+  element.textContent = text;
+  return element;
+}
+
+/** A round's standings as list items in place order: `cells(row)` the texts of a row, each a span of its class in `classes`. */
+export function standingsItems(document, rows, cells, classes = []) {
+  return [...rows].sort((a, b) => a.place - b.place).map((row) => {
+    const item = document.createElement('li');
+    item.append(...cells(row).map((text, i) => textElement(document, 'span', classes[i], text)));
+    return item;
+  });
+}
+
 /** As the terminal's ranking: ▲ places climbed, ▼ places lost, - for none. */
 function movementText(moved) {
   return moved > 0 ? `▲${Math.min(moved, 999)}` : moved < 0 ? `▼${Math.min(-moved, 999)}` : '-';
@@ -350,6 +508,16 @@ export const TEXT = {
     versionMismatch: '이 페이지는 서버와 맞지 않습니다. 새로 고침하세요.',
     unknownSchool: (id) => `'${id}' 학교가 없습니다. 검색해서 골라 주세요.`,
     defaultPlayer: '웹 플레이어', noSchool: '학교를 고르세요',
+    roundDefault: (id) => `라운드 ${id}`, go: '시작!', timeLeft: (n) => `남은 시간 ${n}초`, counting: '집계 중…',
+    roundPlace: (place, players) => `${place}위 / ${players}명`, roundNoPlace: '아직 기록 없음', roundCount: (n) => `${n}번`,
+    roundResult: (place) => `${place}위!`, roundResultDetail: (count, players) => `${count}번 · ${players}명 중`,
+    roundNoResult: '이번 라운드 기록 없음', tapToClose: '(터치하면 닫힙니다)', podiumPlace: (place) => `${place}위`,
+    roundPlayers: '선수', roundSchools: '학교', playerCount: (n) => `${n}명 참가`, roundFinal: '최종 결과',
+    previousRounds: '지난 라운드', allRounds: '목록', backToBoard: '순위로 돌아가기', close: '닫기', currentRound: '지금 라운드',
+    roundsLoading: '불러오는 중…', roundsFailed: '불러올 수 없습니다: 서버에 연결되지 않았습니다.', roundsEmpty: '아직 라운드가 없습니다.',
+    duration: (s) => (s < 60 ? `${s}초` : s % 60 ? `${Math.floor(s / 60)}분 ${s % 60}초` : `${s / 60}분`),
+    roundSeconds: '시간', roundTitle: '제목', startRound: '라운드 시작', stopRound: '멈추기',
+    adminFailed: (status, error) => `실패 (${status}) ${error}`, adminOffline: '서버에 연결되지 않았습니다.',
   },
   en: {
     title: 'School Battle', changeSchool: 'Change school', play: 'Play', board: 'Ranking', fullscreen: 'Full screen',
@@ -380,5 +548,15 @@ export const TEXT = {
     versionMismatch: 'This page does not match the server. Reload it.',
     unknownSchool: (id) => `No school has the id '${id}'. Search for it instead.`,
     defaultPlayer: 'web player', noSchool: 'Choose a school',
+    roundDefault: (id) => `Round ${id}`, go: 'GO!', timeLeft: (n) => `${n} s left`, counting: 'Counting…',
+    roundPlace: (place, players) => `${ordinal(place)} of ${players}`, roundNoPlace: 'no place yet', roundCount: (n) => `${n} taps`,
+    roundResult: (place) => `${ordinal(place)}!`, roundResultDetail: (count, players) => `${count} taps · of ${players}`,
+    roundNoResult: 'No taps counted this round', tapToClose: '(tap to close)', podiumPlace: (place) => ordinal(place),
+    roundPlayers: 'Players', roundSchools: 'Schools', playerCount: (n) => `${n} playing`, roundFinal: 'Final results',
+    previousRounds: 'Previous rounds', allRounds: 'All rounds', backToBoard: 'Back to the ranking', close: 'Close', currentRound: 'Current round',
+    roundsLoading: 'Loading…', roundsFailed: 'Cannot load: the server is not reachable.', roundsEmpty: 'No rounds yet.',
+    duration: (s) => (s < 60 ? `${s} s` : s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`),
+    roundSeconds: 'Length', roundTitle: 'Title', startRound: 'Start a round', stopRound: 'Stop',
+    adminFailed: (status, error) => `Failed (${status}) ${error}`, adminOffline: 'The server is not reachable.',
   },
 };

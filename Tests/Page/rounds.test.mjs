@@ -1,0 +1,356 @@
+// Rounds on the page (Web/update.js, Web/state.js): a class's timed race, started by the teacher.
+// The phone's `round` message and the projector's `round` event, both timed by the server's clock
+// (the page's own plus an offset, from pongs or, until one comes, from the message itself); the
+// teacher's controls, behind the token of the address's fragment. The expectations are written
+// out by hand. `node --test Tests/Page`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { update, adminTokenIn } from '../../Sources/TouchSchoolServer/Page/Web/update.js';
+import { initialState, clockOffset, serverNow, roundStage, roundScreen, podium, projectorScreen, ordinal }
+  from '../../Sources/TouchSchoolServer/Page/Web/state.js';
+import { standingsItems, TEXT } from '../../Sources/TouchSchoolServer/Page/Web/view.js';
+
+const BATTLE = 'battleAAAAAAAAAAAAAA';
+const DEVICE = 'q3R8sU0vW1xY2zA3bC4dE5fG6hI7jK8lM9nO0pQ1rS2';
+const EMPTY = { battle: null, box: { nextSeq: 1, batches: [] }, open: null, player: { school: null, taps: 0, best: 0 } };
+
+function run(state, ...messages) {
+  let effects = [];
+  for (const [message, now] of messages) ({ state, effects } = update(state, message, now ?? 0));
+  return [state, effects];
+}
+const sent = (effects) => effects.filter((e) => e.type === 'send').map((e) => e.message);
+const server = (message, now) => [{ type: 'server', message }, now];
+const fanfares = (effects) => effects.filter((e) => e.type === 'feedback' && e.kind === 'fanfare');
+
+/** A tab that plays for S1, welcomed at local time `now`. */
+function welcomed(now = 0) {
+  return run(initialState({ defaultPlayer: 'web player', join: 'http://192.168.0.10:8080/' }),
+             [{ type: 'granted', record: EMPTY, device: DEVICE, freshDevice: 'x', school: 'S1' }, now], [{ type: 'socketOpen' }, now],
+             server({ type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: { school: 'S1', taps: 0, best: 0 }, catalog: 'c1' }, now));
+}
+
+// The server's clock runs 50 s ahead of the phone's: the round starts at the server's 100 000,
+// the phone's 50 000, and races 30 s.
+const AHEAD = 50000;
+const ROUND = { type: 'round', id: 3, title: '3반 대항전', startsAtMs: 100000, endsAtMs: 130000, graceMs: 5000, nowMs: 97000,
+                final: false, place: null, count: 0, players: 0 };
+
+test('after the welcome a ping goes out at once: the clock offset is known within a round trip', () => {
+  const [state, effects] = welcomed(1000);
+  assert.deepEqual(sent(effects).at(-1), { type: 'ping' });
+  assert.deepEqual(state.clock.out, [1000]);
+});
+
+test('the clock offset: of the pong samples, the one of the shortest round trip', () => {
+  let [state] = welcomed(1000);
+  // Out at 1000, back at 1200 (200 ms): the server said 51150 at the middle, 1100: +50 050.
+  [state] = run(state, server({ type: 'pong', nowMs: 51150 }, 1200));
+  assert.equal(clockOffset(state.clock), 50050);
+  // A quicker trip (20 ms) wins over the slow one, though it came later.
+  [state] = run(state, [{ type: 'pingTick' }, 16000], server({ type: 'pong', nowMs: 66010 }, 16020));
+  assert.equal(clockOffset(state.clock), 50000);
+  // A slower one after it does not move the offset.
+  [state] = run(state, [{ type: 'pingTick' }, 31000], server({ type: 'pong', nowMs: 81400 }, 31600));
+  assert.equal(clockOffset(state.clock), 50000);
+  assert.equal(serverNow(state, 40000), 90000);
+  // Only the last few samples: an old quick one is forgotten, the clocks may have drifted since.
+  for (let i = 0; i < 5; i++) [state] = run(state, [{ type: 'pingTick' }, 50000 + i * 15000], server({ type: 'pong', nowMs: 100100 + i * 15000 }, 50100 + i * 15000));
+  assert.equal(clockOffset(state.clock), 50050);
+});
+
+test('a pong without the server\'s clock (an older server) keeps the pings in step and adds no sample', () => {
+  const [state] = run(welcomed(1000)[0], server({ type: 'pong' }, 1100));
+  assert.deepEqual(state.clock.out, []);
+  assert.deepEqual(state.clock.pings, []);
+  assert.equal(state.lastPong, 1100);
+});
+
+test('until a pong comes, the round message\'s own clock sets the offset', () => {
+  // The ping went out at 40 000; the round comes at 40 005 (the server's 89 995 when sent: 49 990 plus its way).
+  const [state] = run(welcomed(40000)[0], server({ ...ROUND, nowMs: 89995 }, 40005));
+  assert.equal(clockOffset(state.clock), 49990);
+  const [ponged] = run(state, server({ type: 'pong', nowMs: 90010 }, 40010));
+  assert.equal(clockOffset(ponged.clock), 50005, 'a pong, once there is one, wins');
+});
+
+test('the countdown: 3, 2, 1 from the server\'s time, then GO, then the seconds left', () => {
+  const round = { startsAtMs: 100000, endsAtMs: 130000, final: false };
+  assert.deepEqual(roundStage(round, 97000), { phase: 'countdown', n: 3, next: 1000 });
+  assert.deepEqual(roundStage(round, 97001), { phase: 'countdown', n: 3, next: 999 });
+  assert.deepEqual(roundStage(round, 98000), { phase: 'countdown', n: 2, next: 1000 });
+  assert.deepEqual(roundStage(round, 99999), { phase: 'countdown', n: 1, next: 1 });
+  assert.deepEqual(roundStage(round, 100000), { phase: 'go', n: 30, next: 1000 });
+  assert.deepEqual(roundStage(round, 100400), { phase: 'go', n: 30, next: 600 });
+  assert.deepEqual(roundStage(round, 101000), { phase: 'race', n: 29, next: 1000 });
+  assert.deepEqual(roundStage(round, 129500), { phase: 'race', n: 1, next: 500 });
+  assert.deepEqual(roundStage(round, 130000), { phase: 'counting', n: 0, next: null });
+  assert.deepEqual(roundStage({ ...round, final: true }, 136000), { phase: 'final', n: 0, next: null });
+  assert.equal(roundStage({ ...round, endsAtMs: 99000 }, 98500), null, 'stopped in its countdown: nothing to race');
+  assert.equal(roundStage(null, 0), null);
+});
+
+test('the phone shows the countdown by the server\'s time, and ticks at each change of second', () => {
+  // Received at the phone's 47 000 (the server's 97 000): 3, the next change in a second.
+  const [state, effects] = run(welcomed(40000)[0], server(ROUND, 47000));
+  assert.deepEqual(state.roundStage, { id: 3, phase: 'countdown', n: 3 });
+  assert.deepEqual(effects.filter((e) => e.type === 'after'), [{ type: 'after', name: 'roundTick', ms: 1000, message: { type: 'roundTick' } }]);
+  assert.deepEqual(roundScreen(state), { phase: 'countdown', n: 3, round: state.round });
+  const [two] = run(state, [{ type: 'roundTick' }, 48000]);
+  assert.equal(two.roundStage.n, 2);
+  assert.equal(update(two, { type: 'roundTick' }, 48500).state, two, 'the same second: nothing to draw');
+  const [go] = run(two, [{ type: 'roundTick' }, 50000]);
+  assert.deepEqual(go.roundStage, { id: 3, phase: 'go', n: 30 });
+});
+
+test('two screens with different clocks show the same number at the same moment', () => {
+  // The same server moment, 98 500: one phone's clock 50 s behind, the other's 10 s ahead.
+  const [behind] = run(welcomed(40000)[0], server({ ...ROUND, nowMs: 97000 }, 47000), [{ type: 'roundTick' }, 48500]);
+  const [ahead] = run(welcomed(100000)[0], server({ ...ROUND, nowMs: 97000 }, 107000), [{ type: 'roundTick' }, 108500]);
+  assert.deepEqual(behind.roundStage, ahead.roundStage);
+  assert.equal(behind.roundStage.n, 2);
+});
+
+test('during the race: the time left, the place of the player among the players, the taps counted', () => {
+  const [state] = run(welcomed(40000)[0], server(ROUND, 47000), server({ ...ROUND, nowMs: 110000, place: 3, count: 57, players: 12 }, 60000));
+  const shown = roundScreen(state);
+  assert.equal(shown.phase, 'race');
+  assert.equal(shown.n, 20);
+  assert.deepEqual([shown.round.place, shown.round.count, shown.round.players, shown.round.title], [3, 57, 12, '3반 대항전']);
+  assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 102].map(ordinal), ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '102nd']);
+});
+
+test('taps count as always during a round', () => {
+  const [racing] = run(welcomed(40000)[0], server(ROUND, 47000), [{ type: 'roundTick' }, 52000]);
+  const [tapped, effects] = run(racing, [{ type: 'tap', x: 1, y: 1 }, 52001]);
+  assert.deepEqual(tapped.open.taps, { S1: 1 });
+  assert.deepEqual(effects.at(-1), { type: 'feedback', kind: 'tap', muted: false });
+});
+
+test('a tab joining mid-round sees the race where it is: no countdown', () => {
+  const [state, effects] = run(welcomed(40000)[0], server({ ...ROUND, nowMs: 112300, place: 1, count: 90, players: 4 }, 62300));
+  assert.deepEqual(state.roundStage, { id: 3, phase: 'race', n: 18 });
+  assert.deepEqual(effects.filter((e) => e.type === 'after').map((e) => e.ms), [700]);
+});
+
+test('after the window: counting until final; then the result, with one fanfare per round', () => {
+  const [raced] = run(welcomed(40000)[0], server(ROUND, 47000), server({ ...ROUND, nowMs: 125000, place: 2, count: 80, players: 9 }, 75000));
+  const [counting] = run(raced, [{ type: 'roundTick' }, 80000]);
+  assert.equal(roundScreen(counting).phase, 'counting');
+  const final = { ...ROUND, nowMs: 135100, final: true, place: 2, count: 81, players: 9 };
+  const [result, effects] = run(counting, server(final, 85100));
+  assert.equal(roundScreen(result).phase, 'result');
+  assert.deepEqual(fanfares(effects), [{ type: 'feedback', kind: 'fanfare', muted: false }]);
+  assert.ok(effects.some((e) => e.type === 'after' && e.name === 'roundResult' && e.ms === 15000));
+  // The same round again (a repeat, a reconnection): no second fanfare.
+  const [again, repeated] = run(result, server({ ...final, nowMs: 136000 }, 86000));
+  assert.deepEqual(fanfares(repeated), []);
+  assert.equal(roundScreen(again).phase, 'result');
+  // Muted, the fanfare says so (effects.js then plays no notes).
+  assert.deepEqual(fanfares(run(counting, [{ type: 'toggleSound' }], server(final, 85100))[1]), [{ type: 'feedback', kind: 'fanfare', muted: true }]);
+});
+
+test('the result goes after 15 s, or at a tap once it has been seen a moment', () => {
+  const final = { ...ROUND, nowMs: 135100, final: true, place: 2, count: 81, players: 9 };
+  const [result] = run(welcomed(40000)[0], server(final, 85100));
+  assert.equal(roundScreen(run(result, [{ type: 'roundResultOver' }, 100100])[0]), null);
+  const [early] = run(result, [{ type: 'tap', x: 1, y: 1 }, 85500]);
+  assert.equal(roundScreen(early).phase, 'result', 'a tap of the race\'s last burst does not close it');
+  const [closed] = run(result, [{ type: 'tap', x: 1, y: 1 }, 88000]);
+  assert.equal(roundScreen(closed), null);
+  assert.deepEqual(closed.open.taps, { S1: 1 }, 'the tap counts too');
+});
+
+test('a final that comes long after the round (a tab opened later) shows nothing and plays nothing', () => {
+  // Ended at 130 000, grace to 135 000; seen at 200 000.
+  const [state, effects] = run(welcomed(140000)[0], server({ ...ROUND, nowMs: 200000, final: true, place: 1, count: 99, players: 3 }, 150000));
+  assert.equal(roundScreen(state), null);
+  assert.deepEqual(fanfares(effects), []);
+  // Within 5 s of the grace's end is still the race's own result.
+  const [fresh, played] = run(welcomed(40000)[0], server({ ...ROUND, nowMs: 139900, final: true, place: 1, count: 99, players: 3 }, 89900));
+  assert.equal(roundScreen(fresh).phase, 'result');
+  assert.equal(fanfares(played).length, 1);
+});
+
+test('a player who did not tap in the round sees the result without a fanfare', () => {
+  const [state, effects] = run(welcomed(40000)[0], server({ ...ROUND, nowMs: 135100, final: true }, 85100));
+  assert.equal(roundScreen(state).phase, 'result');
+  assert.deepEqual(fanfares(effects), []);
+});
+
+test('a round stopped early ends where the server says; a new round replaces the last, an older one is ignored', () => {
+  const [racing] = run(welcomed(40000)[0], server(ROUND, 47000), [{ type: 'roundTick' }, 55000]);
+  const [stopped] = run(racing, server({ ...ROUND, endsAtMs: 106000, nowMs: 106000 }, 56000));
+  assert.equal(roundScreen(stopped).phase, 'counting');
+  const [next] = run(stopped, server({ ...ROUND, id: 4, startsAtMs: 110000, endsAtMs: 120000, nowMs: 107000 }, 57000));
+  assert.deepEqual(next.roundStage, { id: 4, phase: 'countdown', n: 3 });
+  assert.equal(update(next, server(ROUND, 57100)[0], 57100).state.round.id, 4);
+});
+
+// ---------------------------------------------------------------- the projector
+const PLAYERS = [
+  { place: 2, id: 'p2', count: 50, player: '지우', school: 'S2' }, { place: 1, id: 'p1', count: 57, player: '민수', school: 'S1' },
+  { place: 4, id: 'p4', count: 20, player: '<script>alert(1)</script>', school: 'S1' }, { place: 3, id: 'p3', count: 31, player: '하늘', school: 'S2' },
+  { place: 5, id: 'p5', count: 2, player: 'Kim', school: 'S3' }];
+const EVENT = { id: 7, title: '3반 대항전', startsAtMs: 100000, endsAtMs: 130000, graceMs: 5000, nowMs: 97000, final: false,
+                playerCount: 5, players: PLAYERS, schools: [{ place: 1, id: 'S1', count: 77 }, { place: 2, id: 'S2', count: 81 }] };
+
+function projector(options = {}) {
+  return run(initialState({ boardOnly: true, join: 'http://10.0.0.5:8080/', ...options }), [{ type: 'start' }]);
+}
+
+test('the projector\'s round: the event\'s clock, one way; the round replaces the board while it runs', () => {
+  const [started] = projector();
+  assert.equal(projectorScreen(started), 'board');
+  const [state, effects] = run(started, [{ type: 'boardRound', round: EVENT }, 47000]);
+  assert.equal(clockOffset(state.clock), 50000);
+  assert.deepEqual(state.roundStage, { id: 7, phase: 'countdown', n: 3 });
+  assert.equal(projectorScreen(state), 'round');
+  assert.ok(effects.some((e) => e.type === 'after' && e.name === 'roundTick'));
+  // Of the one-way samples, the one that took the least (the largest offset).
+  const [later] = run(state, [{ type: 'boardRound', round: { ...EVENT, nowMs: 97900 } }, 48000]);
+  assert.equal(clockOffset(later.clock), 50000);
+  const [faster] = run(state, [{ type: 'boardRound', round: { ...EVENT, nowMs: 98030 } }, 48000]);
+  assert.equal(clockOffset(faster.clock), 50030);
+  // The board's pages do not turn under the round (its stream would only be asked again and again).
+  const rows = Array.from({ length: 11 }, (_, i) => [i + 1, `S${i + 1}`, 100 - i]);
+  const [paged] = run(state, [{ type: 'boardPage', page: { type: 'page', version: 1, league: {}, from: 0, size: 50, rows } }, 47100]);
+  assert.equal(update(paged, { type: 'pageTick' }, 48000).state, paged);
+  assert.equal(run(paged, [{ type: 'dismissRound' }], [{ type: 'pageTick' }, 48000])[0].projectorPage, 1, 'back on the board, they do');
+});
+
+test('the podium: first three on the steps (second, first, third from the left), the rest in order', () => {
+  const { steps, rest } = podium(PLAYERS);
+  assert.deepEqual(steps.map((p) => p.place), [2, 1, 3]);
+  assert.deepEqual(rest.map((p) => p.id), ['p4', 'p5']);
+  assert.deepEqual(podium(PLAYERS.slice(1, 2)).steps.map((p) => p.place), [1], 'one player: one step');
+  assert.deepEqual(podium([]), { steps: [], rest: [] });
+});
+
+test('the projector\'s podium stays once final, until the teacher goes back to the board or a next round', () => {
+  const [final] = run(projector()[0], [{ type: 'boardRound', round: { ...EVENT, final: true, nowMs: 200000 } }, 150000]);
+  assert.deepEqual(roundScreen(final), { phase: 'podium', n: 0, round: final.round });
+  assert.deepEqual(run(final, [{ type: 'roundTick' }, 900000])[0].roundStage.phase, 'final', 'no time limit');
+  const [board] = run(final, [{ type: 'dismissRound' }]);
+  assert.equal(projectorScreen(board), 'board');
+  assert.equal(projectorScreen(run(board, [{ type: 'showRounds' }], [{ type: 'reopenRound' }])[0]), 'round', 'brought back, over the previous rounds too');
+  assert.equal(projectorScreen(run(board, [{ type: 'boardRound', round: { ...EVENT, final: true, nowMs: 200500 } }, 150500])[0]), 'board',
+               'the same round again stays closed');
+  const [next] = run(board, [{ type: 'boardRound', round: { ...EVENT, id: 8, startsAtMs: 210000, endsAtMs: 220000, nowMs: 207000, final: false } }, 157000]);
+  assert.equal(projectorScreen(next), 'round');
+});
+
+test('previous rounds: the list, one round\'s results, back; a new round closes them', () => {
+  const [open, effects] = run(projector()[0], [{ type: 'showRounds' }]);
+  assert.deepEqual(effects, [{ type: 'loadRounds' }]);
+  assert.equal(projectorScreen(open), 'archive');
+  const list = [{ id: 7, title: null, startsAtMs: 100000, endsAtMs: 130000, graceMs: 5000 }];
+  const [listed] = run(open, [{ type: 'roundsList', rounds: list }]);
+  assert.equal(listed.archive.list, list);
+  const [asked, load] = run(listed, [{ type: 'showRound', id: 7 }]);
+  assert.deepEqual(load, [{ type: 'loadRound', id: 7 }]);
+  const answer = { round: list[0], nowMs: 500000, players: PLAYERS, schools: [] };
+  const [detail] = run(asked, [{ type: 'roundDetail', answer }]);
+  assert.equal(detail.archive.detail, answer);
+  assert.equal(run(detail, [{ type: 'archiveBack' }])[0].archive.detail, null);
+  assert.equal(run(detail, [{ type: 'roundsFailed' }])[0].archive.failed, true);
+  assert.equal(projectorScreen(run(detail, [{ type: 'closeRounds' }])[0]), 'board');
+  const [racing] = run(detail, [{ type: 'boardRound', round: EVENT }, 47000]);
+  assert.equal(projectorScreen(racing), 'round');
+});
+
+// ---------------------------------------------------------------- the teacher's controls
+test('the token of the fragment is read, kept for the session, and taken out of the address', () => {
+  assert.equal(adminTokenIn('#admin=s3cr3t-TOKEN_x'), 's3cr3t-TOKEN_x');
+  assert.equal(adminTokenIn(''), null);
+  assert.equal(adminTokenIn('#other=1'), null);
+  const [state, effects] = projector({ hash: '#admin=s3cr3t' });
+  assert.equal(state.admin, 's3cr3t');
+  assert.deepEqual(effects.filter((e) => e.type === 'keepAdmin' || e.type === 'forgetHash'),
+                   [{ type: 'keepAdmin', token: 's3cr3t' }, { type: 'forgetHash' }]);
+  // Reloaded: the address has no fragment any more, the session keeps the token.
+  const [reloaded, again] = projector({ admin: 's3cr3t' });
+  assert.equal(reloaded.admin, 's3cr3t');
+  assert.deepEqual(again.filter((e) => e.type === 'keepAdmin' || e.type === 'forgetHash'), []);
+  // A phone's page opened with it does not keep it either, nor show it.
+  const [phone, phoneFx] = run(initialState({ hash: '#admin=s3cr3t' }), [{ type: 'start' }]);
+  assert.equal(phone.admin, null);
+  assert.deepEqual(phoneFx.filter((e) => e.type === 'keepAdmin' || e.type === 'forgetHash'), [{ type: 'forgetHash' }]);
+});
+
+test('without the token the projector has no controls, and asks nothing of the admin API', () => {
+  const [state] = projector();
+  assert.equal(state.admin, null);
+  assert.deepEqual(run(state, [{ type: 'startRound', seconds: 30, title: 'x' }])[1], []);
+  assert.deepEqual(run(state, [{ type: 'stopRound' }])[1], []);
+});
+
+test('start and stop with the token; the server\'s error shown', () => {
+  const [state] = projector({ hash: '#admin=tok' });
+  const [starting, effects] = run(state, [{ type: 'startRound', seconds: 30, title: ' 3반 & 4반 ' }]);
+  assert.deepEqual(effects, [{ type: 'adminPost', url: '/v1/admin/rounds?seconds=30&title=3%EB%B0%98%20%26%204%EB%B0%98', token: 'tok' }]);
+  assert.equal(starting.adminBusy, true);
+  assert.deepEqual(run(state, [{ type: 'startRound', seconds: 60, title: '' }])[1],
+                   [{ type: 'adminPost', url: '/v1/admin/rounds?seconds=60', token: 'tok' }]);
+  assert.deepEqual(run(state, [{ type: 'stopRound' }])[1], [{ type: 'adminPost', url: '/v1/admin/rounds/stop', token: 'tok' }]);
+  const [failed] = run(starting, [{ type: 'adminAnswer', ok: false, status: 400, error: '<b>title too long</b>' }]);
+  assert.deepEqual([failed.adminBusy, failed.adminError], [false, { status: 400, error: '<b>title too long</b>' }]);
+  const [done] = run(failed, [{ type: 'adminAnswer', ok: true }]);
+  assert.equal(done.adminError, null);
+});
+
+// ---------------------------------------------------------------- text from data
+/** A document just big enough for the standings: elements keep text, refuse markup. */
+function fakeDocument() {
+  const created = [];
+  const document = {
+    created,
+    createElement(tag) {
+      const element = { tagName: tag.toUpperCase(), children: [], className: '', text: '',
+        set textContent(value) { this.text = String(value); this.children = []; }, get textContent() { return this.text + this.children.map((c) => c.textContent).join(''); },
+        set innerHTML(value) { throw new Error(`markup set: ${value}`); },
+        append(...nodes) { this.children.push(...nodes); } };
+      created.push(element);
+      return element;
+    },
+  };
+  return document;
+}
+
+test('names and titles from the data reach the page as text only', () => {
+  const document = fakeDocument();
+  const items = standingsItems(document, PLAYERS, (p) => [String(p.place), p.player, p.school, String(p.count)]);
+  assert.deepEqual(items.map((item) => item.children[1].textContent),
+                   ['민수', '지우', '하늘', '<script>alert(1)</script>', 'Kim'], 'in place order');
+  assert.ok(document.created.every((element) => element.tagName !== 'SCRIPT'));
+  // And nowhere else in the page's drawing: view.js sets no markup at all.
+  const source = readFileSync(new URL('../../Sources/TouchSchoolServer/Page/Web/view.js', import.meta.url), 'utf8');
+  assert.doesNotMatch(source, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment/);
+});
+
+test('the round\'s messages change nothing they were given', () => {
+  const [state] = run(welcomed(40000)[0], server(ROUND, 47000));
+  const copy = structuredClone(state);
+  for (const message of [server({ ...ROUND, nowMs: 135100, final: true, place: 1, count: 9, players: 2 }, 85100)[0], server({ type: 'pong', nowMs: 90000 }, 40010)[0],
+    { type: 'roundTick' }, { type: 'pingTick' }, { type: 'tap', x: 1, y: 1 }, { type: 'socketClosed', code: 1006, reason: '' }]) {
+    update(state, message, 90000);
+    assert.deepEqual(state, copy, message.type);
+  }
+  const [board] = run(projector({ hash: '#admin=tok' })[0], [{ type: 'boardRound', round: EVENT }, 47000]);
+  const boardCopy = structuredClone(board);
+  for (const message of [{ type: 'boardRound', round: { ...EVENT, final: true, nowMs: 140000 } }, { type: 'dismissRound' }, { type: 'showRounds' },
+    { type: 'startRound', seconds: 30, title: 't' }, { type: 'adminAnswer', ok: false, status: 401, error: 'no' }]) {
+    update(board, message, 90000);
+    assert.deepEqual(board, boardCopy, message.type);
+  }
+});
+
+test('the rounds\' words, in Korean and English alike', () => {
+  assert.deepEqual(Object.keys(TEXT.ko).sort(), Object.keys(TEXT.en).sort());
+  assert.equal(TEXT.ko.roundPlace(3, '12'), '3위 / 12명');
+  assert.equal(TEXT.en.roundPlace(3, '12'), '3rd of 12');
+  assert.deepEqual([TEXT.ko.duration(30), TEXT.ko.duration(90), TEXT.en.duration(120)], ['30초', '1분 30초', '2 min']);
+  const html = readFileSync(new URL('../../Sources/TouchSchoolServer/Page/Web/index.html', import.meta.url), 'utf8');
+  for (const [, key] of html.matchAll(/data-t="([A-Za-z]+)"/g)) assert.ok(key in TEXT.ko, key);
+});
