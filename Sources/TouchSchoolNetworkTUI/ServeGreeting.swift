@@ -22,7 +22,7 @@ enum ServeGreeting {
 
     /// The lines printed once the server listens on `hosts` (`LANAddresses.hosts`) and `port`
     /// (and SSH, when `ssh` is given), the code in its own colours.
-    static func text(hosts: [String], port: Int, ssh: SSHListening? = nil, adminToken: String? = nil, language: Language) -> ColouredText {
+    static func text(hosts: [String], port: Int, ssh: SSHListening? = nil, language: Language) -> ColouredText {
         let ko = language == .korean
         guard !hosts.isEmpty else {
             return ColouredText(ko ? "이 컴퓨터에 네트워크 주소가 없습니다: 네트워크에 연결한 뒤 다시 시작하세요.\n"
@@ -46,16 +46,17 @@ enum ServeGreeting {
         }
         let first = hosts[0]
         let phone = "\(baseURL(host: first, port: port))/"
-        let teacher = adminToken.map { teacherNote(link: "\(baseURL(host: first, port: port))/?board#admin=\($0)", language: language) } ?? ""
         // A phone cannot reach this machine's loopback: no code to scan, and the way out.
         guard !isLoopback(first), let code = QRCode(phone) else {
             var notes = ko ? "이 컴퓨터에서만 접속할 수 있습니다. 다른 기기도 들어오게 하려면: touchschool serve --host 0.0.0.0\n"
                 : "Only this machine can join. To let other devices in: touchschool serve --host 0.0.0.0\n"
             if let ssh { notes += stacked(sshNotes(ssh, language: language)) }
-            return ColouredText(top + notes + teacher)
+            // The command on a line of its own: wrapped after its label, it would break in two.
+            notes += teacherNote(baseURL(host: first, port: port), language: language).map { "  \($0)\n" }.joined()
+            return ColouredText(top + notes)
         }
         let scan = ko ? ["휴대폰 카메라로 찍으면 열립니다: ", phone] : ["Scan with a phone's camera to open ", phone]
-        let notes = [scan] + (ssh.map { sshNotes($0, language: language) } ?? [])
+        let notes = [scan] + (ssh.map { sshNotes($0, language: language) } ?? []) + [teacherNote(baseURL(host: first, port: port), language: language)]
         let drawing = terminalLines(code)
         var text = ColouredText(top + "\n")
         // Beside the code when every note fits there, else below it.
@@ -72,18 +73,14 @@ enum ServeGreeting {
             text.append(fits && index < beside.count && !beside[index].isEmpty ? "  \(beside[index])\n" : "\n")
         }
         if !fits { text.append(stacked(notes)) }
-        text.append(teacher)
         return text
     }
 
-    /// The projector with the round controls: its link holds the admin token in its fragment,
-    /// which no browser sends to a server and the page takes out of its address at once; said
-    /// last, apart, to be opened on the teacher's machine and not shown to the class.
-    static func teacherNote(link: String, language: Language) -> String {
-        let label = language == .korean
-            ? "선생님용 프로젝터 (라운드 시작·멈춤 버튼, 관리자 토큰이 들어 있으니 학생에게 보이지 마세요):"
-            : "The teacher's projector (round start and stop; it holds the admin token, keep it from the class):"
-        return "\n" + stacked([[label]]) + "  \(link)\n"
+    /// Where the teacher finds the projector's link with the round controls: a command to run in
+    /// the teacher's own terminal, since the link holds the admin token and this greeting is often
+    /// on the projector itself. A note of pieces, as `sshNotes`: the command apart from its label.
+    static func teacherNote(_ base: String, language: Language) -> [String] {
+        [language == .korean ? "라운드 조작 화면 (선생님):" : "Round controls (teacher):", "touchschool round link --server \(base)"]
     }
 
     /// What a player without a key types at the password prompt (OpenSSH shows only

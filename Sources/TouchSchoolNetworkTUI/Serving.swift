@@ -41,8 +41,8 @@ enum Serving {
         }
         // The listening line first, as docs/operations.md promises scripts, once HTTP and SSH
         // are both up: the SSH listener is often up before the HTTP one.
-        let greeting = ServeOutput(output, expectsSSH: request.sshPort != nil) { [configuration] http, ssh in
-            ServeGreeting.text(hosts: http.hosts, port: http.port, ssh: ssh, adminToken: configuration.adminTokenText, language: request.language)
+        let greeting = ServeOutput(output, expectsSSH: request.sshPort != nil) { http, ssh in
+            ServeGreeting.text(hosts: http.hosts, port: http.port, ssh: ssh, language: request.language)
         }
         var entrances: [any PlayEntrance] = []
         if let sshPort = request.sshPort {

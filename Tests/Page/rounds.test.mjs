@@ -354,3 +354,25 @@ test('the rounds\' words, in Korean and English alike', () => {
   const html = readFileSync(new URL('../../Sources/TouchSchoolServer/Page/Web/index.html', import.meta.url), 'utf8');
   for (const [, key] of html.matchAll(/data-t="([A-Za-z]+)"/g)) assert.ok(key in TEXT.ko, key);
 });
+
+test('roundPlace: the player\'s place as it changes, taken into the round shown; another round\'s is ignored', () => {
+  // The server leaves `place` out while the player has none.
+  const { place, ...noPlace } = ROUND;
+  const [told] = run(welcomed(40000)[0], server(noPlace, 47000), [{ type: 'roundTick' }, 52000]);
+  assert.equal(told.round.place, null);
+  const [placed] = run(told, server({ type: 'roundPlace', id: 3, place: 4, count: 17, players: 9, final: false }, 53000));
+  assert.deepEqual([placed.round.place, placed.round.count, placed.round.players, placed.round.final], [4, 17, 9, false]);
+  assert.equal(placed.round.title, '3반 대항전', 'the round itself stays');
+  const [other, none] = run(placed, server({ type: 'roundPlace', id: 2, place: 1, count: 99, players: 9, final: true }, 54000));
+  assert.equal(other.round.place, 4);
+  assert.deepEqual(fanfares(none), []);
+  // Final through roundPlace: the result, with the fanfare.
+  const [counting] = run(placed, [{ type: 'roundTick' }, 81000]);
+  const [result, effects] = run(counting, server({ type: 'roundPlace', id: 3, place: 2, count: 81, players: 9, final: true }, 85200));
+  assert.equal(roundScreen(result).phase, 'result');
+  assert.equal(fanfares(effects).length, 1);
+  // Without a place, final brings the result and no fanfare.
+  const [quiet, silent] = run(counting, server({ type: 'roundPlace', id: 3, count: 0, players: 9, final: true }, 85200));
+  assert.equal(roundScreen(quiet).phase, 'result');
+  assert.deepEqual(fanfares(silent), []);
+});

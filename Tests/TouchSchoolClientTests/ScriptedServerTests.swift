@@ -330,7 +330,10 @@ enum ScriptedReply: Sendable {
         battle.watch(nil)
         for _ in 0..<500 where watches.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
         battle.watch(highSchools)
-        for _ in 0..<1000 where server.received.all.count < 6 { try await Task.sleep(for: .milliseconds(10)) }
+        // Four watches (the clock's pings come between them).
+        for _ in 0..<1000 where server.received.all.filter({ if case .watch = $0 { true } else { false } }).count < 4 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         let sent = server.received.all
         let watched = Watch(league: LeagueName(level: "high"), from: 0, count: 20)
         #expect(sent.map { if case let .hello(hello) = $0 { hello.protocol } else { nil } }.compactMap { $0 } == [PlayProtocol.version, PlayProtocol.version])

@@ -144,6 +144,13 @@ import TouchSchoolView
             return line.contains("█") || line.contains("▀") ? nil : width(line[..<start.lowerBound])
         }
         #expect(starts.count == 6 && Set(starts).count == 1, "\(starts)\n\(text)")
+        // Where the teacher finds the round controls: a command for the teacher's own terminal,
+        // never the token itself on a screen the class may see.
+        let besideCode = lines.map { $0.split(separator: " ").filter { !$0.contains("█") && !$0.contains("▀") && !$0.contains("▄") }.joined(separator: " ") }
+            .joined(separator: " ")
+        #expect(besideCode.contains("touchschool round link --server http://192.168.0.10:8080"), "\(text)")
+        #expect(text.contains(language == .korean ? "라운드 조작 화면 (선생님):" : "Round controls (teacher):"), "\(text)")
+        #expect(!text.contains("#admin="))
     }
 
     @Test(arguments: Language.allCases)
@@ -189,6 +196,8 @@ import TouchSchoolView
               SSH 키가 없으면 비밀번호는 아무거나 (그냥 Enter도): 그 접속의 기기는 끝나면
               잊힙니다. 키가 있으면 (ssh-keygen) 학교와 터치가 이어집니다.
               SSH 호스트 키 지문: SHA256:UBVdxViavuCK9hKQ8it1of5zlhvPplfgt2zEWWM2jU0
+              라운드 조작 화면 (선생님):
+              touchschool round link --server http://127.0.0.1:8080
 
             """)
         #expect(ServeGreeting.text(hosts: ["127.0.0.1", "::1"], port: 8080, ssh: ssh, language: .english).plain == """
@@ -205,6 +214,8 @@ import TouchSchoolView
               No SSH key? Any password, or just Enter: that session's device is forgotten
               when it ends; with a key (ssh-keygen), the school and taps come back.
               SSH host key fingerprint: SHA256:UBVdxViavuCK9hKQ8it1of5zlhvPplfgt2zEWWM2jU0
+              Round controls (teacher):
+              touchschool round link --server http://127.0.0.1:8080
 
             """)
     }

@@ -24,7 +24,12 @@ struct AdminConnectionOptions: ParsableArguments {
     @OptionGroup var data: DataDirectoryOptions
 
     func request(_ action: AdminAction) throws -> AdminRequest {
-        AdminRequest(server: try Self.server(server), token: try token(environment: ProcessEnvironment.current), action: action)
+        let (server, token) = try serverAndToken()
+        return AdminRequest(server: server, token: token, action: action)
+    }
+
+    func serverAndToken() throws -> (server: String, token: String) {
+        (try Self.server(server), try token(environment: ProcessEnvironment.current))
     }
 
     /// The server named with `--server`, else `$TOUCHSCHOOL_SERVER`.
@@ -36,7 +41,7 @@ struct AdminConnectionOptions: ParsableArguments {
         return server
     }
 
-    func token(environment: [String: String]) throws -> String {
+    private func token(environment: [String: String]) throws -> String {
         if let tokenFile { return try Self.read(tokenFile, what: "--token-file") }
         if let value = environment[AdminTokenEnvironment.name], !value.trimmingSpaces.isEmpty { return String(value.trimmingSpaces) }
         let path = "\(data.directory)/\(AdminTokenEnvironment.fileName)"

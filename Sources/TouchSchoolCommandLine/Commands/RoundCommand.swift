@@ -9,7 +9,7 @@ struct RoundCommand: ParsableCommand {
         commandName: "round",
         abstract: CommandText.roundAbstract,
         discussion: CommandText.roundDiscussion,
-        subcommands: [RoundStartCommand.self, RoundStopCommand.self, RoundListCommand.self, RoundShowCommand.self])
+        subcommands: [RoundStartCommand.self, RoundStopCommand.self, RoundListCommand.self, RoundShowCommand.self, RoundLinkCommand.self])
 }
 
 /// The seconds a round lasts, in `Round.seconds`.
@@ -42,9 +42,9 @@ struct RoundStartCommand: ContextCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let request = try connection.request(.devices(top: 0, json: false))
+        let (server, token) = try connection.serverAndToken()
         try context.output.write(try context.network.round(RoundRequest(
-            server: request.server, token: request.token,
+            server: server, token: token,
             action: .start(seconds: seconds.value, title: Round.title(title).title, json: json), language: commandLanguage)))
     }
 }
@@ -58,8 +58,8 @@ struct RoundStopCommand: ContextCommand {
     @OptionGroup var connection: AdminConnectionOptions
 
     func run(in context: CommandContext) throws {
-        let request = try connection.request(.devices(top: 0, json: false))
-        try context.output.write(try context.network.round(RoundRequest(server: request.server, token: request.token,
+        let (server, token) = try connection.serverAndToken()
+        try context.output.write(try context.network.round(RoundRequest(server: server, token: token,
                                                                         action: .stop(json: json), language: commandLanguage)))
     }
 }
@@ -106,3 +106,39 @@ struct RoundID: ExpressibleByArgument {
         self.value = value
     }
 }
+
+/// The projector's address with the round controls: the board with the admin token in the
+/// fragment (`#admin=TOKEN`), which a browser never sends to the server and the page takes out of
+/// its address at once. Printed in the teacher's terminal, to open on the teacher's machine;
+/// nothing is asked of the server.
+struct RoundLinkCommand: ContextCommand {
+    static let configuration = CommandConfiguration(commandName: "link", abstract: CommandText.roundLinkAbstract)
+
+    @OptionGroup var connection: AdminConnectionOptions
+
+    func run(in context: CommandContext) throws {
+        let (server, token) = try connection.serverAndToken()
+        let lowered = server.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { throw ValidationError(CommandText.roundLinkNeedsHTTP) }
+        var base = Substring(server)
+        while base.hasSuffix("/") { base = base.dropLast() }
+        // The token is base64url (the server's own) or whatever the operator chose: escaped so
+        // that the fragment holds it whole.
+        let escaped = token.utf8.map(Self.fragmentCharacter).joined()
+        try context.output.write("\(base)/?board#admin=\(escaped)\n")
+    }
+
+    /// A byte of the token as the fragment holds it: letters, digits, `-` and `_` as they are,
+    /// anything else percent-escaped.
+    static func fragmentCharacter(_ byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"):
+            return String(UnicodeScalar(byte))
+        default:
+            let hex = Array("0123456789ABCDEF")
+            return "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+        }
+    }
+}
+

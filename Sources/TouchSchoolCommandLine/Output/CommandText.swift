@@ -388,6 +388,13 @@ enum CommandText {
             : "--title: at most \(Round.maximumTitleLength) characters, without control characters"
     }
     static var roundJSONHelp: String { ko ? "서버의 답을 JSON으로 출력합니다." : "Print the server's answer as JSON." }
+    static var roundLinkAbstract: String {
+        ko ? "선생님용 프로젝터 주소 (라운드 시작·멈춤 버튼): 관리자 토큰이 들어 있으니 학생에게 보이지 마세요."
+            : "The teacher's projector address, with the round controls: it holds the admin token, keep it from the class."
+    }
+    static var roundLinkNeedsHTTP: String {
+        ko ? "--server: 서버의 http:// 또는 https:// 주소를 주세요" : "--server: give the server's http:// or https:// address"
+    }
     static var roundIDHelp: String { ko ? "라운드 번호 (round list가 보여 줍니다)." : "The round's id (as round list shows it)." }
 
     // MARK: admin

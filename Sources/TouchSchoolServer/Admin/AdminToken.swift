@@ -33,14 +33,6 @@ struct AdminToken: Sendable {
         return try AdminToken(read(path))
     }
 
-    /// The token's text as `load` finds it, without making one: for the teacher's link that
-    /// `serve` prints once the server has loaded (and, the first time, made) it.
-    static func text(file: String?, environment: String?, dataDirectory: String) -> String? {
-        if let file { return try? read(file) }
-        if let environment, !environment.isEmpty { return environment }
-        return try? read(path(inDataDirectory: dataDirectory))
-    }
-
     /// Whether `presented` is the token; takes the same time whatever it is (hashes of equal
     /// length compared without stopping early).
     func matches(_ presented: String) -> Bool {

@@ -36,11 +36,6 @@ public struct ServerConfiguration: Sendable {
     public var adminTokenFile: String?
     public var adminToken: String?
 
-    /// The admin token as this configuration's server reads it (nil when it cannot be read):
-    /// for the link with which the teacher's projector shows the round controls.
-    public var adminTokenText: String? {
-        AdminToken.text(file: adminTokenFile, environment: adminToken, dataDirectory: dataDirectory)
-    }
     /// Told every `activityInterval` the players connected and the taps counted in that time,
     /// when there were taps or the players changed (`ActivityLog`).
     public var reportActivity: (@Sendable (ServerActivity) -> Void)?

@@ -403,7 +403,15 @@ function takeRound(s, m, now, fx) {
   if (typeof nowMs === 'number') s.clock = { ...s.clock, oneWay: s.clock.oneWay.concat(nowMs - now).slice(-CLOCK_SAMPLES) };
   // A new round takes the projector off the board, or the previous rounds, at once.
   if (s.boardOnly && (!s.round || s.round.id !== round.id)) s.archive = null;
-  s.round = round;
+  // A player without taps counted has no place: the server leaves it out.
+  s.round = { ...round, place: round.place ?? null };
+  return stageRound(s, fx, now);
+}
+
+/** The player's place in the round shown (`roundPlace`), when it changed: taken into the round. */
+function takePlace(s, m, now, fx) {
+  if (!s.round || s.round.id !== m.id) return undefined;
+  s.round = { ...s.round, place: m.place ?? null, count: m.count, players: m.players, final: m.final };
   return stageRound(s, fx, now);
 }
 
@@ -675,6 +683,8 @@ function receive(s, m, record, now, fx) {
       return pong(s, m, now, fx);
     case 'round':
       return takeRound(s, m, now, fx);
+    case 'roundPlace':
+      return takePlace(s, m, now, fx);
     default:
       return undefined;
   }
