@@ -343,4 +343,52 @@ enum ScriptedReply: Sendable {
         // Kept for a game started offline.
         #expect(folder.cachedBoard()?.page == page)
     }
+
+    /// The server's clock, as the game measures it: a few pings at the start of a connection,
+    /// each pong telling the server's clock, the sample of the shortest round trip kept. A server
+    /// whose clock runs 42 s ahead (here, the script's) tells a round; the game takes it at the
+    /// server's time now, within the round trip, not at the message's own `nowMs` (set 3 s off on
+    /// purpose) nor at its own clock.
+    @Test func aRoundIsTakenByTheServersClockMeasuredByPings() async throws {
+        let ahead: Int64 = 42_000
+        let pongs = Mutex(0)
+        let server = try await ScriptedServer { message in
+            switch message {
+            case .hello:
+                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, player: Self.me, catalog: "\"c\"")))]
+            case .ping:
+                let count = pongs.withLock { count in count += 1; return count }
+                var replies: [ScriptedReply] = [.send(.pong(nowMs: NetworkBattle.wallClockMs() + ahead))]
+                // Once the clock is measured, the round (its own clock 3 s off).
+                if count == ServerClock.samplesWanted {
+                    let now = NetworkBattle.wallClockMs() + ahead
+                    replies.append(.send(.round(RoundMessage(id: 9, title: "3반", startsAtMs: now + 3_000, endsAtMs: now + 13_000, graceMs: 5_000,
+                                                             nowMs: now - 3_000, place: nil, count: 0, players: 0, final: false))))
+                    replies.append(.send(.roundPlace(RoundPlaceMessage(id: 9, place: 1, count: 4, players: 2, final: false))))
+                }
+                return replies
+            case .taps, .watch:
+                return []
+            }
+        }
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (battle, _) = battle(on: server.port, in: directory)
+        let before = NetworkBattle.wallClockMs()
+        battle.start()
+        let events = try await collect(battle) { $0.contains { if case .roundPlaceTold = $0 { true } else { false } } }
+        let after = NetworkBattle.wallClockMs()
+        guard let news = events.lazy.compactMap({ event -> RoundNews? in if case let .roundTold(news) = event { news } else { nil } }).first else {
+            Issue.record("the round: \(events)")
+            return
+        }
+        #expect(news.id == 9 && news.title == "3반" && news.endsAtMs - news.startsAtMs == 10_000)
+        #expect(news.serverNowMs >= before + ahead && news.serverNowMs <= after + ahead, "the server's clock, not the message's: \(news.serverNowMs - before)")
+        #expect(news.startsAtMs - news.serverNowMs > 2_000 && news.startsAtMs - news.serverNowMs <= 3_000, "the countdown ahead")
+        #expect(events.contains(.roundPlaceTold(RoundStanding(id: 9, place: 1, count: 4, players: 2, final: false))))
+        // The pings were a second apart, then stopped: three samples.
+        #expect(server.received.all.filter { $0 == .ping }.count == ServerClock.samplesWanted)
+        _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
+    }
 }

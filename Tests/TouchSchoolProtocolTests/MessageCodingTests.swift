@@ -97,6 +97,29 @@ import TouchSchoolProtocol
         }
     }
 
+    /// Rounds on the wire (docs/protocol.md, "Rounds"): the round as JSON with its place left out
+    /// while there is none; the place written by hand as JSONEncoder writes it; the server's
+    /// clock in `pong`, which an older server's `pong` lacks.
+    @Test func theRoundsMessagesReadAsDocumented() throws {
+        #expect(try MessageCoding.decodeServer(#"{"type":"round","id":3,"title":"3반","startsAtMs":100,"endsAtMs":200,"graceMs":5000,"nowMs":90,"count":0,"players":0,"final":false}"#)
+            == .round(RoundMessage(id: 3, title: "3반", startsAtMs: 100, endsAtMs: 200, graceMs: 5000, nowMs: 90, place: nil, count: 0, players: 0,
+                                   final: false)))
+        #expect(try MessageCoding.decodeServer(#"{"type":"roundPlace","id":3,"place":2,"count":57,"players":12,"final":true}"#)
+            == .roundPlace(RoundPlaceMessage(id: 3, place: 2, count: 57, players: 12, final: true)))
+        #expect(MessageCoding.encode(.pong(nowMs: 1_795_000_000_123)) == #"{"nowMs":1795000000123,"type":"pong"}"#)
+        #expect(try MessageCoding.decodeServer(#"{"type":"pong"}"#) == .pong(nowMs: nil))
+        #expect(MessageCoding.encode(.roundPlace(RoundPlaceMessage(id: 3, place: nil, count: 0, players: 4, final: false)))
+            == #"{"count":0,"final":false,"id":3,"players":4,"type":"roundPlace"}"#)
+        var random = SystemRandomNumberGenerator()
+        let numbers: [Int64] = [0, 1, 9, 10, 99, 100, Int64(Int32.max), Int64.max]
+        for _ in 0..<300 {
+            let place = RoundPlaceMessage(id: numbers.randomElement(using: &random)!, place: Bool.random() ? nil : Int(numbers.randomElement(using: &random)!),
+                                          count: UInt64.random(in: 0...UInt64.max, using: &random), players: Int.random(in: 0...100_000, using: &random),
+                                          final: Bool.random(using: &random))
+            #expect(MessageCoding.encodeRoundPlace(place) == MessageCoding.encode(.roundPlace(place)))
+        }
+    }
+
     @Test func badMessagesSayWhyWithTheCloseCode() {
         let cases: [(String, UInt16)] = [
             ("not json", CloseCode.policyViolation),
