@@ -14,6 +14,8 @@
 #   LOAD_STEPS="500 1000 2000 3000 4000" LOAD_STOP=0 Benchmarks/load.sh   # issue 25's table
 #   LOAD_SERVER=/elsewhere/bin/touchschool-network Benchmarks/load.sh   # another build, e.g. the
 #                                                   one before a change, nothing built for it
+#   LOAD_ROUND=1 LOAD_STEPS="1000" Benchmarks/load.sh   # a class's round running through the
+#                                                   window: its messages counted apart (issue 28)
 #
 # Every run's raw result (one JSON object a line) is kept in $LOAD_RESULTS (default
 # /tmp/touchschool-load-results.jsonl).
@@ -26,6 +28,7 @@ DURATION=${LOAD_DURATION:-30}
 RAMP=${LOAD_RAMP:-200}
 RESULTS=${LOAD_RESULTS:-/tmp/touchschool-load-results.jsonl}
 STOP=${LOAD_STOP:-1}
+ROUND=${LOAD_ROUND:-0}
 FLOOR_P99_MS=500
 
 # The server as installed (`scripts/build-release`, with the starter catalog beside it):
@@ -45,7 +48,7 @@ run() { # kind (bare, real: protocol 2, real-v1: protocol 1) server players
     local line kind=${1%-v1} protocol=2
     [ "$1" = real-v1 ] && protocol=1
     line=$(timeout $((180 + $3 / 50 + DURATION)) "$BIN/LoadGenerator" --kind "$kind" --protocol "$protocol" --server "$2" --players "$3" \
-        --ramp "$RAMP" --duration "$DURATION" | grep '^RESULT ' | head -1 | cut -c8-) || true
+        --ramp "$RAMP" --duration "$DURATION" $([ "$ROUND" != 0 ] && [ "$kind" = real ] && echo --round) | grep '^RESULT ' | head -1 | cut -c8-) || true
     if [ -z "$line" ]; then line="{\"kind\":\"$kind\",\"protocol\":$protocol,\"players\":$3,\"lost\":-1,\"ackP99ms\":-1}"; fi
     echo "$line" >> "$RESULTS"
     echo "$line"
@@ -124,6 +127,10 @@ for n in counts:
         if r and "serverWriteBytesPerSecond" in r:
             print(f"- {n:,} players, {name}: {r['serverWriteBytesPerSecond']/1048576:,.2f} MiB/s"
                   + (f", {r['serverWriteBytesPerCommit']/1024:,.1f} KiB a commit ({r['commitsPerSecond']:.1f} commits/s)" if kind == "real" else ""))
+for r in rows:
+    if r.get("round") and r.get("roundMessagesPerPlayerSecond", -1) >= 0:
+        print(f"- {r['players']:,} players with a round running: {r['roundMessagesPerPlayerSecond']:.2f} round messages/s per player, "
+              f"{r['roundBytesPerPlayerSecond']:.0f} B/s of {r['bytesPerPlayerSecondMean']/1024:.2f} KiB/s in all")
 held = [r["players"] for r in rows if r["kind"] == "real" and r.get("lost") == 0 and 0 < r.get("ackP99ms", -1) < 500]
 print()
 print(f"Most players held by touchschool serve (ack p99 < 500 ms, nothing lost): {max(held):,}" if held else

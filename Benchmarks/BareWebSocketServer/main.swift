@@ -139,7 +139,7 @@ playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, _ in
                                               player: PlayerState(schoolID: batch.taps.keys.first, taps: batch.playerTaps, bestTapsPerSecond: batch.bestTapsPerSecond))
                     outbox.yield(MessageCoding.encode(.ack(ack)))
                 case .ping:
-                    outbox.yield(MessageCoding.encode(.pong))
+                    outbox.yield(MessageCoding.encode(.pong(nowMs: nil)))
                 case .watch:
                     break
                 }

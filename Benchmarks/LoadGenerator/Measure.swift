@@ -190,6 +190,11 @@ func makeTemporaryDirectory(_ prefix: String) -> String {
 
 /// A plain HTTP/1.1 GET on loopback (the scores for the loss check); the body, or nil.
 func httpGet(port: Int, path: String, timeoutSeconds: Int = 10) -> String? {
+    httpRequest("GET", port: port, path: path, timeoutSeconds: timeoutSeconds)
+}
+
+/// A request with `headers` (lines without their CRLF); the body of a 200 answer, else nil.
+func httpRequest(_ method: String, port: Int, path: String, headers: [String] = [], timeoutSeconds: Int = 10) -> String? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -204,7 +209,8 @@ func httpGet(port: Int, path: String, timeoutSeconds: Int = 10) -> String? {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
     guard connected == 0 else { return nil }
-    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+    let extra = headers.map { $0 + "\r\n" }.joined()
+    let request = Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: 0\r\n\(extra)\r\n".utf8)
     guard request.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == request.count else { return nil }
     var response: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65_536)

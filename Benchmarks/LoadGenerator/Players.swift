@@ -67,6 +67,9 @@ final class Player: Sendable {
         /// broadcasts): how many, and their bytes (text and frame header).
         var viewsInWindow: UInt64 = 0
         var viewBytesInWindow: UInt64 = 0
+        /// Of those, the round's messages (`round`, `roundPlace`).
+        var roundsInWindow: UInt64 = 0
+        var roundBytesInWindow: UInt64 = 0
         var welcomeBytes = 0
         /// The first view's text, in bytes (protocol 2: what a screen is sent right after the welcome).
         var firstViewBytes = 0
@@ -115,6 +118,10 @@ final class Player: Sendable {
                                         state.viewsInWindow += 1
                                         state.viewBytesInWindow += Self.frameBytes(size)
                                     }
+                                    if kind == .round {
+                                        state.roundsInWindow += 1
+                                        state.roundBytesInWindow += Self.frameBytes(size)
+                                    }
                                 }
                                 if kind == .view, state.firstViewBytes == 0 { state.firstViewBytes = size }
                             }
@@ -142,6 +149,8 @@ final class Player: Sendable {
                             guard first else { continue }
                             run.welcomed.add(1, ordering: .relaxed)
                             tasks.addTask { try await self.tap(outbound, run: run) }
+                        case .round:
+                            continue
                         case .other:
                             self.state.withLock { $0.unexpected.append(String(text.prefix(200))) }
                         }
@@ -229,7 +238,7 @@ final class Player: Sendable {
 /// Reads the server's messages without a JSON decoder: the keys are sorted, so the first key
 /// names the kind (`accepted`: ack, `scores`: board, `board`: welcome).
 enum Scan {
-    enum Kind { case ack, board, view, welcome, other }
+    enum Kind { case ack, board, view, welcome, round, other }
 
     static func kind(_ bytes: UnsafeBufferPointer<UInt8>) -> Kind {
         if starts(bytes, #"{"accepted":"#) { return .ack }
@@ -237,6 +246,8 @@ enum Scan {
         if starts(bytes, #"{"above":"#) { return .view }
         // Keys sorted: a welcome starts with its battle's identity.
         if starts(bytes, #"{"battle":"#) { return .welcome }
+        // `round` and `roundPlace` both start with the player's count.
+        if starts(bytes, #"{"count":"#) { return .round }
         return .other
     }
 

@@ -47,6 +47,8 @@ struct Options {
     var instances = 1
     var postgres: String?
     var postgresPID: pid_t?
+    /// With a round: started after the players joined, running through the whole window.
+    var round = false
 
     static func parse() -> Options {
         var options = Options()
@@ -70,11 +72,12 @@ struct Options {
             case "--instances": options.instances = max(1, Int(value(argument)) ?? 1)
             case "--postgres": options.postgres = value(argument)
             case "--postgres-pid": options.postgresPID = pid_t(value(argument))
+            case "--round": options.round = true
             default: fail("unknown argument \(argument)")
             }
         }
         guard ["real", "bare"].contains(options.kind), !options.server.isEmpty else {
-            fail("usage: LoadGenerator --kind real|bare --server PATH [--players N] [--protocol 1|2] [--ramp N/s] [--duration S] [--settle S] [--official CSV]")
+            fail("usage: LoadGenerator --kind real|bare --server PATH [--players N] [--protocol 1|2] [--ramp N/s] [--duration S] [--settle S] [--official CSV] [--round]")
         }
         return options
     }
@@ -187,6 +190,21 @@ let rampSeconds = ((ContinuousClock.now - rampStart) / .milliseconds(100)).round
 note("joined: \(run.welcomed.load(ordering: .relaxed)), failed: \(run.failed.load(ordering: .relaxed)), after \(rampSeconds) s")
 try? await Task.sleep(for: .seconds(options.settle))
 
+// A round for the whole window (real server): started through the admin API with the data
+// directory's token, its countdown over before the window opens, so that every player is sent
+// its round messages as in a class's race.
+if options.round, options.kind == "real" {
+    let token = (try? String(contentsOfFile: dataDirectory + "/admin.token", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    let seconds = Int(options.duration.rounded(.up)) + 5
+    guard httpRequest("POST", port: server.port, path: "/v1/admin/rounds?seconds=\(seconds)&title=load",
+                      headers: ["Authorization: Bearer \(token)"]) != nil else {
+        for server in servers { _ = server.stop() }
+        fail("the round could not be started")
+    }
+    note("a round of \(seconds) s started")
+    try? await Task.sleep(for: .milliseconds(3_200))
+}
+
 // The measured window.
 let startCPU = serversCPU()
 let startPostgresCPU = postgresCPU()
@@ -237,6 +255,7 @@ var endedEarly = 0
 var otherLatencies: [UInt32] = []
 var bytesReceived: [Double] = []
 var viewsReceived: UInt64 = 0, viewBytesReceived: UInt64 = 0
+var roundsReceived: UInt64 = 0, roundBytesReceived: UInt64 = 0
 var welcomeBytes = 0, firstViewBytes = 0
 for player in players {
     player.state.withLock { state in
@@ -261,6 +280,8 @@ for player in players {
             bytesReceived.append(Double(state.bytesInWindow))
             viewsReceived += state.viewsInWindow
             viewBytesReceived += state.viewBytesInWindow
+            roundsReceived += state.roundsInWindow
+            roundBytesReceived += state.roundBytesInWindow
         }
     }
 }
@@ -312,6 +333,10 @@ var result: [String: Any] = [
     // received a second, and their mean size on the wire (text and frame header).
     "viewsPerPlayerSecond": bytesReceived.isEmpty ? -1 : Double(viewsReceived) / Double(bytesReceived.count) / windowSeconds,
     "viewBytesMean": viewsReceived == 0 ? -1 : Double(viewBytesReceived) / Double(viewsReceived),
+    // With --round: the round's messages (`round`, `roundPlace`) each player received a second, and their bytes a second.
+    "round": options.round,
+    "roundMessagesPerPlayerSecond": bytesReceived.isEmpty ? -1 : Double(roundsReceived) / Double(bytesReceived.count) / windowSeconds,
+    "roundBytesPerPlayerSecond": bytesReceived.isEmpty ? -1 : Double(roundBytesReceived) / Double(bytesReceived.count) / windowSeconds,
     "serverCPUusPerPlayerSecond": serverCPUSeconds / max(1, playerSeconds) * 1e6,
     "serverCores": serverCores,
     "generatorCores": generatorCores,

@@ -20,6 +20,15 @@ import TouchSchoolTestSupport
         return policy
     }
 
+    /// What each path costs: the whole directory, catalog, board and a round's standings (every
+    /// player who counted in it) are bulk; the list of rounds, like the rest, a request.
+    @Test func pathsAreChargedByWhatTheyCost() {
+        typealias M = RequestBudgetMiddleware<HTTPRequestContext>
+        #expect(M.kind(of: "/v1/rounds/3") == .bulk && M.kind(of: "/v1/scores") == .bulk && M.kind(of: "/v1/catalog") == .bulk)
+        #expect(M.kind(of: "/v1/rounds") == .request && M.kind(of: "/v1/battle") == .request)
+        #expect(M.kind(of: "/v1/search") == .search)
+    }
+
     @Test func manyAddressesInsideTheirOwnBudgetsMeetTheServersBudget() {
         let budgets = RequestBudgets(policy: Self.policy)
         // Ten addresses, two searches each, at one instant: the server's burst of 20 is all.

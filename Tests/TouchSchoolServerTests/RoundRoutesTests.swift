@@ -116,6 +116,15 @@ import TouchSchoolTestSupport
                 let started = try await AdminAPI.request(one, token: token, "POST", "/v1/admin/rounds?seconds=5")
                 #expect(started.status == 200, "\(started.body)")
                 let round = try JSONDecoder().decode(RoundAnswer.Summary.self, from: Data(started.body.utf8))
+                // Every screen hears of it in its countdown, the other server's players too (their
+                // server reads the round from the database every 250 ms).
+                for index in plan.indices {
+                    let told = try await players[index].next("the round on \(plan[index].device.name)'s screen", timeout: 3) { message -> RoundMessage? in
+                        if case let .round(told) = message { told } else { nil }
+                    }
+                    #expect(told.id == round.id && told.startsAtMs == round.startsAtMs && told.endsAtMs == round.endsAtMs)
+                    #expect(told.nowMs < round.startsAtMs, "\(plan[index].device.name) was told in the countdown")
+                }
                 for index in plan.indices {
                     _ = try await play(index, 2, taps: 2, startMs: Self.nowMs() - 300, endMs: Self.nowMs() - 100)
                 }
@@ -161,6 +170,15 @@ import TouchSchoolTestSupport
                     answers.append(results)
                 }
                 #expect(answers[0].players == answers[1].players && answers[0].schools == answers[1].schools)
+                // Each player's screen ends on its place and count, final, through either server.
+                for (index, player) in players.enumerated() {
+                    let name = plan[index].device.name
+                    let final = try await player.next("\(name)'s final place", timeout: 15) { message -> RoundPlaceMessage? in
+                        if case let .roundPlace(place) = message, place.final { place } else { nil }
+                    }
+                    let place = try #require(ranked.firstIndex { $0.name == name }) + 1
+                    #expect(final == RoundPlaceMessage(id: round.id, place: place, count: plan[index].inside.reduce(0, +), players: plan.count, final: true))
+                }
                 // The nation counted every tap, before, inside and after the window, once.
                 for server in [one, two] {
                     #expect(try await Wait.until(timeout: 30) { try await HTTP.scores(server).scores == sent }, "\(sent)")

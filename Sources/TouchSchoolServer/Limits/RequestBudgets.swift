@@ -159,12 +159,14 @@ struct RequestBudgetMiddleware<Context: RemoteAddressRequestContext>: RouterMidd
         return response
     }
 
-    private static func kind(of path: String) -> RequestBudgets.Kind {
+    static func kind(of path: String) -> RequestBudgets.Kind {
         switch path {
         case SchoolEndpoints.searchPath: .search
         // Eight masks scored for each code not cached.
         case PageRoutes.qrPath: .qrCode
         case SchoolEndpoints.schoolsPath, "/v1/catalog", "/v1/scores": .bulk
+        // A round's standings: every player who counted in it.
+        case _ where path.hasPrefix("/v1/rounds/"): .bulk
         default: .request
         }
     }
