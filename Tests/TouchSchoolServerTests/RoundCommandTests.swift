@@ -42,13 +42,13 @@ import TouchSchoolTestSupport
             #expect(none.status == 0 && none.output == "No round yet.\n", "\(none)")
 
             let asked = Self.nowMs()
-            let started = Self.round(["start", "--seconds", "5", "--title", "3반 + 4반"] + admin)
+            let started = Self.round(["start", "--seconds", "60", "--title", "3반 + 4반"] + admin)
             #expect(started.status == 0, "\(started.error)")
             let listed = try JSONDecoder().decode([RoundAnswer.Summary].self, from: Data(try await HTTP.get("\(server.baseURL)/v1/rounds").body.utf8))
             let round = try #require(listed.first)
-            #expect(listed.count == 1 && round.title == "3반 + 4반" && round.endsAtMs - round.startsAtMs == 5_000)
+            #expect(listed.count == 1 && round.title == "3반 + 4반" && round.endsAtMs - round.startsAtMs == 60_000)
             #expect(started.output == "Round \(round.id) \u{201C}3반 + 4반\u{201D}: starts at \(Self.clock(round.startsAtMs)) (a 3 s countdown), "
-                    + "lasts 5 s, ends at \(Self.clock(round.endsAtMs)).\n")
+                    + "lasts 60 s, ends at \(Self.clock(round.endsAtMs)).\n")
 
             // Told at once (within a read), before the window opens, with the server's clock.
             let told = try await alice.next("the round", timeout: 2) { if case let .round(told) = $0 { told } else { nil } }
@@ -75,6 +75,14 @@ import TouchSchoolTestSupport
             }
             #expect(placed == RoundPlaceMessage(id: round.id, place: 1, count: 7, players: 1, final: false))
 
+            // While it runs (a minute long): still counting.
+            let show = Self.round(["show", String(round.id), "--server", server.baseURL])
+            #expect(show.status == 0, "\(show.error)")
+            #expect(show.output == "Round \(round.id) \u{201C}3반 + 4반\u{201D}: \(Self.dateAndClock(round.startsAtMs))–\(Self.clock(round.endsAtMs)) (still counting)\n\n"
+                    + "PLACE  PLAYER     SCHOOL        TAPS\n"
+                    + "    1  alice <b>  서울고등학교     7\n", "\(show.output)")
+            let korean = Self.round(["show", String(round.id), "--server", server.baseURL], korean: true)
+            #expect(korean.output.contains("순위  선수       학교          터치\n") && korean.output.contains("(집계 중)"), "\(korean.output)")
             let stopped = Self.round(["stop"] + admin, korean: true)
             #expect(stopped.status == 0, "\(stopped.error)")
             let after = try JSONDecoder().decode([RoundAnswer.Summary].self, from: Data(try await HTTP.get("\(server.baseURL)/v1/rounds").body.utf8))
@@ -93,13 +101,6 @@ import TouchSchoolTestSupport
             let json = Self.round(["list", "--json", "--server", server.baseURL])
             #expect(try JSONDecoder().decode([RoundAnswer.Summary].self, from: Data(json.output.utf8)) == after)
 
-            let show = Self.round(["show", String(round.id), "--server", server.baseURL])
-            #expect(show.status == 0, "\(show.error)")
-            #expect(show.output == "Round \(round.id) \u{201C}3반 + 4반\u{201D}: \(Self.dateAndClock(round.startsAtMs))–\(Self.clock(ended.endsAtMs)) (still counting)\n\n"
-                    + "PLACE  PLAYER     SCHOOL        TAPS\n"
-                    + "    1  alice <b>  서울고등학교     7\n", "\(show.output)")
-            let korean = Self.round(["show", String(round.id), "--server", server.baseURL], korean: true)
-            #expect(korean.output.contains("순위  선수       학교          터치\n") && korean.output.contains("(집계 중)"), "\(korean.output)")
             let missing = Self.round(["show", "99", "--server", server.baseURL])
             #expect(missing.status != 0 && missing.error.contains("no round has the id 99"), "\(missing.error)")
 
