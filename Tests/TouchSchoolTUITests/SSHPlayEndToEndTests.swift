@@ -133,6 +133,33 @@ struct SSHPlayEndToEndTests {
         #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 25)
     }
 
+    /// A round over SSH: the game, which runs in the server, counts down in large digits, shows
+    /// the seconds left and its place, then its result in Korean, as a terminal game does.
+    @Test func aRoundCountsDownRacesAndEndsOnTheSSHPlayersPlace() throws {
+        let keys = TemporaryDirectory()
+        defer { keys.remove() }
+        let key = try Self.makeKey("minji", in: keys)
+        let server = try ServerProcess.forGames(catalog: nil, arguments: ["--ssh-port", "0"])
+        defer { server.stop() }
+        let minji = try Self.player("minji", key: key, on: server, language: "ko_KR.UTF-8")
+        defer { minji.close() }
+        try minji.chooseSchool(named: "민사고", tapsLabel: "내 터치")
+
+        _ = try Self.admin("POST", "/v1/admin/rounds?seconds=5&title=%EB%AF%BC%EC%82%AC%EA%B3%A0%20%EB%9D%BC%EC%9A%B4%EB%93%9C", on: server)
+        // The countdown's digit, five rows of blocks, under the title.
+        let countdown = try minji.waitFor("the countdown", timeout: 5) { $0.contains("민사고 라운드") && $0.contains("█████") }
+        #expect(countdown.contains("█████"))
+        try minji.waitFor("the race", timeout: 6) { $0.contains("남은 시간") }
+        try GameEndToEndTests.tapLikeAPerson(minji, count: 8, label: "내 터치")
+        let racing = try minji.waitFor("my place", timeout: 6) { $0.contains("1위 / 1명") }
+        #expect(racing.contains("민사고 라운드 · 남은 시간"), "\(racing)")
+        // The window closes 5 s after it opened; final a second after the grace: the result box.
+        let result = try minji.waitFor("the result", timeout: 20) { $0.contains("+---") && $0.contains("1위 / 1명") && $0.contains("8회") }
+        #expect(result.contains("민사고 라운드"))
+        minji.press("C-c")
+        try minji.waitFor("EXITED:0")
+    }
+
     /// A quit, as a student's OpenSSH shows it (LogLevel INFO): its plain "Connection … closed.",
     /// not "closed by remote host", which reads as an error.
     @Test func aQuitEndsWithTheClientsPlainClosedLine() throws {
