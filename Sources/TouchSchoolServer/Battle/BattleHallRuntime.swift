@@ -32,8 +32,8 @@ package actor BattleHallRuntime: Service {
     let store: any PlayStore
     let catalogStore: any CatalogStore
     let operatorStore: any OperatorStore
-    /// The store's rounds; nil for a store that keeps none yet (PostgreSQL).
-    let roundStore: (any RoundStore)?
+    /// The store's rounds.
+    let roundStore: any RoundStore
     /// The server's clock, in milliseconds since 1970: commits judge by it, rounds are timed by it,
     /// `pong` tells it.
     nonisolated let wallClockMs: @Sendable () -> Int64
@@ -59,13 +59,13 @@ package actor BattleHallRuntime: Service {
         self.store = store
         catalogStore = store
         operatorStore = store
-        roundStore = store as? any RoundStore
+        roundStore = store
         self.wallClockMs = wallClockMs
         self.battleID = battleID
         self.metrics = metrics
         self.logger = logger
         hall = BattleHall(battleID: battleID, catalog: catalog, board: board, histories: TapJudges(addresses: limits),
-                          devicesStored: devicesStored, maximumDevices: maximumDevices, readsRounds: roundStore != nil, now: .now)
+                          devicesStored: devicesStored, maximumDevices: maximumDevices, readsRounds: true, now: .now)
     }
 
     /// The catalog served; replaced when an import is taken up while the server runs.
@@ -214,8 +214,7 @@ package actor BattleHallRuntime: Service {
                 self.handle(.deviceRead(id, device: device, result))
             }
         case let .readRound(settled):
-            guard let rounds = roundStore else { return }
-            let clock = wallClockMs
+            let (rounds, clock) = (roundStore, wallClockMs)
             Task {
                 let result: Result<RoundReading?, BattleStoreError>
                 do throws(BattleStoreError) {

@@ -24,7 +24,7 @@ struct RoundRoutes {
         let admin = router.group("/v1/admin/rounds")
             .add(middleware: AdminRoutes.Authentication(token: token, trustedProxies: trustedProxies, logger: logger))
         admin.post { request, context -> Response in
-            guard let rounds = battle.roundStore else { return Self.noRounds }
+            let rounds = battle.roundStore
             let query = request.uri.queryParameters
             guard let seconds = query.get("seconds").flatMap({ Int($0) }), Round.seconds.contains(seconds) else {
                 return AdminRoutes.error("seconds: a whole number from \(Round.seconds.lowerBound) to \(Round.seconds.upperBound)",
@@ -46,7 +46,7 @@ struct RoundRoutes {
             }
         }
         admin.post("stop") { request, context -> Response in
-            guard let rounds = battle.roundStore else { return Self.noRounds }
+            let rounds = battle.roundStore
             logger.notice("Admin request", metadata: ["action": "stop the round",
                                                       "from": "\(AdminRoutes.Authentication.address(request, context, trustedProxies: trustedProxies))"])
             return try await Self.answer {
@@ -58,13 +58,13 @@ struct RoundRoutes {
             }
         }
         router.get("/v1/rounds") { _, _ -> Response in
-            guard let rounds = battle.roundStore else { return Self.noRounds }
+            let rounds = battle.roundStore
             return try await Self.answer {
                 Routes.json(MessageCoding.encodeJSON(try await rounds.rounds(limit: Self.listed).map(Self.summary)))
             }
         }
         router.get("/v1/rounds/:id") { _, context -> Response in
-            guard let rounds = battle.roundStore else { return Self.noRounds }
+            let rounds = battle.roundStore
             guard let id = context.parameters.get("id").flatMap({ Int64($0) }), id > 0 else {
                 return AdminRoutes.error("a round's id: a whole number, as GET /v1/rounds lists them", status: .badRequest)
             }
@@ -76,10 +76,6 @@ struct RoundRoutes {
             }
         }
     }
-
-    /// A store that keeps no rounds (both of the server's keep them: SQLite's and PostgreSQL's):
-    /// said plainly instead of a round that would count nothing.
-    static let noRounds = AdminRoutes.error("this server's store keeps no rounds", status: .notImplemented)
 
     private static func answer(_ body: () async throws -> Response) async throws -> Response {
         do { return try await body() } catch let error as BattleStoreError {

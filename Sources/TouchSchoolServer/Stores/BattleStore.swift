@@ -6,8 +6,9 @@ import TouchSchoolStore
 /// one server) or PostgreSQL (`PostgresBattleStore`, any number of servers sharing one board);
 /// in the tests, `InMemoryBattleStore`. Each of its users sees only the part it needs: play
 /// (`PlayStore`: the battle's commits, welcomes and polls, the play socket's address bans), the
-/// catalog reload (`CatalogStore`) and the operator's admin API (`OperatorStore`).
-typealias BattleStore = PlayStore & CatalogStore & OperatorStore
+/// catalog reload (`CatalogStore`), the operator's admin API (`OperatorStore`) and the rounds
+/// (`RoundStore`).
+typealias BattleStore = PlayStore & CatalogStore & OperatorStore & RoundStore
 
 /// What the live battle needs of its store.
 ///

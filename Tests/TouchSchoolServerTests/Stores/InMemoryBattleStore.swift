@@ -10,7 +10,7 @@ import TouchSchoolStore
 ///
 /// The battle lives in a `Storage` shared by every store made on it, as a file or a database
 /// outlives the server that wrote it: a new store on the same storage is a restart.
-final class InMemoryBattleStore: BattleStore, RoundStore {
+final class InMemoryBattleStore: BattleStore {
     /// The saved battle, and what the next operations do.
     final class Storage: Sendable {
         let identity = BattleIdentityFile.randomID()

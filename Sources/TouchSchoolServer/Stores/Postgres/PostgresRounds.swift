@@ -128,7 +128,7 @@ enum PostgresRounds {
 }
 
 /// The operator's rounds, each request in one transaction (a read in one statement).
-extension PostgresBattleStore: RoundStore {
+extension PostgresBattleStore {
     func startRound(title: String?, seconds: Int, nowMs: Int64) async throws(BattleStoreError) -> Round? {
         guard let asked = Round.starting(id: 0, title: title, seconds: seconds, nowMs: nowMs) else { return nil }
         let (client, logger) = (self.client, self.logger)

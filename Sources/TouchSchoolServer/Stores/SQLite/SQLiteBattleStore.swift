@@ -15,7 +15,7 @@ import TouchSchoolStore
 /// transaction is durable (WAL, `synchronous=FULL`).
 /// The database is used on one serial queue, off the cooperative threads: a commit waits for
 /// its fsync there.
-final class SQLiteBattleStore: BattleStore, RoundStore {
+final class SQLiteBattleStore: BattleStore {
     let directory: String
     let catalogs: DataDirectoryCatalog
     let identity: String
