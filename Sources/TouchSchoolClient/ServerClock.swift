@@ -47,19 +47,13 @@ extension RoundNews {
     }
 }
 
-extension RoundStanding {
-    init(_ message: RoundPlaceMessage) {
-        self.init(id: message.id, place: message.place, count: message.count, players: message.players, final: message.final)
-    }
-}
-
 extension GameEvent {
     /// The game's event for a round message, taken when this machine's clock reads `localMs`
     /// (nil for any other message).
     package static func round(_ message: ServerMessage, clock: ServerClock, localMs: Int64) -> GameEvent? {
         switch message {
         case let .round(round): .roundTold(RoundNews(round, serverNowMs: clock.serverNow(localMs: localMs, messageNowMs: round.nowMs)))
-        case let .roundPlace(place): .roundPlaceTold(RoundStanding(place))
+        case let .roundPlace(standing): .roundPlaceTold(standing)
         default: nil
         }
     }

@@ -76,10 +76,11 @@ enum AdminRequests {
         return names
     }
 
-    static func json(_ devices: [AdminAnswer.Device]) -> String {
+    /// An answer as `--json` prints it: keys sorted, indented.
+    static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(devices)) ?? Data("[]".utf8), as: UTF8.self) + "\n"
+        return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self) + "\n"
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {

@@ -34,23 +34,17 @@ enum RoundRequests {
         switch request.action {
         case let .start(_, _, json):
             let round = try AdminRequests.decode(RoundAnswer.Summary.self, response.body)
-            return json ? Self.json(round) : text.started(round)
+            return json ? AdminRequests.json(round) : text.started(round)
         case let .stop(json):
             let round = try AdminRequests.decode(RoundAnswer.Summary.self, response.body)
-            return json ? Self.json(round) : text.stopped(round)
+            return json ? AdminRequests.json(round) : text.stopped(round)
         case let .list(json):
             let rounds = try AdminRequests.decode([RoundAnswer.Summary].self, response.body)
-            return json ? Self.json(rounds) : text.list(rounds)
+            return json ? AdminRequests.json(rounds) : text.list(rounds)
         case let .show(_, json):
             let results = try AdminRequests.decode(RoundAnswer.Results.self, response.body)
-            return json ? Self.json(results) : text.results(results, schoolNames: AdminRequests.schoolNames(on: server))
+            return json ? AdminRequests.json(results) : text.results(results, schoolNames: AdminRequests.schoolNames(on: server))
         }
-    }
-
-    static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self) + "\n"
     }
 
     private static func query(_ items: [String: String?]) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import TouchSchoolCore
 
 /// The play protocol between a game (terminal, web page, bot) and `touchschool serve`: JSON
 /// objects, one per WebSocket text frame at `/v1/play`, each with a `"type"`. Documented for
@@ -52,7 +53,7 @@ public enum ServerMessage: Equatable, Sendable {
     /// The operator's round, as it is or as it changed, with this player's place in it.
     case round(RoundMessage)
     /// This player's place in the round, when it changed.
-    case roundPlace(RoundPlaceMessage)
+    case roundPlace(RoundStanding)
     /// The answer to `ping`, with the server's clock then (milliseconds since 1970), from which a
     /// client measures its offset to the server's clock: every screen shows a round's countdown
     /// by the server's clock. Nil from a server that does not tell it.
@@ -288,7 +289,7 @@ extension ServerMessage: Codable {
         case .view: self = .view(try SchoolViewMessage(from: decoder))
         case .page: self = .page(try PageMessage(from: decoder))
         case .round: self = .round(try RoundMessage(from: decoder))
-        case .roundPlace: self = .roundPlace(try RoundPlaceMessage(from: decoder))
+        case .roundPlace: self = .roundPlace(try RoundStanding(from: decoder))
         case .pong: self = .pong(nowMs: try decoder.container(keyedBy: Keys.self).decodeIfPresent(Int64.self, forKey: .nowMs))
         case .error: self = .error(try ProtocolError(from: decoder))
         }
@@ -382,7 +383,7 @@ public enum MessageCoding {
 
     /// A round place exactly as `encode(.roundPlace(…))` writes it, without JSONEncoder: every
     /// player of a round is sent one a second.
-    public static func encodeRoundPlace(_ place: RoundPlaceMessage) -> String {
+    public static func encodeRoundPlace(_ place: RoundStanding) -> String {
         // Sorted keys: count, final, id, place, players, type.
         var json = JSONBytes(capacity: 96)
         json.append("{\"count\":")

@@ -67,7 +67,7 @@ public struct RoundMessage: Codable, Equatable, Sendable {
     /// The server's clock when it sent this: a client without a `pong` measured yet takes its
     /// offset from it.
     public var nowMs: Int64
-    /// This player's place, as `roundPlace` carries it.
+    /// This player's place, as `roundPlace` carries it (`RoundStanding`).
     public var place: Int?
     public var count: UInt64
     public var players: Int
@@ -90,29 +90,10 @@ public struct RoundMessage: Codable, Equatable, Sendable {
     /// How long after its grace a round is still sent to a player who connects: its result stays
     /// something to see for the rest of a lesson's break, not forever.
     public static let shownForMs: Int64 = 10 * 60_000
-}
-
-/// `roundPlace` (server → player): the player's place in round `id` changed. `place` nil: none
-/// of the player's taps counted yet; `players`: how many have a place; `final`: the standings
-/// can no longer change (the grace is over and every batch in it saved). Sent at most every
-/// `RoundPlaceMessage.intervalMs` to a player, at once when final: small, because it comes on top
-/// of the views within the per-player byte budget.
-public struct RoundPlaceMessage: Codable, Equatable, Sendable {
-    public var id: Int64
-    public var place: Int?
-    public var count: UInt64
-    public var players: Int
-    public var final: Bool
-
-    public init(id: Int64, place: Int?, count: UInt64, players: Int, final: Bool) {
-        self.id = id
-        self.place = place
-        self.count = count
-        self.players = players
-        self.final = final
-    }
-
-    public static let intervalMs: Int64 = 1_000
+    /// `roundPlace` (server → player, a `RoundStanding`): the player's place in round `id`
+    /// changed. Sent at most this often to a player, at once when final: small, because it comes
+    /// on top of the views within the per-player byte budget.
+    public static let placeIntervalMs: Int64 = 1_000
 }
 
 /// The `round` event of a page stream (`GET /v1/board?count=…`, the projector): the round with

@@ -364,7 +364,7 @@ enum ScriptedReply: Sendable {
                     let now = NetworkBattle.wallClockMs() + ahead
                     replies.append(.send(.round(RoundMessage(id: 9, title: "3반", startsAtMs: now + 3_000, endsAtMs: now + 13_000, graceMs: 5_000,
                                                              nowMs: now - 3_000, place: nil, count: 0, players: 0, final: false))))
-                    replies.append(.send(.roundPlace(RoundPlaceMessage(id: 9, place: 1, count: 4, players: 2, final: false))))
+                    replies.append(.send(.roundPlace(RoundStanding(id: 9, place: 1, count: 4, players: 2, final: false))))
                 }
                 return replies
             case .taps, .watch:

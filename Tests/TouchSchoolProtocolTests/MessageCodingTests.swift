@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolCore
 import TouchSchoolTestSupport
 import TouchSchoolProtocol
 
@@ -105,15 +106,15 @@ import TouchSchoolProtocol
             == .round(RoundMessage(id: 3, title: "3반", startsAtMs: 100, endsAtMs: 200, graceMs: 5000, nowMs: 90, place: nil, count: 0, players: 0,
                                    final: false)))
         #expect(try MessageCoding.decodeServer(#"{"type":"roundPlace","id":3,"place":2,"count":57,"players":12,"final":true}"#)
-            == .roundPlace(RoundPlaceMessage(id: 3, place: 2, count: 57, players: 12, final: true)))
+            == .roundPlace(RoundStanding(id: 3, place: 2, count: 57, players: 12, final: true)))
         #expect(MessageCoding.encode(.pong(nowMs: 1_795_000_000_123)) == #"{"nowMs":1795000000123,"type":"pong"}"#)
         #expect(try MessageCoding.decodeServer(#"{"type":"pong"}"#) == .pong(nowMs: nil))
-        #expect(MessageCoding.encode(.roundPlace(RoundPlaceMessage(id: 3, place: nil, count: 0, players: 4, final: false)))
+        #expect(MessageCoding.encode(.roundPlace(RoundStanding(id: 3, place: nil, count: 0, players: 4, final: false)))
             == #"{"count":0,"final":false,"id":3,"players":4,"type":"roundPlace"}"#)
         var random = SystemRandomNumberGenerator()
         let numbers: [Int64] = [0, 1, 9, 10, 99, 100, Int64(Int32.max), Int64.max]
         for _ in 0..<300 {
-            let place = RoundPlaceMessage(id: numbers.randomElement(using: &random)!, place: Bool.random() ? nil : Int(numbers.randomElement(using: &random)!),
+            let place = RoundStanding(id: numbers.randomElement(using: &random)!, place: Bool.random() ? nil : Int(numbers.randomElement(using: &random)!),
                                           count: UInt64.random(in: 0...UInt64.max, using: &random), players: Int.random(in: 0...100_000, using: &random),
                                           final: Bool.random(using: &random))
             #expect(MessageCoding.encodeRoundPlace(place) == MessageCoding.encode(.roundPlace(place)))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolCore
 import TouchSchoolProtocol
 import TouchSchoolTestSupport
 
@@ -70,10 +71,10 @@ import TouchSchoolTestSupport
             try await alice.send(.taps(TapBatch(seq: 1, taps: ["S0001": 7], playerTaps: 7, switchedToSchool: "S0001", bestTapsPerSecond: 8,
                                                 startMs: round.startsAtMs + 20, endMs: round.startsAtMs + 250)))
             _ = try await alice.ack(1)
-            let placed = try await alice.next("alice's place", timeout: 3) { message -> RoundPlaceMessage? in
+            let placed = try await alice.next("alice's place", timeout: 3) { message -> RoundStanding? in
                 if case let .roundPlace(place) = message, place.place != nil { place } else { nil }
             }
-            #expect(placed == RoundPlaceMessage(id: round.id, place: 1, count: 7, players: 1, final: false))
+            #expect(placed == RoundStanding(id: round.id, place: 1, count: 7, players: 1, final: false))
 
             // While it runs (a minute long): still counting.
             let show = Self.round(["show", String(round.id), "--server", server.baseURL])

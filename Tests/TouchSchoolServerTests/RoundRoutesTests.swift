@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolCore
 import TouchSchoolProtocol
 import TouchSchoolTestSupport
 
@@ -173,11 +174,11 @@ import TouchSchoolTestSupport
                 // Each player's screen ends on its place and count, final, through either server.
                 for (index, player) in players.enumerated() {
                     let name = plan[index].device.name
-                    let final = try await player.next("\(name)'s final place", timeout: 15) { message -> RoundPlaceMessage? in
+                    let final = try await player.next("\(name)'s final place", timeout: 15) { message -> RoundStanding? in
                         if case let .roundPlace(place) = message, place.final { place } else { nil }
                     }
                     let place = try #require(ranked.firstIndex { $0.name == name }) + 1
-                    #expect(final == RoundPlaceMessage(id: round.id, place: place, count: plan[index].inside.reduce(0, +), players: plan.count, final: true))
+                    #expect(final == RoundStanding(id: round.id, place: place, count: plan[index].inside.reduce(0, +), players: plan.count, final: true))
                 }
                 // The nation counted every tap, before, inside and after the window, once.
                 for server in [one, two] {

@@ -76,9 +76,10 @@ public struct RoundNews: Equatable, Sendable {
     }
 }
 
-/// The player's place in a round as the server counted it: `place` nil while none of the
-/// player's taps counted; `players`: how many have a place; `final`: it can change no more.
-public struct RoundStanding: Equatable, Sendable {
+/// The player's place in a round as the server counted it (the `roundPlace` message on the
+/// wire): `place` nil while none of the player's taps counted; `players`: how many have a place;
+/// `final`: it can change no more.
+public struct RoundStanding: Codable, Equatable, Sendable {
     public var id: Int64
     public var place: Int?
     public var count: UInt64

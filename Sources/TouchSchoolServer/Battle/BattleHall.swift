@@ -153,7 +153,7 @@ struct BattleHall: Sendable {
         /// The round its last `round` message told (a player), and the place it last told with
         /// when; the round board's version its last `round` event showed (a page stream).
         var roundTold: Round?
-        var placeTold: RoundPlaceMessage?
+        var placeTold: RoundStanding?
         var placeToldAt: Instant?
         var roundEventTold: UInt64 = 0
 
@@ -700,7 +700,7 @@ struct BattleHall: Sendable {
     }
 
     /// To each player its round news: the round when it is new to them (with their place), then
-    /// their place when it changed, at most every `RoundPlaceMessage.intervalMs` (at once when
+    /// their place when it changed, at most every `RoundMessage.placeIntervalMs` (at once when
     /// final); to each page stream the round's event when it changed. A place held back is sent
     /// when its interval is over.
     private mutating func sendRound(now: Instant, _ effects: inout [Effect]) {
@@ -727,7 +727,7 @@ struct BattleHall: Sendable {
             }
             let place = board.place(of: device)
             guard place != peer.placeTold else { continue }
-            let due = (peer.placeToldAt ?? now) + .milliseconds(RoundPlaceMessage.intervalMs)
+            let due = (peer.placeToldAt ?? now) + .milliseconds(RoundMessage.placeIntervalMs)
             guard place.final || due <= now else {
                 heldBack = min(heldBack ?? due, due)
                 continue

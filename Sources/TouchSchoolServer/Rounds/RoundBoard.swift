@@ -68,9 +68,9 @@ struct RoundBoard: Sendable {
     }
 
     /// A device's place as `roundPlace` says it.
-    func place(of device: String) -> RoundPlaceMessage {
+    func place(of device: String) -> RoundStanding {
         let standing = places[device]
-        return RoundPlaceMessage(id: round.id, place: standing?.place, count: standing?.count ?? 0, players: playerCount, final: final)
+        return RoundStanding(id: round.id, place: standing?.place, count: standing?.count ?? 0, players: playerCount, final: final)
     }
 
     /// The round as a player's `round` message, with its place and the server's clock now.

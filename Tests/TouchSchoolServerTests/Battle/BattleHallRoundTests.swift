@@ -85,7 +85,7 @@ import TouchSchoolStore
         #expect(Self.messages(effects, to: 1).isEmpty, "not before a second")
         #expect(T.wakes(effects)[.broadcast].map { $0 >= T.at(toldAt + 1_000) } == true, "woken when the second is over")
         effects = hall.update(.alarm(.broadcast), now: try #require(T.wakes(effects)[.broadcast]))
-        #expect(Self.messages(effects, to: 1) == [.roundPlace(RoundPlaceMessage(id: 7, place: 1, count: 10, players: 1, final: false))])
+        #expect(Self.messages(effects, to: 1) == [.roundPlace(RoundStanding(id: 7, place: 1, count: 10, players: 1, final: false))])
         // The same place again: nothing.
         effects = Self.read(&hall, [Self.count("device-1", 10, at: 3_400)], at: 3_000)
         effects += hall.update(.alarm(.broadcast), now: T.at(3_500))
@@ -93,13 +93,13 @@ import TouchSchoolStore
         // A second player passes: my place moves (after the second).
         effects = Self.read(&hall, [Self.count("device-1", 10, at: 3_400), Self.count("device-2", 30, at: 9_000)], at: 9_100)
         effects += hall.update(.alarm(.broadcast), now: T.at(9_300))
-        #expect(Self.messages(effects, to: 1) == [.roundPlace(RoundPlaceMessage(id: 7, place: 2, count: 10, players: 2, final: false))])
+        #expect(Self.messages(effects, to: 1) == [.roundPlace(RoundStanding(id: 7, place: 2, count: 10, players: 2, final: false))])
         // Final (read 1 s after the grace, at 19 s) comes at once, even within the second.
         _ = Self.read(&hall, [Self.count("device-1", 12, at: 12_000), Self.count("device-2", 30, at: 9_000)], at: 9_500)
         effects = hall.update(.alarm(.broadcast), now: T.at(9_700))
         effects += Self.read(&hall, [Self.count("device-1", 12, at: 12_000), Self.count("device-2", 30, at: 9_000)], at: 19_000)
         effects += hall.update(.alarm(.broadcast), now: T.at(19_000) + BattleHall.broadcastInterval)
-        #expect(Self.messages(effects, to: 1).last == .roundPlace(RoundPlaceMessage(id: 7, place: 2, count: 12, players: 2, final: true)))
+        #expect(Self.messages(effects, to: 1).last == .roundPlace(RoundStanding(id: 7, place: 2, count: 12, players: 2, final: true)))
     }
 
     @Test func aRoundStoppedEarlyIsToldAgainAndAnOldRoundIsNotToldAtAll() throws {
