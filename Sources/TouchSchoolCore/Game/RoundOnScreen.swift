@@ -50,6 +50,24 @@ public struct RoundOnScreen: Equatable, Sendable {
         return .over
     }
 
+    /// When what `phase(at:)` shows next changes by the clock alone (the countdown's digit, GO,
+    /// the seconds left, the end of the counting or of the result), so that a game that sleeps
+    /// while idle wakes for it: nil when only a message from the server changes it.
+    public func nextChange(after now: Instant) -> Instant? {
+        let second: Int64 = 1_000_000_000
+        func nextWhole(until deadline: Instant) -> Instant {
+            Instant(nanoseconds: now.nanoseconds &+ (deadline.nanoseconds(since: now) - 1) % second + 1)
+        }
+        if now < startsAt { return nextWhole(until: startsAt) }
+        if now < endsAt { return nextWhole(until: endsAt) }
+        guard standing.final else {
+            let over = settlesAt.adding(milliseconds: Self.resultMilliseconds)
+            return now < over ? over : nil
+        }
+        if let resultUntil, now < resultUntil { return resultUntil }
+        return nil
+    }
+
     private static func secondsUp(_ nanoseconds: Int64) -> Int { Int((nanoseconds + 999_999_999) / 1_000_000_000) }
 }
 
