@@ -122,7 +122,16 @@ public final class NetworkBattle: BattleConnection {
     public func submit(_ changes: PendingChanges) {
         queue.async { [self] in
             let now = Self.wallClockMs()
-            var (outbox, startMs) = shared.withLock { ($0.outbox, $0.lastSubmitMs) }
+            var (outbox, lastSubmitMs) = shared.withLock { ($0.outbox, $0.lastSubmitMs) }
+            // The batch's time: since the last submit, but not the idle time before its first
+            // tap (a round counts taps by when they were made: the first taps of a race would
+            // otherwise be counted partly before its start). One sync interval before the first
+            // tap is kept, so that steady tapping claims the time it took.
+            var startMs = lastSubmitMs
+            if let first = changes.firstTapAt {
+                let firstMs = now - Self.monotonicNow().nanoseconds(since: first) / 1_000_000
+                startMs = max(startMs, firstMs - GameTiming.serverSyncIntervalNanoseconds / 1_000_000)
+            }
             if outbox.append(changes, startMs: startMs, endMs: now) != nil {
                 do {
                     try folder.create()
@@ -335,5 +344,12 @@ public final class NetworkBattle: BattleConnection {
     }
 
     /// The wall clock in milliseconds, as batches' spans are told (also the SSH server's games').
+    /// The monotonic clock of the game's `Instant`s (`MonotonicClock` of the terminal).
+    static func monotonicNow() -> Instant {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Instant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+    }
+
     public static func wallClockMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 }
