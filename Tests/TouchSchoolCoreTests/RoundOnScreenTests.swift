@@ -31,3 +31,13 @@ import TouchSchoolCore
         #expect(final.nextChange(after: at(40_000)) == nil)
     }
 }
+
+extension RoundOnScreenTests {
+    /// News taken by the game a moment after it came is placed from when it came.
+    @Test func theTimesAreMovedFromWhenTheNewsCame() {
+        let news = RoundNews(id: 1, title: nil, startsAtMs: 1_003_000, endsAtMs: 1_013_000, graceMs: 5_000, serverNowMs: 1_000_000,
+                             standing: RoundStanding(id: 1, place: nil, count: 0, players: 0, final: false), toldAt: told)
+        let taken = RoundOnScreen(news, now: at(80))
+        #expect(taken.startsAt == at(3_000) && taken.endsAt == at(13_000))
+    }
+}
