@@ -122,7 +122,8 @@ public final class NetworkBattle: BattleConnection {
     public func submit(_ changes: PendingChanges) {
         queue.async { [self] in
             let now = Self.wallClockMs()
-            var (outbox, startMs) = shared.withLock { ($0.outbox, $0.lastSubmitMs) }
+            var (outbox, lastSubmitMs) = shared.withLock { ($0.outbox, $0.lastSubmitMs) }
+            let startMs = Self.batchStartMs(after: lastSubmitMs, changes, nowMs: now)
             if outbox.append(changes, startMs: startMs, endMs: now) != nil {
                 do {
                     try folder.create()
@@ -332,6 +333,20 @@ public final class NetworkBattle: BattleConnection {
             }
             wake()
         }
+    }
+
+    /// When a batch of `changes` handed over at `nowMs` starts (`BattleRules.batchStartMs`), its
+    /// first tap's time moved from the game's clock to the wall clock. The SSH server's games too.
+    package static func batchStartMs(after lastSubmitMs: Int64, _ changes: PendingChanges, nowMs: Int64) -> Int64 {
+        let firstTapMs = changes.firstTapAt.map { nowMs - monotonicNow().nanoseconds(since: $0) / 1_000_000 }
+        return BattleRules.batchStartMs(after: lastSubmitMs, firstTapMs: firstTapMs, taps: changes.scoreDeltas.values.reduce(0, +), nowMs: nowMs)
+    }
+
+    /// The monotonic clock of the game's `Instant`s (`MonotonicClock` of the terminal).
+    package static func monotonicNow() -> Instant {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Instant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
     }
 
     /// The wall clock in milliseconds, as batches' spans are told (also the SSH server's games').

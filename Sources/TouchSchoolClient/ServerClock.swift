@@ -39,20 +39,22 @@ package struct ServerClock: Sendable {
 
 extension RoundNews {
     /// The round as a `round` message tells it, taken when the server's clock reads `serverNowMs`.
-    init(_ message: RoundMessage, serverNowMs: Int64) {
+    init(_ message: RoundMessage, serverNowMs: Int64, toldAt: Instant? = nil) {
         self.init(id: message.id, title: message.title, startsAtMs: message.startsAtMs, endsAtMs: message.endsAtMs,
                   graceMs: message.graceMs, serverNowMs: serverNowMs,
                   standing: RoundStanding(id: message.id, place: message.place, count: message.count, players: message.players,
-                                          final: message.final))
+                                          final: message.final),
+                  toldAt: toldAt)
     }
 }
 
 extension GameEvent {
     /// The game's event for a round message, taken when this machine's clock reads `localMs`
-    /// (nil for any other message).
-    package static func round(_ message: ServerMessage, clock: ServerClock, localMs: Int64) -> GameEvent? {
+    /// and the game's clock `toldAt` (nil for any other message).
+    package static func round(_ message: ServerMessage, clock: ServerClock, localMs: Int64, toldAt: Instant? = nil) -> GameEvent? {
         switch message {
-        case let .round(round): .roundTold(RoundNews(round, serverNowMs: clock.serverNow(localMs: localMs, messageNowMs: round.nowMs)))
+        case let .round(round):
+            .roundTold(RoundNews(round, serverNowMs: clock.serverNow(localMs: localMs, messageNowMs: round.nowMs), toldAt: toldAt))
         case let .roundPlace(standing): .roundPlaceTold(standing)
         default: nil
         }

@@ -245,8 +245,10 @@ extension NetworkBattle {
             case .view, .page:
                 viewed(message)
             case .round, .roundPlace:
-                let (clock, now) = session.withLock { ($0.clock, Self.wallClockMs()) }
-                if let event = GameEvent.round(message, clock: clock, localMs: now) { told(event) }
+                // Both clocks read together: the game moves the round's times from this moment,
+                // not from when it takes the event.
+                let (clock, now, toldAt) = session.withLock { ($0.clock, Self.wallClockMs(), Self.monotonicNow()) }
+                if let event = GameEvent.round(message, clock: clock, localMs: now, toldAt: toldAt) { told(event) }
             case let .pong(serverMs):
                 session.withLock { $0.clock.ponged(serverMs: serverMs, atMs: Self.wallClockMs()) }
             case let .error(error):

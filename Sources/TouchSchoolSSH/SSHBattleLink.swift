@@ -177,7 +177,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 state.lost = error.message
             case .round, .roundPlace:
                 // The game runs in the server: its clock is the server's.
-                if let event = GameEvent.round(message, clock: ServerClock(), localMs: NetworkBattle.wallClockMs()) {
+                if let event = GameEvent.round(message, clock: ServerClock(), localMs: NetworkBattle.wallClockMs(),
+                                               toldAt: NetworkBattle.monotonicNow()) {
                     state.events.append(event)
                 }
             case .welcome, .pong:
@@ -193,7 +194,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
     func submit(_ changes: PendingChanges) {
         state.withLock { state in
             let now = NetworkBattle.wallClockMs()
-            if let batch = state.outbox.append(changes, startMs: state.lastSubmitMs, endMs: now) {
+            let startMs = NetworkBattle.batchStartMs(after: state.lastSubmitMs, changes, nowMs: now)
+            if let batch = state.outbox.append(changes, startMs: startMs, endMs: now) {
                 requests.yield(.batch(batch))
                 state.changed = true
             }

@@ -81,6 +81,11 @@ public struct GameRunner<Terminal: GameTerminal> {
         if hasUndrawnChanges || state.isAnimating(at: now), let lastFrame {
             wait = Self.milliseconds(from: now, until: Instant(nanoseconds: lastFrame.nanoseconds + frameNanoseconds))
         }
+        // A round's countdown and seconds left change by the clock: drawn when they change, not
+        // at the next idle tick (up to half a second late, so every screen would start apart).
+        if let change = state.round?.nextChange(after: now) {
+            wait = min(wait, Self.milliseconds(from: now, until: change))
+        }
         if let pasteDeadline = decoder.pasteDeadline {
             wait = min(wait, Self.milliseconds(from: now, until: pasteDeadline))
         }

@@ -108,6 +108,12 @@ final class TmuxSession {
         tmux(["capture-pane", "-p"] + (escapes ? ["-e"] : [])).output
     }
 
+    /// Copies everything the program writes to the pane from now on to the end of `file`, as tmux
+    /// reads it (`pipe-pane`, through a `cat` that ends with the tmux server).
+    func pipeOutput(to file: String) {
+        _ = tmux(["pipe-pane", "-O", "exec cat >> \(Self.shellQuoted(file))"])
+    }
+
     /// A tmux format about the pane, e.g. `#{cursor_flag}`.
     func paneFormat(_ format: String) -> String {
         tmux(["display-message", "-p", format]).output.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -45,6 +45,21 @@ public enum BattleRules {
 
     /// A device key as the server accepts it: 22 to 64 base64url characters. Clients make 43
     /// (32 random bytes, `madeDeviceKeyLength`); other clients may make shorter or longer ones.
+    /// When a batch of `taps` handed over at `nowMs` claims to start (milliseconds, the client's
+    /// clock): no earlier than the previous batch's end, and before its first tap (`firstTapMs`)
+    /// only as long as the server's judge needs to take that many taps over the claim
+    /// (`DeviceTapHistory.judge`: a chord of simultaneous presses, then the burst rule's rate).
+    /// A round counts a batch's taps by when they were made, spread over its claim: idle time
+    /// claimed before the first tap would count the first taps of a race partly before its start.
+    public static func batchStartMs(after lastEndMs: Int64, firstTapMs: Int64?, taps: UInt64, nowMs: Int64,
+                                    policy: TapGuardPolicy = .standard) -> Int64 {
+        guard let firstTapMs else { return lastEndMs }
+        let beyondChord = Int64(clamping: taps) - Int64(policy.simultaneousPressLimit)
+        let burstWindowMs = policy.burstWindowNanoseconds / 1_000_000
+        let neededMs = beyondChord > 0 ? (beyondChord * burstWindowMs + Int64(policy.burstLimit) - 1) / Int64(policy.burstLimit) : 0
+        return max(lastEndMs, min(firstTapMs, nowMs - neededMs))
+    }
+
     public static func isValidDeviceKey(_ key: some StringProtocol) -> Bool {
         deviceKeyLengths.contains(key.utf8.count) && key.utf8.allSatisfy(isBase64URL)
     }

@@ -77,14 +77,25 @@ public struct PendingChanges: Equatable, Sendable {
     public var bestTapsPerSecond: Int
     /// Set when the player switched school: their record restarts at `playerTaps` for this school.
     public var switchedToSchool: String?
+    /// When the first of these taps was made (by `MonotonicClock`), when the game knows: a
+    /// server's round counts a batch's taps by when they were made (docs/protocol.md, "Rounds"),
+    /// so a batch must not claim the idle time before its first tap. Not part of what the
+    /// changes are: `==` leaves it out.
+    public var firstTapAt: Instant?
 
     public init(player: String, scoreDeltas: [String: UInt64] = [:], playerTaps: UInt64 = 0,
-                bestTapsPerSecond: Int = 0, switchedToSchool: String? = nil) {
+                bestTapsPerSecond: Int = 0, switchedToSchool: String? = nil, firstTapAt: Instant? = nil) {
         self.player = player
         self.scoreDeltas = scoreDeltas
         self.playerTaps = playerTaps
         self.bestTapsPerSecond = bestTapsPerSecond
         self.switchedToSchool = switchedToSchool
+        self.firstTapAt = firstTapAt
+    }
+
+    public static func == (left: PendingChanges, right: PendingChanges) -> Bool {
+        left.player == right.player && left.scoreDeltas == right.scoreDeltas && left.playerTaps == right.playerTaps
+            && left.bestTapsPerSecond == right.bestTapsPerSecond && left.switchedToSchool == right.switchedToSchool
     }
 
     public var isEmpty: Bool { scoreDeltas.isEmpty && playerTaps == 0 && switchedToSchool == nil }
@@ -100,6 +111,7 @@ public struct PendingChanges: Equatable, Sendable {
             result.playerTaps = result.playerTaps.addingSaturating(later.playerTaps)
         }
         result.bestTapsPerSecond = max(result.bestTapsPerSecond, later.bestTapsPerSecond)
+        result.firstTapAt = [firstTapAt, later.firstTapAt].compactMap { $0 }.min()
         return result
     }
 }

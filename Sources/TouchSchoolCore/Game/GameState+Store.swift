@@ -29,9 +29,11 @@ extension GameState {
         pendingScoresByID.removeAll()
         pendingPlayerTaps = 0
         pendingSwitch = nil
+        pendingFirstTapAt = nil
     }
 
-    mutating func countPendingTap(for school: Int) {
+    mutating func countPendingTap(for school: Int, at now: Instant) {
+        if pendingFirstTapAt == nil { pendingFirstTapAt = now }
         pendingScores[school, default: 0] = pendingScores[school, default: 0].addingSaturating(1)
         pendingPlayerTaps = pendingPlayerTaps.addingSaturating(1)
     }
@@ -58,6 +60,7 @@ extension GameState {
             }
         }
         pendingPlayerTaps = changes.playerTaps
+        pendingFirstTapAt = changes.firstTapAt
         pendingSwitch = changes.switchedToSchool.map { id in catalog.position(ofID: id).map { catalog[$0].id } ?? id }
     }
 

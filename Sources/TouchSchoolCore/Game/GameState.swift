@@ -113,6 +113,8 @@ public struct GameState: Sendable {
     /// through a catalog replacement that dropped them; the store keeps every id).
     public internal(set) var pendingScoresByID: [String: UInt64] = [:]
     public internal(set) var pendingPlayerTaps: UInt64 = 0
+    /// When the first tap pending was made.
+    var pendingFirstTapAt: Instant?
     public internal(set) var pendingSwitch: String?
     /// Changes handed to the store and not yet answered: at most one save at a time, so that an
     /// answer always covers everything handed over before it.
@@ -156,7 +158,7 @@ public struct GameState: Sendable {
         for (position, taps) in pendingScores { deltas[catalog[position].id] = taps }
         return PendingChanges(
             player: player, scoreDeltas: deltas, playerTaps: pendingPlayerTaps,
-            bestTapsPerSecond: counter.bestTapsPerSecond, switchedToSchool: pendingSwitch
+            bestTapsPerSecond: counter.bestTapsPerSecond, switchedToSchool: pendingSwitch, firstTapAt: pendingFirstTapAt
         )
     }
 

@@ -16,8 +16,11 @@ public struct RoundOnScreen: Equatable, Sendable {
     public init(_ news: RoundNews, now: Instant) {
         id = news.id
         title = news.title
-        startsAt = now.adding(milliseconds: news.startsAtMs &- news.serverNowMs)
-        endsAt = now.adding(milliseconds: news.endsAtMs &- news.serverNowMs)
+        // The server's clock read `serverNowMs` when the news came, which may be a moment before
+        // the game takes it (`now`): the times are moved from when it came, when known.
+        let told = news.toldAt ?? now
+        startsAt = told.adding(milliseconds: news.startsAtMs &- news.serverNowMs)
+        endsAt = told.adding(milliseconds: news.endsAtMs &- news.serverNowMs)
         settlesAt = endsAt.adding(milliseconds: news.graceMs)
         standing = news.standing
     }
@@ -50,6 +53,24 @@ public struct RoundOnScreen: Equatable, Sendable {
         return .over
     }
 
+    /// When what `phase(at:)` shows next changes by the clock alone (the countdown's digit, GO,
+    /// the seconds left, the end of the counting or of the result), so that a game that sleeps
+    /// while idle wakes for it: nil when only a message from the server changes it.
+    public func nextChange(after now: Instant) -> Instant? {
+        let second: Int64 = 1_000_000_000
+        func nextWhole(until deadline: Instant) -> Instant {
+            Instant(nanoseconds: now.nanoseconds &+ (deadline.nanoseconds(since: now) - 1) % second + 1)
+        }
+        if now < startsAt { return nextWhole(until: startsAt) }
+        if now < endsAt { return nextWhole(until: endsAt) }
+        guard standing.final else {
+            let over = settlesAt.adding(milliseconds: Self.resultMilliseconds)
+            return now < over ? over : nil
+        }
+        if let resultUntil, now < resultUntil { return resultUntil }
+        return nil
+    }
+
     private static func secondsUp(_ nanoseconds: Int64) -> Int { Int((nanoseconds + 999_999_999) / 1_000_000_000) }
 }
 
@@ -64,8 +85,13 @@ public struct RoundNews: Equatable, Sendable {
     public var graceMs: Int64
     public var serverNowMs: Int64
     public var standing: RoundStanding
+    /// When it came, by the game's clock (`MonotonicClock`), when known: the moment at which the
+    /// server's clock read `serverNowMs`.
+    public var toldAt: Instant?
 
-    public init(id: Int64, title: String?, startsAtMs: Int64, endsAtMs: Int64, graceMs: Int64, serverNowMs: Int64, standing: RoundStanding) {
+    public init(id: Int64, title: String?, startsAtMs: Int64, endsAtMs: Int64, graceMs: Int64, serverNowMs: Int64, standing: RoundStanding,
+                toldAt: Instant? = nil) {
+        self.toldAt = toldAt
         self.id = id
         self.title = title
         self.startsAtMs = startsAtMs

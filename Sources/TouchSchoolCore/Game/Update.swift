@@ -284,7 +284,7 @@ extension GameState {
         case .counted:
             counter.record(at: now)
             leaderboard.add(1, to: school)
-            countPendingTap(for: school)
+            countPendingTap(for: school, at: now)
             // A little scatter, so that mashing one key still looks like smoke, not a stamp.
             let jitterX = Float.random(in: -0.03...0.03, using: &random)
             let jitterY = Float.random(in: -0.08...0.08, using: &random)
