@@ -87,11 +87,18 @@ struct WebPageProjectorEndToEndTests {
 
         // No controls until the pointer moves, and hidden again once it rests.
         for control in ["#league-level", "#my-league", "#fullscreen"] { #expect(try Self.visibility(projector, control) == "hidden", "\(control)") }
+        // Both seen together, by the page itself at each frame: the controls hide again 3 s after
+        // the pointer rests, and a loaded machine's WebDriver round trips can take longer than that.
+        _ = try projector.script("""
+            window.controlsSeen = false;
+            const shown = (selector) => getComputedStyle(document.querySelector(selector)).visibility === 'visible';
+            (function watch() {
+              if (shown('#league-level') && shown('#my-league')) { window.controlsSeen = true; return; }
+              requestAnimationFrame(watch);
+            })();
+            """)
         try projector.movePointer(x: 600, y: 500)
-        // Both seen together: the controls hide again 3 s after the pointer rests.
-        try projector.waitFor("the controls") {
-            try Self.visibility(projector, "#league-level") == "visible" && Self.visibility(projector, "#my-league") == "visible"
-        }
+        try projector.waitFor("the controls") { try projector.script("return window.controlsSeen") as? Bool == true }
         try projector.waitFor("the controls hidden again", timeout: 8) { try Self.visibility(projector, "#league-level") == "hidden" }
 
         // The pages turn by themselves.
