@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSchoolProtocol
 import TouchSchoolTestSupport
 
 /// Debian's QR reader (`zbar-tools`), which reads the projector's code back.
@@ -167,6 +168,60 @@ struct WebPageProjectorEndToEndTests {
     /// the phone page `serve` printed for the class, not the loopback no phone can reach.
     /// Seen before: the region column cut `강원특별자치도 …` with half of the row empty. On a 1080p
     /// projector the longest names and regions of the starter catalog are shown whole.
+    /// The teacher's projector: the address `touchschool round link` prints, with the admin token
+    /// in its fragment. The page takes the token out of its address at once and shows the round's
+    /// controls; a round started there is the server's, with its title as typed (a `<b>` shown as
+    /// text); stopped there, it ends. The plain board shows no controls and holds no token.
+    @Test func theTeachersLinkStartsAndStopsARoundAndKeepsTheTokenOutOfTheAddress() throws {
+        let server = try ServerProcess.forGames(catalog: nil, scores: Self.scores)
+        defer { server.stop() }
+        let link = DataCommandsBinary.run(["round", "link", "--server", server.baseURL, "--data-dir", server.dataDirectory])
+        try #require(link.status == 0, "round link: \(link.error)")
+        let address = link.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try String(contentsOfFile: "\(server.dataDirectory)/admin.token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(address == "\(server.baseURL)/?board#admin=\(token)")
+
+        let teacher = try Browser(width: 1280, height: 720, touch: false)
+        defer { teacher.close() }
+        try teacher.open(address)
+        // The controls: in the page (shown, as the board's filters, while the pointer moves).
+        try teacher.waitFor("the controls") { try teacher.script("return document.getElementById('admin').hidden") as? Bool == false }
+        #expect(try teacher.string("return location.href") == "\(server.baseURL)/?board", "the token left the address")
+        #expect(try teacher.string("return document.body.innerText").contains(token) == false)
+
+        // Shown by the pointer, then kept while in use (a title takes longer to type than the
+        // pointer's 3 s of rest): the form is still there after the controls would have hidden.
+        try teacher.movePointer(x: 600, y: 400)
+        try teacher.type("3반 <b>대항전</b>", into: "#admin-title")
+        try teacher.waitFor("the board's filters at rest", timeout: 8) { try Self.visibility(teacher, "#league-level") == "hidden" }
+        #expect(try Self.visibility(teacher, "#admin") == "visible", "the form in use stays")
+        try teacher.click("#admin-start")
+        var rounds: [RoundAnswer.Summary] = []
+        try teacher.waitFor("the round started") {
+            let answer = try LoopbackHTTP.request("GET", port: server.port, path: "/v1/rounds", timeout: 5)
+            rounds = try JSONDecoder().decode([RoundAnswer.Summary].self, from: answer.body)
+            return rounds.count == 1
+        }
+        #expect(rounds.first?.title == "3반 <b>대항전</b>")
+        try teacher.waitFor("the round on the projector") { try Self.visibility(teacher, "#round-screen") == "visible" }
+        #expect(try teacher.string("return document.getElementById('round-heading').textContent").contains("3반 <b>대항전</b>"))
+        #expect(try teacher.script("return document.querySelectorAll('#round-heading b').length") as? Int == 0, "the title is text")
+        try teacher.click("#admin-stop")
+        try teacher.waitFor("the round stopped") {
+            let answer = try LoopbackHTTP.request("GET", port: server.port, path: "/v1/rounds", timeout: 5)
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            return try JSONDecoder().decode([RoundAnswer.Summary].self, from: answer.body).first.map { $0.endsAtMs <= now } == true
+        }
+
+        // A student's projector: the same board, no controls, no token kept.
+        let student = try Browser(width: 1280, height: 720, touch: false)
+        defer { student.close() }
+        try student.open("\(server.baseURL)/?board")
+        try student.waitFor("the board") { Page.status(student).state == "online" }
+        #expect(try student.script("return document.getElementById('admin').hidden") as? Bool == true)
+        #expect(try student.string("return JSON.stringify(sessionStorage)").contains(token) == false)
+    }
+
     @Test func theProjectorShowsTheLongestNamesAndRegionsWhole() throws {
         var scores = Self.scores
         scores["S0470"] = 300  // 전주교육대학교전주부설초등학교, 전북특별자치도 전주시 완산구
