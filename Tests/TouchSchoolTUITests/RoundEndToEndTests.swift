@@ -26,41 +26,10 @@ struct RoundEndToEndTests {
     /// window, after it. Bob's window taps
     /// are made connected, then cut off, then connected again. All three window counts differ, so
     /// the places are the counts' order and nothing depends on a tie's rule.
-    static let alice = (countdown: 3, window: 8, after: 2)
-    static let phone = (before: 2, window: 6, after: 2)
-    static let bob = (countdown: 1, connected: 4, cutOff: 5, reconnected: 3, after: 1)
+    static let alice = (countdown: 3, window: 5, after: 2)
+    static let phone = (before: 2, window: 4, after: 2)
+    static let bob = (countdown: 1, connected: 2, cutOff: 3, reconnected: 2, after: 1)
     static var bobWindow: Int { bob.connected + bob.cutOff + bob.reconnected }
-
-    /// `count` taps as chords of at most four distinct keys (inside the tap guard's six
-    /// simultaneous presses, so nothing is refused), each chord's screen awaited before the next:
-    /// a window's taps fit in its 10 s however slowly a loaded machine shows them, which one key
-    /// at a time, each awaited, did not in CI.
-    static func chord(_ session: TmuxSession, _ count: Int, after: Int) throws {
-        var done = 0
-        while done < count {
-            let size = min(4, count - done)
-            let keys = (0..<size).map { GameEndToEndTests.playerKeys[(after + done + $0) % GameEndToEndTests.playerKeys.count] }
-            session.type(String(keys))
-            done += size
-            let expected = UInt64(after + done)
-            try session.waitFor("my taps \(expected)") { TmuxSession.number(after: "My taps", in: $0) == expected }
-        }
-    }
-
-    /// The phone's `count` taps as touches of at most four fingers at once, each awaited.
-    static func fingers(_ phone: Browser, _ count: Int, after: Int) throws {
-        var done = 0
-        while done < count {
-            let size = min(4, count - done)
-            let area = try Page.playArea(phone)
-            try phone.touch((0..<size).map { finger in
-                (x: area.x + area.width * (2 + finger * 2) / 10, y: area.y + area.height * (3 + finger) / 9)
-            })
-            done += size
-            let expected = String(after + done)
-            try phone.waitFor("the phone's taps \(expected)") { Page.text(phone, "my-taps") == expected }
-        }
-    }
 
     /// The wall clock in milliseconds since 1970: the clock of the server, the games and the browsers alike.
     static func wallMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1_000).rounded()) }
@@ -197,9 +166,9 @@ struct RoundEndToEndTests {
         // Taps in the window, a moment after every screen shows it (a game's clock is the
         // server's within its measured offset).
         Thread.sleep(until: Date(timeIntervalSince1970: Double(round.startsAtMs + 200) / 1_000))
-        try Self.chord(alice, Self.alice.window, after: Self.alice.countdown)
-        try Self.fingers(phone, Self.phone.window, after: Self.phone.before)
-        try Self.chord(bob, Self.bob.connected, after: Self.bob.countdown)
+        try NetworkPlayEndToEndTests.tap(alice, Self.alice.window, after: Self.alice.countdown)
+        try Page.touch(phone, Self.phone.window, after: Self.phone.before)
+        try NetworkPlayEndToEndTests.tap(bob, Self.bob.connected, after: Self.bob.countdown)
         // Bob's taps delivered (only bob plays for 푸른중), then bob is cut off for 2 s and taps.
         try bob.waitFor("bob's taps delivered", timeout: 3) {
             TmuxSession.number(after: "School total", in: $0) == UInt64(Self.bob.countdown + Self.bob.connected)
@@ -207,11 +176,11 @@ struct RoundEndToEndTests {
         let cutAt = Date()
         proxy.cut()
         try bob.waitFor("bob offline", timeout: 2) { $0.contains("Offline") }
-        try Self.chord(bob, Self.bob.cutOff, after: Self.bob.countdown + Self.bob.connected)
+        try NetworkPlayEndToEndTests.tap(bob, Self.bob.cutOff, after: Self.bob.countdown + Self.bob.connected)
         // The 2 s of the issue: a length of time, not a condition to wait for.
         Thread.sleep(until: cutAt.addingTimeInterval(2))
         proxy.resume()
-        try Self.chord(bob, Self.bob.reconnected, after: Self.bob.countdown + Self.bob.connected + Self.bob.cutOff)
+        try NetworkPlayEndToEndTests.tap(bob, Self.bob.reconnected, after: Self.bob.countdown + Self.bob.connected + Self.bob.cutOff)
         try #require(Self.wallMs() < round.endsAtMs - 500, "the window's taps took too long: \(round.endsAtMs - Self.wallMs()) ms before the end")
         try bob.waitFor("bob back online with every tap delivered", timeout: 6) {
             TmuxSession.number(after: "School total", in: $0) == UInt64(Self.bob.countdown + Self.bobWindow)
@@ -220,9 +189,9 @@ struct RoundEndToEndTests {
         // Taps after the window (inside the grace, so a wrong rule would count them).
         try alice.waitFor("alice's counting", timeout: 12) { $0.contains("Time! Counting") }
         Thread.sleep(until: Date(timeIntervalSince1970: Double(round.endsAtMs + 300) / 1_000))
-        try Self.chord(alice, Self.alice.after, after: Self.alice.countdown + Self.alice.window)
-        try Self.chord(bob, Self.bob.after, after: Self.bob.countdown + Self.bobWindow)
-        try Self.fingers(phone, Self.phone.after, after: Self.phone.before + Self.phone.window)
+        try NetworkPlayEndToEndTests.tap(alice, Self.alice.after, after: Self.alice.countdown + Self.alice.window)
+        try NetworkPlayEndToEndTests.tap(bob, Self.bob.after, after: Self.bob.countdown + Self.bobWindow)
+        try Page.touch(phone, Self.phone.after, after: Self.phone.before + Self.phone.window)
         try #require(Self.wallMs() < round.endsAtMs + round.graceMs - 1_000, "the taps after the window took too long")
         try Page.waitUntilDelivered(phone)
 
