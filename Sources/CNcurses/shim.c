@@ -47,7 +47,11 @@ void cn_install_signal_handlers(void) {
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
-    sigaction(SIGPIPE, &action, NULL);
+    // SIGPIPE is what a socket whose far end went away raises on a write (Linux has no
+    // SO_NOSIGPIPE): a dropped connection to the server, which the game rides out offline. Its
+    // network library ignores it for that reason, and so does the game, whose terminal going
+    // away is SIGHUP.
+    signal(SIGPIPE, SIG_IGN);
 }
 
 int cn_take_signal(void) {

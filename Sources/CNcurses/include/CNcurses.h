@@ -11,12 +11,11 @@
 /// for LC_CTYPE so that Hangul can be read and drawn. Returns 1 when the character set is UTF-8.
 int cn_setup_locale(void);
 
-/// Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGPIPE that only record the signal (no
-/// SA_RESTART, so a blocking read returns). Call before `cn_open`, so that ncurses keeps its hands
-/// off them.
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that only record the signal (no SA_RESTART,
+/// so a blocking read returns), and ignores SIGPIPE (a socket's far end gone: the game plays on
+/// offline). Call before `cn_open`, so that ncurses keeps its hands off them.
 void cn_install_signal_handlers(void);
-/// The last signal received since the previous call (SIGINT, SIGTERM, SIGHUP or SIGPIPE), or 0;
-/// clears it.
+/// The last signal received since the previous call (SIGINT, SIGTERM or SIGHUP), or 0; clears it.
 int cn_take_signal(void);
 
 /// Starts curses on stdin/stdout: raw mode, no echo, keypad, hidden cursor, 25 ms Esc delay,
