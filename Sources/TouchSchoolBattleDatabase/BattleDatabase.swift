@@ -201,7 +201,10 @@ public final class BattleDatabase {
         do {
             return try connection.transaction(immediate: false) { () throws(SQLiteError) -> SavedState in
                 var state = SavedState()
-                let board = try readBoard()
+                // Read in this transaction, not from `uncompacted`: a reading command's connection
+                // sees what the server committed since.
+                let changes = try UncompactedDevices.read(connection)
+                let board = try readBoard(changes)
                 state.scores = board.scores
                 state.boardVersion = board.version
                 let rows = try connection.statement("SELECT device, last_seq, last_end_ms, player, school, taps, best FROM devices")
@@ -211,9 +214,7 @@ public final class BattleDatabase {
                     state.devices[device] = record
                     state.players[device] = player
                 }
-                // Read in this transaction, not from `uncompacted`: a reading command's connection
-                // sees what the server committed since.
-                for (device, change) in try UncompactedDevices.read(connection).devices {
+                for (device, change) in changes.devices {
                     guard let record = change.record else { continue }
                     state.devices[device] = record
                     state.players[device] = change.player ?? PlayerRecord()
@@ -228,17 +229,23 @@ public final class BattleDatabase {
     /// The board: its version and every school's total above 0.
     public func board() throws(StoreError) -> (version: UInt64, scores: [String: UInt64]) {
         do {
-            return try connection.transaction(immediate: false) { () throws(SQLiteError) in try readBoard() }
+            return try connection.transaction(immediate: false) { () throws(SQLiteError) in
+                try readBoard(try UncompactedDevices.read(connection))
+            }
         } catch {
             throw failure("cannot read", error)
         }
     }
 
-    private func readBoard() throws(SQLiteError) -> (version: UInt64, scores: [String: UInt64]) {
+    /// `scores` with what the rows of changes (`changes`, read in the same transaction) add.
+    private func readBoard(_ changes: UncompactedDevices) throws(SQLiteError) -> (version: UInt64, scores: [String: UInt64]) {
         let version = try single("SELECT version FROM board WHERE id = 1")
-        var scores: [String: UInt64] = [:]
+        var scores = changes.pendingTotals.filter { $0.value > 0 }
         let rows = try connection.statement("SELECT school, total FROM scores WHERE total > 0")
-        while try rows.step() { scores[rows.text(0) ?? ""] = UInt64(max(0, rows.int64(1))) }
+        while try rows.step() {
+            let school = rows.text(0) ?? ""
+            scores[school] = UInt64(max(0, rows.int64(1))).addingSaturating(scores[school] ?? 0)
+        }
         return (UInt64(max(0, version)), scores)
     }
 
@@ -322,21 +329,34 @@ public final class BattleDatabase {
                           .integer(Int64(max(0, player.bestTapsPerSecond)))).run()
         }
 
-        /// Adds `increments` to the schools' totals (saturating) at the board's next version;
-        /// the new totals at that version, nil when there is nothing to add.
-        public func addToTotals(_ increments: [String: UInt64]) throws(SQLiteError) -> (version: UInt64, scores: [String: UInt64])? {
-            let added = increments.filter { $0.value > 0 }
-            guard !added.isEmpty else { return nil }
+        /// The board's next version and the totals of `schools` at it, as the changes appended
+        /// in this transaction (`appendChange`) leave them, nil when `schools` is empty. Nothing
+        /// is written but the version: the taps are in the rows of changes until a compaction.
+        public func newBoard(changing schools: some Collection<String>) throws(SQLiteError) -> (version: UInt64, scores: [String: UInt64])? {
+            guard !schools.isEmpty else { return nil }
             let version = try nextBoardVersion()
             var totals: [String: UInt64] = [:]
-            for (school, taps) in added {
+            let pending = uncompacted.pendingTotals
+            for school in schools {
+                let stored = try connection.statement("SELECT total FROM scores WHERE school = ?1").bind(.text(school))
+                    .row { UInt64(max(0, $0.int64(0))) } ?? 0
+                totals[school] = stored.addingSaturating(pending[school] ?? 0)
+            }
+            return (version, totals)
+        }
+
+        /// Adds `increments` to the schools' rows in `scores` (saturating): the new values.
+        @discardableResult
+        func addToScores(_ increments: [String: UInt64]) throws(SQLiteError) -> [String: UInt64] {
+            var totals: [String: UInt64] = [:]
+            for (school, taps) in increments.sorted(by: { $0.key < $1.key }) where taps > 0 {
                 totals[school] = try connection.statement("""
                     INSERT INTO scores (school, total) VALUES (?1, ?2) ON CONFLICT (school) DO UPDATE SET total =
                         CASE WHEN total > 9223372036854775807 - excluded.total THEN 9223372036854775807 ELSE total + excluded.total END
                     RETURNING total
                     """).bind(.text(school), .integer(Int64(clamping: taps))).row { UInt64(max(0, $0.int64(0))) }
             }
-            return (version, totals)
+            return totals
         }
 
         /// Moves the totals kept under former ids to the ids they point to, as
@@ -364,8 +384,8 @@ public final class BattleDatabase {
                 try connection.statement("UPDATE devices SET school = ?2 WHERE device = ?1").bind(.text(device), .text(target)).run()
             }
             guard !removed.isEmpty else { return nil }
-            var board: (version: UInt64, scores: [String: UInt64])
-            if let added = try addToTotals(moved) { board = added } else { board = (try nextBoardVersion(), [:]) }
+            // Compacted above: `scores` holds every tap.
+            var board = (version: try nextBoardVersion(), scores: try addToScores(moved))
             for former in removed { board.scores[former] = 0 }
             return board
         }

@@ -100,11 +100,24 @@ enum BattleDatabaseSchema {
             CREATE TABLE round_players (round INTEGER NOT NULL, device TEXT NOT NULL, public_id TEXT NOT NULL,
                 player TEXT NOT NULL, school TEXT, PRIMARY KEY (round, device)) WITHOUT ROWID;
             """),
+        (6, """
+            -- A commit leaves scores as they are: its taps wait in the `added` of its rows of changes
+            -- (counted = 0), and the compaction that moves those rows adds them to scores in its
+            -- last slice, the whole compaction's at once (`BattleDatabase.Writing.compactIfDue`). A
+            -- school's total is its row in scores plus the `added` of every row of changes with
+            -- counted = 0 (those a slice already moved included). Each commit used to rewrite the
+            -- page of every school it added to: with one school per player, most of what it wrote
+            -- (BENCHMARKS.md, "Writes that follow what changed"). The rows appended before this
+            -- version were added to scores by their own commits: counted = 1.
+            ALTER TABLE device_changes ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
+            ALTER TABLE device_changes_compacting ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
+            """),
     ]
 
     static var newest: Int64 { migrations.last!.version }
 
-    /// The columns of `device_changes` and of `device_changes_compacting`, which swap names.
+    /// The columns of `device_changes` and of `device_changes_compacting`, which swap names, as
+    /// schema 4 made them (schema 6 adds `counted` to both).
     private static let deviceChangesColumns = """
         (id INTEGER PRIMARY KEY, device TEXT NOT NULL,
             last_seq INTEGER CHECK (last_seq >= 0), last_end_ms INTEGER, player TEXT, school TEXT,

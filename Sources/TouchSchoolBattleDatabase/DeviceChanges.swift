@@ -65,6 +65,14 @@ final class UncompactedDevices {
     var queue: ArraySlice<String> = []
     /// The rows `device_changes` holds.
     var rows = 0
+    /// The taps per school of the rows of `device_changes_compacting` not yet in `scores` (counted
+    /// = 0), the rows a slice moved included: the compaction's last slice adds them to `scores`.
+    var compactingTotals: [String: UInt64] = [:]
+    /// The same of the rows of `device_changes`.
+    var recentTotals: [String: UInt64] = [:]
+
+    /// What the rows of changes add to the schools' rows in `scores`.
+    var pendingTotals: [String: UInt64] { compactingTotals.merging(recentTotals) { $0.addingSaturating($1) } }
 
     /// The device as its rows leave it over the tables, nil for none.
     func changed(_ key: String) -> ChangedDevice? {
@@ -94,23 +102,27 @@ final class UncompactedDevices {
         let marker = try connection.statement("SELECT moved_through FROM device_changes_compaction WHERE id = 1").row { $0.text(0) }
         read.underWay = marker != nil
         if let movedThrough = marker {
-            for (key, entry) in try entries(connection, "device_changes_compacting")
-            where movedThrough.map({ !$0.utf8.lexicographicallyPrecedes(key.utf8) }) != true {
+            let (entries, totals) = try entries(connection, "device_changes_compacting")
+            read.compactingTotals = totals
+            for (key, entry) in entries where movedThrough.map({ !$0.utf8.lexicographicallyPrecedes(key.utf8) }) != true {
                 read.compacting[key] = entry
             }
         }
         read.queue = inByteOrder(read.compacting.keys)
-        read.recent = try entries(connection, "device_changes")
+        (read.recent, read.recentTotals) = try entries(connection, "device_changes")
         read.rows = read.recent.values.reduce(0) { $0 + $1.rows }
         return read
     }
 
-    /// Each device's rows in `table` (one of the two tables of changes), merged in order.
-    private static func entries(_ connection: SQLiteConnection, _ table: StaticString) throws(SQLiteError) -> [String: Entry] {
+    /// Each device's rows in `table` (one of the two tables of changes), merged in order, and
+    /// the taps per school of its rows not yet in `scores`.
+    private static func entries(_ connection: SQLiteConnection, _ table: StaticString)
+        throws(SQLiteError) -> (entries: [String: Entry], totals: [String: UInt64]) {
         var entries: [String: Entry] = [:]
+        var totals: [String: UInt64] = [:]
         let statement = try connection.statement("""
             SELECT device, last_seq, last_end_ms, player, school, taps, best, public_id, accepted, refused, hour, hour_accepted,
-                hour_refused, addresses, client, added, id FROM \(table) ORDER BY id
+                hour_refused, addresses, client, added, id, counted FROM \(table) ORDER BY id
             """)
         while try statement.step() {
             let key = statement.text(0) ?? ""
@@ -134,22 +146,24 @@ final class UncompactedDevices {
                 }
                 change.added[String(line[..<equals]), default: 0] = change.added[String(line[..<equals]), default: 0].addingSaturating(taps)
             }
+            if statement.int64(17) == 0 { totals.merge(change.added) { $0.addingSaturating($1) } }
             let entry = Entry(change: change, rows: 1)
             entries[key] = entries[key].map { $0.merging(entry) } ?? entry
         }
-        return entries
+        return (entries, totals)
     }
 }
 
 extension BattleDatabase.Writing {
     /// Appends a device's change: its record and player when the window changed them, its tally
-    /// when it changed, and the taps it added per school.
+    /// when it changed, and the taps it added per school, which count in the totals from now on
+    /// (`newBoard`) and reach `scores` with the compaction that moves them.
     public func appendChange(device key: String, _ change: ChangedDevice) throws(SQLiteError) {
         let activity = change.activity
         try connection.statement("""
             INSERT INTO device_changes (device, last_seq, last_end_ms, player, school, taps, best, public_id, accepted, refused, hour,
-                hour_accepted, hour_refused, addresses, client, added)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                hour_accepted, hour_refused, addresses, client, added, counted)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, 0)
             """).bind(.text(key),
                       change.record.map { .integer(Int64(clamping: $0.lastSeq)) } ?? .null,
                       change.record.map { .integer($0.lastEndMs) } ?? .null,
@@ -170,6 +184,7 @@ extension BattleDatabase.Writing {
         let entry = UncompactedDevices.Entry(change: change, rows: 1)
         uncompacted.recent[key] = uncompacted.recent[key].map { $0.merging(entry) } ?? entry
         uncompacted.rows += 1
+        uncompacted.recentTotals.merge(change.added.filter { $0.value > 0 }) { $0.addingSaturating($1) }
     }
 
     /// The device as the changes not yet compacted leave it, over what the tables hold.
@@ -182,6 +197,7 @@ extension BattleDatabase.Writing {
     public func compact() throws(SQLiteError) {
         guard uncompacted.rows > 0 || uncompacted.underWay else { return }
         for (key, change) in uncompacted.devices.sorted(by: { $0.key < $1.key }) { try move(device: key, change) }
+        try addToScores(uncompacted.pendingTotals)
         for statement in ["DELETE FROM device_changes", "DELETE FROM device_changes_compacting", "DELETE FROM device_changes_compaction"] {
             try connection.statement(statement).run()
         }
@@ -190,6 +206,8 @@ extension BattleDatabase.Writing {
         uncompacted.queue = []
         uncompacted.underWay = false
         uncompacted.rows = 0
+        uncompacted.compactingTotals = [:]
+        uncompacted.recentTotals = [:]
     }
 
     /// A slice of compaction, for a commit about to append `appending` rows: none while
@@ -202,7 +220,8 @@ extension BattleDatabase.Writing {
     /// before a quarter as many rows as it compacts have arrived: `device_changes` stays under
     /// `compactionRows` plus a window, the two tables under 1.25 times that plus a window. Fewer,
     /// larger slices write less than many small ones: each rewrites the pages at its ends and
-    /// above its rows in each table. All in this transaction, `device_changes_compaction` with
+    /// above its rows in each table. The last slice adds the whole compaction's taps to `scores`:
+    /// each school's page once a compaction, not once a commit. All in this transaction, `device_changes_compaction` with
     /// it: a kill -9 leaves the devices a slice moved either in the tables and marked moved, or
     /// neither. Answers whether a compaction is still under way after this transaction.
     @discardableResult
@@ -220,6 +239,8 @@ extension BattleDatabase.Writing {
             changes.compacting = changes.recent
             changes.recent = [:]
             changes.rows = 0
+            changes.compactingTotals = changes.recentTotals
+            changes.recentTotals = [:]
             changes.queue = UncompactedDevices.inByteOrder(changes.compacting.keys)
         }
         var movedRows = 0
@@ -231,6 +252,8 @@ extension BattleDatabase.Writing {
             lastMoved = key
         }
         if changes.queue.isEmpty {
+            try addToScores(changes.compactingTotals)
+            changes.compactingTotals = [:]
             try connection.statement("DELETE FROM device_changes_compacting").run()
             try connection.statement("DELETE FROM device_changes_compaction").run()
             changes.underWay = false

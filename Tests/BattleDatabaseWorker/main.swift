@@ -53,7 +53,7 @@ do throws(StoreError) {
             }
             let compacting = try write.compactIfDue(appending: changes.count)
             for (device, change) in changes { try write.appendChange(device: device, change) }
-            _ = try write.addToTotals(increments)
+            _ = try write.newBoard(changing: increments.keys)
             return compacting
         }
         if compacting && pausesMidCompaction {

@@ -157,7 +157,7 @@ func readTables(_ database: Database, _ key: String) -> Device {
     return device
 }
 
-/// The totals and the board's version, last in every layout (BattleDatabase.Writing.addToTotals).
+/// The totals and the board's version, last in every layout, as the server wrote them before schema 6.
 func addToTotals(_ database: Database, _ increments: [String: Int64]) {
     database.run("UPDATE board SET version = version + 1 WHERE id = 1 RETURNING version")
     for (school, taps) in increments {

@@ -49,7 +49,7 @@ try Workload.run("system libsqlite3 (TouchSchoolBattleDatabase), compacted every
         try write.compactIfDue(appending: changes.count)
         if number >= Workload.warmUpCommits { compactionSteps.append(ContinuousClock.now - compactionStart) }
         for (key, change) in changes.sorted(by: { $0.0 < $1.0 }) { try write.appendChange(device: key, change) }
-        _ = try write.addToTotals(increments)
+        _ = try write.newBoard(changing: increments.keys)
     }
 }
 let steps = compactionSteps.map { Double($0.components.attoseconds) / 1e12 + Double($0.components.seconds) * 1e6 }.sorted()

@@ -4,13 +4,14 @@ import Glibc
 
 /// The commit windows every store runs: 2,000 players each sending a batch a second make 100
 /// batches per 50 ms window; each window reads and rewrites its 100 devices (their last batch
-/// and their player), adds to their schools' totals (500 schools) and moves the board's version
+/// and their player), adds to their schools' totals (500 schools, or `STORE_WRITES_SCHOOLS`: 2,000
+/// is a national event's one school per player) and moves the board's version
 /// on, durably: in SQLite one transaction with `synchronous=FULL` in WAL mode, as the server does
 /// now; in state.json the whole file replaced under its lock, as the server did before.
 public enum Workload {
     public static let devices = 2_000
     public static let devicesPerCommit = 100
-    public static let schools = 500
+    public static let schools = getenv("STORE_WRITES_SCHOOLS").flatMap { Int(String(cString: $0)) } ?? 500
     public static let warmUpCommits = 20
     /// 400, or `STORE_WRITES_COMMITS`: a run that ends where a compaction has ended counts
     /// every compaction it started (one every 200 commits).

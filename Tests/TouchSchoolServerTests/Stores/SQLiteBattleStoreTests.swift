@@ -100,7 +100,7 @@ import TouchSchoolStore
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = BattleDatabase.path(inDataDirectory: directory)
         let previous = BattleDatabaseSchema.migrations.filter { $0.version <= 3 }.map(\.sql).joined(separator: "\n")
-        #expect(BattleDatabaseSchema.newest == 5, "this test makes schema 3, the one before device_changes")
+        #expect(BattleDatabaseSchema.newest == 6, "this test makes schema 3, the one before device_changes")
         try sqlite3(path, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + previous + """
             PRAGMA user_version = 3; PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
             INSERT INTO scores (school, total) VALUES ('A', 10), ('B', 3);
@@ -112,7 +112,7 @@ import TouchSchoolStore
             """)
 
         let store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil)
-        #expect(try sqlite3Output(path, "PRAGMA user_version") == "5")
+        #expect(try sqlite3Output(path, "PRAGMA user_version") == "6")
         #expect(try await store.board() == StoredBoard(version: 9, scores: ["A": 10, "B": 3]))
         let (record, player) = try #require(try await store.device(Self.device))
         #expect(record == DeviceRecord(lastSeq: 4, player: "민지", lastEndMs: 1_795_000_000_000))
@@ -132,6 +132,8 @@ import TouchSchoolStore
                                             nowMs: 1_795_000_001_000)
         #expect(BattleStoreTests.accepted(window) == [0, 2])
         #expect(try sqlite3Output(path, "SELECT count(*) FROM device_changes") == "1")
+        // The commit left scores as they were: its taps count from its row of changes.
+        #expect(try sqlite3Output(path, "SELECT total FROM scores WHERE school = 'A'") == "10")
         let read = try #require(try BattleDatabase.openForReading(dataDirectory: directory)).savedState()
         #expect(read.scores == ["A": 12, "B": 3])
         #expect(read.devices[Self.device]?.lastSeq == 5 && read.players[Self.device]?.taps == 12)
@@ -140,6 +142,50 @@ import TouchSchoolStore
         #expect(try sqlite3Output(path, "SELECT count(*) FROM device_changes") == "0")
         #expect(try sqlite3Output(path, "SELECT last_seq, taps FROM devices") == "5|12")
         #expect(try sqlite3Output(path, "SELECT school, taps FROM device_school_taps") == "A|12")
+        #expect(try sqlite3Output(path, "SELECT school, total FROM scores ORDER BY school") == "A|12\nB|3")
+    }
+
+    /// Schema 5's commits added their taps to `scores` and to their rows of changes both; schema
+    /// 6's only to their rows. Rows left by schema 5 (mid-compaction too) are not counted twice.
+    @Test func rowsOfChangesLeftBySchemaFiveAreCountedOnce() async throws {
+        let directory = TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = BattleDatabase.path(inDataDirectory: directory)
+        let previous = BattleDatabaseSchema.migrations.filter { $0.version <= 5 }.map(\.sql).joined(separator: "\n")
+        let columns = "device, last_seq, last_end_ms, player, school, taps, best, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses, client, added"
+        // Device 1: 10 taps in the tables, 2 more in a row under compaction, moved already, and 3
+        // in device_changes. Device 2: 4 in a row under compaction not yet moved. All in scores.
+        try sqlite3(path, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + previous + """
+            PRAGMA user_version = 5; PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
+            INSERT INTO scores (school, total) VALUES ('A', 15), ('B', 4);
+            UPDATE board SET version = 9;
+            INSERT INTO devices VALUES ('d1', 4, 1795000000000, '민지', 'A', 12, 6);
+            INSERT INTO device_school_taps (device, school, taps) VALUES ('d1', 'A', 12);
+            INSERT INTO device_changes_compacting (\(columns)) VALUES
+                ('d1', 4, 1795000000000, '민지', 'A', 12, 6, 'p1', 12, 0, 7, 0, 0, '10.0.0.1', 'web', 'A=2'),
+                ('d2', 1, 1795000000000, '준', 'B', 4, 6, 'p2', 4, 0, 7, 0, 0, '10.0.0.2', 'web', 'B=4');
+            INSERT INTO device_changes_compaction (id, moved_through) VALUES (1, 'd1');
+            INSERT INTO device_changes (\(columns)) VALUES
+                ('d1', 5, 1795000001000, '민지', 'A', 15, 6, 'p1', 15, 0, 7, 0, 0, '10.0.0.1', 'web', 'A=3');
+            """)
+
+        let store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil)
+        #expect(try sqlite3Output(path, "PRAGMA user_version") == "6")
+        #expect(try await store.board() == StoredBoard(version: 9, scores: ["A": 15, "B": 4]))
+        let start: Int64 = 1_795_000_002_000
+        let batch = ReceivedBatch(connection: 1, device: "d1", player: "민지",
+                                  batch: TapBatch(seq: 6, taps: ["A": 2], playerTaps: 2, switchedToSchool: nil, bestTapsPerSecond: 6,
+                                                  startMs: start, endMs: start + 100),
+                                  address: "10.0.0.1", network: "10.0.0.1", client: nil)
+        let window = try await store.commit([batch], histories: TapJudges(addresses: .standard), catalog: storeTestCatalog,
+                                            nowMs: start + 1_000)
+        #expect(window.board.scores == ["A": 17])
+        #expect(try #require(try BattleDatabase.openForReading(dataDirectory: directory)).board().scores == ["A": 17, "B": 4])
+        // Compacted by the operator's list: scores, the devices' taps per school and the totals agree.
+        _ = try await store.devices(top: 5, nowMs: 0)
+        #expect(try sqlite3Output(path, "SELECT school, total FROM scores ORDER BY school") == "A|17\nB|4")
+        #expect(try sqlite3Output(path, "SELECT device, school, taps FROM device_school_taps ORDER BY device") == "d1|A|17\nd2|B|4")
+        #expect(try await store.board().scores == ["A": 17, "B": 4])
     }
 
     /// A compaction is sliced over the commits after `device_changes` reaches `compactionRows`:

@@ -107,7 +107,7 @@ final class SQLiteBattleStore: BattleStore {
                                                                         school: count.school, bySchool: count.bySchool,
                                                                         reachedMs: count.reachedMs))
                 }
-                let board = try write.addToTotals(plan.increments)
+                let board = try write.newBoard(changing: plan.increments.filter { $0.value > 0 }.keys)
                 return plan.committed(board: board.map { StoredBoard(version: $0.version, scores: $0.scores) })
             }
         }
