@@ -200,7 +200,8 @@ import TouchSchoolStore
         let keys = (0..<devices).map { "sliced-device-\($0)-" + String(repeating: "k", count: 20) }
         var store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil, compactionRows: compactionRows)
         var inTables: [String: String] = [:]
-        var largestTable = 0, commitsMidCompaction = 0
+        var largestTable = 0, commitsMidCompaction = 0, scoresWritten = 0
+        var scores = "0.0"
         for number in 0..<120 {
             let window = (0..<perWindow).map { (number * perWindow + $0) % devices }
             let seq = UInt64(number * perWindow / devices + 1)
@@ -219,11 +220,19 @@ import TouchSchoolStore
             let rows = try sqlite3Output(path, """
                 SELECT '#changes', (SELECT count(*) FROM device_changes) + (SELECT count(*) FROM device_changes_compacting)
                 UNION ALL SELECT '#compaction', count(*) FROM device_changes_compaction
+                UNION ALL SELECT '#scores', total(total) FROM scores
                 UNION ALL SELECT device, last_seq FROM devices
                 """).split(separator: "\n").map { $0.split(separator: "|") }
             var now = Dictionary(uniqueKeysWithValues: rows.map { (String($0[0]), String($0[1])) })
             largestTable = max(largestTable, Int(now.removeValue(forKey: "#changes") ?? "") ?? .max)
-            if now.removeValue(forKey: "#compaction") == "1" { commitsMidCompaction += 1 }
+            let midCompaction = now.removeValue(forKey: "#compaction") == "1"
+            if midCompaction { commitsMidCompaction += 1 }
+            // Only the commit that ends a compaction writes the totals.
+            if let written = now.removeValue(forKey: "#scores"), written != scores {
+                #expect(!midCompaction, "window \(number) wrote the totals mid-compaction")
+                scores = written
+                scoresWritten += 1
+            }
             let moved = now.filter { inTables[$0.key] != $0.value }.count
             #expect(moved <= 4 * perWindow, "window \(number) moved \(moved) devices into the tables, appending \(perWindow) rows")
             inTables = now
@@ -234,6 +243,7 @@ import TouchSchoolStore
         }
         #expect(largestTable <= 2 * compactionRows + 2 * perWindow, "the tables of changes held \(largestTable) rows")
         #expect(commitsMidCompaction > 10, "compactions spanned commits")
+        #expect(scoresWritten >= 5 && scoresWritten < 120 / 5, "the totals were written \(scoresWritten) times in 120 windows")
         #expect(inTables.count == devices, "every device was compacted at least once")
 
         // 120 windows of 5 devices, 2 taps each: 20 batches per device.
@@ -245,6 +255,7 @@ import TouchSchoolStore
         #expect(try sqlite3Output(path, "SELECT count(*) FROM device_changes UNION ALL SELECT count(*) FROM device_changes_compacting") == "0\n0")
         #expect(try sqlite3Output(path, "SELECT count(*) FROM device_changes_compaction") == "0")
         #expect(try sqlite3Output(path, "SELECT school, sum(taps) FROM device_school_taps GROUP BY school ORDER BY school") == "A|600\nB|600")
+        #expect(try sqlite3Output(path, "SELECT school, total FROM scores ORDER BY school") == "A|600\nB|600")
         #expect(try sqlite3Output(path, "SELECT DISTINCT last_seq, taps FROM devices") == "20|40")
     }
 
@@ -277,6 +288,9 @@ import TouchSchoolStore
             #expect(try sqlite3Output(path, "SELECT school, count(*), min(taps), max(taps) FROM device_school_taps GROUP BY school ORDER BY school")
                     == "A|\(devices)|\(3 * n)|\(3 * n)" + (n > 1 ? "\nB|\(devices)|\(2 * (n - 1))|\(2 * (n - 1))" : ""), "after \(n) windows")
             #expect(try sqlite3Output(path, "SELECT DISTINCT accepted FROM device_activity") == "\(5 * n - 2)")
+            // The compactions' last slices added every tap to scores once, none before.
+            #expect(try sqlite3Output(path, "SELECT school, total FROM scores ORDER BY school")
+                    == "A|\(3 * UInt64(devices) * n)" + (n > 1 ? "\nB|\(2 * UInt64(devices) * (n - 1))" : ""), "after \(n) windows")
             #expect(try sqlite3Output(path, "SELECT DISTINCT last_seq FROM devices") == "\(n)")
         }
         for round in 0..<12 {
