@@ -7,7 +7,7 @@ Run from anywhere:  python3 Benchmarks/stalled-readers.py --server PATH/touchsch
 Imports the official list into a fresh data directory, starts `serve --port 0` on it, and gives
 `--schools` schools a score (players of their own devices, 16 schools a batch), so that the board
 a reader receives first is as large as a national event's. Then, from one address each kind:
-`--streams` board streams (`GET /v1/board`) and `--players` play sockets (hello and a watch of the
+`--streams` board streams (`GET /v1/board?count=100`, a page of 100 places) and `--players` play sockets (hello and a watch of the
 national top 100, then nothing),
 every one with a 4 KB receive buffer and never read, while one player keeps the board changing
 (16 schools every 400 ms). Every 5 s: how many of them the server still holds open (its own
@@ -96,7 +96,7 @@ def main():
             player.sock.close()
 
         before = resident_kb(server.pid)
-        request = b"GET /v1/board HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        request = b"GET /v1/board?count=100 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         streams = [mute_socket(port, "127.0.2.1", request) for _ in range(options.streams)]
         players = []
         for _ in range(options.players):

@@ -88,12 +88,12 @@ final class Hub: Sendable {
             if let leader = state.leader, state.changed.contains(leader) { scores[leader] = state.scores[leader] }
             for school in state.changed where scores.count < limit { scores[school] = state.scores[school] }
             state.changed = []
-            // The changed totals as the whole-board stream's `changes` carry them (the play
-            // protocol has no board message any more): the load generator counts them by their
-            // leading `{"scores":`.
+            // The changed totals as protocol 1's `changes` carried them (the server's protocol has
+            // no whole-board message any more): the load generator counts them by their leading
+            // `{"scores":`.
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            let changes = (try? encoder.encode(BoardChanges(version: state.version, scores: scores))).map { String(decoding: $0, as: UTF8.self) }
+            let changes = (try? encoder.encode(Changes(version: state.version, scores: scores))).map { String(decoding: $0, as: UTF8.self) }
             return (changes, Array(state.outboxes.values))
         }
         guard let text else { return }
@@ -168,3 +168,9 @@ let broadcaster = Task {
 }
 try await app.runService()
 broadcaster.cancel()
+
+/// The schools whose totals changed since the previous broadcast, with their new totals.
+struct Changes: Encodable {
+    var version: UInt64
+    var scores: [String: UInt64]
+}

@@ -211,18 +211,6 @@ public struct Acknowledgement: Codable, Equatable, Sendable {
     }
 }
 
-/// The schools whose totals changed since the previous board, with their new totals (not
-/// increments: applying one twice changes nothing).
-public struct BoardChanges: Codable, Equatable, Sendable {
-    public var version: UInt64
-    public var scores: [String: UInt64]
-
-    public init(version: UInt64, scores: [String: UInt64]) {
-        self.version = version
-        self.scores = scores
-    }
-}
-
 public struct ProtocolError: Codable, Equatable, Sendable {
     public var code: UInt16
     public var message: String

@@ -6,10 +6,11 @@ import Testing
 import TouchSchoolTestSupport
 import TouchSchoolProtocol
 
-/// `GET /v1/board`, the board as Server-Sent Events for a page that only shows it (a projector),
-/// read by a real HTTP client from the server in process on loopback: the whole board first, then
-/// each save's changed totals, a keep-alive comment on a quiet board, the per-address connection
-/// limit shared with the play sockets, and the end of every stream on a graceful shutdown.
+/// `GET /v1/board?count=N`, a page of the board as Server-Sent Events for a page that only shows it
+/// (a projector), read by a real HTTP client from the server in process on loopback: the page
+/// first, then again as each save changes it, a keep-alive comment on a quiet board, the
+/// per-address connection limit shared with the play sockets, and the end of every stream on a
+/// graceful shutdown. The whole board is no stream (400).
 @Suite(.onOwnThreads, .serialized) struct BoardStreamTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
@@ -30,7 +31,15 @@ import TouchSchoolProtocol
         return value
     }
 
-    @Test func theBoardStreamSendsTheWholeBoardThenEachChangeWithinTheAddressLimit() async throws {
+    /// A page event's rows and version.
+    static func page(_ event: BoardStreamReader.Event) throws -> PageMessage? {
+        guard event.name == "page", case let .page(page) = try JSONDecoder().decode(ServerMessage.self, from: Data(event.data.utf8)) else {
+            return nil
+        }
+        return page
+    }
+
+    @Test func theBoardStreamSendsItsPageThenEachChangeWithinTheAddressLimit() async throws {
         try await InProcessServer.with(configure: { $0.limits.connectionsPerAddress = 3 }) { server in
             let device = TestDevice(name: "projected")
             let (player, _) = try await TestPlayer.join(server, device: device)
@@ -42,25 +51,27 @@ import TouchSchoolProtocol
             _ = try await player.page("the board with the first batch", totals: [schoolA: 10])
             let saved = try await HTTP.scores(server)
 
+            // The whole board is not streamed: a page is named.
+            let whole = try await BoardStreamReader.open(url: "\(server.baseURL)\(PlayProtocol.boardPath)")
+            #expect(whole.status == 400)
+            #expect(try await whole.ended())
+
             let stream = try await BoardStreamReader.open(server)
             #expect(stream.status == 200)
             #expect(stream.header("Content-Type") == "text/event-stream; charset=utf-8")
             #expect(stream.header("Cache-Control") == "no-cache")
             // Tells nginx (and proxies that honour it) not to hold the events back in a buffer.
             #expect(stream.header("X-Accel-Buffering") == "no")
-            let first = try await stream.event(0)
-            #expect(first.name == "board")
-            #expect(try JSONDecoder().decode(Board.self, from: Data(first.data.utf8)) == saved)
+            let first = try #require(try Self.page(try await stream.event(0)))
+            #expect(first.version == saved.version && first.rows.first == RankedRow(rank: 1, school: schoolA, total: 10))
 
-            // A save arrives as the totals it changed, nothing else.
+            // A save that changes the page sends it again.
             try await player.send(.taps(device.batch(schoolB, taps: 4, switchTo: true)))
             _ = try await player.ack(2)
-            let second = try await stream.event(1)
-            #expect(second.name == "changes")
-            let changes = try JSONDecoder().decode(BoardChanges.self, from: Data(second.data.utf8))
-            #expect(changes.scores == [schoolB: 4])
-            #expect(changes.version > saved.version)
-            #expect(changes.version == (try await HTTP.scores(server)).version)
+            let second = try #require(try Self.page(try await stream.event(1)))
+            #expect(Array(second.rows.prefix(2)) == [RankedRow(rank: 1, school: schoolA, total: 10), RankedRow(rank: 2, school: schoolB, total: 4)])
+            #expect(second.version > saved.version)
+            #expect(second.version == (try await HTTP.scores(server)).version)
 
             // The play socket and the stream: two of the address's three connections. A board
             // stream is no play connection (the gauge of those stays at one).
@@ -108,16 +119,16 @@ import TouchSchoolProtocol
         try await InProcessServer.with { server in
             let nginx = try Nginx(upstreams: [server.port, server.port])
             defer { nginx.stop() }
-            let stream = try await BoardStreamReader.open(url: "http://127.0.0.1:\(nginx.port)\(PlayProtocol.boardPath)")
+            let stream = try await BoardStreamReader.open(url: "http://127.0.0.1:\(nginx.port)\(PlayProtocol.boardPath)?count=1")
             #expect(stream.status == 200)
-            #expect(try await stream.event(0).name == "board")
+            #expect(try await stream.event(0).name == "page")
             let device = TestDevice(name: "behind nginx")
             let (player, _) = try await TestPlayer.join(server, device: device)
             for seq in 1...3 {
                 try await player.send(.taps(device.batch(schoolA, taps: 2, switchTo: seq == 1)))
                 _ = try await player.ack(UInt64(seq))
                 let change = try await stream.event(seq, timeout: 5)
-                #expect(try JSONDecoder().decode(BoardChanges.self, from: Data(change.data.utf8)).scores == [schoolA: UInt64(2 * seq)])
+                #expect(try Self.page(change)?.rows == [RankedRow(rank: 1, school: schoolA, total: UInt64(2 * seq))])
             }
             await stream.close()
             await player.close()
@@ -171,8 +182,9 @@ final class BoardStreamReader: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// Opens the server's stream and waits for the answer's head.
+    /// The national top ten, as the projector's first page.
     static func open(_ server: some RunningServer) async throws -> BoardStreamReader {
-        try await open(url: "\(server.baseURL)\(PlayProtocol.boardPath)")
+        try await open(url: "\(server.baseURL)\(PlayProtocol.boardPath)?count=10")
     }
 
     static func open(url: String) async throws -> BoardStreamReader {

@@ -106,7 +106,7 @@ import TouchSchoolTestSupport
             echo "SERVE-ERRORS $(head -c 600 serve.err | tr '\n' ' ')"
             echo "HEALTH $(curl -s --max-time 5 "http://127.0.0.1:$port/healthz")"
             echo "PAGE $(curl -s --max-time 5 -o page.html -w '%{http_code} %{content_type}' "http://127.0.0.1:$port/") $(grep -c '<script' page.html)"
-            echo "BOARD $(curl -s -N --max-time 2 "http://127.0.0.1:$port/v1/board" | grep -c '^data:')"
+            echo "BOARD $(curl -s -N --max-time 2 "http://127.0.0.1:$port/v1/board?count=10" | grep -c '^data:')"
             "$bin" rank --server "http://127.0.0.1:$port" --data-dir client > rank.out 2>&1; echo "RANK $?"
             echo "RANK-OUTPUT $(head -n 4 rank.out | tr '\n' '|')"
             kill $server; wait $server

@@ -70,8 +70,8 @@ struct BattleHall: Sendable {
     enum Event: Sendable {
         /// The server runs: the periodic alarms begin.
         case start
-        /// A connection (a player, or a board stream) the shell opened with this id.
-        case connect(ConnectionID, watchesBoard: Bool)
+        /// A player's connection the shell opened with this id.
+        case connect(ConnectionID)
         case disconnect(ConnectionID)
         /// A hello of the protocol this server speaks (the shell refuses any other).
         case hello(ConnectionID, device: String)
@@ -138,8 +138,6 @@ struct BattleHall: Sendable {
     struct Peer: Sendable, Equatable {
         /// The device a welcome bound it to (nil before its hello, or once it is being closed).
         var device: String?
-        /// A board stream (`GET /v1/board`): no device, no hello; every broadcast, as an event.
-        var watchesBoard = false
         /// Protocol 2: the player's school (its id, as saved), whose view it receives.
         var school: String?
         /// Protocol 2: the page of a league it watches.
@@ -199,9 +197,9 @@ struct BattleHall: Sendable {
     private(set) var boardVersion: UInt64
     /// Every change up to this version has been read from the store.
     private(set) var polledVersion: UInt64
-    private(set) var changedSinceBroadcast: Set<String> = []
+    /// A total changed since the last broadcast: the views watched are computed again.
+    private(set) var scoresChangedSinceBroadcast = false
     private(set) var lastBroadcast: Instant
-    private var boardText: (version: UInt64, json: String)?
     /// The board ranked for protocol 2's views.
     private(set) var ranking: BoardRanking
     /// A connection waits for a view it has not been sent (`Peer.viewDue`, `pageDue`).
@@ -253,15 +251,6 @@ struct BattleHall: Sendable {
     /// The board as saved, for `GET /v1/scores`.
     var board: Board { Board(version: boardVersion, scores: scores.filter { $0.value > 0 }) }
 
-    /// The whole board as JSON, keys sorted: encoded once per version for every whole-board
-    /// stream's first event.
-    mutating func boardJSON() -> String {
-        if let boardText, boardText.version == boardVersion { return boardText.json }
-        let json = MessageCoding.encodeJSON(board)
-        boardText = (boardVersion, json)
-        return json
-    }
-
     // MARK: - Update
 
     mutating func update(_ event: Event, now: Instant) -> [Effect] {
@@ -271,9 +260,9 @@ struct BattleHall: Sendable {
             wake(.poll, at: now + Self.pollInterval, &effects)
             wake(.catalog, at: now + Self.catalogCheckInterval, &effects)
             if readsRounds { readRound(&effects) }
-        case let .connect(id, watchesBoard):
+        case let .connect(id):
             guard !closing else { effects.append(.finish(id)); break }
-            peers[id] = Peer(watchesBoard: watchesBoard)
+            peers[id] = Peer()
         case let .disconnect(id):
             disconnect(id, &effects)
         case let .streamPage(id, key):
@@ -338,7 +327,6 @@ struct BattleHall: Sendable {
                 effects.append(.log(.info, "Serving a new catalog",
                                     metadata: ["source": resource.path, "schools": "\(resource.catalog.count)", "etag": resource.etag]))
                 catalog = resource
-                boardText = nil
                 // Positions change with the catalog: every view is computed and sent again.
                 ranking = BoardRanking(catalog: resource.catalog, scores: scores)
                 for (id, peer) in peers where peer.watchesViews {
@@ -571,7 +559,7 @@ struct BattleHall: Sendable {
     private mutating func finish(now: Instant, _ effects: inout [Effect]) {
         broadcast(now: now, &effects)
         for (id, peer) in peers.sorted(by: { $0.key < $1.key }) {
-            if !peer.watchesBoard && !peer.streamsPage { effects.append(.send(.text(MessageCoding.encode(.error(Self.goingAway))), to: id)) }
+            if !peer.streamsPage { effects.append(.send(.text(MessageCoding.encode(.error(Self.goingAway))), to: id)) }
             effects.append(.send(.close(code: CloseCode.goingAway, reason: "going away"), to: id))
         }
         for id in hellos.keys.sorted() { answer(id, .refused(Self.goingAway), &effects) }
@@ -589,37 +577,29 @@ struct BattleHall: Sendable {
             scoreVersions[id] = changes.version
             guard scores[id] != total else { continue }
             scores[id] = total
-            changedSinceBroadcast.insert(id)
             changed.append(id)
         }
+        if !changed.isEmpty { scoresChangedSinceBroadcast = true }
         ranking.take(changed: changed, scores: scores)
         if changes.version > boardVersion { boardVersion = changes.version }
-        boardText = nil
     }
 
     /// Sends the changes now when the last broadcast is `broadcastInterval` old, else at that time.
     private mutating func broadcastWhenDue(now: Instant, _ effects: inout [Effect]) {
-        guard !changedSinceBroadcast.isEmpty || viewsDue || roundDue, !finished else { return }
+        guard scoresChangedSinceBroadcast || viewsDue || roundDue, !finished else { return }
         let due = lastBroadcast + Self.broadcastInterval
         if due <= now { broadcast(now: now, &effects) } else { wake(.broadcast, at: due, &effects) }
     }
 
-    /// To every player and page stream, the views it watches that changed or it was not sent
-    /// yet; the changed schools' totals, as one event encoded once, to every whole-board stream.
+    /// To every player and page stream, the views it watches that changed or it was not sent yet.
     private mutating func broadcast(now: Instant, _ effects: inout [Effect]) {
-        guard !changedSinceBroadcast.isEmpty || viewsDue || roundDue else { return }
-        if !changedSinceBroadcast.isEmpty || viewsDue { sendViews(scoresChanged: !changedSinceBroadcast.isEmpty, &effects) }
+        guard scoresChangedSinceBroadcast || viewsDue || roundDue else { return }
+        if scoresChangedSinceBroadcast || viewsDue { sendViews(scoresChanged: scoresChangedSinceBroadcast, &effects) }
         if roundDue { sendRound(now: now, &effects) }
         lastBroadcast = now
-        guard !changedSinceBroadcast.isEmpty else { return }
-        var changed: [String: UInt64] = [:]
-        for id in changedSinceBroadcast { changed[id] = scores[id] ?? 0 }
-        changedSinceBroadcast = []
+        guard scoresChangedSinceBroadcast else { return }
+        scoresChangedSinceBroadcast = false
         effects.append(.measure(.broadcast))
-        let streams = peers.keys.filter { peers[$0]!.watchesBoard }.sorted()
-        guard !streams.isEmpty else { return }
-        let event = BoardStream.event("changes", json: MessageCoding.encodeJSON(BoardChanges(version: boardVersion, scores: changed)))
-        for id in streams { effects.append(.send(.text(event), to: id)) }
     }
 
     /// Protocol 2: every view watched is computed once (when a total changed since the last

@@ -116,7 +116,7 @@ package actor BattleHallRuntime: Service {
         let id = nextConnection
         nextConnection += 1
         sendQueues[id] = sendQueue
-        handle(.connect(id, watchesBoard: false))
+        handle(.connect(id))
         return id
     }
 
@@ -129,18 +129,6 @@ package actor BattleHallRuntime: Service {
         sendQueues[id] = sendQueue
         handle(.streamPage(id, key))
         return id
-    }
-
-    /// A new board stream, or nil when the server is shutting down: the whole board now, as the
-    /// stream's first event, then every broadcast's event into `sendQueue`, in order (one actor
-    /// call, so no change falls between the two).
-    func watchBoard(sendQueue: AsyncStream<Outgoing>.Continuation) -> (id: ConnectionID, board: String)? {
-        guard !hall.closing else { return nil }
-        let id = nextConnection
-        nextConnection += 1
-        sendQueues[id] = sendQueue
-        handle(.connect(id, watchesBoard: true))
-        return (id, BoardStream.event("board", json: hall.boardJSON()))
     }
 
     package func disconnect(_ id: ConnectionID) { handle(.disconnect(id)) }

@@ -6,16 +6,14 @@ import Synchronization
 import TouchSchoolCore
 import TouchSchoolProtocol
 
-/// `GET /v1/board`: the live board as Server-Sent Events, for a page that shows the board without
-/// playing (the projector's `/?board`, a tab waiting for the device): no device, no hello, so it
-/// never takes a player's place. The first event, `board`, is the whole board as the welcome
-/// carries it; then each broadcast's changed totals, `changes`, the same `BoardChanges` the play
-/// sockets get; a comment every `keepAliveInterval` keeps a quiet board's stream open through
-/// proxies.
-///
-/// With `?count=N` (and `from`, `level`, `province`, as in protocol 2's `watch`) the stream is one
-/// page of one league instead: a `page` event at once and whenever the page changes, at most as
-/// often as the views, bounded by the page's rows rather than by the schools that played.
+/// `GET /v1/board?count=N` (and `from`, `level`, `province`, as in protocol 2's `watch`): one page
+/// of one league's board as Server-Sent Events, for a page that shows the board without playing
+/// (the projector's `/?board`, a tab waiting for the device): no device, no hello, so it never
+/// takes a player's place. A `page` event at once and whenever the page changes, at most as often
+/// as the views: bounded by the page's rows, not by the schools that played (the whole board,
+/// streamed before protocol 2, was ≈ 250 KB to every reader with the official list played); a
+/// comment every `keepAliveInterval` keeps a quiet page's stream open through proxies. Without
+/// `count`: 400.
 ///
 /// Bounded like a play connection: counted against its address's connection limit (shared with
 /// the play sockets); a reader more than `sendQueueLimit` events behind is dropped by the battle, as
@@ -39,7 +37,7 @@ struct BoardStream {
             let address = ClientAddress.of(peer: context.remoteAddress?.ipAddress,
                                            forwardedFor: request.headers[ClientAddress.forwardedFor],
                                            trustedProxies: trustedProxies)
-            let page: BoardViewKey?
+            let page: BoardViewKey
             do throws(BoardRanking.WatchRefusal) {
                 page = try Self.page(request.uri.queryParameters)
             } catch {
@@ -49,9 +47,11 @@ struct BoardStream {
         }
     }
 
-    /// The page a stream's query names (`count`, `from`, `level`, `province`), nil without `count`.
-    static func page(_ query: Parameters) throws(BoardRanking.WatchRefusal) -> BoardViewKey? {
-        guard let count = query.get("count") else { return nil }
+    /// The page a stream's query names (`count`, `from`, `level`, `province`).
+    static func page(_ query: Parameters) throws(BoardRanking.WatchRefusal) -> BoardViewKey {
+        guard let count = query.get("count") else {
+            throw .init(message: "name a page: count (1 to \(Watch.maximumCount)), with from, level and province as in watch")
+        }
         func number(_ text: String?, default value: Int) throws(BoardRanking.WatchRefusal) -> Int {
             guard let text else { return value }
             guard text.utf8.count <= 7, let number = Int(text) else { throw .init(message: "from and count are whole numbers") }
@@ -59,7 +59,8 @@ struct BoardStream {
         }
         let watch = Watch(league: LeagueName(level: query.get("level"), province: query.get("province")),
                           from: try number(query.get("from"), default: 0), count: try number(count, default: 0))
-        return try BoardRanking.key(of: watch)
+        guard let key = try BoardRanking.key(of: watch) else { throw .init(message: "name a page: count, from 0") }
+        return key
     }
 
     /// One event: its name, and its JSON on one `data` line (JSON text has no line breaks).
@@ -67,7 +68,7 @@ struct BoardStream {
         "event: \(name)\ndata: \(json)\n\n"
     }
 
-    private func response(from address: String, page: BoardViewKey?, channel: any Channel, logger: Logger) -> Response {
+    private func response(from address: String, page: BoardViewKey, channel: any Channel, logger: Logger) -> Response {
         guard let slot = AddressSlot(limits: limits, address: address) else {
             logger.debug("Board stream refused: too many connections", metadata: ["address": "\(address)"])
             metrics.connectionsRefused.increment()
@@ -84,16 +85,11 @@ struct BoardStream {
         })
     }
 
-    private func stream(to writer: inout any ResponseBodyWriter, page: BoardViewKey?, channel: any Channel, slot: AddressSlot,
+    private func stream(to writer: inout any ResponseBodyWriter, page: BoardViewKey, channel: any Channel, slot: AddressSlot,
                         logger: Logger) async throws {
         let (events, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Self.sendQueueLimit))
         // A server shutting down ends the stream at once: the page reads it again elsewhere.
-        let opened: (id: ConnectionID, board: String)? = if let page {
-            await battle.streamPage(page, sendQueue: sendQueue).map { ($0, "") }
-        } else {
-            await battle.watchBoard(sendQueue: sendQueue)
-        }
-        guard let (id, board) = opened else {
+        guard let id = await battle.streamPage(page, sendQueue: sendQueue) else {
             try await writer.finish(nil)
             return
         }
@@ -123,7 +119,6 @@ struct BoardStream {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await keepAlive(sendQueue, watching: progress, closing: channel) }
-                if !board.isEmpty { try await progress.track { try await writer.write(ByteBuffer(string: board)) } }
                 reading: for await message in events {
                     switch message {
                     case let .text(text): try await progress.track { try await writer.write(ByteBuffer(string: text)) }

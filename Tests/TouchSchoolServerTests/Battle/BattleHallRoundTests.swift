@@ -49,7 +49,7 @@ import TouchSchoolStore
         var hall = T.hall(readsRounds: true)
         _ = hall.update(.start, now: T.at(0))
         _ = Self.read(&hall, [Self.count("device-1", 40, at: 5_000), Self.count("device-2", 55, at: 5_100)], at: 6_000)
-        _ = hall.update(.connect(1, watchesBoard: false), now: T.at(6_100))
+        _ = hall.update(.connect(1), now: T.at(6_100))
         _ = hall.update(.hello(1, device: "device-1"), now: T.at(6_100))
         let read = hall.update(.deviceRead(1, device: "device-1", .success(nil)), now: T.at(6_100))
         guard case let .welcome(_, then) = T.answers(read)[1] else {
@@ -123,7 +123,7 @@ import TouchSchoolStore
         _ = later.update(.start, now: T.at(0))
         let long = Int(13_000 + 5_000 + RoundMessage.shownForMs)
         _ = Self.read(&later, [Self.count("device-1", 3, at: 4_000)], at: long)
-        _ = later.update(.connect(2, watchesBoard: false), now: T.at(long))
+        _ = later.update(.connect(2), now: T.at(long))
         _ = later.update(.hello(2, device: "device-2"), now: T.at(long))
         let read = later.update(.deviceRead(2, device: "device-2", .success(nil)), now: T.at(long))
         guard case let .welcome(_, then) = T.answers(read)[2] else {

@@ -38,7 +38,7 @@ import TouchSchoolStore
 
     /// A player connected as `id` and welcomed for `device` (never seen by the store).
     static func welcomed(_ hall: inout BattleHall, _ id: ConnectionID, _ device: String, at ms: Int = 0) {
-        _ = hall.update(.connect(id, watchesBoard: false), now: at(ms))
+        _ = hall.update(.connect(id), now: at(ms))
         _ = hall.update(.hello(id, device: device), now: at(ms))
         _ = hall.update(.deviceRead(id, device: device, .success(nil)), now: at(ms))
         #expect(hall.peers[id]?.device == device)
@@ -203,7 +203,7 @@ import TouchSchoolStore
         Self.welcomed(&hall, 1, "device-1")
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(0))
         _ = hall.update(.alarm(.commit), now: Self.at(50))
-        _ = hall.update(.connect(2, watchesBoard: false), now: Self.at(55))
+        _ = hall.update(.connect(2), now: Self.at(55))
         let hello = hall.update(.hello(2, device: "device-1"), now: Self.at(55))
         #expect(Self.reads(hello).isEmpty && Self.answers(hello).isEmpty, "the number is not the truth before the save")
         let done = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3))], board: .init(version: 1, scores: ["A": 3]))),
@@ -227,9 +227,9 @@ import TouchSchoolStore
         var hall = Self.hall()
         Self.welcomed(&hall, 1, "device-1")
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(0))
-        _ = hall.update(.connect(2, watchesBoard: false), now: Self.at(10))
+        _ = hall.update(.connect(2), now: Self.at(10))
         #expect(Self.reads(hall.update(.hello(2, device: "device-1"), now: Self.at(10))).isEmpty)
-        _ = hall.update(.connect(3, watchesBoard: false), now: Self.at(10))
+        _ = hall.update(.connect(3), now: Self.at(10))
         #expect(Self.reads(hall.update(.hello(3, device: "device-3"), now: Self.at(10))) == [3], "another device is read at once")
         #expect(Self.reads(hall.update(.batch(Self.batch(1, "device-1", seq: 2, taps: 1)), now: Self.at(20))).isEmpty)
         #expect(Self.reads(hall.update(.alarm(.commit), now: Self.at(50))).isEmpty, "its batches are being saved")
@@ -240,7 +240,7 @@ import TouchSchoolStore
 
     @Test func aHelloIsReadAgainWhileTheStoreCannotBeRead() {
         var hall = Self.hall()
-        _ = hall.update(.connect(1, watchesBoard: false), now: Self.at(0))
+        _ = hall.update(.connect(1), now: Self.at(0))
         _ = hall.update(.hello(1, device: "device-1"), now: Self.at(0))
         let failed = hall.update(.deviceRead(1, device: "device-1", .failure(BattleStoreError(message: "down"))), now: Self.at(5))
         #expect(Self.answers(failed).isEmpty && hall.lastSaveError == "down")
@@ -249,12 +249,12 @@ import TouchSchoolStore
 
     @Test func aFullBattleRefusesANewDeviceButWelcomesAKnownOne() {
         var hall = Self.hall(devicesStored: 2, maximumDevices: 2)
-        _ = hall.update(.connect(1, watchesBoard: false), now: Self.at(0))
+        _ = hall.update(.connect(1), now: Self.at(0))
         _ = hall.update(.hello(1, device: "new"), now: Self.at(0))
         let refused = hall.update(.deviceRead(1, device: "new", .success(nil)), now: Self.at(1))
         #expect(Self.answers(refused)[1] == .refused(ProtocolError(
             code: CloseCode.battleFull, message: "this battle takes no new players now: it holds its limit of 2 devices")))
-        _ = hall.update(.connect(2, watchesBoard: false), now: Self.at(0))
+        _ = hall.update(.connect(2), now: Self.at(0))
         _ = hall.update(.hello(2, device: "known"), now: Self.at(0))
         let known = hall.update(.deviceRead(2, device: "known", .success((DeviceRecord(lastSeq: 4, player: "p", lastEndMs: 0), PlayerRecord()))),
                                 now: Self.at(1))
@@ -263,7 +263,7 @@ import TouchSchoolStore
 
     @Test func aConnectionGoneBeforeItsWelcomeIsAnsweredGoingAway() {
         var hall = Self.hall()
-        _ = hall.update(.connect(1, watchesBoard: false), now: Self.at(0))
+        _ = hall.update(.connect(1), now: Self.at(0))
         _ = hall.update(.hello(1, device: "device-1"), now: Self.at(0))
         let gone = hall.update(.disconnect(1), now: Self.at(1))
         #expect(Self.answers(gone) == [1: .refused(BattleHall.goingAway)])
@@ -272,22 +272,29 @@ import TouchSchoolStore
 
     // MARK: - The board
 
-    @Test func changesGoOutAtMostABroadcastIntervalApartToPlayersAndBoardStreams() {
+    /// The national top as a page stream shows it: one row, of 3 schools.
+    static let top = BoardViewKey.page(.national, places: 0..<1)
+
+    static func topEvent(version: UInt64, _ school: String, _ total: UInt64) -> String {
+        BoardStream.event("page", json: MessageCoding.encodePage(PageMessage(version: version, league: LeagueName(), from: 0, size: 3,
+                                                                            rows: [RankedRow(rank: 1, school: school, total: total)])))
+    }
+
+    @Test func changesGoOutAtMostABroadcastIntervalApartToPlayersAndPageStreams() {
         var hall = Self.hall()
         Self.welcomed(&hall, 1, "device-1")
-        _ = hall.update(.connect(2, watchesBoard: true), now: Self.at(0))
-        _ = hall.update(.connect(3, watchesBoard: false), now: Self.at(0))  // no hello yet: no board
+        let opened = hall.update(.streamPage(2, Self.top), now: Self.at(0))
+        #expect(Self.sent(opened).isEmpty && Self.wakes(opened)[.broadcast] == Self.at(180), "its page at the next interval")
+        _ = hall.update(.connect(3), now: Self.at(0))  // no hello yet: no view
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(0))
         _ = hall.update(.alarm(.commit), now: Self.at(50))
         let done = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3))], board: .init(version: 1, scores: ["A": 3]))),
                                now: Self.at(100))
         #expect(Self.sent(done).map(\.message) == [.ack(Self.ack(1, 3))], "the last broadcast (at the start) is 100 ms old")
-        #expect(Self.wakes(done)[.broadcast] == Self.at(180))
         let due = hall.update(.alarm(.broadcast), now: Self.at(180))
-        let changes = BoardChanges(version: 1, scores: ["A": 3])
         #expect(Self.sent(due).map(\.to) == [1, 2])
         #expect(Self.isView(Self.sent(due).first?.message, of: "A", total: 3), "the player, its school's view")
-        #expect(Self.sent(due).last?.text == BoardStream.event("changes", json: MessageCoding.encodeJSON(changes)))
+        #expect(Self.sent(due).last?.text == Self.topEvent(version: 1, "A", 3))
     }
 
     @Test func anOlderReadingNeverOverwritesANewerTotal() {
@@ -304,10 +311,11 @@ import TouchSchoolStore
 
     @Test func aBanThatRemovedTapsSendsTheNewTotals() {
         var hall = Self.hall(board: StoredBoard(version: 2, scores: ["A": 10, "B": 3]))
-        _ = hall.update(.connect(1, watchesBoard: true), now: Self.at(500))
+        let opened = hall.update(.streamPage(1, Self.top), now: Self.at(200))
+        #expect(Self.sent(opened).map(\.text) == [Self.topEvent(version: 2, "A", 10)])
         let ban = hall.update(.banned(BanOutcome(removed: ["A": 4], board: StoredBoard(version: 3, scores: ["A": 6]))), now: Self.at(500))
-        #expect(Self.sent(ban).map(\.text) == [BoardStream.event("changes", json: MessageCoding.encodeJSON(BoardChanges(version: 3, scores: ["A": 6])))])
-        let kept = hall.update(.banned(BanOutcome(removed: [:], board: nil)), now: Self.at(600))
+        #expect(Self.sent(ban).map(\.text) == [Self.topEvent(version: 3, "A", 6)])
+        let kept = hall.update(.banned(BanOutcome(removed: [:], board: nil)), now: Self.at(700))
         #expect(kept.isEmpty, "a ban without its taps removed changes no total")
     }
 
@@ -316,7 +324,7 @@ import TouchSchoolStore
     @Test func shutdownSavesWhatArrivedAcknowledgesItThenSaysGoingAwayAndStops() {
         var hall = Self.hall()
         Self.welcomed(&hall, 1, "device-1")
-        _ = hall.update(.connect(2, watchesBoard: true), now: Self.at(0))
+        _ = hall.update(.streamPage(2, Self.top), now: Self.at(0))
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(10))
         let closing = hall.update(.shutdown(saying: true), now: Self.at(20))
         #expect(Self.commits(closing).count == 1, "saved at once, without waiting for the window")
@@ -325,7 +333,7 @@ import TouchSchoolStore
                 "no batch is taken once the final save began")
         let done = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3))], board: .init(version: 1, scores: ["A": 3]))),
                                now: Self.at(40))
-        #expect(Self.sent(done).map(\.to) == [1, 1, 2, 1, 1, 2], "the ack, the view, the stream's changes, then going away to each")
+        #expect(Self.sent(done).map(\.to) == [1, 1, 2, 1, 1, 2], "the ack, the view, the stream's page, then going away to each")
         #expect(Self.sent(done).first?.message == .ack(Self.ack(1, 3)) && Self.isView(Self.sent(done)[1].message, of: "A", total: 3))
         #expect(Self.sent(done).map(\.message)[3] == .error(BattleHall.goingAway))
         #expect(Self.sent(done).compactMap(\.close) == [CloseCode.goingAway, CloseCode.goingAway])
@@ -379,7 +387,7 @@ import TouchSchoolStore
         var hall = Self.hall()
         Self.welcomed(&hall, 1, "device-1")
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(0))
-        _ = hall.update(.connect(2, watchesBoard: false), now: Self.at(1))
+        _ = hall.update(.connect(2), now: Self.at(1))
         _ = hall.update(.hello(2, device: "device-1"), now: Self.at(1))
         let closing = hall.update(.shutdown(saying: true), now: Self.at(2))
         #expect(Self.answers(closing) == [2: .refused(BattleHall.goingAway)])

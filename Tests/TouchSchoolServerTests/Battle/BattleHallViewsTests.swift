@@ -11,7 +11,7 @@ import TouchSchoolStore
 
     /// A player connected as `id` for `device`, whose store row names `school`.
     static func welcomed(_ hall: inout BattleHall, _ id: ConnectionID, _ device: String, school: String?, at ms: Int = 0) -> Welcome? {
-        _ = hall.update(.connect(id, watchesBoard: false), now: T.at(ms))
+        _ = hall.update(.connect(id), now: T.at(ms))
         _ = hall.update(.hello(id, device: device), now: T.at(ms))
         let known = school.map { (DeviceRecord(lastSeq: 1, player: "p", lastEndMs: 100), PlayerRecord(schoolID: $0, taps: 1, bestTapsPerSecond: 1)) }
         let read = hall.update(.deviceRead(id, device: device, .success(known)), now: T.at(ms))
