@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TouchSchoolBattleDatabase
 import TouchSchoolCore
 import Workload
@@ -9,6 +12,8 @@ import Workload
 // window as the server wrote it before `device_changes`.
 let directory = Workload.temporaryDirectory()
 var database: BattleDatabase? = try BattleDatabase.openForServer(dataDirectory: directory).database
+// `STORE_WRITES_COMPACTION_ROWS`: another compaction threshold than the server's.
+if let rows = getenv("STORE_WRITES_COMPACTION_ROWS").flatMap({ Int(String(cString: $0)) }) { database!.compactionRows = rows }
 let tapsPerBatch: UInt64 = 10
 func publicID(_ index: Int) -> String { String(String(UInt64(index + 7) &* 0xD6E8_FEB8_6659_FD93, radix: 16).suffix(24)) }
 try database!.write { write throws(SQLiteError) in
