@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import TouchSchoolCore
 import TouchSchoolProtocol
@@ -47,6 +49,13 @@ package actor BattleHallRuntime: Service {
     package static let goingAway = BattleHall.goingAway
 
     private(set) var hall: BattleHall
+
+    /// The thread the halls run on: their own rather than Swift's shared pool, where under load
+    /// each event (a batch, a commit's end, an alarm) waited behind thousands of connections'
+    /// tasks for its turn.
+    static let thread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private nonisolated let eventLoop: any EventLoop = BattleHallRuntime.thread.next()
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
     private var sendQueues: [ConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
     private var nextConnection: ConnectionID = 1
     private var helloAnswers: [ConnectionID: CheckedContinuation<HelloOutcome, Never>] = [:]
