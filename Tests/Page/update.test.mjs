@@ -252,7 +252,7 @@ test('granted the device: the tab reads the record, seals a batch left open, and
   assert.deepEqual(state.box.batches.map((b) => [b.seq, b.taps]), [[1, { S1: 3 }]]);
   assert.equal(state.open, null);
   assert.equal(state.view, 'game');
-  assert.deepEqual(types(effects), ['cancel', 'unwatchBoard', 'store', 'store', 'store', 'connect']);
+  assert.deepEqual(types(effects), ['cancel', 'unwatchBoard', 'cancel', 'store', 'store', 'store', 'connect']);
   assert.deepEqual(stores(effects), ['device', 'outbox', 'open']);
   assert.equal(run(fresh(), [{ type: 'granted', record: EMPTY, device: DEVICE, freshDevice: 'new', school: null }])[0].device, DEVICE);
 });
@@ -269,7 +269,8 @@ test('waiting for the device: the tab says another plays, shows its player and s
   const [state, effects] = run(fresh({ school: 'S1' }), [{ type: 'claiming' }], [{ type: 'waiting', record }]);
   assert.equal(state.elsewhere, true);
   assert.equal(state.claiming, false);
-  assert.deepEqual(effects, [{ type: 'watchBoard', url: '/v1/board?count=100&from=0' }]);
+  assert.deepEqual(effects, [{ type: 'watchBoard', url: '/v1/board?count=100&from=0' }, { type: 'loadView', school: 'S1' },
+                             { type: 'after', name: 'viewPoll', ms: 2000, message: { type: 'pollView' } }]);
   assert.equal(myTaps(state), 16);
   assert.equal(state.waitingTaps, 6);
   const later = { ...record, open: { ...record.open, taps: { S1: 5 }, playerTaps: 5 } };

@@ -232,7 +232,8 @@ test('the projector with a single page stays on it; a league chosen starts again
 test('a tab waiting for the device streams the national page, and its header reads the school there', () => {
   const record = { ...EMPTY, battle: BATTLE, player: { school: 'S3', taps: 8, best: 1 } };
   const [waiting, effects] = run(initialState({ school: 'S3' }), [{ type: 'directory', directory: DIRECTORY }], [{ type: 'waiting', record }]);
-  assert.deepEqual(effects, [{ type: 'watchBoard', url: '/v1/board?count=100&from=0' }]);
+  assert.deepEqual(effects, [{ type: 'watchBoard', url: '/v1/board?count=100&from=0' }, { type: 'loadView', school: 'S3' },
+                             { type: 'after', name: 'viewPoll', ms: 2000, message: { type: 'pollView' } }]);
   const [state] = run(waiting, [{ type: 'boardPage', page: PAGE }]);
   assert.deepEqual(standing(state), { total: 20, rank: 3, gap: { school: 'S2', taps: 6 } });
   assert.deepEqual(miniRows(state).map((r) => r.school), ['S1', 'S2', 'S3', 'S4'], 'S5 has no tap');
@@ -240,8 +241,28 @@ test('a tab waiting for the device streams the national page, and its header rea
   assert.deepEqual(shown, [{ type: 'watchBoard', url: '/v1/board?count=100&from=0&level=middle' }]);
   assert.equal(board.stream, 'live');
   const [playing, granted] = run(board, [{ type: 'granted', record, device: DEVICE, freshDevice: 'x', school: 'S3' }]);
-  assert.deepEqual(granted.slice(0, 2), [{ type: 'cancel', name: 'boardRetry' }, { type: 'unwatchBoard' }]);
+  assert.deepEqual(granted.slice(0, 3), [{ type: 'cancel', name: 'boardRetry' }, { type: 'unwatchBoard' }, { type: 'cancel', name: 'viewPoll' }]);
   assert.equal(playing.stream, 'none');
+});
+
+test('a tab waiting for the device reads its school\'s view every 2 s: its rank where the streamed page does not reach', () => {
+  const record = { ...EMPTY, battle: BATTLE, player: { school: 'S6', taps: 8, best: 1 } };
+  const [waiting] = run(initialState({ school: 'S6' }), [{ type: 'directory', directory: DIRECTORY }], [{ type: 'waiting', record }],
+                        [{ type: 'boardPage', page: { ...PAGE, size: 2000, rows: PAGE.rows.slice(0, 4) } }]);
+  assert.deepEqual(standing(waiting), { total: 0, rank: null, gap: null }, 'S6 is not on the page');
+  // The view of S6, 140th of 2,000 nationally, 3 taps behind S9.
+  const view = { type: 'view', version: 9, school: 'S6', total: 57, ranks: [[140, 2000, 3], [12, 600, 3], [30, 500, 3], [5, 80, 3]],
+                 above: [[139, 'S9', 60]], below: [[141, 'S8', 50]], top: [[1, 'S1', 40]] };
+  const [read] = run(waiting, [{ type: 'viewLoaded', view }]);
+  assert.deepEqual(standing(read), { total: 57, rank: 140, gap: { school: 'S9', taps: 4 } });
+  assert.equal(run(read, [{ type: 'viewLoaded', view: { ...view, school: 'S5' } }])[0], read, 'another school\'s view is not mine');
+  // Again 2 s later, for as long as it waits.
+  assert.deepEqual(run(read, [{ type: 'pollView' }])[1],
+                   [{ type: 'loadView', school: 'S6' }, { type: 'after', name: 'viewPoll', ms: 2000, message: { type: 'pollView' } }]);
+  // Once it plays, its socket's views: a late answer and a late alarm change nothing.
+  const [playing] = run(read, [{ type: 'granted', record, device: DEVICE, freshDevice: 'x', school: 'S6' }]);
+  assert.equal(run(playing, [{ type: 'viewLoaded', view: { ...view, total: 99 } }])[0], playing);
+  assert.deepEqual(run(playing, [{ type: 'pollView' }]), [playing, []]);
 });
 
 test('the page stream closed is asked again in 10 s', () => {

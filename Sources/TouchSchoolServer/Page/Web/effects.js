@@ -195,6 +195,11 @@ export function net(dispatch) {
         .then((answer) => { if (!abort.signal.aborted) dispatch({ type: 'searchAnswer', answer }); },
               () => { if (!abort.signal.aborted) dispatch({ type: 'searchFailed' }); });
     },
+    /** A school's view (`GET /v1/view`), for a tab waiting for the device; none when offline. */
+    loadView({ school }) {
+      get(`/v1/view?school=${encodeURIComponent(school)}`, { cache: 'no-store' })
+        .then((view) => dispatch({ type: 'viewLoaded', view }), () => { /* offline: the next poll tries again */ });
+    },
     loadRounds() {
       get('/v1/rounds', { cache: 'no-store' })
         .then((rounds) => dispatch({ type: 'roundsList', rounds }), () => dispatch({ type: 'roundsFailed' }));

@@ -97,16 +97,17 @@ export function pageWanted(state) {
 }
 
 /**
- * My school's view: the server's, or, in a tab that does not play (no view is sent to it), one
- * read off the national page it streams; null when neither has my school.
+ * My school's view: the server's (sent to the playing tab, read every few seconds by a tab that
+ * does not play), or, in a tab that does not play, one read off the national page it streams
+ * when that holds my school (fresher: pages come as they change); null when neither has it.
  */
 function myView(state) {
   const { school, schoolView, page } = state;
   if (!school) return null;
-  if (schoolView && schoolView.school === school) return schoolView;
-  if (state.owner || !page || page.from !== 0 || page.league.level || page.league.province) return null;
+  const served = schoolView && schoolView.school === school ? schoolView : null;
+  if (state.owner || !page || page.from !== 0 || page.league.level || page.league.province) return served;
   const at = page.rows.findIndex((row) => row[1] === school);
-  if (at < 0) return null;
+  if (at < 0) return served;
   const total = page.rows[at][2];
   const ahead = page.rows.slice(0, at).findLast((row) => row[2] > total);
   return { school, total, ranks: [[page.rows[at][0], page.size, ahead ? ahead[2] - total : null]],

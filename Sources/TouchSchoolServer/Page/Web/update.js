@@ -12,6 +12,7 @@ const SEAL_OFFLINE_MS = 5000;          // offline, batches are sealed less often
 const SEAL_EVERY_MS = 100;
 const PING_MS = 15000, PONG_MS = 40000;
 const BOARD_RETRY_MS = 10000;          // the page stream refused: the wait before asking again (the browser does not)
+const VIEW_POLL_MS = 2000;             // a tab waiting for the device reads its school's view this often (GET /v1/view)
 export const SEARCH_LIMIT = 20;        // results a search shows; one more is asked for, to know whether the list stopped there
 const SEARCH_MS = 120, WARNING_MS = 4000;
 const PROJECTOR_PAGE_MS = 8000;        // how long a page of the projector's board stays
@@ -133,6 +134,7 @@ function handle(s, m, now, fx) {
       s.claiming = false;
       s.elsewhere = false;
       unwatchBoard(s, fx);
+      fx.push({ type: 'cancel', name: 'viewPoll' });
       // Read now, not at the page's start: the tab that played until now wrote its last.
       s.device = rules.isValidDeviceKey(m.device) ? m.device : m.freshDevice;
       if (s.device !== m.device) store(s, fx, 'device', s.device);
@@ -153,6 +155,7 @@ function handle(s, m, now, fx) {
       s.elsewhere = true;
       readPlayer(s, m.record);
       follow(s, fx);
+      pollView(s, fx);
       return s;
     case 'storedRecord':
       // The player as the playing tab keeps them (read here, never written): "my taps" are the
@@ -165,6 +168,15 @@ function handle(s, m, now, fx) {
     case 'playHere':
       fx.push({ type: 'claimDevice', steal: true });
       return undefined;
+
+    case 'pollView':
+      return pollView(s, fx) ? s : undefined;
+    case 'viewLoaded':
+      // Its school's view, read over HTTP: the header's rank wherever the school stands, not only
+      // when the national page streamed holds it. The playing tab has its socket's.
+      if (s.owner || !m.view || m.view.school !== s.school) return undefined;
+      s.schoolView = m.view;
+      return s;
 
     // ------------------------------------------------------------ the page stream (a tab that does not play)
     case 'boardPage':
@@ -533,6 +545,14 @@ function stop(s, fx, reason, to) {
   if (s.socket !== 'none') fx.push({ type: 'close' });
   fx.push({ type: 'releaseDevice', to });
   return s;
+}
+
+/** A tab waiting for the device asks for its school's view now and again in `VIEW_POLL_MS`; false once it plays or stopped. */
+function pollView(s, fx) {
+  if (s.owner || !s.elsewhere || s.stopped) return false;
+  if (s.school) fx.push({ type: 'loadView', school: s.school });
+  after(fx, 'viewPoll', VIEW_POLL_MS, 'pollView');
+  return true;
 }
 
 function warn(s, fx, key, arg) {
