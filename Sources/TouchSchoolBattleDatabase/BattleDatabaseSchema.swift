@@ -112,6 +112,14 @@ enum BattleDatabaseSchema {
             ALTER TABLE device_changes ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
             ALTER TABLE device_changes_compacting ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
             """),
+        (7, """
+            -- A row of changes leaves NULL the texts its device's earlier row in the same table has
+            -- the same (player, school, public_id, addresses, client: `appendChange`): a row with a
+            -- record has last_seq, one with a tally has accepted. A record's "no school" is now ''
+            -- (NULL being "as before"); the rows written before say it with NULL.
+            UPDATE device_changes SET school = '' WHERE last_seq IS NOT NULL AND school IS NULL;
+            UPDATE device_changes_compacting SET school = '' WHERE last_seq IS NOT NULL AND school IS NULL;
+            """),
     ]
 
     static var newest: Int64 { migrations.last!.version }

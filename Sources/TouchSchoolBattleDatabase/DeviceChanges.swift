@@ -126,19 +126,35 @@ final class UncompactedDevices {
             """)
         while try statement.step() {
             let key = statement.text(0) ?? ""
+            // A column left NULL is as the device's earlier row in this table has it (`appendChange`).
+            let earlier = entries[key]?.change
+            func leftOut(_ what: String) -> SQLiteError {
+                SQLiteError(code: 0, message: "\(table) row \(statement.int64(16)) leaves out the \(what) of a device with no earlier row")
+            }
             var change = ChangedDevice()
             if !statement.isNull(1) {
-                let (record, player) = BattleDatabase.device(statement, from: 1)
-                change.record = record
-                change.player = player
+                guard let player = statement.text(3) ?? earlier?.record?.player else { throw leftOut("player") }
+                let school: String?
+                if let written = statement.text(4) {
+                    school = written.isEmpty ? nil : written
+                } else {
+                    guard earlier?.record != nil else { throw leftOut("school") }
+                    school = earlier?.player?.schoolID
+                }
+                change.record = DeviceRecord(lastSeq: UInt64(max(0, statement.int64(1))), player: player, lastEndMs: statement.int64(2))
+                change.player = PlayerRecord(schoolID: school, taps: UInt64(max(0, statement.int64(5))),
+                                             bestTapsPerSecond: Int(clamping: statement.int64(6)))
             }
-            if let publicID = statement.text(7) {
+            if !statement.isNull(8) {
+                let earlierActivity = earlier?.activity
+                guard let publicID = statement.text(7) ?? earlierActivity.flatMap({ _ in earlier?.publicID }) else { throw leftOut("public id") }
+                guard let addresses = statement.text(13).map({ $0.split(separator: "\n").map(String.init) }) ?? earlierActivity?.addresses
+                else { throw leftOut("addresses") }
+                guard let client = statement.text(14) ?? earlierActivity?.client else { throw leftOut("client") }
                 change.publicID = publicID
                 change.activity = DeviceActivity(accepted: UInt64(max(0, statement.int64(8))), refused: UInt64(max(0, statement.int64(9))),
                                                   hour: statement.int64(10), hourAccepted: UInt64(max(0, statement.int64(11))),
-                                                  hourRefused: UInt64(max(0, statement.int64(12))),
-                                                  addresses: (statement.text(13) ?? "").split(separator: "\n").map(String.init),
-                                                  client: statement.text(14) ?? "")
+                                                  hourRefused: UInt64(max(0, statement.int64(12))), addresses: addresses, client: client)
             }
             for line in (statement.text(15) ?? "").split(separator: "\n") {
                 guard let equals = line.lastIndex(of: "="), let taps = UInt64(line[line.index(after: equals)...]) else {
@@ -157,28 +173,42 @@ final class UncompactedDevices {
 extension BattleDatabase.Writing {
     /// Appends a device's change: its record and player when the window changed them, its tally
     /// when it changed, and the taps it added per school, which count in the totals from now on
-    /// (`newBoard`) and reach `scores` with the compaction that moves them.
+    /// (`newBoard`) and reach `scores` with the compaction that moves them. The texts a window
+    /// rarely changes (the player's name and school, the public id, the addresses, the client) are
+    /// left NULL when the device's earlier row in `device_changes` has them the same: they were
+    /// most of a row's bytes, written again by every commit for every device (BENCHMARKS.md,
+    /// "Rows that leave out what did not change"). So a device's first row in the table is whole.
     public func appendChange(device key: String, _ change: ChangedDevice) throws(SQLiteError) {
         let activity = change.activity
+        let earlier = uncompacted.recent[key]?.change
+        let record = change.record, earlierRecord = earlier?.record
+        let earlierActivity = earlier?.activity
+        func unlessSame(_ text: String?, as earlierText: String??) -> SQLiteValue {
+            guard let text else { return .null }
+            return earlierText == .some(text) ? .null : .text(text)
+        }
         try connection.statement("""
             INSERT INTO device_changes (device, last_seq, last_end_ms, player, school, taps, best, public_id, accepted, refused, hour,
                 hour_accepted, hour_refused, addresses, client, added, counted)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, 0)
             """).bind(.text(key),
-                      change.record.map { .integer(Int64(clamping: $0.lastSeq)) } ?? .null,
-                      change.record.map { .integer($0.lastEndMs) } ?? .null,
-                      change.record.map { .text($0.player) } ?? .null,
-                      change.record == nil ? .null : change.player?.schoolID.map { .text($0) } ?? .null,
-                      change.record == nil ? .null : .integer(Int64(clamping: change.player?.taps ?? 0)),
-                      change.record == nil ? .null : .integer(Int64(max(0, change.player?.bestTapsPerSecond ?? 0))),
-                      activity == nil ? .null : .text(change.publicID ?? ""),
+                      record.map { .integer(Int64(clamping: $0.lastSeq)) } ?? .null,
+                      record.map { .integer($0.lastEndMs) } ?? .null,
+                      unlessSame(record?.player, as: earlierRecord.map(\.player)),
+                      // No school is '', NULL being "as before".
+                      unlessSame(record.map { _ in change.player?.schoolID ?? "" },
+                                 as: earlierRecord.map { _ in earlier?.player?.schoolID ?? "" }),
+                      record == nil ? .null : .integer(Int64(clamping: change.player?.taps ?? 0)),
+                      record == nil ? .null : .integer(Int64(max(0, change.player?.bestTapsPerSecond ?? 0))),
+                      unlessSame(activity.map { _ in change.publicID ?? "" }, as: earlierActivity.map { _ in earlier?.publicID ?? "" }),
                       activity.map { .integer(Int64(clamping: $0.accepted)) } ?? .null,
                       activity.map { .integer(Int64(clamping: $0.refused)) } ?? .null,
                       activity.map { .integer($0.hour) } ?? .null,
                       activity.map { .integer(Int64(clamping: $0.hourAccepted)) } ?? .null,
                       activity.map { .integer(Int64(clamping: $0.hourRefused)) } ?? .null,
-                      activity.map { .text($0.addresses.joined(separator: "\n")) } ?? .null,
-                      activity.map { .text($0.client) } ?? .null,
+                      unlessSame(activity.map { $0.addresses.joined(separator: "\n") },
+                                 as: earlierActivity.map { $0.addresses.joined(separator: "\n") }),
+                      unlessSame(activity?.client, as: earlierActivity.map(\.client)),
                       .text(change.added.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                           .joined(separator: "\n"))).run()
         let entry = UncompactedDevices.Entry(change: change, rows: 1)

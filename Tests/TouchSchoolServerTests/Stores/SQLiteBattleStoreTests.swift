@@ -100,7 +100,7 @@ import TouchSchoolStore
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = BattleDatabase.path(inDataDirectory: directory)
         let previous = BattleDatabaseSchema.migrations.filter { $0.version <= 3 }.map(\.sql).joined(separator: "\n")
-        #expect(BattleDatabaseSchema.newest == 6, "this test makes schema 3, the one before device_changes")
+        #expect(BattleDatabaseSchema.newest == 7, "this test makes schema 3, the one before device_changes")
         try sqlite3(path, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + previous + """
             PRAGMA user_version = 3; PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
             INSERT INTO scores (school, total) VALUES ('A', 10), ('B', 3);
@@ -112,7 +112,7 @@ import TouchSchoolStore
             """)
 
         let store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil)
-        #expect(try sqlite3Output(path, "PRAGMA user_version") == "6")
+        #expect(try sqlite3Output(path, "PRAGMA user_version") == "\(BattleDatabaseSchema.newest)")
         #expect(try await store.board() == StoredBoard(version: 9, scores: ["A": 10, "B": 3]))
         let (record, player) = try #require(try await store.device(Self.device))
         #expect(record == DeviceRecord(lastSeq: 4, player: "민지", lastEndMs: 1_795_000_000_000))
@@ -170,7 +170,7 @@ import TouchSchoolStore
             """)
 
         let store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil)
-        #expect(try sqlite3Output(path, "PRAGMA user_version") == "6")
+        #expect(try sqlite3Output(path, "PRAGMA user_version") == "\(BattleDatabaseSchema.newest)")
         #expect(try await store.board() == StoredBoard(version: 9, scores: ["A": 15, "B": 4]))
         let start: Int64 = 1_795_000_002_000
         let batch = ReceivedBatch(connection: 1, device: "d1", player: "민지",
@@ -186,6 +186,87 @@ import TouchSchoolStore
         #expect(try sqlite3Output(path, "SELECT school, total FROM scores ORDER BY school") == "A|17\nB|4")
         #expect(try sqlite3Output(path, "SELECT device, school, taps FROM device_school_taps ORDER BY device") == "d1|A|17\nd2|B|4")
         #expect(try await store.board().scores == ["A": 17, "B": 4])
+    }
+
+    /// A device's later rows of changes leave out the texts its earlier row has the same (its
+    /// player's name and school, public id, addresses, client) and write what changed; read again
+    /// by a new store, it is what it was, and so it is once compacted.
+    @Test func rowsOfChangesLeaveOutWhatTheDevicesEarlierRowHas() async throws {
+        let directory = TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = BattleDatabase.path(inDataDirectory: directory)
+        let store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil)
+        func batch(_ seq: UInt64, player: String = "민지", address: String = "10.0.0.1") -> ReceivedBatch {
+            let start: Int64 = 1_795_000_000_000 + Int64(seq) * 1_000
+            return ReceivedBatch(connection: 1, device: Self.device, player: player,
+                                 batch: TapBatch(seq: seq, taps: ["A": 2], playerTaps: 2, switchedToSchool: seq == 1 ? "A" : nil,
+                                                 bestTapsPerSecond: 6, startMs: start, endMs: start + 100),
+                                 address: address, network: address, client: .web)
+        }
+        for (seq, player, address) in [(1, "민지", "10.0.0.1"), (2, "민지", "10.0.0.1"), (3, "민지 2", "10.0.0.1"), (4, "민지 2", "10.0.0.9")] {
+            let window = try await store.commit([batch(UInt64(seq), player: player, address: address)],
+                                                histories: TapJudges(addresses: .standard), catalog: storeTestCatalog,
+                                                nowMs: 1_795_000_000_000 + Int64(seq) * 1_000 + 500)
+            #expect(BattleStoreTests.accepted(window) == [2], "batch \(seq)")
+        }
+        let rows = try sqlite3Output(path, """
+            SELECT last_seq, coalesce(player, '-'), coalesce(school, '-'), public_id IS NULL, coalesce(addresses, '-'),
+                coalesce(client, '-'), accepted FROM device_changes ORDER BY id
+            """)
+        #expect(rows == """
+            1|민지|A|0|10.0.0.1|web|2
+            2|-|-|1|-|-|4
+            3|민지 2|-|1|-|-|6
+            4|-|-|1|10.0.0.1
+            10.0.0.9|-|8
+            """)
+        let expectedRecord = DeviceRecord(lastSeq: 4, player: "민지 2", lastEndMs: 1_795_000_004_100)
+        let expectedPlayer = PlayerRecord(schoolID: "A", taps: 8, bestTapsPerSecond: 6)
+        let reopened = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil)
+        let (record, player) = try #require(try await reopened.device(Self.device))
+        #expect(record == expectedRecord && player == expectedPlayer)
+        let listed = try #require(try await reopened.devices(top: 5, nowMs: 0).first)
+        #expect(listed.publicID == DevicePublicID.of(Self.device) && listed.activity.accepted == 8
+                    && listed.activity.addresses == ["10.0.0.1", "10.0.0.9"] && listed.activity.client == "web")
+        // The operator's list compacted them into the tables, whole.
+        #expect(try sqlite3Output(path, "SELECT count(*) FROM device_changes") == "0")
+        #expect(try sqlite3Output(path, "SELECT last_seq, player, school, taps FROM devices") == "4|민지 2|A|8")
+        #expect(try sqlite3Output(path, "SELECT public_id = '\(DevicePublicID.of(Self.device))', addresses, client FROM device_activity")
+                    == "1|10.0.0.1\n10.0.0.9|web")
+    }
+
+    /// Schema 6's rows said a record's "no school" with NULL, which schema 7 reads as "as the
+    /// earlier row": the migration rewrites them as ''. A row that leaves a text out with no
+    /// earlier row to take it from is refused with a clear error, not read as empty.
+    @Test func aRecordWithoutSchoolFromSchemaSixStaysWithoutSchool() throws {
+        let directory = TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = BattleDatabase.path(inDataDirectory: directory)
+        let previous = BattleDatabaseSchema.migrations.filter { $0.version <= 6 }.map(\.sql).joined(separator: "\n")
+        let columns = "device, last_seq, last_end_ms, player, school, taps, best, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses, client, added, counted"
+        try sqlite3(path, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + previous + """
+            PRAGMA user_version = 6; PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
+            INSERT INTO device_changes (\(columns)) VALUES
+                ('d1', 1, 1795000000000, '민지', NULL, 0, 0, 'p1', 0, 0, 7, 0, 0, '10.0.0.1', 'web', '', 0),
+                ('d1', 2, 1795000001000, '민지', NULL, 0, 0, 'p1', 0, 0, 7, 0, 0, '10.0.0.1', 'web', '', 0);
+            """)
+        let database = try BattleDatabase.openForServer(dataDirectory: directory).database
+        #expect(try sqlite3Output(path, "PRAGMA user_version") == "\(BattleDatabaseSchema.newest)")
+        #expect(try database.device("d1")?.1 == PlayerRecord(schoolID: nil, taps: 0, bestTapsPerSecond: 0))
+        #expect(try database.device("d1")?.0 == DeviceRecord(lastSeq: 2, player: "민지", lastEndMs: 1_795_000_001_000))
+
+        let broken = TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: broken) }
+        let brokenPath = BattleDatabase.path(inDataDirectory: broken)
+        let newest = BattleDatabaseSchema.migrations.map(\.sql).joined(separator: "\n")
+        try sqlite3(brokenPath, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + newest + """
+            PRAGMA user_version = \(BattleDatabaseSchema.newest); PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
+            INSERT INTO device_changes (\(columns)) VALUES
+                ('d1', 1, 1795000000000, NULL, 'A', 2, 0, 'p1', 2, 0, 7, 0, 0, '10.0.0.1', 'web', 'A=2', 0);
+            """)
+        #expect { try BattleDatabase.openForServer(dataDirectory: broken).database.device("d1") } throws: {
+            "\($0)".contains("leaves out the player of a device with no earlier row")
+        }
     }
 
     /// A compaction is sliced over the commits after `device_changes` reaches `compactionRows`:
