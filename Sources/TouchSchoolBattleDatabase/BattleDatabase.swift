@@ -271,8 +271,9 @@ public final class BattleDatabase {
     public func deviceCount() throws(StoreError) -> Int {
         do {
             return Int(try single("""
-                SELECT count(*) FROM (SELECT device FROM devices UNION SELECT device FROM device_changes WHERE last_seq IS NOT NULL
-                    UNION SELECT device FROM device_changes_compacting WHERE last_seq IS NOT NULL)
+                SELECT count(*) FROM (SELECT device FROM devices UNION SELECT device FROM device_numbers WHERE number IN
+                    (SELECT device FROM device_changes WHERE last_seq IS NOT NULL
+                        UNION SELECT device FROM device_changes_compacting WHERE last_seq IS NOT NULL))
                 """))
         } catch {
             throw failure("cannot read", error)
@@ -336,11 +337,10 @@ public final class BattleDatabase {
             guard !schools.isEmpty else { return nil }
             let version = try nextBoardVersion()
             var totals: [String: UInt64] = [:]
-            let pending = uncompacted.pendingTotals
             for school in schools {
                 let stored = try connection.statement("SELECT total FROM scores WHERE school = ?1").bind(.text(school))
                     .row { UInt64(max(0, $0.int64(0))) } ?? 0
-                totals[school] = stored.addingSaturating(pending[school] ?? 0)
+                totals[school] = stored.addingSaturating(uncompacted.pending(school))
             }
             return (version, totals)
         }

@@ -113,19 +113,25 @@ enum BattleDatabaseSchema {
             ALTER TABLE device_changes_compacting ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
             """),
         (7, """
-            -- A row of changes leaves NULL the texts its device's earlier row in the same table has
-            -- the same (player, school, public_id, addresses, client: `appendChange`): a row with a
-            -- record has last_seq, one with a tally has accepted. A record's "no school" is now ''
-            -- (NULL being "as before"); the rows written before say it with NULL.
-            UPDATE device_changes SET school = '' WHERE last_seq IS NOT NULL AND school IS NULL;
-            UPDATE device_changes_compacting SET school = '' WHERE last_seq IS NOT NULL AND school IS NULL;
+            -- A row of changes names its device by a number (device_numbers) instead of its key:
+            -- 43 bytes a row fewer, written by every commit for every device (BENCHMARKS.md, "Rows
+            -- that leave out what did not change"). A device has its number from its first row.
+            CREATE TABLE device_numbers (number INTEGER PRIMARY KEY, device TEXT NOT NULL UNIQUE);
+            INSERT INTO device_numbers (device)
+                SELECT device FROM device_changes_compacting UNION SELECT device FROM device_changes;
+            -- And it leaves NULL the texts its device's earlier row in the same table has the same
+            -- (player, school, public_id, addresses, client: `appendChange`): a row with a record
+            -- has last_seq, one with a tally has accepted. A record's "no school" is '' (NULL being
+            -- "as before"); the rows written before said it with NULL.
+            \(numberedChanges("device_changes"))
+            \(numberedChanges("device_changes_compacting"))
             """),
     ]
 
     static var newest: Int64 { migrations.last!.version }
 
     /// The columns of `device_changes` and of `device_changes_compacting`, which swap names, as
-    /// schema 4 made them (schema 6 adds `counted` to both).
+    /// schema 4 made them (schema 6 adds `counted` to both, schema 7 numbers the device).
     private static let deviceChangesColumns = """
         (id INTEGER PRIMARY KEY, device TEXT NOT NULL,
             last_seq INTEGER CHECK (last_seq >= 0), last_end_ms INTEGER, player TEXT, school TEXT,
@@ -133,4 +139,23 @@ enum BattleDatabaseSchema {
             public_id TEXT, accepted INTEGER, refused INTEGER, hour INTEGER, hour_accepted INTEGER,
             hour_refused INTEGER, addresses TEXT, client TEXT, added TEXT NOT NULL DEFAULT '')
         """
+
+    /// Schema 7's `table` of changes: the same rows, the device a number, "no school" ''.
+    private static func numberedChanges(_ table: String) -> String {
+        """
+        CREATE TABLE \(table)_numbered (id INTEGER PRIMARY KEY, device INTEGER NOT NULL,
+            last_seq INTEGER CHECK (last_seq >= 0), last_end_ms INTEGER, player TEXT, school TEXT,
+            taps INTEGER CHECK (taps >= 0), best INTEGER CHECK (best >= 0),
+            public_id TEXT, accepted INTEGER, refused INTEGER, hour INTEGER, hour_accepted INTEGER,
+            hour_refused INTEGER, addresses TEXT, client TEXT, added TEXT NOT NULL DEFAULT '', counted INTEGER NOT NULL);
+        INSERT INTO \(table)_numbered (id, device, last_seq, last_end_ms, player, school, taps, best, public_id, accepted, refused,
+                hour, hour_accepted, hour_refused, addresses, client, added, counted)
+            SELECT c.id, n.number, c.last_seq, c.last_end_ms, c.player,
+                CASE WHEN c.last_seq IS NOT NULL THEN coalesce(c.school, '') END, c.taps, c.best, c.public_id, c.accepted,
+                c.refused, c.hour, c.hour_accepted, c.hour_refused, c.addresses, c.client, c.added, c.counted
+            FROM \(table) c JOIN device_numbers n ON n.device = c.device;
+        DROP TABLE \(table);
+        ALTER TABLE \(table)_numbered RENAME TO \(table);
+        """
+    }
 }

@@ -70,9 +70,16 @@ final class UncompactedDevices {
     var compactingTotals: [String: UInt64] = [:]
     /// The same of the rows of `device_changes`.
     var recentTotals: [String: UInt64] = [:]
+    /// The numbers (`device_numbers`) of the devices known to this connection: those of the rows
+    /// read and of those appended since.
+    var numbers: [String: Int64] = [:]
 
     /// What the rows of changes add to the schools' rows in `scores`.
     var pendingTotals: [String: UInt64] { compactingTotals.merging(recentTotals) { $0.addingSaturating($1) } }
+
+    /// What the rows of changes add to one school's row in `scores`: per commit, a look-up per
+    /// school it changed, not a merge of every school's (`pendingTotals`).
+    func pending(_ school: String) -> UInt64 { (compactingTotals[school] ?? 0).addingSaturating(recentTotals[school] ?? 0) }
 
     /// The device as its rows leave it over the tables, nil for none.
     func changed(_ key: String) -> ChangedDevice? {
@@ -102,30 +109,32 @@ final class UncompactedDevices {
         let marker = try connection.statement("SELECT moved_through FROM device_changes_compaction WHERE id = 1").row { $0.text(0) }
         read.underWay = marker != nil
         if let movedThrough = marker {
-            let (entries, totals) = try entries(connection, "device_changes_compacting")
+            let (entries, totals) = try entries(connection, "device_changes_compacting", numbering: &read.numbers)
             read.compactingTotals = totals
             for (key, entry) in entries where movedThrough.map({ !$0.utf8.lexicographicallyPrecedes(key.utf8) }) != true {
                 read.compacting[key] = entry
             }
         }
         read.queue = inByteOrder(read.compacting.keys)
-        (read.recent, read.recentTotals) = try entries(connection, "device_changes")
+        (read.recent, read.recentTotals) = try entries(connection, "device_changes", numbering: &read.numbers)
         read.rows = read.recent.values.reduce(0) { $0 + $1.rows }
         return read
     }
 
     /// Each device's rows in `table` (one of the two tables of changes), merged in order, and
-    /// the taps per school of its rows not yet in `scores`.
-    private static func entries(_ connection: SQLiteConnection, _ table: StaticString)
+    /// the taps per school of its rows not yet in `scores`; their devices' numbers into `numbers`.
+    private static func entries(_ connection: SQLiteConnection, _ table: StaticString, numbering numbers: inout [String: Int64])
         throws(SQLiteError) -> (entries: [String: Entry], totals: [String: UInt64]) {
         var entries: [String: Entry] = [:]
         var totals: [String: UInt64] = [:]
         let statement = try connection.statement("""
-            SELECT device, last_seq, last_end_ms, player, school, taps, best, public_id, accepted, refused, hour, hour_accepted,
-                hour_refused, addresses, client, added, id, counted FROM \(table) ORDER BY id
+            SELECT n.device, c.last_seq, c.last_end_ms, c.player, c.school, c.taps, c.best, c.public_id, c.accepted, c.refused, c.hour,
+                c.hour_accepted, c.hour_refused, c.addresses, c.client, c.added, c.id, c.counted, c.device
+            FROM \(table) c JOIN device_numbers n ON n.number = c.device ORDER BY c.id
             """)
         while try statement.step() {
             let key = statement.text(0) ?? ""
+            numbers[key] = statement.int64(18)
             // A column left NULL is as the device's earlier row in this table has it (`appendChange`).
             let earlier = entries[key]?.change
             func leftOut(_ what: String) -> SQLiteError {
@@ -180,6 +189,7 @@ extension BattleDatabase.Writing {
     /// "Rows that leave out what did not change"). So a device's first row in the table is whole.
     public func appendChange(device key: String, _ change: ChangedDevice) throws(SQLiteError) {
         let activity = change.activity
+        let number = try number(ofDevice: key)
         let earlier = uncompacted.recent[key]?.change
         let record = change.record, earlierRecord = earlier?.record
         let earlierActivity = earlier?.activity
@@ -191,7 +201,7 @@ extension BattleDatabase.Writing {
             INSERT INTO device_changes (device, last_seq, last_end_ms, player, school, taps, best, public_id, accepted, refused, hour,
                 hour_accepted, hour_refused, addresses, client, added, counted)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, 0)
-            """).bind(.text(key),
+            """).bind(.integer(number),
                       record.map { .integer(Int64(clamping: $0.lastSeq)) } ?? .null,
                       record.map { .integer($0.lastEndMs) } ?? .null,
                       unlessSame(record?.player, as: earlierRecord.map(\.player)),
@@ -215,6 +225,19 @@ extension BattleDatabase.Writing {
         uncompacted.recent[key] = uncompacted.recent[key].map { $0.merging(entry) } ?? entry
         uncompacted.rows += 1
         uncompacted.recentTotals.merge(change.added.filter { $0.value > 0 }) { $0.addingSaturating($1) }
+    }
+
+    /// The number the device's rows of changes name it by, given at its first.
+    private func number(ofDevice key: String) throws(SQLiteError) -> Int64 {
+        if let number = uncompacted.numbers[key] { return number }
+        var number = try connection.statement("SELECT number FROM device_numbers WHERE device = ?1").bind(.text(key)).row { $0.int64(0) }
+        if number == nil {
+            number = try connection.statement("INSERT INTO device_numbers (device) VALUES (?1) RETURNING number").bind(.text(key))
+                .row { $0.int64(0) }
+        }
+        guard let number else { throw SQLiteError(code: 0, message: "no number was given to device \(key)") }
+        uncompacted.numbers[key] = number
+        return number
     }
 
     /// The device as the changes not yet compacted leave it, over what the tables hold.

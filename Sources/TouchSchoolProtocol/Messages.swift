@@ -312,10 +312,10 @@ public enum MessageCoding {
     public static func encode(_ message: ClientMessage) -> String { text(message) }
 
     /// A school's view exactly as `encode(.view(…))` writes it, without JSONEncoder: the server
-    /// encodes one for each school watched, five times a second.
+    /// encodes one for each school watched, four times a second.
     public static func encodeView(_ view: SchoolViewMessage) -> String {
         // Sorted keys: above, below, ranks, school, top, total, type, version. Written as bytes:
-        // a server with a school per player encodes a view per player 5.5 times a second, and
+        // a server with a school per player encodes a view per player four times a second, and
         // string interpolation made that 8 % of its CPU (BENCHMARKS.md, "Network play over views").
         var json = JSONBytes(capacity: 384)
         json.append("{\"above\":")

@@ -26,7 +26,7 @@ struct BoardStream {
     let trustedProxies: Set<String>
 
     static let keepAliveInterval: Duration = .seconds(15)
-    /// Events waiting for one reader: over eleven seconds of boards at 5.6 a second. Fewer than a play
+    /// Events waiting for one reader: sixteen seconds of boards at four a second. Fewer than a play
     /// connection keeps: a board that far behind is of no use to a screen, and the reader comes
     /// back with the whole board.
     static let sendQueueLimit = 64

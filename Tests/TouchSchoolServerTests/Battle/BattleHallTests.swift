@@ -284,14 +284,14 @@ import TouchSchoolStore
         var hall = Self.hall()
         Self.welcomed(&hall, 1, "device-1")
         let opened = hall.update(.streamPage(2, Self.top), now: Self.at(0))
-        #expect(Self.sent(opened).isEmpty && Self.wakes(opened)[.broadcast] == Self.at(180), "its page at the next interval")
+        #expect(Self.sent(opened).isEmpty && Self.wakes(opened)[.broadcast] == Self.at(250), "its page at the next interval")
         _ = hall.update(.connect(3), now: Self.at(0))  // no hello yet: no view
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(0))
         _ = hall.update(.alarm(.commit), now: Self.at(50))
         let done = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3))], board: .init(version: 1, scores: ["A": 3]))),
                                now: Self.at(100))
         #expect(Self.sent(done).map(\.message) == [.ack(Self.ack(1, 3))], "the last broadcast (at the start) is 100 ms old")
-        let due = hall.update(.alarm(.broadcast), now: Self.at(180))
+        let due = hall.update(.alarm(.broadcast), now: Self.at(250))
         #expect(Self.sent(due).map(\.to) == [1, 2])
         #expect(Self.isView(Self.sent(due).first?.message, of: "A", total: 3), "the player, its school's view")
         #expect(Self.sent(due).last?.text == Self.topEvent(version: 1, "A", 3))
@@ -311,11 +311,14 @@ import TouchSchoolStore
 
     @Test func aBanThatRemovedTapsSendsTheNewTotals() {
         var hall = Self.hall(board: StoredBoard(version: 2, scores: ["A": 10, "B": 3]))
-        let opened = hall.update(.streamPage(1, Self.top), now: Self.at(200))
+        // An interval apart each: nothing is held back for the interval.
+        let interval = BattleHall.broadcastInterval
+        let opened = hall.update(.streamPage(1, Self.top), now: Self.at(0) + interval)
         #expect(Self.sent(opened).map(\.text) == [Self.topEvent(version: 2, "A", 10)])
-        let ban = hall.update(.banned(BanOutcome(removed: ["A": 4], board: StoredBoard(version: 3, scores: ["A": 6]))), now: Self.at(500))
+        let ban = hall.update(.banned(BanOutcome(removed: ["A": 4], board: StoredBoard(version: 3, scores: ["A": 6]))),
+                              now: Self.at(0) + interval * 2)
         #expect(Self.sent(ban).map(\.text) == [Self.topEvent(version: 3, "A", 6)])
-        let kept = hall.update(.banned(BanOutcome(removed: [:], board: nil)), now: Self.at(700))
+        let kept = hall.update(.banned(BanOutcome(removed: [:], board: nil)), now: Self.at(0) + interval * 3)
         #expect(kept.isEmpty, "a ban without its taps removed changes no total")
     }
 

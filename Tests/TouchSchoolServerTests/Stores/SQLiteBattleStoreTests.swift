@@ -188,8 +188,9 @@ import TouchSchoolStore
         #expect(try await store.board().scores == ["A": 17, "B": 4])
     }
 
-    /// A device's later rows of changes leave out the texts its earlier row has the same (its
-    /// player's name and school, public id, addresses, client) and write what changed; read again
+    /// A device's rows of changes name it by its number, and its later rows leave out the texts
+    /// its earlier row has the same (its player's name and school, public id, addresses, client)
+    /// and write what changed; read again
     /// by a new store, it is what it was, and so it is once compacted.
     @Test func rowsOfChangesLeaveOutWhatTheDevicesEarlierRowHas() async throws {
         let directory = TemporaryDirectory().path
@@ -220,6 +221,9 @@ import TouchSchoolStore
             4|-|-|1|10.0.0.1
             10.0.0.9|-|8
             """)
+        // The rows name the device by its number.
+        #expect(try sqlite3Output(path, "SELECT DISTINCT typeof(c.device), n.device FROM device_changes c JOIN device_numbers n ON n.number = c.device")
+                    == "integer|\(Self.device)")
         let expectedRecord = DeviceRecord(lastSeq: 4, player: "민지 2", lastEndMs: 1_795_000_004_100)
         let expectedPlayer = PlayerRecord(schoolID: "A", taps: 8, bestTapsPerSecond: 6)
         let reopened = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil)
@@ -236,7 +240,7 @@ import TouchSchoolStore
     }
 
     /// Schema 6's rows said a record's "no school" with NULL, which schema 7 reads as "as the
-    /// earlier row": the migration rewrites them as ''. A row that leaves a text out with no
+    /// earlier row": the migration rewrites them as '' (and numbers their device). A row that leaves a text out with no
     /// earlier row to take it from is refused with a clear error, not read as empty.
     @Test func aRecordWithoutSchoolFromSchemaSixStaysWithoutSchool() throws {
         let directory = TemporaryDirectory().path
@@ -252,6 +256,8 @@ import TouchSchoolStore
             """)
         let database = try BattleDatabase.openForServer(dataDirectory: directory).database
         #expect(try sqlite3Output(path, "PRAGMA user_version") == "\(BattleDatabaseSchema.newest)")
+        #expect(try sqlite3Output(path, "SELECT n.device, c.device, c.school FROM device_changes c JOIN device_numbers n ON n.number = c.device")
+                    == "d1|1|\nd1|1|")
         #expect(try database.device("d1")?.1 == PlayerRecord(schoolID: nil, taps: 0, bestTapsPerSecond: 0))
         #expect(try database.device("d1")?.0 == DeviceRecord(lastSeq: 2, player: "민지", lastEndMs: 1_795_000_001_000))
 
@@ -261,8 +267,9 @@ import TouchSchoolStore
         let newest = BattleDatabaseSchema.migrations.map(\.sql).joined(separator: "\n")
         try sqlite3(brokenPath, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + newest + """
             PRAGMA user_version = \(BattleDatabaseSchema.newest); PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
+            INSERT INTO device_numbers (number, device) VALUES (1, 'd1');
             INSERT INTO device_changes (\(columns)) VALUES
-                ('d1', 1, 1795000000000, NULL, 'A', 2, 0, 'p1', 2, 0, 7, 0, 0, '10.0.0.1', 'web', 'A=2', 0);
+                (1, 1, 1795000000000, NULL, 'A', 2, 0, 'p1', 2, 0, 7, 0, 0, '10.0.0.1', 'web', 'A=2', 0);
             """)
         #expect { try BattleDatabase.openForServer(dataDirectory: broken).database.device("d1") } throws: {
             "\($0)".contains("leaves out the player of a device with no earlier row")
