@@ -498,7 +498,7 @@ struct BattleHall: Sendable {
         inFlight = Set(pending.map(\.device))
         lastCommitStarted = now
         retryAt = nil
-        effects.append(.commit(pending, histories: histories, catalog: catalog.catalog))
+        effects.append(.commit(pending, histories: histories.judging(pending), catalog: catalog.catalog))
         pending = []
         pendingSince = nil
     }
@@ -523,7 +523,7 @@ struct BattleHall: Sendable {
             noteSaveWorks(&effects)
             for note in window.notes { effects.append(.log(.warning, "The saved scores were repaired", metadata: ["problem": "\(note)"])) }
             take(window.board)
-            histories = window.histories
+            histories.update(with: window.histories)
             devicesStored += result.newDevices
             var acknowledged = 0
             for (received, outcome) in zip(batches, result.outcomes) {

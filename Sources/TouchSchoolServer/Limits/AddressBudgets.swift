@@ -32,6 +32,24 @@ struct AddressBudgets: Sendable {
         }
     }
 
+    /// The budgets of `addresses` alone, for a commit of their batches (`TapJudges.judging`).
+    func only(_ addresses: Set<String>) -> AddressBudgets {
+        var only = self
+        only.budgets = [:]
+        for address in addresses { only.budgets[address] = budgets[address] }
+        return only
+    }
+
+    /// Takes the budgets of `judged` (from `only`), and when it swept, sweeps every address the
+    /// same (a budget it forgot as full, full here too, goes with them).
+    mutating func update(with judged: AddressBudgets) {
+        budgets.merge(judged.budgets) { $1 }
+        if judged.sweptAtMs > sweptAtMs {
+            budgets = budgets.filter { !$0.value.isFull(atMs: judged.sweptAtMs) }
+            sweptAtMs = judged.sweptAtMs
+        }
+    }
+
     /// Spends one if `address` has one left at `nowMs`; whether it had.
     mutating func take(by address: String, atMs nowMs: Int64) -> Bool {
         guard available(to: address, atMs: nowMs) >= 1 else { return false }
