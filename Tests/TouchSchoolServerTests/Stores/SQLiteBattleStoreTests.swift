@@ -28,6 +28,16 @@ import TouchSchoolStore
         }
     }
 
+    /// A `battle.sqlite` as the release of schema `version` made it (its migrations, run by
+    /// the sqlite3 shell), then `rows`.
+    static func makeDatabase(_ path: String, schema version: Int64, _ rows: String) throws {
+        let migrations = BattleDatabaseSchema.migrations.filter { $0.version <= version }.map(\.sql).joined(separator: "\n")
+        try sqlite3(path, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + migrations + """
+            PRAGMA user_version = \(version); PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
+            \(rows)
+            """)
+    }
+
     @Test func theFirstStartMovesStateJSONInOnceAndLeavesItAsItWas() throws {
         let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -99,10 +109,8 @@ import TouchSchoolStore
         let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = BattleDatabase.path(inDataDirectory: directory)
-        let previous = BattleDatabaseSchema.migrations.filter { $0.version <= 3 }.map(\.sql).joined(separator: "\n")
         #expect(BattleDatabaseSchema.newest == 7, "this test makes schema 3, the one before device_changes")
-        try sqlite3(path, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + previous + """
-            PRAGMA user_version = 3; PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
+        try Self.makeDatabase(path, schema: 3, """
             INSERT INTO scores (school, total) VALUES ('A', 10), ('B', 3);
             UPDATE board SET version = 9;
             INSERT INTO devices VALUES ('\(Self.device)', 4, 1795000000000, '민지', 'A', 10, 6);
@@ -151,12 +159,10 @@ import TouchSchoolStore
         let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = BattleDatabase.path(inDataDirectory: directory)
-        let previous = BattleDatabaseSchema.migrations.filter { $0.version <= 5 }.map(\.sql).joined(separator: "\n")
         let columns = "device, last_seq, last_end_ms, player, school, taps, best, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses, client, added"
         // Device 1: 10 taps in the tables, 2 more in a row under compaction, moved already, and 3
         // in device_changes. Device 2: 4 in a row under compaction not yet moved. All in scores.
-        try sqlite3(path, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + previous + """
-            PRAGMA user_version = 5; PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
+        try Self.makeDatabase(path, schema: 5, """
             INSERT INTO scores (school, total) VALUES ('A', 15), ('B', 4);
             UPDATE board SET version = 9;
             INSERT INTO devices VALUES ('d1', 4, 1795000000000, '민지', 'A', 12, 6);
@@ -246,10 +252,8 @@ import TouchSchoolStore
         let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = BattleDatabase.path(inDataDirectory: directory)
-        let previous = BattleDatabaseSchema.migrations.filter { $0.version <= 6 }.map(\.sql).joined(separator: "\n")
         let columns = "device, last_seq, last_end_ms, player, school, taps, best, public_id, accepted, refused, hour, hour_accepted, hour_refused, addresses, client, added, counted"
-        try sqlite3(path, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + previous + """
-            PRAGMA user_version = 6; PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
+        try Self.makeDatabase(path, schema: 6, """
             INSERT INTO device_changes (\(columns)) VALUES
                 ('d1', 1, 1795000000000, '민지', NULL, 0, 0, 'p1', 0, 0, 7, 0, 0, '10.0.0.1', 'web', '', 0),
                 ('d1', 2, 1795000001000, '민지', NULL, 0, 0, 'p1', 0, 0, 7, 0, 0, '10.0.0.1', 'web', '', 0);
@@ -264,9 +268,7 @@ import TouchSchoolStore
         let broken = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: broken) }
         let brokenPath = BattleDatabase.path(inDataDirectory: broken)
-        let newest = BattleDatabaseSchema.migrations.map(\.sql).joined(separator: "\n")
-        try sqlite3(brokenPath, "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL;" + newest + """
-            PRAGMA user_version = \(BattleDatabaseSchema.newest); PRAGMA application_id = \(BattleDatabaseSchema.applicationID);
+        try Self.makeDatabase(brokenPath, schema: BattleDatabaseSchema.newest, """
             INSERT INTO device_numbers (number, device) VALUES (1, 'd1');
             INSERT INTO device_changes (\(columns)) VALUES
                 (1, 1, 1795000000000, NULL, 'A', 2, 0, 'p1', 2, 0, 7, 0, 0, '10.0.0.1', 'web', 'A=2', 0);
