@@ -49,9 +49,9 @@ struct BattleHall: Sendable {
     /// cadence. A tap reaches the other players within the commit window, the save and at most
     /// this. Every view changes every interval in a national battle (each carries the leaders,
     /// who never stop), so this is what each player receives: at 180 ms (5.5 views a second) the
-    /// server's CPU was 1.28–1.55× the bare stack's at 1,000–2,000 players, at 250 ms 1.23–1.43×,
-    /// with 26 % fewer bytes per player and the tap seen by others p99 within the runs' noise
-    /// (BENCHMARKS.md, "Four views a second").
+    /// server's CPU was 1.43–1.68× the bare stack's at 1,000–2,000 players, at 250 ms 1.34–1.43×
+    /// (same rounds), with 26 % fewer bytes per player and the tap seen by others p99 within the
+    /// runs' noise (BENCHMARKS.md, "Four views a second").
     static let broadcastInterval: Duration = .milliseconds(250)
     /// How often the catalog is looked at for an import made while the server runs.
     static let catalogCheckInterval: Duration = .seconds(2)
