@@ -99,16 +99,14 @@ package final class AddressLimits: Sendable {
     /// Whether `device` may play from `address` now (`nowSeconds`: a monotonic clock).
     func admitDevice(_ device: String, from address: String, nowSeconds: Int64) -> Bool {
         state.withLock { state in
-            var seen = state.devices[address] ?? [:]
-            if seen[device] == nil, seen.count >= policy.devicesPerAddressPerHour {
-                seen = seen.filter { nowSeconds - $0.value < 3_600 }
-                guard seen.count < policy.devicesPerAddressPerHour else {
-                    state.devices[address] = seen
-                    return false
-                }
+            // In place: a copy of the address's devices per hello made a lab's thousand
+            // devices joining together cost a million entries copied.
+            if state.devices[address]?[device] == nil, let seen = state.devices[address], seen.count >= policy.devicesPerAddressPerHour {
+                let recent = seen.filter { nowSeconds - $0.value < 3_600 }
+                state.devices[address] = recent
+                guard recent.count < policy.devicesPerAddressPerHour else { return false }
             }
-            seen[device] = nowSeconds
-            state.devices[address] = seen
+            state.devices[address, default: [:]][device] = nowSeconds
             return true
         }
     }
