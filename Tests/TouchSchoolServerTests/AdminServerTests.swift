@@ -100,7 +100,10 @@ enum AdminScenario {
         #expect(honestListed.accepted == honestAccepted && honestListed.refused == 0)
 
         let before = try await HTTP.scores(server).scores
-        // A page from before the cheater's taps can show the same totals: only what comes after counts.
+        // The watcher's page shows the cheater's taps first: a page is sent when it changes, and
+        // the cheater's batches and the ban can fall within one broadcast interval, the page
+        // before them then the same as the page after.
+        _ = try await watching.page("the board with the cheater's taps", totals: [schoolA: before[schoolA] ?? 0, schoolB: before[schoolB] ?? 0])
         let seen = watching.messages.count
         let banned = try await AdminAPI.request(admin, token: token, "POST", "/v1/admin/devices/\(listed.id)/ban?removeTaps=true")
         #expect(banned.status == 200)

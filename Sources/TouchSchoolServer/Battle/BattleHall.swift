@@ -145,10 +145,6 @@ struct BattleHall: Sendable {
         var school: String?
         /// Protocol 2: the page of a league it watches.
         var page: BoardViewKey?
-        /// Protocol 2: its school's view, or its page, has not been sent since it was welcomed,
-        /// switched school or asked for another page: sent at the next interval, changed or not.
-        var viewDue = false
-        var pageDue = false
         /// A board stream of one page: its `page` events, without a device.
         var streamsPage = false
         /// The round its last `round` message told (a player), and the place it last told with
@@ -176,7 +172,12 @@ struct BattleHall: Sendable {
     private(set) var catalog: CatalogResource
     private(set) var histories: TapJudges
 
-    private(set) var peers: [ConnectionID: Peer] = [:]
+    private(set) var peers: [ConnectionID: Peer] = [:] { didSet { watchList = nil } }
+    /// The connections watching views, in the order they are sent, and the views they watch:
+    /// made from `peers` at the first interval after any change to it (and after a new catalog),
+    /// so that in an interval with no connection changed the views go out without a pass over
+    /// every connection's state.
+    private var watchList: WatchList?
     private(set) var connectionOfDevice: [String: ConnectionID] = [:]
     private(set) var hellos: [ConnectionID: HelloPhase] = [:]
 
@@ -205,8 +206,11 @@ struct BattleHall: Sendable {
     private(set) var lastBroadcast: Instant
     /// The board ranked for protocol 2's views.
     private(set) var ranking: BoardRanking
-    /// A connection waits for a view it has not been sent (`Peer.viewDue`, `pageDue`).
-    private var viewsDue = false
+    /// Connections whose school's view, or page, has not been sent since they were welcomed,
+    /// switched school or asked for another page: sent at the next interval, changed or not.
+    private var schoolViewsDue = Set<ConnectionID>()
+    private var pagesDue = Set<ConnectionID>()
+    private var viewsDue: Bool { !schoolViewsDue.isEmpty || !pagesDue.isEmpty }
 
     /// Devices the store holds: read at start, grown by each save's new devices, read again
     /// every `deviceCountInterval` (other servers on the same store add theirs).
@@ -270,8 +274,8 @@ struct BattleHall: Sendable {
             disconnect(id, &effects)
         case let .streamPage(id, key):
             guard !closing else { effects.append(.finish(id)); break }
-            peers[id] = Peer(page: key, pageDue: true, streamsPage: true)
-            viewsDue = true
+            peers[id] = Peer(page: key, streamsPage: true)
+            pagesDue.insert(id)
             roundDue = roundBoard != nil
             broadcastWhenDue(now: now, &effects)
         case let .hello(id, device):
@@ -285,8 +289,7 @@ struct BattleHall: Sendable {
             guard let peer = peers[id], peer.watchesViews, peer.page != key else { break }
             peers[id]?.page = key
             if key != nil {
-                peers[id]?.pageDue = true
-                viewsDue = true
+                pagesDue.insert(id)
                 broadcastWhenDue(now: now, &effects)
             }
         case let .batch(batch):
@@ -297,6 +300,11 @@ struct BattleHall: Sendable {
             pending.append(batch)
         case let .committed(result):
             committed(result, now: now, &effects)
+            // The next commit starts before the views are computed and sent: its batches have
+            // waited their window already, and under load the views of thousands of players
+            // would hold it back by as long as they take.
+            proceed(now: now, &effects)
+            broadcastWhenDue(now: now, &effects)
         case let .roundRead(result):
             roundRead(result, now: now, &effects)
         case .roundChanged:
@@ -332,10 +340,10 @@ struct BattleHall: Sendable {
                 catalog = resource
                 // Positions change with the catalog: every view is computed and sent again.
                 ranking = BoardRanking(catalog: resource.catalog, scores: scores)
+                watchList = nil
                 for (id, peer) in peers where peer.watchesViews {
-                    peers[id]?.viewDue = true
-                    peers[id]?.pageDue = peer.page != nil
-                    viewsDue = true
+                    if peer.school != nil { schoolViewsDue.insert(id) }
+                    if peer.page != nil { pagesDue.insert(id) }
                 }
                 broadcastWhenDue(now: now, &effects)
             case .success(nil):
@@ -387,6 +395,8 @@ struct BattleHall: Sendable {
     private mutating func disconnect(_ id: ConnectionID, _ effects: inout [Effect]) {
         if hellos[id] != nil { answer(id, .refused(Self.goingAway), &effects) }
         guard let peer = peers.removeValue(forKey: id) else { return }
+        schoolViewsDue.remove(id)
+        pagesDue.remove(id)
         if let device = peer.device, connectionOfDevice[device] == id { connectionOfDevice[device] = nil }
         effects.append(.finish(id))
     }
@@ -445,8 +455,7 @@ struct BattleHall: Sendable {
         let player = CommitRules.playerState(known?.1)
         // The view follows the welcome at the next interval.
         peers[id]?.school = player.schoolID
-        peers[id]?.viewDue = player.schoolID != nil
-        viewsDue = viewsDue || player.schoolID != nil
+        if player.schoolID != nil { schoolViewsDue.insert(id) }
         let welcome = MessageCoding.encode(.welcome(Welcome(battle: battleID, lastSeq: known?.0.lastSeq ?? 0, player: player,
                                                             catalog: catalog.etag)))
         // The round follows the welcome in the same answer: a message sent through the queue now
@@ -535,8 +544,7 @@ struct BattleHall: Sendable {
                     // A player who switched school watches the new school's view from now.
                     if let peer = peers[received.connection], peer.watchesViews, peer.school != ack.player.schoolID {
                         peers[received.connection]?.school = ack.player.schoolID
-                        peers[received.connection]?.viewDue = ack.player.schoolID != nil
-                        viewsDue = viewsDue || ack.player.schoolID != nil
+                        if ack.player.schoolID != nil { schoolViewsDue.insert(received.connection) }
                     }
                 case let .outOfOrder(expected):
                     guard peers[received.connection] != nil else { continue }
@@ -554,7 +562,6 @@ struct BattleHall: Sendable {
             }
             effects.append(.measure(.batches(acknowledged)))
             effects.append(.measure(.taps(accepted: result.accepted, refused: result.refused)))
-            broadcastWhenDue(now: now, &effects)
         }
     }
 
@@ -609,29 +616,50 @@ struct BattleHall: Sendable {
     /// interval); each connection is sent those of its views that changed or are due, the same
     /// bytes to every watcher of one view.
     private mutating func sendViews(scoresChanged: Bool, _ effects: inout [Effect]) {
-        var watched = Set<BoardViewKey>()
-        var keys: [(id: ConnectionID, school: BoardViewKey?, page: BoardViewKey?)] = []
-        for (id, peer) in peers where peer.watchesViews {
-            let school = peer.school.flatMap { ranking.key(ofSchool: $0) }
-            if let school { watched.insert(school) }
-            if let page = peer.page { watched.insert(page) }
-            keys.append((id, school, peer.page))
+        let list = watchList ?? WatchList(peers, ranking: ranking)
+        watchList = list
+        defer {
+            schoolViewsDue = []
+            pagesDue = []
         }
-        viewsDue = false
-        guard !keys.isEmpty else { return }
+        guard !list.watchers.isEmpty else { return }
         // With no total changed, only the views due are new; the others are as last computed.
-        let changed: Set<BoardViewKey> = scoresChanged || !watched.allSatisfy(ranking.computed)
-            ? ranking.refresh(watching: watched, version: boardVersion) : []
-        for (id, school, page) in keys.sorted(by: { $0.id < $1.id }) {
-            let peer = peers[id]!
-            if let school, peer.viewDue || changed.contains(school), let text = ranking.message(school) {
-                effects.append(.send(.text(text), to: id))
+        let changed: Set<BoardViewKey> = scoresChanged || !list.watched.allSatisfy(ranking.computed)
+            ? ranking.refresh(watching: list.watched, version: boardVersion) : []
+        for watcher in list.watchers {
+            if let school = watcher.school, changed.contains(school) || schoolViewsDue.contains(watcher.id),
+               let text = ranking.message(school) {
+                effects.append(.send(.text(text), to: watcher.id))
             }
-            if let page, peer.pageDue || changed.contains(page), let text = ranking.message(page) {
-                effects.append(.send(.text(peer.streamsPage ? BoardStream.event("page", json: text) : text), to: id))
+            if let page = watcher.page, changed.contains(page) || pagesDue.contains(watcher.id), let text = ranking.message(page) {
+                effects.append(.send(.text(watcher.streamsPage ? BoardStream.event("page", json: text) : text), to: watcher.id))
             }
-            peers[id]?.viewDue = false
-            peers[id]?.pageDue = false
+        }
+    }
+
+    /// The connections watching views (`Peer.watchesViews`), by id, with the keys of the views
+    /// they watch in the ranking of the catalog served.
+    private struct WatchList {
+        struct Watcher {
+            let id: ConnectionID
+            let school: BoardViewKey?
+            let page: BoardViewKey?
+            let streamsPage: Bool
+        }
+
+        var watchers: [Watcher] = []
+        var watched = Set<BoardViewKey>()
+
+        init(_ peers: [ConnectionID: Peer], ranking: BoardRanking) {
+            watchers.reserveCapacity(peers.count)
+            for (id, peer) in peers where peer.watchesViews {
+                let watcher = Watcher(id: id, school: peer.school.flatMap { ranking.key(ofSchool: $0) }, page: peer.page,
+                                      streamsPage: peer.streamsPage)
+                if let school = watcher.school { watched.insert(school) }
+                if let page = watcher.page { watched.insert(page) }
+                watchers.append(watcher)
+            }
+            watchers.sort { $0.id < $1.id }
         }
     }
 
@@ -691,13 +719,14 @@ struct BattleHall: Sendable {
         guard let board = roundBoard, let nowMs = wallMs(now), board.isShown(atMs: nowMs) else { return }
         var event: String?
         var heldBack: Instant?
+        let version = roundBoardVersion
         for id in peers.keys.sorted() {
             let peer = peers[id]!
             if peer.streamsPage {
-                guard peer.roundEventTold != roundBoardVersion else { continue }
+                guard peer.roundEventTold != version else { continue }
                 if event == nil { event = board.liveEvent(nowMs: nowMs) }
                 effects.append(.send(.text(event!), to: id))
-                peers[id]?.roundEventTold = roundBoardVersion
+                peers[id]?.roundEventTold = version
                 continue
             }
             guard let device = peer.device else { continue }

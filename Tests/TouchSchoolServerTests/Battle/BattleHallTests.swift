@@ -297,6 +297,55 @@ import TouchSchoolStore
         #expect(Self.sent(due).last?.text == Self.topEvent(version: 1, "A", 3))
     }
 
+    @Test func aPlayerWatchingAPageIsSentItAgainWhenItChanges() {
+        var hall = Self.hall()
+        Self.welcomed(&hall, 1, "device-1")
+        Self.welcomed(&hall, 2, "device-2")
+        _ = hall.update(.watch(2, Self.top), now: Self.at(0))
+        let first = hall.update(.alarm(.broadcast), now: Self.at(250))
+        let page = { (version: UInt64, rows: [RankedRow]) in
+            MessageCoding.encodePage(PageMessage(version: version, league: LeagueName(), from: 0, size: 3, rows: rows))
+        }
+        #expect(Self.sent(first).map(\.text) == [page(0, [RankedRow(rank: 1, school: "A", total: 0)])], "its page, due")
+        _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(260))
+        _ = hall.update(.alarm(.commit), now: Self.at(310))
+        _ = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3))], board: .init(version: 1, scores: ["A": 3]))),
+                        now: Self.at(320))
+        let due = hall.update(.alarm(.broadcast), now: Self.at(500))
+        #expect(Self.sent(due).map(\.to) == [1, 2])
+        #expect(Self.isView(Self.sent(due).first?.message, of: "A", total: 3), "the player who switched: its school's view")
+        #expect(Self.sent(due).last?.text == page(1, [RankedRow(rank: 1, school: "A", total: 3)]), "the watcher: its page, changed")
+        let quiet = hall.update(.alarm(.broadcast), now: Self.at(750))
+        #expect(Self.sent(quiet).isEmpty, "nothing changed, nothing due")
+    }
+
+    @Test func aPlayersViewFollowsItsSchoolSwitchAndANewCatalog() throws {
+        var hall = Self.hall()
+        Self.welcomed(&hall, 1, "device-1")
+        _ = hall.update(.batch(Self.batch(1, "device-1", seq: 1, taps: 3)), now: Self.at(0))
+        _ = hall.update(.alarm(.commit), now: Self.at(50))
+        _ = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3))], board: .init(version: 1, scores: ["A": 3]))),
+                        now: Self.at(60))
+        let onA = hall.update(.alarm(.broadcast), now: Self.at(250))
+        #expect(Self.sent(onA).count == 1 && Self.isView(Self.sent(onA).first?.message, of: "A", total: 3))
+
+        let toB = ReceivedBatch(connection: 1, device: "device-1", player: "p", batch: TapBatch(
+            seq: 2, taps: ["B": 2], playerTaps: 2, switchedToSchool: "B", bestTapsPerSecond: 5, startMs: 200, endMs: 300))
+        _ = hall.update(.batch(toB), now: Self.at(300))
+        _ = hall.update(.alarm(.commit), now: Self.at(350))
+        let ackB = Acknowledgement(seq: 2, accepted: 2, refused: 0, player: PlayerState(schoolID: "B", taps: 5, bestTapsPerSecond: 5))
+        _ = hall.update(.committed(Self.saved([.acknowledged(ackB)], board: .init(version: 2, scores: ["B": 2]))), now: Self.at(360))
+        let onB = hall.update(.alarm(.broadcast), now: Self.at(500))
+        #expect(Self.sent(onB).count == 1 && Self.isView(Self.sent(onB).first?.message, of: "B", total: 2), "the new school's view, not A's")
+
+        // B listed first: every position moves, so the view is sent again though no total changed.
+        let reordered = try CatalogResource(bytes: CatalogFile.encode(Catalog(schools: [1, 0, 2].map { storeTestCatalog[$0] }, source: .starter)),
+                                            source: "reordered")
+        let read = hall.update(.catalogRead(.success(reordered)), now: Self.at(750))
+        #expect(Self.sent(read).count == 1 && Self.isView(Self.sent(read).first?.message, of: "B", total: 2))
+        #expect(Self.sent(hall.update(.alarm(.broadcast), now: Self.at(1_000))).isEmpty, "then nothing until a total changes")
+    }
+
     @Test func anOlderReadingNeverOverwritesANewerTotal() {
         var hall = Self.hall(board: StoredBoard(version: 5, scores: ["A": 10]))
         _ = hall.update(.alarm(.poll), now: Self.at(0))  // not asked for: nothing
