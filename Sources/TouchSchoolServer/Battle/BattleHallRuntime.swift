@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 import TouchSchoolCore
 import TouchSchoolProtocol
 
@@ -27,7 +28,8 @@ package enum Outgoing: Sendable, Equatable {
 /// connections' send queues, the store's calls (`Stores/`), timers, logs and metrics; each store
 /// call's result and each timer come back as an event. What the shell keeps is only what the
 /// hall cannot hold as a value: the send queues, the callers waiting for their hello's answer, the
-/// timers' tasks. The operator's calls (`Admin/BattleAdministration.swift`) go to the store and
+/// timers' tasks, the batches arrived and not yet taken (`submit`). The hall runs on a thread of
+/// its own, its store calls on another (`thread`, `storeThread`). The operator's calls (`Admin/BattleAdministration.swift`) go to the store and
 /// tell the hall what changed.
 package actor BattleHallRuntime: Service {
     /// The store as play sees it; the catalog reload and the operator see theirs.
@@ -54,6 +56,11 @@ package actor BattleHallRuntime: Service {
     /// each event (a batch, a commit's end, an alarm) waited behind thousands of connections'
     /// tasks for its turn.
     static let thread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// Where the hall's calls into the store run (a commit, a device's row, a poll, the round, the
+    /// catalog) and where the store's answers resume, on their way back to the hall: a thread of
+    /// their own too. On the shared pool, under load, each commit waited behind the connections'
+    /// jobs to start and again to return, and commits came further apart than the window.
+    static let storeThread = EventLoopTaskExecutor(MultiThreadedEventLoopGroup(numberOfThreads: 1).next())
     private nonisolated let eventLoop: any EventLoop = BattleHallRuntime.thread.next()
     package nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
     private var sendQueues: [ConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
@@ -61,6 +68,8 @@ package actor BattleHallRuntime: Service {
     private var helloAnswers: [ConnectionID: CheckedContinuation<HelloOutcome, Never>] = [:]
     private var alarms: [BattleHall.Alarm: Task<Void, Never>] = [:]
     private var stopWaiter: CheckedContinuation<Void, Never>?
+    /// Batches submitted and not yet taken into the hall (`submit`).
+    private nonisolated let arrivals = Mutex<[ReceivedBatch]>([])
 
     init(store: any BattleStore, battleID: String, catalog: CatalogResource, board: StoredBoard, metrics: ServerMetrics,
          limits: AddressLimitPolicy = .standard, devicesStored: Int = 0, maximumDevices: Int = .max, logger: Logger,
@@ -161,7 +170,33 @@ package actor BattleHallRuntime: Service {
 
     /// Queues a batch for the next save. Ignored once the final save of a shutdown has begun:
     /// it was never acknowledged, and the client sends it again.
-    package func submit(_ batch: ReceivedBatch) { handle(.batch(batch)) }
+    ///
+    /// The batch goes into `arrivals`, not through a call on the actor: every player's ten
+    /// batches a second each cost two hops between threads that way (onto the hall's, then back
+    /// to the reader's), the hall's thread woken per batch. The first batch into an empty
+    /// `arrivals` asks the hall's event loop to take them all in one turn; as any call on the
+    /// actor made after this one is queued behind that turn, the hall sees the batch before
+    /// anything the caller does next. A reader that finds `arrivalLimit` waiting waits for the
+    /// hall's turn itself, so that the queue stays bounded when the hall falls behind.
+    package nonisolated func submit(_ batch: ReceivedBatch) async {
+        let (first, full) = arrivals.withLock { arrivals in
+            arrivals.append(batch)
+            return (arrivals.count == 1, arrivals.count >= Self.arrivalLimit)
+        }
+        if first { eventLoop.execute { self.assumeIsolated { $0.takeArrivals() } } }
+        if full { await takeArrivals() }
+    }
+
+    /// Batches waiting for the hall's next turn at most: beyond, their readers wait for it.
+    static let arrivalLimit = 4_096
+
+    private func takeArrivals() {
+        let batches = arrivals.withLock { arrivals in
+            defer { arrivals.removeAll(keepingCapacity: true) }
+            return arrivals
+        }
+        for batch in batches { handle(.batch(batch)) }
+    }
 
     /// A hint that the board reached `version` (a PostgreSQL notification): poll now, unless
     /// this server's own commit brought it there already.
@@ -204,15 +239,15 @@ package actor BattleHallRuntime: Service {
             helloAnswers.removeValue(forKey: id)?.resume(returning: outcome)
         case let .readDevice(id, device, delay):
             let store = store
-            Task {
+            onStoreThread { runtime in
                 if delay > .zero { try? await Task.sleep(for: delay) }
                 let result: Result<(DeviceRecord, PlayerRecord)?, BattleStoreError>
                 do throws(BattleStoreError) { result = .success(try await store.device(device)) } catch { result = .failure(error) }
-                self.handle(.deviceRead(id, device: device, result))
+                await runtime.handle(.deviceRead(id, device: device, result))
             }
         case let .readRound(settled):
             let (rounds, clock) = (roundStore, wallClockMs)
-            Task {
+            onStoreThread { runtime in
                 let result: Result<RoundReading?, BattleStoreError>
                 do throws(BattleStoreError) {
                     if let round = try await rounds.rounds(limit: 1).first {
@@ -224,11 +259,11 @@ package actor BattleHallRuntime: Service {
                 } catch {
                     result = .failure(error)
                 }
-                self.handle(.roundRead(result))
+                await runtime.handle(.roundRead(result))
             }
         case let .commit(batches, histories, catalog):
             let (store, metrics, clock) = (store, metrics, wallClockMs)
-            Task {
+            onStoreThread { runtime in
                 let started = ContinuousClock.now
                 let result: Result<CommittedWindow, BattleStoreError>
                 do throws(BattleStoreError) {
@@ -238,11 +273,11 @@ package actor BattleHallRuntime: Service {
                 } catch {
                     result = .failure(error)
                 }
-                self.handle(.committed(result))
+                await runtime.handle(.committed(result))
             }
         case let .poll(since, countDevices):
             let store = store
-            Task {
+            onStoreThread { runtime in
                 var devices: Int?
                 let result: Result<StoredBoard?, BattleStoreError>
                 do throws(BattleStoreError) {
@@ -251,14 +286,14 @@ package actor BattleHallRuntime: Service {
                 } catch {
                     result = .failure(error)
                 }
-                self.handle(.polled(devices: devices, result))
+                await runtime.handle(.polled(devices: devices, result))
             }
         case let .readCatalog(current):
             let store = catalogStore
-            Task {
+            onStoreThread { runtime in
                 let result: Result<CatalogResource?, BattleStoreError>
                 do throws(BattleStoreError) { result = .success(try await store.newCatalog(current: current)) } catch { result = .failure(error) }
-                self.handle(.catalogRead(result))
+                await runtime.handle(.catalogRead(result))
             }
         case let .wake(alarm, instant):
             alarms[alarm]?.cancel()
@@ -277,6 +312,13 @@ package actor BattleHallRuntime: Service {
             stopWaiter?.resume()
             stopWaiter = nil
         }
+    }
+
+    /// Runs `call` (a store call, then its answer handed to the hall) as a task that starts at
+    /// once on `storeThread`, beside the hall's turn rather than after it.
+    private func onStoreThread(_ call: @escaping @Sendable (BattleHallRuntime) async -> Void) {
+        let runtime = self
+        Task(executorPreference: Self.storeThread) { @Sendable in await call(runtime) }
     }
 
     private func record(_ measure: BattleHall.Measure) {
