@@ -121,6 +121,50 @@ import TouchSchoolStore
         try await running.shutDown()
     }
 
+    /// Batches reach the hall through a list its thread takes in turns (`submit`), not a call
+    /// each: from many connections at once, each is applied once and acknowledged in its
+    /// connection's order.
+    @Test func batchesFromManyConnectionsAtOnceAreEachSavedOnceInTheirOrder() async throws {
+        let running = try await RunningBattle()
+        let players = 30, batches: UInt64 = 40
+        let others = try await withThrowingTaskGroup(of: (ConnectionID, Inbox).self) { group in
+            for player in 0..<players {
+                group.addTask {
+                    let inbox = Inbox()
+                    let (stream, sendQueue) = AsyncStream<Outgoing>.makeStream()
+                    let id = try #require(await running.battle.connect(sendQueue: sendQueue))
+                    Task {
+                        for await case let .text(text) in stream {
+                            if let message = try? MessageCoding.decodeServer(text) { inbox.messages.withLock { $0.append(message) } }
+                        }
+                    }
+                    let device = "in-process-device-many-\(1_000 + player)"
+                    guard case .welcome = await running.battle.hello(id, device: device) else { throw HarnessError("no welcome") }
+                    let start = Int64(Date().timeIntervalSince1970 * 1000) - 30_000
+                    for seq in 1...batches {
+                        await running.battle.submit(ReceivedBatch(connection: id, device: device, player: "p", batch: TapBatch(
+                            seq: seq, taps: ["A": 1], playerTaps: 1, switchedToSchool: seq == 1 ? "A" : nil, bestTapsPerSecond: 5,
+                            startMs: start + Int64(seq) * 300, endMs: start + Int64(seq) * 300 + 100), address: "127.0.0.\(player % 3)"))
+                    }
+                    return (id, inbox)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        func acks(_ inbox: Inbox) -> [Acknowledgement] {
+            inbox.messages.withLock { $0.compactMap { if case let .ack(ack) = $0 { ack } else { nil } } }
+        }
+        #expect(try await Wait.until(timeout: 30) { others.allSatisfy { acks($0.1).count == Int(batches) } })
+        for (id, inbox) in others {
+            #expect(acks(inbox).map(\.seq) == Array(1...batches), "connection \(id): every batch acknowledged once, in order")
+            #expect(acks(inbox).map(\.accepted).reduce(0, +) == batches)
+        }
+        #expect(running.storage.saved.scores == ["A": UInt64(players) * batches])
+        try await running.shutDown()
+        // Their sockets end, as the harness's own does: their send queues finish.
+        for (id, _) in others { await running.battle.disconnect(id) }
+    }
+
     @Test func shutdownSavesAndAcknowledgesWhatArrivedThenSaysGoingAway() async throws {
         let storage = InMemoryBattleStore.Storage()
         storage.delayCommits(.milliseconds(200))
