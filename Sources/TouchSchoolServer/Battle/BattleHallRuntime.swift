@@ -29,8 +29,8 @@ package enum Outgoing: Sendable, Equatable {
 /// call's result and each timer come back as an event. What the shell keeps is only what the
 /// hall cannot hold as a value: the send queues, the callers waiting for their hello's answer, the
 /// timers' tasks, the batches arrived and not yet taken (`submit`). The hall runs on a thread of
-/// its own, its store calls on another (`thread`, `storeThread`). The operator's calls (`Admin/BattleAdministration.swift`) go to the store and
-/// tell the hall what changed.
+/// its own, its store calls on another (`thread`, `storeThread`). The operator's calls
+/// (`Admin/BattleAdministration.swift`) go to the store and tell the hall what changed.
 package actor BattleHallRuntime: Service {
     /// The store as play sees it; the catalog reload and the operator see theirs.
     let store: any PlayStore
