@@ -178,6 +178,8 @@ struct BattleHall: Sendable {
     /// so that in an interval with no connection changed the views go out without a pass over
     /// every connection's state.
     private var watchList: WatchList?
+    /// Whether the list of watchers is made (for the tests: it is made again only after a change).
+    var hasWatchList: Bool { watchList != nil }
     private(set) var connectionOfDevice: [String: ConnectionID] = [:]
     private(set) var hellos: [ConnectionID: HelloPhase] = [:]
 

@@ -346,6 +346,31 @@ import TouchSchoolStore
         #expect(Self.sent(hall.update(.alarm(.broadcast), now: Self.at(1_000))).isEmpty, "then nothing until a total changes")
     }
 
+    /// Under load every interval sends thousands of views: the list of who watches what is made
+    /// once and kept while no connection changes, through batches, their commits and the views.
+    @Test func theListOfWatchersIsKeptWhileNoConnectionChanges() {
+        var hall = Self.hall()
+        Self.welcomed(&hall, 1, "device-1")
+        Self.welcomed(&hall, 2, "device-2")
+        var seq: UInt64 = 1
+        var at = 0
+        func interval() {
+            _ = hall.update(.batch(Self.batch(1, "device-1", seq: seq, taps: 3)), now: Self.at(at))
+            _ = hall.update(.alarm(.commit), now: Self.at(at + 50))
+            _ = hall.update(.committed(Self.saved([.acknowledged(Self.ack(seq, 3 * seq))], board: .init(version: seq, scores: ["A": 3 * seq]))),
+                            now: Self.at(at + 60))
+            _ = hall.update(.alarm(.broadcast), now: Self.at(at + 250))
+            seq += 1
+            at += 250
+        }
+        interval()
+        #expect(hall.hasWatchList)
+        interval()
+        #expect(hall.hasWatchList, "a batch, its commit and the views change no connection")
+        _ = hall.update(.disconnect(2), now: Self.at(at))
+        #expect(!hall.hasWatchList, "a connection gone: made again")
+    }
+
     @Test func anOlderReadingNeverOverwritesANewerTotal() {
         var hall = Self.hall(board: StoredBoard(version: 5, scores: ["A": 10]))
         _ = hall.update(.alarm(.poll), now: Self.at(0))  // not asked for: nothing
