@@ -203,7 +203,10 @@ struct WebPageProjectorEndToEndTests {
             return rounds.count == 1
         }
         #expect(rounds.first?.title == "3반 <b>대항전</b>")
-        try teacher.waitFor("the round on the projector") { try Self.visibility(teacher, "#round-screen") == "visible" }
+        // Shown: its `hidden` gone (a hidden section is `display: none`, its visibility still
+        // "visible": waiting on that waited for nothing, and a busy CI run read the heading before
+        // the round had come).
+        try teacher.waitFor("the round on the projector") { try teacher.script("return document.getElementById('round-screen').hidden") as? Bool == false }
         #expect(try teacher.string("return document.getElementById('round-heading').textContent").contains("3반 <b>대항전</b>"))
         #expect(try teacher.script("return document.querySelectorAll('#round-heading b').length") as? Int == 0, "the title is text")
         try teacher.click("#admin-stop")
