@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""A key pressed in one terminal game, seen on another terminal's screen, through a real server.
+"""A key pressed in one terminal game, seen on another terminal's screen, through a real server;
+with --browser also a tap on a phone's page seen on that terminal, and the key seen on the
+projector's page.
 
-Run from anywhere:  python3 Benchmarks/cross-terminal.py [--binary PATH] [--keys N]
+Run from anywhere:  python3 Benchmarks/cross-terminal.py [--binary PATH] [--keys N] [--browser]
 
 Starts `touchschool serve` (the binary given, on a free port, a fresh data directory with the
 starter catalog) and two terminal games in tmux (100x30, --lang en), each on its own school: the
@@ -11,7 +13,16 @@ the other pane is read (`tmux capture-pane`, every 5 ms) until the leader's scho
 total there. Prints every latency and p50 / p90 / max; the floor (issue 25) is p90 <= 500 ms.
 Baseline in the same run: the same key's own count on the leader's own screen ("My taps").
 
-Every process it starts (the server, tmux's session) is gone when it ends.
+--browser (Debian's chromium and chromedriver, driven over WebDriver's HTTP API): the issue
+measured a phone's tap on a terminal at 1.2 s and the projector at ~0.4 s. A headless Chromium
+plays the leader's school at /?school= (a phone's width, taps as pointer events on the play area,
+stamped with the browser's clock), and the other terminal is read as above; its baseline is the
+tap's count on the page's own screen. A second Chromium shows the projector (/?board, 1920x1080),
+where a MutationObserver stamps each change of the leader's total; a key sent to the leader's
+terminal is timed to the stamp. Both clocks are this machine's wall clock.
+
+Every process it starts (the server, tmux's session, chromedriver and its browsers) is gone when
+it ends.
 """
 
 import argparse
@@ -24,6 +35,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import json
+import urllib.request
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEADER_SCHOOL, OTHER_SCHOOL = "S0001", "S0006"
@@ -79,11 +92,145 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
+def summary(name, values, wanted):
+    if not values:
+        return f"{name}: nothing seen"
+    return (f"{name}: p50 {percentile(values, 0.5):.0f} ms, p90 {percentile(values, 0.9):.0f} ms, max {max(values):.0f} ms "
+            f"({len(values)} of {wanted})")
+
+
+class Chromium:
+    """One headless Chromium session of a chromedriver, over WebDriver's HTTP API."""
+
+    def __init__(self, driver, width, height, profile):
+        self.driver = driver
+        options = {"binary": "/usr/bin/chromium",
+                   "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                            f"--window-size={width},{height}", "--lang=en-US", f"--user-data-dir={profile}"]}
+        answer = self.request("POST", "/session", {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}})
+        self.session = answer["sessionId"]
+
+    def request(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.driver + path, data=data, method=method, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return json.load(response)["value"]
+
+    def open(self, url):
+        self.request("POST", f"/session/{self.session}/url", {"url": url})
+
+    def run(self, script, *arguments):
+        return self.request("POST", f"/session/{self.session}/execute/sync", {"script": script, "args": list(arguments)})
+
+    def quit(self):
+        try:
+            self.request("DELETE", f"/session/{self.session}")
+        except OSError:
+            pass
+
+
+TAP = """
+const play = document.getElementById('play');
+const r = play.getBoundingClientRect();
+const at = {bubbles: true, cancelable: true, pointerId: 1, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2};
+const stamp = Date.now();
+play.dispatchEvent(new PointerEvent('pointerdown', at));
+play.dispatchEvent(new PointerEvent('pointerup', at));
+return stamp;
+"""
+
+# The projector's rows are made again on every change: the observer watches the table's body and
+# stamps the leader's total each time it differs from the last one seen.
+WATCH_LEADER = """
+window.leaderSeen = [];
+const body = document.getElementById('board-rows');
+const read = () => {
+  for (const row of body.rows) {
+    if (row.cells[2] && row.cells[2].textContent.includes(arguments[0])) {
+      const total = Number(row.cells[4].textContent.replace(/[^0-9]/g, ''));
+      const last = window.leaderSeen[window.leaderSeen.length - 1];
+      if (!last || last[1] !== total) window.leaderSeen.push([Date.now(), total]);
+    }
+  }
+};
+new MutationObserver(read).observe(body, {childList: true, subtree: true, characterData: true});
+read();
+"""
+
+
+def browser_legs(url, keys, work):
+    """The phone's tap on the other terminal, and the leader terminal's key on the projector."""
+    port = free_port()
+    driver = subprocess.Popen(["/usr/bin/chromedriver", f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)
+    sessions = []
+    try:
+        base = f"http://127.0.0.1:{port}"
+        if not wait_for(lambda: subprocess.run(["curl", "-sf", base + "/status"], capture_output=True).returncode == 0, 30, 0.1):
+            sys.exit("chromedriver did not start")
+        phone = Chromium(base, 412, 915, os.path.join(work, "phone-profile"))
+        sessions.append(phone)
+        phone.open(f"{url}/?school={LEADER_SCHOOL}")
+        if not wait_for(lambda: phone.run("return performance.getEntriesByName('touchschool-online').length > 0"), 30, 0.1):
+            sys.exit("the phone's page never came online")
+        time.sleep(1.5)
+        on_terminal, own = [], []
+        total = leader_total(pane("other"))
+        for tap in range(keys):
+            mine = int(phone.run("return document.getElementById('my-taps').textContent").replace(",", "") or 0)
+            stamp = phone.run(TAP) / 1000
+            shown = wait_for(lambda: int(phone.run("return document.getElementById('my-taps').textContent").replace(",", "") or 0) > mine, 10)
+            own_at = time.time()
+            arrived = wait_for(lambda: (leader_total(pane("other")) or 0) > total, 10)
+            seen_at = time.time()
+            if not (shown and arrived):
+                print(f"tap {tap}: not seen within 10 s", file=sys.stderr)
+                continue
+            total = leader_total(pane("other"))
+            own.append((own_at - stamp) * 1000)
+            on_terminal.append((seen_at - stamp) * 1000)
+            time.sleep(0.7 + (tap % 5) * 0.11)
+        print("phone tap -> the other terminal (ms):", ", ".join(f"{v:.0f}" for v in on_terminal))
+        print(summary("phone tap on the other terminal", on_terminal, keys) + " (the issue: 1.2 s, median of 6)")
+        print(summary("baseline, the phone's own screen", own, keys) + " (WebDriver calls between reads)")
+
+        projector = Chromium(base, 1920, 1080, os.path.join(work, "projector-profile"))
+        sessions.append(projector)
+        projector.open(f"{url}/?board")
+        if not wait_for(lambda: projector.run(f"return [...document.querySelectorAll('#board-rows tr')].some((tr) => tr.cells[2].textContent.includes('{LEADER_NAME}'))"), 30, 0.1):
+            sys.exit("the projector never showed the leader")
+        projector.run(WATCH_LEADER, LEADER_NAME)
+        time.sleep(1.5)
+        on_projector = []
+        for key in range(keys):
+            before = projector.run("return window.leaderSeen[window.leaderSeen.length - 1][1]")
+            sent = time.time()
+            tmux("send-keys", "-t", "leader", "c")
+            stamp = wait_for(lambda: next((at for at, value in projector.run("return window.leaderSeen") if value > before), None), 10, 0.02)
+            if not stamp:
+                print(f"key {key}: not on the projector within 10 s", file=sys.stderr)
+                continue
+            on_projector.append(stamp - sent * 1000)
+            time.sleep(0.7 + (key % 5) * 0.11)
+        print("key -> the projector (ms):", ", ".join(f"{v:.0f}" for v in on_projector))
+        print(summary("key on the projector", on_projector, keys) + " (the issue: ~0.4 s)")
+    finally:
+        for session in sessions:
+            session.quit()
+        try:
+            os.killpg(driver.pid, signal.SIGTERM)
+            driver.wait(timeout=10)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            os.killpg(driver.pid, signal.SIGKILL)
+        subprocess.run(["pkill", "-f", work], capture_output=True)
+
+
 def main():
     global SOCKET
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(REPO, ".build", "release", "touchschool"))
     parser.add_argument("--keys", type=int, default=20)
+    parser.add_argument("--browser", action="store_true", help="also a phone's page and the projector (chromium, chromedriver)")
     args = parser.parse_args()
     SOCKET = f"touchschool-cross-{os.getpid()}"
     work = tempfile.mkdtemp(prefix="touchschool-cross-")
@@ -130,6 +277,8 @@ def main():
         print(f"other terminal: p50 {percentile(seen, 0.5):.0f} ms, p90 {percentile(seen, 0.9):.0f} ms, max {max(seen):.0f} ms "
               f"({len(seen)} of {args.keys} keys); floor p90 <= 500 ms: {'met' if percentile(seen, 0.9) <= 500 else 'MISSED'}")
         print(f"baseline, own screen: p50 {percentile(own, 0.5):.0f} ms, p90 {percentile(own, 0.9):.0f} ms (capture-pane polling every 5 ms)")
+        if args.browser:
+            browser_legs(url, args.keys, work)
     finally:
         subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True)
         try:

@@ -110,21 +110,33 @@ test('the puffs are a ring of the last 30 taps, oldest first', () => {
   assert.equal(state.puffCount, 35);
 });
 
-test('a batch is sealed after 250 ms online (5 s offline) into the outbox, stored and sent', () => {
-  const offline = run(playing(), [tap(), 1000])[0];
-  assert.equal(update(offline, { type: 'sealTick' }, 1250).state, offline, 'offline, 250 ms is too soon');
-  const online = run(welcomed(), [tap(), 1000])[0];
-  assert.equal(update(online, { type: 'sealTick' }, 1249).state, online);
-  const [state, effects] = run(online, [{ type: 'sealTick' }, 1250]);
-  const batch = { seq: 1, taps: { S1: 1 }, playerTaps: 1, best: 1, startMs: 1000, endMs: 1000 };
-  assert.deepEqual(state.box, { nextSeq: 2, batches: [batch] });
-  assert.equal(state.open, null);
+test('online a tap goes out at once, and the taps of the next 100 ms together as they end; offline a batch is sealed after 5 s', () => {
+  const [online, effects] = run(welcomed(), [tap(), 1000]);
+  const first = { seq: 1, taps: { S1: 1 }, playerTaps: 1, best: 1, startMs: 1000, endMs: 1000 };
+  assert.deepEqual(online.box, { nextSeq: 2, batches: [first] });
+  assert.equal(online.open, null);
   assert.deepEqual(stores(effects), [`outbox:${BATTLE}`, `open:${BATTLE}`]);
-  assert.deepEqual(sent(effects), [{ type: 'taps', ...batch }]);
-  assert.equal(state.sentUpTo, 1);
-  assert.equal(state.waitingTaps, 1, 'waiting until acknowledged');
-  const [sealedOffline] = run(offline, [{ type: 'sealTick' }, 6000]);
+  assert.deepEqual(sent(effects), [{ type: 'taps', ...first }]);
+  assert.equal(online.sentUpTo, 1);
+  assert.equal(online.waitingTaps, 1, 'waiting until acknowledged');
+
+  const [held, heldEffects] = run(online, [tap(), 1050]);
+  assert.deepEqual(held.open.taps, { S1: 1 }, 'within 100 ms of the last batch: held');
+  assert.deepEqual(stores(heldEffects), [`open:${BATTLE}`], 'and kept');
+  assert.deepEqual(sent(heldEffects), []);
+  assert.equal(update(held, { type: 'sealTick' }, 1099).state, held);
+  const [second, secondEffects] = run(held, [{ type: 'sealTick' }, 1100]);
+  assert.deepEqual(sent(secondEffects), [{ type: 'taps', seq: 2, taps: { S1: 1 }, playerTaps: 1, best: 2, startMs: 1050, endMs: 1050 }]);
+
+  const [third, thirdEffects] = run(second, [tap(), 1150], [tap(), 1200]);
+  assert.deepEqual(sent(thirdEffects).map((m) => [m.seq, m.playerTaps]), [[3, 2]], 'the tap 100 ms after the last batch takes the held one with it');
+  assert.equal(third.open, null);
+
+  const offline = run(playing(), [tap(), 1000])[0];
+  assert.equal(update(offline, { type: 'sealTick' }, 5999).state, offline, 'offline, held 5 s');
+  const [sealedOffline, offlineEffects] = run(offline, [{ type: 'sealTick' }, 6000]);
   assert.equal(sealedOffline.box.batches.length, 1);
+  assert.deepEqual(sent(offlineEffects), []);
 });
 
 test('a hidden page seals its batch at once', () => {
@@ -134,16 +146,17 @@ test('a hidden page seals its batch at once', () => {
 });
 
 test('an acknowledgement removes its batch and keeps its taps on the school\'s total', () => {
-  const [sealed] = run(welcomed(), [tap(), 1000], [tap(), 1001], [{ type: 'sealTick' }, 1300], [tap(), 1400], [{ type: 'sealTick' }, 1700]);
-  assert.deepEqual(sealed.box.batches.map((b) => b.seq), [1, 2]);
-  const player = { school: 'S1', taps: 2, best: 2 };
+  // The first tap goes at once; the next two, held, at the tick.
+  const [sealed] = run(welcomed(), [tap(), 1000], [tap(), 1001], [tap(), 1002], [{ type: 'sealTick' }, 1300]);
+  assert.deepEqual(sealed.box.batches.map((b) => [b.seq, b.playerTaps]), [[1, 1], [2, 2]]);
+  const player = { school: 'S1', taps: 1, best: 3 };
   const [state, effects] = run(sealed, [{ type: 'server', message: { type: 'ack', seq: 1, refused: 0, player } }]);
   assert.deepEqual(state.box.batches.map((b) => b.seq), [2]);
   assert.equal(state.box.nextSeq, 3);
-  assert.equal(state.ackedTaps, 2);
-  assert.equal(state.pending.get('S1'), 1);
+  assert.equal(state.ackedTaps, 1);
+  assert.equal(state.pending.get('S1'), 2);
   assert.equal(schoolTotal(state), 13);
-  assert.equal(state.waitingTaps, 1);
+  assert.equal(state.waitingTaps, 2);
   assert.deepEqual(state.serverPlayer, player);
   assert.deepEqual(stores(effects), [`outbox:${BATTLE}`, `player:${BATTLE}`]);
   assert.equal(state.warning, null);

@@ -86,12 +86,15 @@ test('my taps not yet sent count at once: the total grows, and passing the schoo
 
 test('acknowledged taps stay on the total until the next view counts them', () => {
   const [sealed] = run(welcomed(), server(VIEW), tap, tap, [{ type: 'sealTick' }, 1300]);
-  const [acked] = run(sealed, server({ type: 'ack', seq: 1, refused: 0, player: { school: 'S3', taps: 2, best: 2 } }));
+  // The first tap went at once, the second at the tick: two batches.
+  assert.deepEqual(sealed.box.batches.map((b) => b.playerTaps), [1, 1]);
+  const [acked] = run(sealed, server({ type: 'ack', seq: 1, refused: 0, player: { school: 'S3', taps: 1, best: 2 } }),
+                      server({ type: 'ack', seq: 2, refused: 0, player: { school: 'S3', taps: 2, best: 2 } }));
   assert.equal(acked.waitingTaps, 0);
   assert.equal(schoolTotal(acked), 22);
   const [next] = run(acked, server({ ...VIEW, version: 8, total: 22, ranks: [[3, 6, 3], [3, 5, 3], [3, 5, 3], [3, 4, 3]] }));
   assert.equal(schoolTotal(next), 22, 'counted once');
-  const [refused] = run(sealed, server({ type: 'ack', seq: 1, refused: 2, player: PLAYER }));
+  const [refused] = run(sealed, server({ type: 'ack', seq: 1, refused: 1, player: PLAYER }), server({ type: 'ack', seq: 2, refused: 1, player: PLAYER }));
   assert.equal(schoolTotal(refused), 20, 'a refused batch adds nothing');
 });
 

@@ -13,6 +13,8 @@ export function initialState(options) {
     owner: false, claiming: false, elsewhere: false, stopped: null, device: null,
     // The battle (null before any welcome), its outbox, open batch, and player as the server said.
     battle: null, box: { nextSeq: 1, batches: [] }, open: null, serverPlayer: { school: null, taps: 0, best: 0 },
+    // When this tab last sealed a batch (online, the next waits SEAL_ONLINE_MS after it).
+    sealedMs: -Infinity,
     // By `recount`: taps per school waiting, their sum, the player before the open batch.
     pending: new Map(), waitingTaps: 0, played: { school: null, taps: 0, best: 0 },
     // The last second's taps, the best; the last PUFFS taps' puffs, oldest first.

@@ -7,7 +7,12 @@ import { recount, me, myTaps, battleKey, pageWanted, pageKey, totalsOf, PROJECTO
 /** Protocol 2: the server sends each screen what it shows (its school's `view`, the `page` it watches). */
 const PROTOCOL = 2;
 export const PUFFS = 30;               // smoke puffs on screen at most: a ring of reused elements
-const SEAL_ONLINE_MS = 250;            // online, the taps of this long go out as one batch
+// Online a tap goes out at once when no batch went in the last SEAL_ONLINE_MS, and the taps made
+// within it go out together when it ends: others see a tap as fast as the wire allows, and a
+// player mashing sends at most ten batches a second (the terminal's rule: GameTiming's
+// serverSyncIntervalNanoseconds). Holding every tap 250 ms put a phone's tap on a terminal's
+// screen 380 ms after it (a terminal's key: 90 ms).
+const SEAL_ONLINE_MS = 100;
 const SEAL_OFFLINE_MS = 5000;          // offline, batches are sealed less often: fewer to keep and send
 const SEAL_EVERY_MS = 100;
 const PING_MS = 15000, PONG_MS = 40000;
@@ -74,12 +79,13 @@ function handle(s, m, now, fx) {
       s.best = Math.max(s.best, recent.length);
       open.best = s.best;
       s.open = open;
-      store(s, fx, battleKey('open', s.battle), open);
       s.pending = new Map(s.pending).set(school, (s.pending.get(school) || 0) + 1);
       s.waitingTaps += 1;
       s.puffs = s.puffs.concat({ x: m.x, y: m.y }).slice(-PUFFS);
       s.puffCount += 1;
       if (s.roundResult && now - s.roundResult.since >= RESULT_SEEN_MS) s.roundResult = null;
+      // Out at once if its time has come; else kept, so that a closed page loses no tap.
+      if (!seal(s, fx, false, now)) store(s, fx, battleKey('open', s.battle), open);
       fx.push({ type: 'feedback', kind: 'tap', muted: s.muted });
       return s;
     }
@@ -506,11 +512,16 @@ function readPlayer(s, record) {
   Object.assign(s, recount(s));
 }
 
-/** The open batch sealed into the outbox (`force`, or once it is old enough) and sent if the socket is welcomed. */
+/**
+ * The open batch sealed into the outbox and sent if the socket is welcomed: when `force`d; online,
+ * once SEAL_ONLINE_MS have passed since the last seal; offline, once the batch is SEAL_OFFLINE_MS old.
+ */
 function seal(s, fx, force, now) {
   if (!s.open || !s.owner) return undefined;
   const open = s.open;
-  if (!force && now - open.startMs < (s.socket === 'welcomed' ? SEAL_ONLINE_MS : SEAL_OFFLINE_MS)) return undefined;
+  const online = s.socket === 'welcomed';
+  if (!force && (online ? now - s.sealedMs < SEAL_ONLINE_MS : now - open.startMs < SEAL_OFFLINE_MS)) return undefined;
+  s.sealedMs = now;
   const batch = { seq: s.box.nextSeq, taps: open.taps, playerTaps: open.playerTaps, best: open.best,
                   startMs: open.startMs, endMs: open.endMs };
   if (open.switchedTo) batch.switchedTo = open.switchedTo;
