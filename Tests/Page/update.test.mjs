@@ -110,7 +110,7 @@ test('the puffs are a ring of the last 30 taps, oldest first', () => {
   assert.equal(state.puffCount, 35);
 });
 
-test('online a tap goes out at once, and the taps of the next 100 ms together as they end; offline a batch is sealed after 5 s', () => {
+test('online a tap goes out at once, and the taps of the next 250 ms together as they end; offline a batch is sealed after 5 s', () => {
   const [online, effects] = run(welcomed(), [tap(), 1000]);
   const first = { seq: 1, taps: { S1: 1 }, playerTaps: 1, best: 1, startMs: 1000, endMs: 1000 };
   assert.deepEqual(online.box, { nextSeq: 2, batches: [first] });
@@ -121,16 +121,28 @@ test('online a tap goes out at once, and the taps of the next 100 ms together as
   assert.equal(online.waitingTaps, 1, 'waiting until acknowledged');
 
   const [held, heldEffects] = run(online, [tap(), 1050]);
-  assert.deepEqual(held.open.taps, { S1: 1 }, 'within 100 ms of the last batch: held');
+  assert.deepEqual(held.open.taps, { S1: 1 }, 'within 250 ms of the last batch: held');
   assert.deepEqual(stores(heldEffects), [`open:${BATTLE}`], 'and kept');
   assert.deepEqual(sent(heldEffects), []);
-  assert.equal(update(held, { type: 'sealTick' }, 1099).state, held);
-  const [second, secondEffects] = run(held, [{ type: 'sealTick' }, 1100]);
+  assert.equal(update(held, { type: 'sealTick' }, 1249).state, held);
+  const [second, secondEffects] = run(held, [{ type: 'sealTick' }, 1250]);
   assert.deepEqual(sent(secondEffects), [{ type: 'taps', seq: 2, taps: { S1: 1 }, playerTaps: 1, best: 2, startMs: 1050, endMs: 1050 }]);
 
-  const [third, thirdEffects] = run(second, [tap(), 1150], [tap(), 1200]);
-  assert.deepEqual(sent(thirdEffects).map((m) => [m.seq, m.playerTaps]), [[3, 2]], 'the tap 100 ms after the last batch takes the held one with it');
+  const [third, thirdEffects] = run(second, [tap(), 1300], [tap(), 1500]);
+  assert.deepEqual(sent(thirdEffects).map((m) => [m.seq, m.playerTaps]), [[3, 2]], 'the tap 250 ms after the last batch takes the held one with it');
   assert.equal(third.open, null);
+
+  // Mashing, twenty taps a second for two seconds: no more than four batches a second.
+  let mashing = online;
+  let batches = 0;
+  for (let at = 1050; at < 3050; at += 50) {
+    for (const [message, now] of [[tap(), at], [{ type: 'sealTick' }, at + 25]]) {
+      const next = update(mashing, message, now);
+      batches += sent(next.effects).length;
+      mashing = next.state;
+    }
+  }
+  assert.equal(batches, 8);
 
   const offline = run(playing(), [tap(), 1000])[0];
   assert.equal(update(offline, { type: 'sealTick' }, 5999).state, offline, 'offline, held 5 s');
