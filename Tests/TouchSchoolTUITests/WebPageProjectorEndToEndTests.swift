@@ -140,8 +140,12 @@ struct WebPageProjectorEndToEndTests {
         try WebPageDeviceEndToEndTests.dispatchTaps(projector, 3)
         try Page.waitUntilDelivered(projector)
         try projector.switchTo(window: board)
+        // The page sends the first tap at once and the other two a quarter second later: the
+        // board may show 휘문고 between (▲1, tied with 경기고) on its way up, and no other school.
         try projector.waitFor("the arrows", timeout: 6) {
-            try projector.string("return [...window.moved].sort().join('|')") == "▲2 휘문고등학교|▼1 경기고등학교|▼1 서울고등학교"
+            let moved = try projector.string("return [...window.moved].sort().join('|')").split(separator: "|").map(String.init)
+            return Set(["▲2 휘문고등학교", "▼1 경기고등학교", "▼1 서울고등학교"]).isSubset(of: moved)
+                && moved.allSatisfy { $0.hasSuffix("휘문고등학교") || $0 == "▼1 경기고등학교" || $0 == "▼1 서울고등학교" }
         }
 
         // The board's stream lost: the whole screen says so until it is back.

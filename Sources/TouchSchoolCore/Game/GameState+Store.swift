@@ -11,15 +11,24 @@ extension GameState {
             served.markMovementBaseline()
             lastMovementBaseline = now
         }
-        // On a server, taps waiting go out at the shorter interval; otherwise (and with nothing
-        // waiting) the sync only brings the others' taps and a reset.
+        // On a server, taps waiting go out once their interval since the last hand-over has
+        // passed; otherwise (and with nothing waiting) the sync only brings the others' taps and
+        // a reset, every half second or at once when the battle changed.
         let waiting = !pendingScores.isEmpty || !pendingScoresByID.isEmpty || pendingPlayerTaps > 0 || pendingSwitch != nil
-        let interval = connection != nil && waiting ? GameTiming.serverSyncIntervalNanoseconds : GameTiming.syncIntervalNanoseconds
-        guard syncInFlight == nil, now.nanoseconds(since: lastSyncRequest) >= interval else { return [] }
+        let onServer = connection != nil && waiting
+        let handOverDue = onServer && now.nanoseconds(since: lastHandOver) >= GameTiming.serverSyncIntervalNanoseconds
+        guard syncInFlight == nil, handOverDue || now.nanoseconds(since: lastSyncRequest) >= GameTiming.syncIntervalNanoseconds else { return [] }
         lastSyncRequest = now
         // Even with nothing of ours to add: the answer brings everyone else's taps, and a reset.
-        let changes = pendingChanges
-        clearPending()
+        // On a server within the interval, ours wait for its end.
+        let changes: PendingChanges
+        if onServer && !handOverDue {
+            changes = PendingChanges(player: player)
+        } else {
+            changes = pendingChanges
+            clearPending()
+            if waiting { lastHandOver = now }
+        }
         syncInFlight = changes
         return [.sync(changes)]
     }

@@ -44,11 +44,14 @@ public struct TapWarning: Equatable, Sendable {
 public enum GameTiming {
     /// The issue's promise: a tap reaches the file within one second, and others' taps show up within one.
     public static let syncIntervalNanoseconds: Int64 = 500_000_000
-    /// Playing on a server, taps are handed over this soon after the last save was asked for:
-    /// the other players see them as fast as the wire allows (a key in one terminal on another's
-    /// screen within half a second), while a player mashing still makes at most ten batches a
-    /// second, each kept in the outbox before it is sent.
-    public static let serverSyncIntervalNanoseconds: Int64 = 100_000_000
+    /// Playing on a server, a tap is handed over at once when none was in this long, and the
+    /// taps made within it when it ends: the other players see a tap after a pause as fast as the
+    /// wire allows (a key in one terminal on another's screen within half a second), while a
+    /// player mashing makes at most four batches a second, each kept in the outbox before it is
+    /// sent. Four acknowledgements of ~100 bytes a second beside four views of ~315 keep a player
+    /// under 2 KiB/s; ten (every 0.1 s, as before) made ~2.2 KiB/s (issue 25). The page's rule
+    /// too (`SEAL_ONLINE_MS`).
+    public static let serverSyncIntervalNanoseconds: Int64 = 250_000_000
     /// "A moment ago" for rank movement arrows.
     public static let movementBaselineNanoseconds: Int64 = 10_000_000_000
     /// A save unanswered this long is shown as delayed: four times the usual interval.
@@ -120,6 +123,8 @@ public struct GameState: Sendable {
     /// answer always covers everything handed over before it.
     public internal(set) var syncInFlight: PendingChanges?
     public internal(set) var lastSyncRequest: Instant
+    /// When taps were last handed to the store (`serverSyncIntervalNanoseconds`).
+    public internal(set) var lastHandOver: Instant
     public internal(set) var lastMovementBaseline: Instant
     public internal(set) var isQuitting = false
     /// Esc was pressed with no screen to go back to: the next key answers whether to quit.
@@ -146,6 +151,7 @@ public struct GameState: Sendable {
         self.notices = notices
         // The first tick syncs at once: it repairs the file if it needs it and shows others' taps.
         self.lastSyncRequest = Instant(nanoseconds: now.nanoseconds &- GameTiming.syncIntervalNanoseconds)
+        self.lastHandOver = Instant(nanoseconds: now.nanoseconds &- GameTiming.serverSyncIntervalNanoseconds)
         self.lastMovementBaseline = now
         self.screen = mySchool == nil ? .picker : .game
         leaderboard.markMovementBaseline()

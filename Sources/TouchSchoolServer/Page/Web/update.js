@@ -12,7 +12,8 @@ export const PUFFS = 30;               // smoke puffs on screen at most: a ring 
 // every tap 250 ms put a phone's tap on a terminal's screen 373 ms after it; a terminal's key,
 // 90 ms), and a player mashing sends at most four batches a second, no more than the views it
 // receives: four acknowledgements of ~100 bytes a second beside four views keep a phone's
-// traffic under 2 KiB/s (ten, as a terminal mashing sends, would not).
+// traffic under 2 KiB/s (ten would not). The terminal game's rule too (GameTiming's
+// serverSyncIntervalNanoseconds).
 const SEAL_ONLINE_MS = 250;
 const SEAL_OFFLINE_MS = 5000;          // offline, batches are sealed less often: fewer to keep and send
 const SEAL_EVERY_MS = 100;
