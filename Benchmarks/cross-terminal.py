@@ -26,6 +26,7 @@ it ends.
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -35,7 +36,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import json
 import urllib.request
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -97,6 +97,29 @@ def summary(name, values, wanted):
         return f"{name}: nothing seen"
     return (f"{name}: p50 {percentile(values, 0.5):.0f} ms, p90 {percentile(values, 0.9):.0f} ms, max {max(values):.0f} ms "
             f"({len(values)} of {wanted})")
+
+
+def timed_presses(count, press, own_count, clock):
+    """`count` presses, 0.7-1.2 s apart (`press` returns when it pressed, on `clock`): the
+    milliseconds until each showed on the presser's own screen (`own_count` grew), and until the
+    other terminal's panel showed the leader's new total."""
+    own, other = [], []
+    total = leader_total(pane("other"))
+    for index in range(count):
+        mine = own_count()
+        pressed = press()
+        shown = wait_for(lambda: own_count() > mine, 10)
+        own_at = clock()
+        arrived = wait_for(lambda: (leader_total(pane("other")) or 0) > total, 10)
+        seen_at = clock()
+        if not (shown and arrived):
+            print(f"press {index}: not seen within 10 s", file=sys.stderr)
+            continue
+        total = leader_total(pane("other"))
+        own.append((own_at - pressed) * 1000)
+        other.append((seen_at - pressed) * 1000)
+        time.sleep(0.7 + (index % 5) * 0.11)
+    return own, other
 
 
 class Chromium:
@@ -174,22 +197,10 @@ def browser_legs(url, keys, work):
         if not wait_for(lambda: phone.run("return performance.getEntriesByName('touchschool-online').length > 0"), 30, 0.1):
             sys.exit("the phone's page never came online")
         time.sleep(1.5)
-        on_terminal, own = [], []
-        total = leader_total(pane("other"))
-        for tap in range(keys):
-            mine = int(phone.run("return document.getElementById('my-taps').textContent").replace(",", "") or 0)
-            stamp = phone.run(TAP) / 1000
-            shown = wait_for(lambda: int(phone.run("return document.getElementById('my-taps').textContent").replace(",", "") or 0) > mine, 10)
-            own_at = time.time()
-            arrived = wait_for(lambda: (leader_total(pane("other")) or 0) > total, 10)
-            seen_at = time.time()
-            if not (shown and arrived):
-                print(f"tap {tap}: not seen within 10 s", file=sys.stderr)
-                continue
-            total = leader_total(pane("other"))
-            own.append((own_at - stamp) * 1000)
-            on_terminal.append((seen_at - stamp) * 1000)
-            time.sleep(0.7 + (tap % 5) * 0.11)
+        def page_taps():
+            return int(phone.run("return document.getElementById('my-taps').textContent").replace(",", "") or 0)
+
+        own, on_terminal = timed_presses(keys, lambda: phone.run(TAP) / 1000, page_taps, time.time)
         print("phone tap -> the other terminal (ms):", ", ".join(f"{v:.0f}" for v in on_terminal))
         print(summary("phone tap on the other terminal", on_terminal, keys) + " (the issue: 1.2 s, median of 6)")
         print(summary("baseline, the phone's own screen", own, keys) + " (WebDriver calls between reads)")
@@ -256,23 +267,12 @@ def main():
         if not wait_for(lambda: (leader_total(pane("other")) or 0) >= counted, 30, 0.05):
             sys.exit(f"the other game never showed the leader's {counted} taps:\n" + pane("other"))
         time.sleep(1.5)
-        seen, own = [], []
-        total = leader_total(pane("other"))
-        for key in range(args.keys):
-            mine = my_taps(pane("leader"))
+        def key():
             sent = time.monotonic()
             tmux("send-keys", "-t", "leader", "b")
-            shown = wait_for(lambda: (my_taps(pane("leader")) or 0) > mine, 10)
-            own_at = time.monotonic()
-            arrived = wait_for(lambda: (leader_total(pane("other")) or 0) > total, 10)
-            seen_at = time.monotonic()
-            if not (shown and arrived):
-                print(f"key {key}: not seen within 10 s", file=sys.stderr)
-                continue
-            total = leader_total(pane("other"))
-            own.append((own_at - sent) * 1000)
-            seen.append((seen_at - sent) * 1000)
-            time.sleep(0.7 + (key % 5) * 0.11)
+            return sent
+
+        own, seen = timed_presses(args.keys, key, lambda: my_taps(pane("leader")) or 0, time.monotonic)
         print("key -> the other terminal (ms):", ", ".join(f"{v:.0f}" for v in seen))
         print(f"other terminal: p50 {percentile(seen, 0.5):.0f} ms, p90 {percentile(seen, 0.9):.0f} ms, max {max(seen):.0f} ms "
               f"({len(seen)} of {args.keys} keys); floor p90 <= 500 ms: {'met' if percentile(seen, 0.9) <= 500 else 'MISSED'}")
