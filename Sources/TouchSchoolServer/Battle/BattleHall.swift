@@ -53,6 +53,20 @@ struct BattleHall: Sendable {
     /// (same rounds), with 26 % fewer bytes per player and the tap seen by others p99 within the
     /// runs' noise (BENCHMARKS.md, "Four views a second").
     static let broadcastInterval: Duration = .milliseconds(250)
+    /// What a connection's page may take of the wire, in bytes a second: a page changed is sent
+    /// no sooner than its size over this after the last one (and at most every interval). A
+    /// player is sent its view (~1.2 KiB/s, four a second) and its acks (~0.1 KiB each, at most
+    /// four a second) besides: ~0.4 KiB/s is what keeps it under 2 KiB/s. A page stream (the
+    /// projector) has no view: it may take 1.5 KiB/s. In a national event every row of a page of
+    /// the top changes every interval: 100 rows (~2.1 KB, the page's ranking list) went four times
+    /// a second, 9.6 KiB/s; now every ~5 s. A screenful of 20 rows every ~1 s; a projector's 11
+    /// rows, and a player's one place to overtake, every interval as before (BENCHMARKS.md, "What
+    /// a page of the ranking costs a screen").
+    struct PageBudget: Sendable {
+        var playerBytesPerSecond: Int
+        var streamBytesPerSecond: Int
+        static let standard = PageBudget(playerBytesPerSecond: 400, streamBytesPerSecond: 1_536)
+    }
     /// How often the catalog is looked at for an import made while the server runs.
     static let catalogCheckInterval: Duration = .seconds(2)
     /// How often the store's devices are counted again.
@@ -212,7 +226,12 @@ struct BattleHall: Sendable {
     /// switched school or asked for another page: sent at the next interval, changed or not.
     private var schoolViewsDue = Set<ConnectionID>()
     private var pagesDue = Set<ConnectionID>()
-    private var viewsDue: Bool { !schoolViewsDue.isEmpty || !pagesDue.isEmpty }
+    /// When each watcher of a page may be sent its next (`PageBudget`), and those whose
+    /// page changed before then: sent when that time has come, changed again or not.
+    private var nextPageAt: [ConnectionID: Instant] = [:]
+    private var pagesHeld = Set<ConnectionID>()
+    var pageBudget = PageBudget.standard
+    private var viewsDue: Bool { !schoolViewsDue.isEmpty || !pagesDue.isEmpty || !pagesHeld.isEmpty }
 
     /// Devices the store holds: read at start, grown by each save's new devices, read again
     /// every `deviceCountInterval` (other servers on the same store add theirs).
@@ -290,6 +309,7 @@ struct BattleHall: Sendable {
         case let .watch(id, key):
             guard let peer = peers[id], peer.watchesViews, peer.page != key else { break }
             peers[id]?.page = key
+            pagesHeld.remove(id)
             if key != nil {
                 pagesDue.insert(id)
                 broadcastWhenDue(now: now, &effects)
@@ -399,6 +419,8 @@ struct BattleHall: Sendable {
         guard let peer = peers.removeValue(forKey: id) else { return }
         schoolViewsDue.remove(id)
         pagesDue.remove(id)
+        pagesHeld.remove(id)
+        nextPageAt[id] = nil
         if let device = peer.device, connectionOfDevice[device] == id { connectionOfDevice[device] = nil }
         effects.append(.finish(id))
     }
@@ -585,13 +607,21 @@ struct BattleHall: Sendable {
     /// next broadcast take them. A total read at an older version than the one held is skipped.
     private mutating func take(_ changes: StoredBoard) {
         var changed: [String] = []
+        var wentDown = false
         for (id, total) in changes.scores where (scoreVersions[id] ?? 0) <= changes.version {
             scoreVersions[id] = changes.version
             guard scores[id] != total else { continue }
+            if total < scores[id] ?? 0 { wentDown = true }
             scores[id] = total
             changed.append(id)
         }
         if !changed.isEmpty { scoresChangedSinceBroadcast = true }
+        // Taps taken off (a ban's removal, a reset, on this server or another) show on every page
+        // at the next interval, whatever its budget (the operator's promise: within a second).
+        // Rare: taps only ever add otherwise.
+        if wentDown {
+            for (id, peer) in peers where peer.page != nil { pagesDue.insert(id) }
+        }
         ranking.take(changed: changed, scores: scores)
         if changes.version > boardVersion { boardVersion = changes.version }
     }
@@ -606,9 +636,13 @@ struct BattleHall: Sendable {
     /// To every player and page stream, the views it watches that changed or it was not sent yet.
     private mutating func broadcast(now: Instant, _ effects: inout [Effect]) {
         guard scoresChangedSinceBroadcast || viewsDue || roundDue else { return }
-        if scoresChangedSinceBroadcast || viewsDue { sendViews(scoresChanged: scoresChangedSinceBroadcast, &effects) }
+        if scoresChangedSinceBroadcast || viewsDue { sendViews(scoresChanged: scoresChangedSinceBroadcast, now: now, &effects) }
         if roundDue { sendRound(now: now, &effects) }
         lastBroadcast = now
+        // Pages held back by their budget go when it allows, whatever else happens by then.
+        if let soonest = pagesHeld.compactMap({ nextPageAt[$0] }).min() {
+            wake(.broadcast, at: max(now + Self.broadcastInterval, soonest), &effects)
+        }
         guard scoresChangedSinceBroadcast else { return }
         scoresChangedSinceBroadcast = false
         effects.append(.measure(.broadcast))
@@ -616,8 +650,9 @@ struct BattleHall: Sendable {
 
     /// Protocol 2: every view watched is computed once (when a total changed since the last
     /// interval); each connection is sent those of its views that changed or are due, the same
-    /// bytes to every watcher of one view.
-    private mutating func sendViews(scoresChanged: Bool, _ effects: inout [Effect]) {
+    /// bytes to every watcher of one view; a page changed within its watcher's byte budget waits
+    /// for it (`PageBudget`), a page newly asked for does not.
+    private mutating func sendViews(scoresChanged: Bool, now: Instant, _ effects: inout [Effect]) {
         let list = watchList ?? WatchList(peers, ranking: ranking)
         watchList = list
         defer {
@@ -633,9 +668,20 @@ struct BattleHall: Sendable {
                let text = ranking.message(school) {
                 effects.append(.send(.text(text), to: watcher.id))
             }
-            if let page = watcher.page, changed.contains(page) || pagesDue.contains(watcher.id), let text = ranking.message(page) {
-                effects.append(.send(.text(watcher.streamsPage ? BoardStream.event("page", json: text) : text), to: watcher.id))
+            guard let page = watcher.page else { continue }
+            let asked = pagesDue.contains(watcher.id)
+            guard asked || changed.contains(page) || pagesHeld.contains(watcher.id), let text = ranking.message(page) else { continue }
+            if !asked, let next = nextPageAt[watcher.id], next > now {
+                pagesHeld.insert(watcher.id)
+                continue
             }
+            pagesHeld.remove(watcher.id)
+            let sent = watcher.streamsPage ? BoardStream.event("page", json: text) : text
+            let budget = watcher.streamsPage ? pageBudget.streamBytesPerSecond : pageBudget.playerBytesPerSecond
+            // The next no sooner than this one's bytes over the budget (less the interval's
+            // jitter: the broadcast that finds it due runs at an interval's multiple).
+            nextPageAt[watcher.id] = now + .milliseconds(sent.utf8.count * 1_000 / budget) - Self.broadcastInterval / 2
+            effects.append(.send(.text(sent), to: watcher.id))
         }
     }
 

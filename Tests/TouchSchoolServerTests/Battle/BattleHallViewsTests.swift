@@ -148,6 +148,87 @@ import TouchSchoolStore
         #expect(Self.views(effects).isEmpty)
     }
 
+    /// A page that changes every interval goes to a player no faster than its byte budget
+    /// allows (its size over the budget), then as it is then, changed again or not; a page newly
+    /// asked for goes at the next interval; a stream watching the same page has its own budget.
+    @Test func aPageGoesNoFasterThanItsWatchersBudget() throws {
+        var hall = Self.hall()
+        // A page of two rows is 87–90 bytes: at 60 bytes a second, 1.45–1.5 s apart (less half an
+        // interval for the broadcasts' step): every sixth interval.
+        hall.pageBudget = .init(playerBytesPerSecond: 60, streamBytesPerSecond: 100_000)
+        _ = try #require(Self.welcomed(&hall, 1, "device-1", school: nil))
+        let page = BoardViewKey.page(.national, places: 0..<2)
+        var now = T.t0 + BattleHall.broadcastInterval
+        var effects = hall.update(.watch(1, page), now: now)
+        let asked = T.sent(effects).filter { $0.to == 1 }.compactMap(\.text)
+        #expect(asked.count == 1, "asked for: at the interval")
+        _ = hall.update(.streamPage(7, page), now: now)
+        let bytes = try #require(asked.first).utf8.count
+        #expect((80...100).contains(bytes), "a page of two rows: \(bytes) bytes")
+
+        // A gains a tap every interval: the stream is sent each change, the player not before a
+        // second has passed, then the page as it is.
+        var toPlayer: [Int] = []
+        var toStream = 0
+        var lastSent = now
+        for step in 1...12 {
+            now = now + BattleHall.broadcastInterval
+            effects = hall.update(.banned(BanOutcome(removed: [:], board: StoredBoard(version: UInt64(4 + step), scores: ["A": UInt64(10 + step)]))), now: now)
+            if let views = Self.views(effects)[1] {
+                #expect(views == [.page(PageMessage(version: UInt64(4 + step), league: LeagueName(), from: 0, size: 3,
+                                                    rows: [Self.row(1, "A", UInt64(10 + step)), Self.row(2, "B", 5)]))])
+                toPlayer.append(step)
+                lastSent = now
+            }
+            toStream += T.sent(effects).filter { $0.to == 7 }.count
+        }
+        #expect(toPlayer == [6, 12], "every sixth interval")
+        #expect(toStream == 12)
+
+        // A change held back goes when its time comes, with nothing changed since: the hall
+        // asks to be woken for it.
+        now = now + BattleHall.broadcastInterval
+        effects = hall.update(.banned(BanOutcome(removed: [:], board: StoredBoard(version: 17, scores: ["A": 23]))), now: now)
+        #expect(Self.views(effects)[1] == nil)
+        let wake = try #require(effects.compactMap { effect -> ContinuousClock.Instant? in
+            if case let .wake(.broadcast, at) = effect { at } else { nil }
+        }.last)
+        #expect(wake > now && wake <= lastSent + .milliseconds(1_500), "when the budget allows: \(wake - lastSent) after the last page")
+        now = wake
+        #expect(Self.views(hall.update(.alarm(.broadcast), now: now))[1]
+                == [.page(PageMessage(version: 17, league: LeagueName(), from: 0, size: 3,
+                                      rows: [Self.row(1, "A", 23), Self.row(2, "B", 5)]))])
+
+        // Another page asked for goes by the next interval, whatever the budget.
+        effects = hall.update(.watch(1, .page(.national, places: 1..<3)), now: now)
+        now = now + BattleHall.broadcastInterval
+        effects += hall.update(.alarm(.broadcast), now: now)
+        #expect(T.sent(effects).filter { $0.to == 1 }.count == 1)
+    }
+
+    /// Taps taken off (a ban's removal, here or on another server) show on every page at the
+    /// next interval, whatever its budget.
+    @Test func tapsTakenOffGoToEveryPageAtOnce() throws {
+        var hall = Self.hall()
+        hall.pageBudget = .init(playerBytesPerSecond: 10, streamBytesPerSecond: 10)
+        _ = try #require(Self.welcomed(&hall, 1, "device-1", school: nil))
+        let page = BoardViewKey.page(.national, places: 0..<2)
+        var now = T.t0 + BattleHall.broadcastInterval
+        #expect(Self.views(hall.update(.watch(1, page), now: now))[1]?.count == 1)
+        now = now + BattleHall.broadcastInterval
+        #expect(Self.views(hall.update(.banned(BanOutcome(removed: [:], board: StoredBoard(version: 5, scores: ["A": 11]))), now: now))[1] == nil,
+                "a change within the budget waits")
+        now = now + BattleHall.broadcastInterval
+        var effects = hall.update(.banned(BanOutcome(removed: ["A": 3], board: StoredBoard(version: 6, scores: ["A": 8]))), now: now)
+        #expect(Self.views(effects)[1] == [.page(PageMessage(version: 6, league: LeagueName(), from: 0, size: 3,
+                                                             rows: [Self.row(1, "A", 8), Self.row(2, "B", 5)]))])
+        // Another server's removal, as this one's poll reads it.
+        now = now + BattleHall.broadcastInterval
+        effects = hall.update(.polled(devices: nil, .success(StoredBoard(version: 7, scores: ["B": 2]))), now: now)
+        #expect(Self.views(effects)[1] == [.page(PageMessage(version: 7, league: LeagueName(), from: 0, size: 3,
+                                                             rows: [Self.row(1, "A", 8), Self.row(2, "B", 2)]))])
+    }
+
     @Test func aPageStreamGetsItsPageAsEvents() {
         var hall = Self.hall()
         let effects = hall.update(.streamPage(7, .page(.level(.high), places: 0..<2)), now: T.t0 + BattleHall.broadcastInterval)
