@@ -113,4 +113,5 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     judgeBenchmarks()
+    boardViewBenchmarks(catalog: catalog)
 }
