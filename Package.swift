@@ -76,6 +76,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // The HTTP decoder's errors, answered by the connection guard (`ConnectionGuard`).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // The play sockets' frames, written by their event loops (`SocketOutbox`).
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             // The browser page (plain HTML, CSS, JavaScript), served at `/`: copied beside the built
             // binary as its resource bundle, installed in share/touchschool/web/ (`ShippedFile`).
@@ -194,6 +196,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // A play socket's outbox on a channel turned by the test (`SocketOutboxTests`).
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         // The client's parts: outbox, device key, URLs, board mirror, the battle against a scripted server.

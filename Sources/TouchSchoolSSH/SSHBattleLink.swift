@@ -66,7 +66,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
             return .refused(refusal.message)
         }
         let (messages, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(BattleHallRuntime.sendQueueLimit))
-        guard let id = await battle.connect(sendQueue: sendQueue) else { return .refused(BattleHallRuntime.goingAway.message) }
+        guard let id = await battle.connect(sendQueue: .stream(sendQueue)) else { return .refused(BattleHallRuntime.goingAway.message) }
         let welcome: Welcome
         let afterWelcome: [String]
         switch await battle.hello(id, device: device) {

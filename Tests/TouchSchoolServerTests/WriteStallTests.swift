@@ -5,9 +5,9 @@ import TouchSchoolTestSupport
 
 /// Connections whose readers stop reading, against a real server.
 @Suite(.onOwnThreads) struct WriteStallTests {
-    /// It floods pings and reads none of the pongs: its buffers fill, the server's next write
-    /// waits for room, and nothing else would end it (the server's own ping waits behind it).
-    /// Closed within 15 to 30 seconds of the stall.
+    /// It floods pings and reads none of the pongs: its buffers fill, then the pongs wait in the
+    /// server's, and nothing else would end it (the server's own ping waits behind them). Closed
+    /// as soon as more than `SocketOutbox.bufferLimit` bytes wait.
     @Test func aPlayerThatStopsReadingIsClosed() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
@@ -31,6 +31,7 @@ import TouchSchoolTestSupport
             the server closed the connection of a reader that stopped reading; \(flooded) pings sent in \
             \(Int(floodSeconds)) s; the server said: \(server.printed.suffix(2_000))
             """)
+        #expect(server.printed.contains("Dropping a connection too slow to read its messages"), "\(server.printed.suffix(2_000))")
         #expect(server.waitForExit(timeout: 0) == nil)
     }
 

@@ -124,7 +124,7 @@ struct BattleHall: Sendable {
 
     enum Effect: Sendable {
         case send(Outgoing, to: ConnectionID)
-        /// Ends the connection's send queue (its writer stops).
+        /// Ends the connection's send queue after what was sent before it (its writer stops).
         case finish(ConnectionID)
         case answerHello(ConnectionID, HelloOutcome)
         /// Reads the device's row after `delay`, answered by `.deviceRead`.

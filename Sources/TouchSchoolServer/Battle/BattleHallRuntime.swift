@@ -22,6 +22,13 @@ package enum Outgoing: Sendable, Equatable {
     case close(code: UInt16, reason: String)
 }
 
+/// Where a connection's messages go: a queue its own task writes from (an SSH session, a board
+/// stream), or a play socket's outbox, written by the socket's event loop.
+package enum SendQueue: Sendable {
+    case stream(AsyncStream<Outgoing>.Continuation)
+    case socket(SocketOutbox)
+}
+
 /// The one battle of a server, as a service: a thin shell around `BattleHall`, the battle's
 /// state and rules as a value. The shell turns calls (a connection, a hello, a batch, a
 /// shutdown) into the hall's events and runs the effects it returns: messages into the
@@ -63,7 +70,9 @@ package actor BattleHallRuntime: Service {
     static let storeThread = EventLoopTaskExecutor(MultiThreadedEventLoopGroup(numberOfThreads: 1).next())
     private nonisolated let eventLoop: any EventLoop = BattleHallRuntime.thread.next()
     package nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
-    private var sendQueues: [ConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
+    private var sendQueues: [ConnectionID: SendQueue] = [:]
+    /// The outboxes this turn of the hall queued messages in, to hand to their event loops at its end.
+    private var outboxesToDrain: [SocketOutbox] = []
     private var nextConnection: ConnectionID = 1
     private var helloAnswers: [ConnectionID: CheckedContinuation<HelloOutcome, Never>] = [:]
     private var alarms: [BattleHall.Alarm: Task<Void, Never>] = [:]
@@ -129,7 +138,7 @@ package actor BattleHallRuntime: Service {
     // MARK: - Calls
 
     /// A new connection, or nil when the server is shutting down.
-    package func connect(sendQueue: AsyncStream<Outgoing>.Continuation) -> ConnectionID? {
+    package func connect(sendQueue: SendQueue) -> ConnectionID? {
         guard !hall.closing else { return nil }
         let id = nextConnection
         nextConnection += 1
@@ -144,7 +153,7 @@ package actor BattleHallRuntime: Service {
         guard !hall.closing else { return nil }
         let id = nextConnection
         nextConnection += 1
-        sendQueues[id] = sendQueue
+        sendQueues[id] = .stream(sendQueue)
         handle(.streamPage(id, key))
         return id
     }
@@ -223,18 +232,45 @@ package actor BattleHallRuntime: Service {
 
     func handle(_ event: BattleHall.Event) {
         for effect in hall.update(event, now: .now) { run(effect) }
+        drainOutboxes()
+    }
+
+    /// Hands each event loop the outboxes of its sockets that this turn queued messages in: one
+    /// turn of the loop writes them all (a broadcast's thousands of views take one hop per loop).
+    private func drainOutboxes() {
+        guard !outboxesToDrain.isEmpty else { return }
+        var byLoop: [ObjectIdentifier: (loop: any EventLoop, outboxes: [SocketOutbox])] = [:]
+        for outbox in outboxesToDrain {
+            let loop = outbox.eventLoop
+            byLoop[ObjectIdentifier(loop), default: (loop, [])].outboxes.append(outbox)
+        }
+        outboxesToDrain.removeAll(keepingCapacity: true)
+        for (loop, outboxes) in byLoop.values {
+            loop.execute { for outbox in outboxes { outbox.drain() } }
+        }
     }
 
     private func run(_ effect: BattleHall.Effect) {
         switch effect {
         case let .send(message, id):
-            guard let sendQueue = sendQueues[id] else { return }
-            if case .enqueued = sendQueue.yield(message) { return }
-            // Too slow to keep up: the connection is dropped; the client reconnects and resends.
-            logger.notice("Dropping a connection too slow to read its messages")
-            handle(.disconnect(id))
+            switch sendQueues[id] {
+            case nil:
+                return
+            case let .socket(outbox):
+                // A socket too slow to keep up ends itself (`SocketOutbox.bufferLimit`).
+                if outbox.enqueue(message) { outboxesToDrain.append(outbox) }
+            case let .stream(sendQueue):
+                if case .enqueued = sendQueue.yield(message) { return }
+                // Too slow to keep up: the connection is dropped; the client reconnects and resends.
+                logger.notice("Dropping a connection too slow to read its messages")
+                handle(.disconnect(id))
+            }
         case let .finish(id):
-            sendQueues.removeValue(forKey: id)?.finish()
+            switch sendQueues.removeValue(forKey: id) {
+            case nil: return
+            case let .socket(outbox): if outbox.finish() { outboxesToDrain.append(outbox) }
+            case let .stream(sendQueue): sendQueue.finish()
+            }
         case let .answerHello(id, outcome):
             helloAnswers.removeValue(forKey: id)?.resume(returning: outcome)
         case let .readDevice(id, device, delay):

@@ -23,8 +23,8 @@ package struct PlayConnection {
     /// the connection itself (1009).
     static let maximumFrameBytes = 4 * PlayProtocol.maximumClientMessageBytes
 
-    /// How often the writer is looked at: a write unfinished from one look to the next (15 to 30
-    /// seconds) is a reader that stopped reading, and its connection is closed.
+    /// How often the socket is looked at: a reader that acknowledged nothing owed from one look to
+    /// the next (15 to 30 seconds) stopped reading, and its connection is closed.
     static let writeStallInterval: Duration = .seconds(15)
 
     /// How long a closed connection waits for the peer's close frame before it is dropped.
@@ -55,8 +55,10 @@ package struct PlayConnection {
             return
         }
         defer { limits.closeConnection(from: address) }
-        let (stream, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(BattleHallRuntime.sendQueueLimit))
-        guard let id = await battle.connect(sendQueue: sendQueue) else {
+        let outbox = SocketOutbox(channel: channel)
+        // Whatever ends the connection, nothing is written after the WebSocket layer's close.
+        defer { outbox.end() }
+        guard let id = await battle.connect(sendQueue: .socket(outbox)) else {
             try await close(outbound, BattleHallRuntime.goingAway)
             return
         }
@@ -68,19 +70,24 @@ package struct PlayConnection {
         }
         let greeted = Flag()
         let layerError = CaughtError()
+        // The outbox's writes are the event loop's, never under way in this task: the socket's
+        // progress alone tells a reader that stopped reading (`SocketProgress`), and a reader
+        // that leaves more than `SocketOutbox.bufferLimit` unread is dropped at once.
         let progress = WriteProgress()
         enum Part { case writer, reader, timer, grace }
         await withTaskGroup(of: Part.self) { group in
-            // The writer: everything for this connection, in order, until a close.
+            // The writer's end: the outbox writes the messages; its close (after them) goes through
+            // the WebSocket layer, which then waits for the peer's.
             group.addTask {
-                for await message in stream {
-                    switch message {
-                    case let .text(text):
-                        do { try await progress.track { try await outbound.writeTextMessage(text) } } catch { return .writer }
-                    case let .close(code, reason):
-                        try? await outbound.close(.init(codeNumber: Int(code)), reason: reason)
-                        return .writer
-                    }
+                switch await outbox.ending() {
+                case let .close(code, reason):
+                    try? await outbound.close(.init(codeNumber: Int(code)), reason: reason)
+                case .tooSlow:
+                    // Too slow to keep up: the connection is dropped; the client reconnects and resends.
+                    logger.notice("Dropping a connection too slow to read its messages", metadata: ["address": "\(address)"])
+                    channel.close(promise: nil)
+                case .finished, nil:
+                    break
                 }
                 return .writer
             }
@@ -88,7 +95,7 @@ package struct PlayConnection {
             group.addTask {
                 let failure: ProtocolError?
                 do {
-                    try await read(inbound, id: id, sendQueue: sendQueue, greeted: greeted)
+                    try await read(inbound, id: id, outbox: outbox, greeted: greeted)
                     failure = nil
                 } catch let Closing.error(error) {
                     failure = error
@@ -99,9 +106,9 @@ package struct PlayConnection {
                     layerError.keep(error)
                     failure = nil
                 }
-                if let failure { fail(failure, sendQueue: sendQueue) }
-                // Either way, the connection is over once the reader is: the writer sends
-                // what is queued (a close at the end when there was an error), then stops.
+                if let failure { fail(failure, outbox: outbox) }
+                // Either way, the connection is over once the reader is: the outbox sends
+                // what is queued (a close at the end when there was an error), then ends.
                 await battle.disconnect(id)
                 return .reader
             }
@@ -119,11 +126,11 @@ package struct PlayConnection {
                 try? await Task.sleep(for: .seconds(PlayProtocol.helloTimeoutSeconds))
                 if !Task.isCancelled, !greeted.isSet {
                     fail(ProtocolError(code: CloseCode.policyViolation,
-                                       message: "no hello within \(PlayProtocol.helloTimeoutSeconds) seconds"), sendQueue: sendQueue)
+                                       message: "no hello within \(PlayProtocol.helloTimeoutSeconds) seconds"), outbox: outbox)
                 }
                 return .timer
             }
-            // Once the writer has closed the socket (or lost it), the reader sees the peer's
+            // Once the writer has closed the socket (or dropped it), the reader sees the peer's
             // close frame and ends; a peer that never answers is dropped after `closeGrace`.
             var (readerDone, writerDone) = (false, false)
             while let part = await group.next() {
@@ -139,8 +146,8 @@ package struct PlayConnection {
                         }
                     }
                 case .reader:
-                    // The writer still sends what the reader queued (an error, a close), then
-                    // ends: the reader's end finished its send queue.
+                    // The outbox still sends what the reader queued (an error, a close), then
+                    // ends: the reader's end had the battle finish it.
                     readerDone = true
                     if writerDone { group.cancelAll() }
                 case .grace:
@@ -154,14 +161,14 @@ package struct PlayConnection {
         if let error = layerError.error { throw error }
     }
 
-    private func fail(_ failure: ProtocolError, sendQueue: AsyncStream<Outgoing>.Continuation) {
+    private func fail(_ failure: ProtocolError, outbox: SocketOutbox) {
         metrics.protocolErrors.increment()
         logger.debug("Closing a connection", metadata: ["address": "\(address)", "reason": "\(failure.message)"])
-        sendQueue.yield(.text(MessageCoding.encode(.error(failure))))
-        sendQueue.yield(.close(code: failure.code, reason: Self.reason(failure.code)))
+        outbox.send(.text(MessageCoding.encode(.error(failure))))
+        outbox.send(.close(code: failure.code, reason: Self.reason(failure.code)))
     }
 
-    private func read(_ inbound: WebSocketInboundStream, id: ConnectionID, sendQueue: AsyncStream<Outgoing>.Continuation,
+    private func read(_ inbound: WebSocketInboundStream, id: ConnectionID, outbox: SocketOutbox,
                       greeted: Flag) async throws {
         var messages = inbound.messages(maxSize: Self.maximumFrameBytes).makeAsyncIterator()
         guard let first = try await messages.next() else { return }
@@ -190,8 +197,8 @@ package struct PlayConnection {
             client = hello.client.flatMap(ClientKind.init(rawValue:))
             switch await battle.hello(id, device: hello.device) {
             case let .welcome(welcome, then):
-                sendQueue.yield(.text(welcome))
-                for text in then { sendQueue.yield(.text(text)) }
+                outbox.send(.text(welcome))
+                for text in then { outbox.send(.text(text)) }
             case let .refused(error): throw Closing.error(error)
             }
             // A welcome the store held back is worth the operator's notice: a game gives up a
@@ -209,7 +216,7 @@ package struct PlayConnection {
             case .hello:
                 throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "hello twice"))
             case .ping:
-                sendQueue.yield(.text(MessageCoding.encode(.pong(nowMs: battle.wallClockMs()))))
+                outbox.send(.text(MessageCoding.encode(.pong(nowMs: battle.wallClockMs()))))
             case let .watch(watch):
                 do {
                     await battle.watch(id, try BoardRanking.key(of: watch))

@@ -38,7 +38,7 @@ import TouchSchoolStore
             group = ServiceGroup(configuration: .init(services: [battle], logger: logger))
             running = Task { [group] in try await group.run() }
             let (stream, sendQueue) = AsyncStream<Outgoing>.makeStream()
-            connection = try #require(await battle.connect(sendQueue: sendQueue))
+            connection = try #require(await battle.connect(sendQueue: .stream(sendQueue)))
             reader = Task { [inbox] in
                 for await message in stream {
                     guard case let .text(text) = message, let decoded = try? MessageCoding.decodeServer(text) else { continue }
@@ -132,7 +132,7 @@ import TouchSchoolStore
                 group.addTask {
                     let inbox = Inbox()
                     let (stream, sendQueue) = AsyncStream<Outgoing>.makeStream()
-                    let id = try #require(await running.battle.connect(sendQueue: sendQueue))
+                    let id = try #require(await running.battle.connect(sendQueue: .stream(sendQueue)))
                     Task {
                         for await case let .text(text) in stream {
                             if let message = try? MessageCoding.decodeServer(text) { inbox.messages.withLock { $0.append(message) } }
