@@ -101,21 +101,29 @@ struct ScreensMatchViewsEndToEndTests {
         let panel = (view.top + view.above.filter { row in !view.top.contains { $0.school == row.school } }
                      + [RankedRow(rank: national.rank, school: Self.mine, total: view.total)] + view.below)
 
-        // The terminal (English): the header and the panel, once its view has caught up.
-        let screen = try terminal.waitFor("the terminal's view at \(total)") {
-            $0.contains("#\(national.rank) nationally") && $0.contains("\(gap) taps to overtake \(aboveName)")
+        // The terminal (English): the header and the panel, once its view has caught up. The
+        // header alone can match a view early: seen on CI, the view of one tap before (tied with
+        // 마루고 at 24, both 5th) with that tap not yet saved says the same rank and the same gap,
+        // while its panel still shows 마루고 5th, above mine.
+        func panelDiffers(_ screen: String) -> String? {
+            let lines = screen.split(separator: "\n").map(String.init)
+            var lastLine = -1
+            for row in panel {
+                let name = Self.names[row.school] ?? row.school
+                guard let index = lines.firstIndex(where: { $0.contains(name) && $0.contains("|") }) else { return "\(name) is not in the panel" }
+                let panelText = String(lines[index].split(separator: "|", maxSplits: 1).last ?? "")
+                guard Self.numbers(in: panelText).prefix(1) == [UInt64(row.rank)], Self.numbers(in: panelText).last == row.total else {
+                    return "the panel's row for \(name) is \(panelText), the server's [\(row.rank), \(row.total)]"
+                }
+                guard index > lastLine else { return "\(name) out of the server's order in the panel" }
+                lastLine = index
+            }
+            return nil
         }
-        let lines = screen.split(separator: "\n").map(String.init)
-        var lastLine = -1
-        for row in panel {
-            let name = try #require(Self.names[row.school])
-            let index = try #require(lines.firstIndex { $0.contains(name) && $0.contains("|") }, "\(name) in the terminal's panel:\n\(screen)")
-            let panelText = String(lines[index].split(separator: "|", maxSplits: 1).last ?? "")
-            #expect(Self.numbers(in: panelText).prefix(1) == [UInt64(row.rank)] && Self.numbers(in: panelText).last == row.total,
-                    "the terminal's panel row for \(name) is \(panelText), the server's [\(row.rank), \(row.total)]")
-            #expect(index > lastLine, "\(name) out of the server's order in the terminal's panel")
-            lastLine = index
+        let screen = try terminal.waitFor("the terminal's view at \(total), the server's panel \(panel.map { [$0.rank, Int($0.total)] })") {
+            $0.contains("#\(national.rank) nationally") && $0.contains("\(gap) taps to overtake \(aboveName)") && panelDiffers($0) == nil
         }
+        #expect(panelDiffers(screen) == nil)
 
         // The phone (Korean): the same numbers and names.
         let expectedList = panel.map { "\($0.rank)\(Self.names[$0.school]!)\($0.total)" }.joined(separator: "|")
