@@ -37,6 +37,7 @@ package final class SocketOutbox: Sendable {
         var scheduled = false
         /// Nothing more is written: the outbox ended, or its connection is over (`end()`).
         var ended = false
+        /// The battle finished the connection: the outbox ends once what is queued is written.
         var finishing = false
     }
     private let state = Mutex(State())
@@ -81,7 +82,7 @@ package final class SocketOutbox: Sendable {
         let (messages, finishing) = state.withLock { state -> ([Outgoing], Bool) in
             state.scheduled = false
             guard !state.ended else { return ([], false) }
-            defer { state.queued.removeAll(keepingCapacity: true) }
+            defer { state.queued = [] }
             return (state.queued, state.finishing)
         }
         var ending: Ending?
