@@ -44,7 +44,7 @@ public final class ServerMetrics: Sendable {
         boardPolls = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "board_changes_read", unitName: "total", helpText: "Polls of the shared store that found totals changed by another server."))
         storeAvailable = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "store_available", unitName: "", helpText: "1 while the scores can be saved (the data directory or PostgreSQL), 0 while saving fails and acknowledgements wait."))
         storeAvailable.set(Double(1))
-        broadcasts = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "board_broadcasts", unitName: "total", helpText: "Board changes sent to every player."))
+        broadcasts = registry.makeCounter(descriptor: .init(namespace: "touchschool", metricName: "board_broadcasts", unitName: "total", helpText: "Slices of the views sent after totals changed (each view is in one slice, sent at most every 250 ms)."))
     }
 
     func text() -> [UInt8] {

@@ -35,8 +35,9 @@ import TouchSchoolProtocol
 /// The rules it keeps (each pinned by `BattleHallTests`): batches are saved together, at most
 /// one commit at a time, a window after the oldest batch arrived and after the last commit
 /// started, at once when `commitBatchLimit` wait; an ack goes out only when its commit is
-/// saved; a hello waits until no batch of its device waits or is being saved; changed totals go
-/// out at most `broadcastInterval` apart; on shutdown what arrived is saved (three tries) and
+/// saved; a hello waits until no batch of its device waits or is being saved; each view goes
+/// out at most once a `broadcastInterval`, the views in `slices` sent one slice a tick, ticks at
+/// least `broadcastInterval / slices` apart; on shutdown what arrived is saved (three tries) and
 /// acknowledged before every connection is told "going away" and closed.
 struct BattleHall: Sendable {
     typealias Instant = ContinuousClock.Instant
@@ -53,6 +54,13 @@ struct BattleHall: Sendable {
     /// (same rounds), with 26 % fewer bytes per player and the tap seen by others p99 within the
     /// runs' noise (BENCHMARKS.md, "Four views a second").
     static let broadcastInterval: Duration = .milliseconds(250)
+    /// The views are sent in this many slices (`BoardRanking.slice(of:)`), one slice a tick, each
+    /// slice every `broadcastInterval`: at 4,000 players, every view at once was 4,000 messages
+    /// written in one burst four times a second, and an ack or a tap that came during a burst
+    /// waited behind it. The same bare stack broadcasting to a fifth of its players every 50 ms
+    /// instead of to all every 250 ms: ack p99 22 ms instead of 99–104, a tap seen by others p99
+    /// 252–263 ms instead of 310 (BENCHMARKS.md, "Views in slices").
+    static let broadcastSlices = 5
     /// What a connection's page may take of the wire, in bytes a second: a page changed is sent
     /// no sooner than its size over this after the last one (and at most every interval). A
     /// player is sent its view (~1.2 KiB/s, four a second) and its acks (~0.1 KiB each, at most
@@ -217,21 +225,27 @@ struct BattleHall: Sendable {
     private(set) var boardVersion: UInt64
     /// Every change up to this version has been read from the store.
     private(set) var polledVersion: UInt64
-    /// A total changed since the last broadcast: the views watched are computed again.
-    private(set) var scoresChangedSinceBroadcast = false
+    /// The slices the views are sent in (`broadcastSlices`; the tests of one view at a time use 1).
+    let slices: Int
+    /// By slice: a total changed since the slice was last sent (its views are computed again),
+    /// and when that was.
+    private(set) var slicesChanged: [Bool]
+    private(set) var sliceSentAt: [Instant]
+    /// When the last tick sent a slice or the round's news.
     private(set) var lastBroadcast: Instant
     /// The board ranked for protocol 2's views.
     private(set) var ranking: BoardRanking
-    /// Connections whose school's view, or page, has not been sent since they were welcomed,
-    /// switched school or asked for another page: sent at the next interval, changed or not.
-    private var schoolViewsDue = Set<ConnectionID>()
-    private var pagesDue = Set<ConnectionID>()
+    /// By the slice of the view: connections whose school's view, or page, has not been sent
+    /// since they were welcomed, switched school or asked for another page: sent at the slice's
+    /// next tick, changed or not.
+    private var schoolViewsDue: [Set<ConnectionID>]
+    private var pagesDue: [Set<ConnectionID>]
     /// When each watcher of a page may be sent its next (`PageBudget`), and those whose
-    /// page changed before then: sent when that time has come, changed again or not.
+    /// page changed before then (by the page's slice): sent when that time has come, changed
+    /// again or not.
     private var nextPageAt: [ConnectionID: Instant] = [:]
-    private var pagesHeld = Set<ConnectionID>()
+    private var pagesHeld: [Set<ConnectionID>]
     var pageBudget = PageBudget.standard
-    private var viewsDue: Bool { !schoolViewsDue.isEmpty || !pagesDue.isEmpty || !pagesHeld.isEmpty }
 
     /// Devices the store holds: read at start, grown by each save's new devices, read again
     /// every `deviceCountInterval` (other servers on the same store add theirs).
@@ -241,8 +255,10 @@ struct BattleHall: Sendable {
     private(set) var roundBoard: RoundBoard?
     private(set) var roundBoardVersion: UInt64 = 0
     private var readingRound = false
-    /// Some player or stream has round news not yet sent.
+    /// Some player or stream has round news not yet sent, held back until this instant (nil:
+    /// at the next tick).
     private var roundDue = false
+    private var roundHeldUntil: Instant?
     /// The server's clock at an instant of the hall's: a round's times are the server's clock.
     private var wallClock: (instant: Instant, ms: Int64)?
     private(set) var devicesStored: Int
@@ -261,15 +277,22 @@ struct BattleHall: Sendable {
     private(set) var finished = false
 
     init(battleID: String, catalog: CatalogResource, board: StoredBoard, histories: TapJudges,
-         devicesStored: Int = 0, maximumDevices: Int = .max, readsRounds: Bool = false, now: Instant) {
+         devicesStored: Int = 0, maximumDevices: Int = .max, readsRounds: Bool = false,
+         slices: Int = BattleHall.broadcastSlices, now: Instant) {
         self.battleID = battleID
+        self.slices = max(1, slices)
+        slicesChanged = Array(repeating: false, count: self.slices)
+        sliceSentAt = Array(repeating: now, count: self.slices)
+        schoolViewsDue = Array(repeating: [], count: self.slices)
+        pagesDue = Array(repeating: [], count: self.slices)
+        pagesHeld = Array(repeating: [], count: self.slices)
         self.readsRounds = readsRounds
         self.catalog = catalog
         self.histories = histories
         self.devicesStored = devicesStored
         self.maximumDevices = maximumDevices
         scores = board.scores
-        ranking = BoardRanking(catalog: catalog.catalog, scores: board.scores)
+        ranking = BoardRanking(catalog: catalog.catalog, scores: board.scores, slices: self.slices)
         boardVersion = board.version
         polledVersion = board.version
         lastBroadcast = now
@@ -296,8 +319,8 @@ struct BattleHall: Sendable {
         case let .streamPage(id, key):
             guard !closing else { effects.append(.finish(id)); break }
             peers[id] = Peer(page: key, streamsPage: true)
-            pagesDue.insert(id)
-            roundDue = roundBoard != nil
+            pagesDue[ranking.slice(of: key)].insert(id)
+            if roundBoard != nil { newRoundNews() }
             broadcastWhenDue(now: now, &effects)
         case let .hello(id, device):
             guard !closing, peers[id] != nil else { effects.append(.answerHello(id, .refused(Self.goingAway))); break }
@@ -309,9 +332,9 @@ struct BattleHall: Sendable {
         case let .watch(id, key):
             guard let peer = peers[id], peer.watchesViews, peer.page != key else { break }
             peers[id]?.page = key
-            pagesHeld.remove(id)
-            if key != nil {
-                pagesDue.insert(id)
+            for slice in 0..<slices { pagesHeld[slice].remove(id) }
+            if let key {
+                pagesDue[ranking.slice(of: key)].insert(id)
                 broadcastWhenDue(now: now, &effects)
             }
         case let .batch(batch):
@@ -361,11 +384,13 @@ struct BattleHall: Sendable {
                                     metadata: ["source": resource.path, "schools": "\(resource.catalog.count)", "etag": resource.etag]))
                 catalog = resource
                 // Positions change with the catalog: every view is computed and sent again.
-                ranking = BoardRanking(catalog: resource.catalog, scores: scores)
+                ranking = BoardRanking(catalog: resource.catalog, scores: scores, slices: slices)
                 watchList = nil
+                // A school's slice changes with its position.
+                schoolViewsDue = Array(repeating: [], count: slices)
                 for (id, peer) in peers where peer.watchesViews {
-                    if peer.school != nil { schoolViewsDue.insert(id) }
-                    if peer.page != nil { pagesDue.insert(id) }
+                    if let school = peer.school { schoolViewDue(id, school: school) }
+                    if let page = peer.page { pagesDue[ranking.slice(of: page)].insert(id) }
                 }
                 broadcastWhenDue(now: now, &effects)
             case .success(nil):
@@ -417,9 +442,11 @@ struct BattleHall: Sendable {
     private mutating func disconnect(_ id: ConnectionID, _ effects: inout [Effect]) {
         if hellos[id] != nil { answer(id, .refused(Self.goingAway), &effects) }
         guard let peer = peers.removeValue(forKey: id) else { return }
-        schoolViewsDue.remove(id)
-        pagesDue.remove(id)
-        pagesHeld.remove(id)
+        for slice in 0..<slices {
+            schoolViewsDue[slice].remove(id)
+            pagesDue[slice].remove(id)
+            pagesHeld[slice].remove(id)
+        }
         nextPageAt[id] = nil
         if let device = peer.device, connectionOfDevice[device] == id { connectionOfDevice[device] = nil }
         effects.append(.finish(id))
@@ -477,9 +504,9 @@ struct BattleHall: Sendable {
         connectionOfDevice[device] = id
         peers[id]?.device = device
         let player = CommitRules.playerState(known?.1)
-        // The view follows the welcome at the next interval.
+        // The view follows the welcome at its slice's next tick.
         peers[id]?.school = player.schoolID
-        if player.schoolID != nil { schoolViewsDue.insert(id) }
+        if let school = player.schoolID { schoolViewDue(id, school: school) }
         let welcome = MessageCoding.encode(.welcome(Welcome(battle: battleID, lastSeq: known?.0.lastSeq ?? 0, player: player,
                                                             catalog: catalog.etag)))
         // The round follows the welcome in the same answer: a message sent through the queue now
@@ -568,7 +595,7 @@ struct BattleHall: Sendable {
                     // A player who switched school watches the new school's view from now.
                     if let peer = peers[received.connection], peer.watchesViews, peer.school != ack.player.schoolID {
                         peers[received.connection]?.school = ack.player.schoolID
-                        if ack.player.schoolID != nil { schoolViewsDue.insert(received.connection) }
+                        if let school = ack.player.schoolID { schoolViewDue(received.connection, school: school) }
                     }
                 case let .outOfOrder(expected):
                     guard peers[received.connection] != nil else { continue }
@@ -591,7 +618,8 @@ struct BattleHall: Sendable {
 
     /// The end of a shutdown: the last changes, then every connection told and closed.
     private mutating func finish(now: Instant, _ effects: inout [Effect]) {
-        broadcast(now: now, &effects)
+        for slice in 0..<slices where readyAt(slice) != nil { sendSlice(slice, now: now, &effects) }
+        if roundDue { sendRound(now: now, &effects) }
         for (id, peer) in peers.sorted(by: { $0.key < $1.key }) {
             if !peer.streamsPage { effects.append(.send(.text(MessageCoding.encode(.error(Self.goingAway))), to: id)) }
             effects.append(.send(.close(code: CloseCode.goingAway, reason: "going away"), to: id))
@@ -615,99 +643,154 @@ struct BattleHall: Sendable {
             scores[id] = total
             changed.append(id)
         }
-        if !changed.isEmpty { scoresChangedSinceBroadcast = true }
+        if !changed.isEmpty { slicesChanged = Array(repeating: true, count: slices) }
         // Taps taken off (a ban's removal, a reset, on this server or another) show on every page
         // at the next interval, whatever its budget (the operator's promise: within a second).
         // Rare: taps only ever add otherwise.
         if wentDown {
-            for (id, peer) in peers where peer.page != nil { pagesDue.insert(id) }
+            for (id, peer) in peers { if let page = peer.page { pagesDue[ranking.slice(of: page)].insert(id) } }
         }
         ranking.take(changed: changed, scores: scores)
         if changes.version > boardVersion { boardVersion = changes.version }
     }
 
-    /// Sends the changes now when the last broadcast is `broadcastInterval` old, else at that time.
+    /// Sends the next slice (or the round's news) now when it is ready and the last tick is a
+    /// tick old, else asks to be woken when it will be.
     private mutating func broadcastWhenDue(now: Instant, _ effects: inout [Effect]) {
-        guard scoresChangedSinceBroadcast || viewsDue || roundDue, !finished else { return }
-        let due = lastBroadcast + Self.broadcastInterval
+        guard !finished, let due = nextTick() else { return }
         if due <= now { broadcast(now: now, &effects) } else { wake(.broadcast, at: due, &effects) }
     }
 
-    /// To every player and page stream, the views it watches that changed or it was not sent yet.
-    private mutating func broadcast(now: Instant, _ effects: inout [Effect]) {
-        guard scoresChangedSinceBroadcast || viewsDue || roundDue else { return }
-        if scoresChangedSinceBroadcast || viewsDue { sendViews(scoresChanged: scoresChangedSinceBroadcast, now: now, &effects) }
-        if roundDue { sendRound(now: now, &effects) }
-        lastBroadcast = now
-        // Pages held back by their budget go when it allows, whatever else happens by then.
-        if let soonest = pagesHeld.compactMap({ nextPageAt[$0] }).min() {
-            wake(.broadcast, at: max(now + Self.broadcastInterval, soonest), &effects)
-        }
-        guard scoresChangedSinceBroadcast else { return }
-        scoresChangedSinceBroadcast = false
-        effects.append(.measure(.broadcast))
+    /// The time between two ticks: a slice each.
+    private var tickInterval: Duration { Self.broadcastInterval / slices }
+
+    /// When a slice has views to send: a total changed or a view is due, its last send an
+    /// interval old; only pages held by their budget, when the soonest may go. Nil: nothing.
+    private func readyAt(_ slice: Int) -> Instant? {
+        let next = sliceSentAt[slice] + Self.broadcastInterval
+        if slicesChanged[slice] || !schoolViewsDue[slice].isEmpty || !pagesDue[slice].isEmpty { return next }
+        return pagesHeld[slice].compactMap { nextPageAt[$0] }.min().map { max(next, $0) }
     }
 
-    /// Protocol 2: every view watched is computed once (when a total changed since the last
-    /// interval); each connection is sent those of its views that changed or are due, the same
-    /// bytes to every watcher of one view; a page changed within its watcher's byte budget waits
-    /// for it (`PageBudget`), a page newly asked for does not.
-    private mutating func sendViews(scoresChanged: Bool, now: Instant, _ effects: inout [Effect]) {
+    /// The next tick: the soonest a slice or the round's news is ready, a tick after the last at
+    /// the soonest; nil when nothing waits.
+    private func nextTick() -> Instant? {
+        var soonest = roundDue ? roundHeldUntil ?? lastBroadcast : nil
+        for slice in 0..<slices { if let ready = readyAt(slice) { soonest = min(soonest ?? ready, ready) } }
+        return soonest.map { max($0, lastBroadcast + tickInterval) }
+    }
+
+    /// One tick: the slice ready the longest, and the round's news when ready; then the next
+    /// tick asked for.
+    private mutating func broadcast(now: Instant, _ effects: inout [Effect]) {
+        guard now >= lastBroadcast + tickInterval else {
+            if let next = nextTick() { wake(.broadcast, at: next, &effects) }
+            return
+        }
+        // A slice nobody watches has nothing to send: it takes no tick.
         let list = watchList ?? WatchList(peers, ranking: ranking)
         watchList = list
-        defer {
-            schoolViewsDue = []
-            pagesDue = []
+        for slice in 0..<slices where list.watched[slice].isEmpty {
+            slicesChanged[slice] = false
+            schoolViewsDue[slice] = []
+            pagesDue[slice] = []
+            pagesHeld[slice] = []
         }
-        guard !list.watchers.isEmpty else { return }
+        var chosen: (slice: Int, ready: Instant)?
+        for slice in 0..<slices {
+            guard let ready = readyAt(slice), ready <= now, chosen.map({ ready < $0.ready }) ?? true else { continue }
+            chosen = (slice, ready)
+        }
+        let roundReady = roundDue && (roundHeldUntil ?? now) <= now
+        if chosen != nil || roundReady {
+            if let slice = chosen?.slice { sendSlice(slice, now: now, &effects) }
+            if roundReady { sendRound(now: now, &effects) }
+            lastBroadcast = now
+        }
+        if let next = nextTick() { wake(.broadcast, at: max(next, now), &effects) }
+    }
+
+    /// Protocol 2, one slice: every view of the slice watched is computed once (when a total
+    /// changed since the slice was last sent); each connection is sent those of its views there
+    /// that changed or are due, the same bytes to every watcher of one view; a page changed within
+    /// its watcher's byte budget waits for it (`PageBudget`), a page newly asked for does not.
+    private mutating func sendSlice(_ slice: Int, now: Instant, _ effects: inout [Effect]) {
+        let list = watchList ?? WatchList(peers, ranking: ranking)
+        watchList = list
+        let scoresChanged = slicesChanged[slice]
+        let (viewsDue, pagesAsked) = (schoolViewsDue[slice], pagesDue[slice])
+        slicesChanged[slice] = false
+        schoolViewsDue[slice] = []
+        pagesDue[slice] = []
+        sliceSentAt[slice] = now
+        if scoresChanged { effects.append(.measure(.broadcast)) }
+        let watched = list.watched[slice]
+        guard !watched.isEmpty else { return }
         // With no total changed, only the views due are new; the others are as last computed.
-        let changed: Set<BoardViewKey> = scoresChanged || !list.watched.allSatisfy(ranking.computed)
-            ? ranking.refresh(watching: list.watched, version: boardVersion) : []
-        for watcher in list.watchers {
-            if let school = watcher.school, changed.contains(school) || schoolViewsDue.contains(watcher.id),
-               let text = ranking.message(school) {
-                effects.append(.send(.text(text), to: watcher.id))
-            }
-            guard let page = watcher.page else { continue }
-            let asked = pagesDue.contains(watcher.id)
-            guard asked || changed.contains(page) || pagesHeld.contains(watcher.id), let text = ranking.message(page) else { continue }
-            if !asked, let next = nextPageAt[watcher.id], next > now {
-                pagesHeld.insert(watcher.id)
+        let changed: Set<BoardViewKey> = scoresChanged || !watched.allSatisfy(ranking.computed)
+            ? ranking.refresh(slice: slice, watching: watched, version: boardVersion) : []
+        for watch in list.slices[slice] {
+            guard watch.isPage else {
+                if changed.contains(watch.key) || viewsDue.contains(watch.id), let text = ranking.message(watch.key) {
+                    effects.append(.send(.text(text), to: watch.id))
+                }
                 continue
             }
-            pagesHeld.remove(watcher.id)
-            let sent = watcher.streamsPage ? BoardStream.event("page", json: text) : text
-            let budget = watcher.streamsPage ? pageBudget.streamBytesPerSecond : pageBudget.playerBytesPerSecond
+            let asked = pagesAsked.contains(watch.id)
+            guard asked || changed.contains(watch.key) || pagesHeld[slice].contains(watch.id), let text = ranking.message(watch.key) else { continue }
+            if !asked, let next = nextPageAt[watch.id], next > now {
+                pagesHeld[slice].insert(watch.id)
+                continue
+            }
+            pagesHeld[slice].remove(watch.id)
+            let sent = watch.streamsPage ? BoardStream.event("page", json: text) : text
+            let budget = watch.streamsPage ? pageBudget.streamBytesPerSecond : pageBudget.playerBytesPerSecond
             // The next no sooner than this one's bytes over the budget (less the interval's
-            // jitter: the broadcast that finds it due runs at an interval's multiple).
-            nextPageAt[watcher.id] = now + .milliseconds(sent.utf8.count * 1_000 / budget) - Self.broadcastInterval / 2
-            effects.append(.send(.text(sent), to: watcher.id))
+            // jitter: the tick that finds it due runs at an interval's multiple).
+            nextPageAt[watch.id] = now + .milliseconds(sent.utf8.count * 1_000 / budget) - Self.broadcastInterval / 2
+            effects.append(.send(.text(sent), to: watch.id))
         }
     }
 
-    /// The connections watching views (`Peer.watchesViews`), by id, with the keys of the views
-    /// they watch in the ranking of the catalog served.
+    /// The connection's school's view is due (at its slice's next tick).
+    private mutating func schoolViewDue(_ id: ConnectionID, school: String) {
+        schoolViewsDue[ranking.key(ofSchool: school).map { ranking.slice(of: $0) } ?? 0].insert(id)
+    }
+
+    /// The round changed: its news goes at the next tick.
+    private mutating func newRoundNews() {
+        roundDue = true
+        roundHeldUntil = nil
+    }
+
+    /// The connections watching views (`Peer.watchesViews`) by the slice of each view they watch,
+    /// in the order they are sent (by connection, a school's view before a page), with the keys
+    /// watched in each slice, in the ranking of the catalog served.
     private struct WatchList {
-        struct Watcher {
+        struct Watch {
             let id: ConnectionID
-            let school: BoardViewKey?
-            let page: BoardViewKey?
+            let key: BoardViewKey
+            /// A page (`Peer.page`), not the connection's school's view.
+            let isPage: Bool
             let streamsPage: Bool
         }
 
-        var watchers: [Watcher] = []
-        var watched = Set<BoardViewKey>()
+        var slices: [[Watch]]
+        var watched: [Set<BoardViewKey>]
 
         init(_ peers: [ConnectionID: Peer], ranking: BoardRanking) {
-            watchers.reserveCapacity(peers.count)
-            for (id, peer) in peers where peer.watchesViews {
-                let watcher = Watcher(id: id, school: peer.school.flatMap { ranking.key(ofSchool: $0) }, page: peer.page,
-                                      streamsPage: peer.streamsPage)
-                if let school = watcher.school { watched.insert(school) }
-                if let page = watcher.page { watched.insert(page) }
-                watchers.append(watcher)
+            slices = Array(repeating: [], count: ranking.slices)
+            watched = Array(repeating: [], count: ranking.slices)
+            for (id, peer) in peers.sorted(by: { $0.key < $1.key }) where peer.watchesViews {
+                if let school = peer.school.flatMap({ ranking.key(ofSchool: $0) }) { add(Watch(id: id, key: school, isPage: false, streamsPage: peer.streamsPage), ranking) }
+                if let page = peer.page { add(Watch(id: id, key: page, isPage: true, streamsPage: peer.streamsPage), ranking) }
             }
-            watchers.sort { $0.id < $1.id }
+        }
+
+        private mutating func add(_ watch: Watch, _ ranking: BoardRanking) {
+            let slice = ranking.slice(of: watch.key)
+            slices[slice].append(watch)
+            watched[slice].insert(watch.key)
         }
     }
 
@@ -745,7 +828,7 @@ struct BattleHall: Sendable {
         if roundBoard.map({ !$0.sameStandings(board) }) ?? true {
             roundBoard = board
             roundBoardVersion += 1
-            roundDue = true
+            newRoundNews()
         }
         broadcastWhenDue(now: now, &effects)
     }
@@ -764,6 +847,7 @@ struct BattleHall: Sendable {
     /// when its interval is over.
     private mutating func sendRound(now: Instant, _ effects: inout [Effect]) {
         roundDue = false
+        roundHeldUntil = nil
         guard let board = roundBoard, let nowMs = wallMs(now), board.isShown(atMs: nowMs) else { return }
         var event: String?
         var heldBack: Instant?
@@ -798,7 +882,7 @@ struct BattleHall: Sendable {
         }
         if let heldBack {
             roundDue = true
-            wake(.broadcast, at: max(heldBack, now + Self.broadcastInterval), &effects)
+            roundHeldUntil = max(heldBack, now + Self.broadcastInterval)
         }
     }
 

@@ -5,8 +5,13 @@ import TouchSchoolProtocol
 /// step with the saved totals (O(log n) a changed school), and the views watched, computed once
 /// an interval and encoded once each, whatever number of players watch them (the players of one
 /// school share its view, byte for byte).
+///
+/// The views are kept in `slices`: each view key belongs to one (`slice(of:)`), and a slice is
+/// computed and sent as a whole, so that the hall can send one slice at a time instead of every
+/// view at once.
 struct BoardRanking: Sendable {
     let catalog: Catalog
+    let slices: Int
     private(set) var leaderboard: Leaderboard
     /// Ids the catalog lists as aliases, by the position they count for: a school's count is its
     /// own id's total plus its aliases' (as `SavedState.counts(in:)` adds them).
@@ -14,13 +19,18 @@ struct BoardRanking: Sendable {
     /// Each school's id by position, taken from the catalog once: a view names seven schools, and
     /// taking a whole `School` out of the catalog for each id cost more than computing the view.
     private let ids: [String]
-    private var views = BoardViews()
-    /// This interval's encodings of the views computed, made when first sent.
-    private var encoded: [BoardViewKey: String] = [:]
-    private var encodedVersion: UInt64 = 0
+    /// By slice: the views computed at the slice's last `refresh`, their encodings (made when
+    /// first sent) and the board version they were computed at.
+    private var views: [BoardViews]
+    private var encoded: [[BoardViewKey: String]]
+    private var encodedVersion: [UInt64]
 
-    init(catalog: Catalog, scores: [String: UInt64]) {
+    init(catalog: Catalog, scores: [String: UInt64], slices: Int = 1) {
         self.catalog = catalog
+        self.slices = max(1, slices)
+        views = Array(repeating: BoardViews(), count: self.slices)
+        encoded = Array(repeating: [:], count: self.slices)
+        encodedVersion = Array(repeating: 0, count: self.slices)
         leaderboard = Leaderboard(catalog: catalog, counts: SavedState(scores: scores, players: [:]).counts(in: catalog))
         var aliasesOf: [Int: [String]] = [:]
         for alias in catalog.aliases.keys {
@@ -62,24 +72,35 @@ struct BoardRanking: Sendable {
         catalog.position(ofID: id).map { .school($0) }
     }
 
-    /// Whether the last `refresh` computed this view.
-    func computed(_ key: BoardViewKey) -> Bool { views.views[key] != nil }
+    /// The slice a view belongs to: a school's by its place in the catalog, a page's by its
+    /// number in its league (pages are few; most are a league's first).
+    func slice(of key: BoardViewKey) -> Int {
+        switch key {
+        case let .school(position): position % slices
+        case let .page(_, places): places.lowerBound / max(1, places.count) % slices
+        }
+    }
 
-    /// Computes every watched view and returns the keys whose view changed since the last
-    /// interval (a view watched for the first time included).
-    mutating func refresh(watching watched: Set<BoardViewKey>, version: UInt64) -> Set<BoardViewKey> {
-        let changed = views.refresh(watching: watched, on: leaderboard)
-        encoded = [:]
-        encodedVersion = version
+    /// Whether its slice's last `refresh` computed this view.
+    func computed(_ key: BoardViewKey) -> Bool { views[slice(of: key)].views[key] != nil }
+
+    /// Computes every watched view of `slice` (the keys `watched`, all of that slice) and returns
+    /// those whose view changed since the slice's last refresh (a view watched for the first time
+    /// included).
+    mutating func refresh(slice: Int, watching watched: Set<BoardViewKey>, version: UInt64) -> Set<BoardViewKey> {
+        let changed = views[slice].refresh(watching: watched, on: leaderboard)
+        encoded[slice] = [:]
+        encodedVersion[slice] = version
         return Set(changed.keys)
     }
 
-    /// The message of a view computed at the last `refresh`, encoded once an interval.
+    /// The message of a view computed at its slice's last `refresh`, encoded once a refresh.
     mutating func message(_ key: BoardViewKey) -> String? {
-        if let text = encoded[key] { return text }
-        guard let view = views.views[key] else { return nil }
-        let text = encode(view, version: encodedVersion)
-        encoded[key] = text
+        let slice = slice(of: key)
+        if let text = encoded[slice][key] { return text }
+        guard let view = views[slice].views[key] else { return nil }
+        let text = encode(view, version: encodedVersion[slice])
+        encoded[slice][key] = text
         return text
     }
 

@@ -13,10 +13,12 @@ import TouchSchoolStore
     static let catalog = try! CatalogResource(bytes: CatalogFile.encode(storeTestCatalog), source: "test")
     static let battleID = "hall-test-battle-0001"
 
+    /// A hall sending its views in `slices` (1: every view at each tick, as the tests of what a
+    /// view holds and when it goes expect; `BattleHallSlicesTests` has the standard's).
     static func hall(board: StoredBoard = StoredBoard(version: 0, scores: [:]), devicesStored: Int = 0,
-                     maximumDevices: Int = .max, readsRounds: Bool = false) -> BattleHall {
+                     maximumDevices: Int = .max, readsRounds: Bool = false, slices: Int = 1) -> BattleHall {
         BattleHall(battleID: battleID, catalog: catalog, board: board, histories: TapJudges(addresses: .standard),
-                   devicesStored: devicesStored, maximumDevices: maximumDevices, readsRounds: readsRounds, now: t0)
+                   devicesStored: devicesStored, maximumDevices: maximumDevices, readsRounds: readsRounds, slices: slices, now: t0)
     }
 
     static func batch(_ connection: ConnectionID, _ device: String, seq: UInt64, taps: UInt64) -> ReceivedBatch {

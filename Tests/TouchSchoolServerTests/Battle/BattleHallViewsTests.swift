@@ -89,7 +89,7 @@ import TouchSchoolStore
         var scores: [String: UInt64] = [:]
         for (index, id) in ids.enumerated() { scores[id] = UInt64(80 - index * 10) }
         var hall = BattleHall(battleID: T.battleID, catalog: resource, board: StoredBoard(version: 1, scores: scores),
-                              histories: TapJudges(addresses: .standard), now: T.t0)
+                              histories: TapJudges(addresses: .standard), slices: 1, now: T.t0)
         _ = try #require(Self.welcomed(&hall, 1, "first", school: "S1"))
         _ = try #require(Self.welcomed(&hall, 8, "last", school: "S8"))
         var now = T.t0 + BattleHall.broadcastInterval
