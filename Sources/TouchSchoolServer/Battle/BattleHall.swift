@@ -37,7 +37,8 @@ import TouchSchoolProtocol
 /// started, at once when `commitBatchLimit` wait; an ack goes out only when its commit is
 /// saved; a hello waits until no batch of its device waits or is being saved; each view goes
 /// out at most once a `broadcastInterval`, the views in `slices` sent one slice a tick, ticks at
-/// least `broadcastInterval / slices` apart; on shutdown what arrived is saved (three tries) and
+/// least `broadcastInterval / slices` apart, a tick whose news is stale waiting for the commit
+/// coming (`nextTick()`); on shutdown what arrived is saved (three tries) and
 /// acknowledged before every connection is told "going away" and closed.
 struct BattleHall: Sendable {
     typealias Instant = ContinuousClock.Instant
@@ -48,11 +49,12 @@ struct BattleHall: Sendable {
     static let commitBatchLimit = 2_000
     /// The least time between two broadcasts of the views: four a second, the bare stack's
     /// cadence. A tap reaches the other players within the commit window, the save and at most
-    /// this. Every view changes every interval in a national battle (each carries the leaders,
-    /// who never stop), so this is what each player receives: at 180 ms (5.5 views a second) the
-    /// server's CPU was 1.43–1.68× the bare stack's at 1,000–2,000 players, at 250 ms 1.34–1.43×
-    /// (same rounds), with 26 % fewer bytes per player and the tap seen by others p99 within the
-    /// runs' noise (BENCHMARKS.md, "Four views a second").
+    /// this (under load 225 ms: the ticks follow the commits, `nextTick()`). Every view changes
+    /// every interval in a national battle (each carries the leaders, who never stop), so this
+    /// is what each player receives: at 180 ms (5.5 views a second) the server's CPU was
+    /// 1.43–1.68× the bare stack's at 1,000–2,000 players, at 250 ms 1.34–1.43× (same rounds),
+    /// with 26 % fewer bytes per player and the tap seen by others p99 within the runs' noise
+    /// (BENCHMARKS.md, "Four views a second").
     static let broadcastInterval: Duration = .milliseconds(250)
     /// The views are sent in this many slices (`BoardRanking.slice(of:)`), one slice a tick, each
     /// slice every `broadcastInterval`: at 4,000 players, every view at once was 4,000 messages
@@ -233,6 +235,8 @@ struct BattleHall: Sendable {
     private(set) var sliceSentAt: [Instant]
     /// When the last tick sent a slice or the round's news.
     private(set) var lastBroadcast: Instant
+    /// When a total last changed (a commit landed, a poll read another server's).
+    private(set) var lastChange: Instant?
     /// The board ranked for protocol 2's views.
     private(set) var ranking: BoardRanking
     /// By the slice of the view: connections whose school's view, or page, has not been sent
@@ -369,7 +373,7 @@ struct BattleHall: Sendable {
                 guard let changes else { break }
                 effects.append(.measure(.boardPoll))
                 polledVersion = max(polledVersion, changes.version)
-                take(changes)
+                take(changes, now: now)
                 broadcastWhenDue(now: now, &effects)
             }
         case let .boardHint(version):
@@ -400,7 +404,7 @@ struct BattleHall: Sendable {
             }
         case let .banned(outcome):
             if let board = outcome.board {
-                take(board)
+                take(board, now: now)
                 broadcastWhenDue(now: now, &effects)
             }
         case let .alarm(alarm):
@@ -582,7 +586,7 @@ struct BattleHall: Sendable {
             effects.append(.measure(.committed))
             noteSaveWorks(&effects)
             for note in window.notes { effects.append(.log(.warning, "The saved scores were repaired", metadata: ["problem": "\(note)"])) }
-            take(window.board)
+            take(window.board, now: now)
             histories.update(with: window.histories)
             devicesStored += result.newDevices
             var acknowledged = 0
@@ -633,7 +637,7 @@ struct BattleHall: Sendable {
 
     /// New totals saved here or by another server, read at `changes.version`: the board and the
     /// next broadcast take them. A total read at an older version than the one held is skipped.
-    private mutating func take(_ changes: StoredBoard) {
+    private mutating func take(_ changes: StoredBoard, now: Instant) {
         var changed: [String] = []
         var wentDown = false
         for (id, total) in changes.scores where (scoreVersions[id] ?? 0) <= changes.version {
@@ -643,7 +647,10 @@ struct BattleHall: Sendable {
             scores[id] = total
             changed.append(id)
         }
-        if !changed.isEmpty { slicesChanged = Array(repeating: true, count: slices) }
+        if !changed.isEmpty {
+            slicesChanged = Array(repeating: true, count: slices)
+            lastChange = now
+        }
         // Taps taken off (a ban's removal, a reset, on this server or another) show on every page
         // at the next interval, whatever its budget (the operator's promise: within a second).
         // Rare: taps only ever add otherwise.
@@ -673,20 +680,28 @@ struct BattleHall: Sendable {
     }
 
     /// The next tick: the soonest a slice or the round's news is ready, a tick after the last at
-    /// the soonest; nil when nothing waits.
+    /// the soonest; nil when nothing waits. When the last change is over half a tick older than
+    /// that and a commit is coming, the tick waits for it to land (at most a commit window).
+    ///
+    /// Under load a commit lands every window, the ticks come every tick, and nothing else keeps
+    /// them in step. A tick just before a landing sends its slice nothing new: that slice shows
+    /// the commit's taps only an interval later, 250 ms after the landing. Ticks that follow the
+    /// landings, half a tick late at most, show every slice a commit's taps within that half tick
+    /// and the four ticks after: 225 ms (`BattleHallSlicesTests`).
     private func nextTick() -> Instant? {
         var soonest = roundDue ? roundHeldUntil ?? lastBroadcast : nil
         for slice in 0..<slices { if let ready = readyAt(slice) { soonest = min(soonest ?? ready, ready) } }
-        return soonest.map { max($0, lastBroadcast + tickInterval) }
+        guard let soonest else { return nil }
+        let due = max(soonest, lastBroadcast + tickInterval)
+        let commitComing = committing != nil || !pending.isEmpty
+        let stale = lastChange.map { due - $0 > tickInterval / 2 } ?? true
+        return commitComing && stale ? due + Self.commitWindow : due
     }
 
     /// One tick: the slice ready the longest, and the round's news when ready; then the next
     /// tick asked for.
     private mutating func broadcast(now: Instant, _ effects: inout [Effect]) {
-        guard now >= lastBroadcast + tickInterval else {
-            if let next = nextTick() { wake(.broadcast, at: next, &effects) }
-            return
-        }
+        if let next = nextTick(), next > now { return wake(.broadcast, at: next, &effects) }
         // A slice nobody watches has nothing to send: it takes no tick.
         let list = watchList ?? WatchList(peers, ranking: ranking)
         watchList = list

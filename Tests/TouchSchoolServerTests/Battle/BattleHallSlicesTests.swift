@@ -99,3 +99,79 @@ import TouchSchoolStore
         #expect(hall.finished)
     }
 }
+
+extension BattleHallSlicesTests {
+    /// When each commit landed (ms) with its board version, and the views each connection was
+    /// sent (ms, version), under a load of one batch every `batchEvery` ms, each commit taking
+    /// `commitMs`.
+    struct Load {
+        var landings: [(ms: Int, version: UInt64)] = []
+        var views: [ConnectionID: [(ms: Int, version: UInt64)]] = [:]
+
+        /// How long after each landing in `from..<to` a connection was first sent a view that
+        /// holds it: the longest for any connection.
+        func longestWait(from: Int, to: Int) -> Int {
+            var longest = 0
+            for landing in landings where (from..<to).contains(landing.ms) {
+                for (_, sent) in views {
+                    guard let seen = sent.first(where: { $0.ms >= landing.ms && $0.version >= landing.version }) else { return .max }
+                    longest = max(longest, seen.ms - landing.ms)
+                }
+            }
+            return longest
+        }
+    }
+
+    static func load(_ hall: inout BattleHall, from start: Int, until end: Int, batchEvery: Int, commitMs: Int) -> Load {
+        var load = Load()
+        var version: UInt64 = 10
+        var total: UInt64 = 10
+        var seq: UInt64 = 1
+        var landing: (ms: Int, batches: [ReceivedBatch])?
+        func record(_ effects: [BattleHall.Effect], at ms: Int) {
+            for case let .commit(batches, _, _) in effects { landing = (ms + commitMs, batches) }
+            for (to, messages) in V.views(effects) {
+                for case let .view(view) in messages { load.views[to, default: []].append((ms, view.version)) }
+            }
+        }
+        for ms in start...end {
+            if let due = landing, due.ms == ms {
+                landing = nil
+                version += 1
+                total += UInt64(due.batches.count)
+                load.landings.append((ms, version))
+                let outcomes = due.batches.map { BatchOutcome.acknowledged(T.ack($0.batch.seq, 1)) }
+                record(hall.update(.committed(T.saved(outcomes, board: StoredBoard(version: version, scores: ["A": total]))), now: T.at(ms)), at: ms)
+            }
+            if (ms - start) % batchEvery == 0 {
+                seq += 1
+                record(hall.update(.batch(T.batch(1, "device-1", seq: seq, taps: 1)), now: T.at(ms)), at: ms)
+            }
+            for alarm in [BattleHall.Alarm.commit, .broadcast] where hall.alarms[alarm].map({ $0 <= T.at(ms) }) == true {
+                record(hall.update(.alarm(alarm), now: T.at(ms)), at: ms)
+            }
+        }
+        return load
+    }
+
+    /// Commits every window or so (the window runs from a batch's arrival, so with a batch every
+    /// 2 ms they start every 52 ms, drifting against the ticks), each taking a few ms: the ticks
+    /// follow the landings, and every view holds a commit's taps within four ticks and a half
+    /// after it landed (225 ms), not an interval (250 ms: 248–249 here when the ticks kept their
+    /// own step). Each view still goes at most, and about, every interval.
+    @Test func underLoadTheTicksFollowTheCommits() throws {
+        for (batchEvery, commitMs) in [(1, 5), (1, 15), (2, 10), (3, 30), (5, 20), (7, 3)] {
+            var hall = try Self.hall()
+            _ = Self.runAlarms(&hall, until: 1_000)
+            // A change at 1,030 sets the ticks going at 30 and 80 ms past each tenth of a second.
+            _ = Self.change(&hall, version: 5, ["B": 7], at: 1_030)
+            let load = Self.load(&hall, from: 1_031, until: 6_000, batchEvery: batchEvery, commitMs: commitMs)
+            let label = "a batch every \(batchEvery) ms, commits of \(commitMs) ms"
+            #expect(load.longestWait(from: 1_500, to: 5_500) <= 225, "\(label)")
+            for (id, sent) in load.views {
+                let gaps = zip(sent, sent.dropFirst()).map { $1.ms - $0.ms }
+                #expect(gaps.allSatisfy { (250...300).contains($0) }, "\(label), connection \(id): \(gaps)")
+            }
+        }
+    }
+}
