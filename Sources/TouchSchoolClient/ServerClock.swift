@@ -10,20 +10,33 @@ package struct ServerClock: Sendable {
     private var sentMs: [Int64] = []
 
     package init() {}
-    private(set) var samples = 0
+    /// The pongs taken, with the server's clock or without.
+    private(set) var answers = 0
     private(set) var best: (roundTripMs: Int64, offsetMs: Int64)?
 
-    /// How many samples a connection takes at its start, a second apart.
+    /// How many samples a connection takes at its start, a second apart; more while none has a
+    /// round trip of at most `preciseRoundTripMs`, up to `samplesAtMost`. A game started on a busy
+    /// machine reads its first pongs late: seen on CI, three samples of ~280 ms put the server's
+    /// clock (this machine's own) 135 ms behind, and a round's start was drawn that late.
     static let samplesWanted = 3
+    static let samplesAtMost = 10
+    /// Within 20 ms of the server's clock: a round starts on every screen within 100 ms.
+    static let preciseRoundTripMs: Int64 = 40
     static let sampleIntervalSeconds = 1.0
+
+    /// Whether another ping should measure the clock (a second after the last).
+    var wantsSample: Bool {
+        answers < Self.samplesWanted
+            || (answers < Self.samplesAtMost && (best?.roundTripMs ?? .max) > Self.preciseRoundTripMs)
+    }
 
     mutating func pinged(atMs: Int64) { sentMs.append(atMs) }
 
     mutating func ponged(serverMs: Int64?, atMs received: Int64) {
         guard !sentMs.isEmpty else { return }
         let sent = sentMs.removeFirst()
+        answers += 1
         guard let serverMs else { return }
-        samples += 1
         let roundTrip = max(0, received - sent)
         if best.map({ roundTrip < $0.roundTripMs }) ?? true {
             best = (roundTrip, serverMs - (sent + received) / 2)

@@ -278,8 +278,8 @@ extension NetworkBattle {
                 lastSent = Date()
             }
             // A few pings at the start measure the server's clock (a round's countdown is shown
-            // by it); then one when idle keeps the connection open.
-            let measuring = session.withLock { $0.clock.samples } < ServerClock.samplesWanted
+            // by it: `ServerClock.wantsSample`); then one when idle keeps the connection open.
+            let measuring = session.withLock { $0.clock.wantsSample }
                 && Date().timeIntervalSince(lastClockPing) >= ServerClock.sampleIntervalSeconds
             if measuring || (batches.isEmpty && Date().timeIntervalSince(lastSent) >= Self.keepAliveSeconds) {
                 session.withLock { $0.clock.pinged(atMs: Self.wallClockMs()) }

@@ -6,8 +6,9 @@ import TouchSchoolView
 /// `view` when the frame changed. Sleeps in the terminal read, so an idle game uses no CPU.
 /// Saving happens elsewhere (`BattleConnection`): the loop hands changes over and takes the
 /// answers as events, and never waits on a disk, a lock or a network. It plays on any
-/// `GameTerminal`: the player's own, or an SSH player's on the server. (Its timings are computed
-/// properties: a generic type has no stored static ones.)
+/// `GameTerminal`: the player's own, or an SSH player's on the server, by `clock` (the
+/// monotonic clock; a test's own). (Its timings are computed properties: a generic type has no
+/// stored static ones.)
 public struct GameRunner<Terminal: GameTerminal> {
     /// At most 60 frames a second while anything moves (≥ 30 fps promised), none while nothing
     /// does. It also bounds how long a key waits for its frame: well within the 33 ms of one frame
@@ -26,6 +27,7 @@ public struct GameRunner<Terminal: GameTerminal> {
     private let screen: Terminal
     private let frameNanoseconds: Int64
     private let battle: any BattleConnection
+    private let clock: () -> Instant
     public private(set) var state: GameState
     private var decoder = InputDecoder()
     private var isFinished = false
@@ -41,8 +43,10 @@ public struct GameRunner<Terminal: GameTerminal> {
     /// for a moment, short enough that a stuck one does not hold the player's terminal.
     static var finalSaveNanoseconds: Int64 { 10_000_000_000 }
 
-    public init(screen: Terminal, battle: any BattleConnection, state: GameState, frameNanoseconds: Int64 = localFrameNanoseconds) {
+    public init(screen: Terminal, battle: any BattleConnection, state: GameState, frameNanoseconds: Int64 = localFrameNanoseconds,
+                clock: @escaping () -> Instant = MonotonicClock.now) {
         self.screen = screen
+        self.clock = clock
         self.frameNanoseconds = frameNanoseconds
         self.battle = battle
         self.state = state
@@ -55,9 +59,9 @@ public struct GameRunner<Terminal: GameTerminal> {
         defer { finishSaving() }
         while !isFinished {
             readInput(waitingUpTo: waitMilliseconds)
-            if !isFinished, screen.takeEndRequest() { feed(.terminate, at: MonotonicClock.now()) }
+            if !isFinished, screen.takeEndRequest() { feed(.terminate, at: clock()) }
             if isFinished { break }
-            let now = MonotonicClock.now()
+            let now = clock()
             if let pasteEnded = decoder.tick(now: now) { feed(pasteEnded, at: now) }
             for event in battle.takeEvents() {
                 feed(event, at: now)
@@ -65,6 +69,9 @@ public struct GameRunner<Terminal: GameTerminal> {
             }
             feed(.tick, at: now)
             if isFinished { break }
+            // A round's digit or seconds left changed by the clock since the last frame: drawn
+            // like news, a frame later if the last frame is too recent (not at its next change).
+            if let lastFrame, let change = state.round?.nextChange(after: lastFrame), change <= now { hasUndrawnChanges = true }
             if lastFrame.map({ now.nanoseconds(since: $0) >= frameNanoseconds }) ?? true {
                 screen.draw(view(state, now: now))
                 lastFrame = now
@@ -102,13 +109,13 @@ public struct GameRunner<Terminal: GameTerminal> {
         screen.setReadTimeout(milliseconds: milliseconds)
         guard var input = screen.read() else { return }
         screen.setReadTimeout(milliseconds: 0)
-        let deadline = MonotonicClock.now().nanoseconds + Self.drainNanoseconds
+        let deadline = clock().nanoseconds + Self.drainNanoseconds
         while true {
             hasUndrawnChanges = true
-            let now = MonotonicClock.now()
+            let now = clock()
             if let pasteEnded = decoder.tick(now: now) { feed(pasteEnded, at: now) }
             if let event = decoder.decode(input, now: now) { feed(event, at: now) }
-            if isFinished || MonotonicClock.now().nanoseconds >= deadline { return }
+            if isFinished || clock().nanoseconds >= deadline { return }
             guard let next = screen.read() else { return }
             input = next
         }
@@ -133,6 +140,6 @@ public struct GameRunner<Terminal: GameTerminal> {
     /// `state.unsavedChanges` says what could not be saved.
     private mutating func finishSaving() {
         lastSaveFinished = battle.finish(timeoutNanoseconds: Self.finalSaveNanoseconds)
-        for event in battle.takeEvents() { _ = update(&state, event, now: MonotonicClock.now()) }
+        for event in battle.takeEvents() { _ = update(&state, event, now: clock()) }
     }
 }

@@ -65,4 +65,83 @@ import TouchSchoolView
         let frame = Int(GameRunner<QuietTerminal>.localFrameNanoseconds / 1_000_000) + 1
         #expect(terminal.draws.contains(2) || terminal.timeouts[2] <= frame, "timeouts \(terminal.timeouts), draws after reads \(terminal.draws)")
     }
+
+    /// A clock the test moves: a terminal's read that waits moves it by the wait. (Unchecked:
+    /// read and moved on the test's thread only.)
+    final class VirtualClock: @unchecked Sendable {
+        var now = MonotonicClock.now()
+        func advance(milliseconds: Int) { now = now.adding(milliseconds: Int64(milliseconds)) }
+    }
+
+    /// A terminal with nothing typed whose reads wait their whole timeout on `clock`; it keeps
+    /// when each frame was drawn, and asks the game to end after `iterations` reads.
+    final class WaitingTerminal: GameTerminal {
+        let clock: VirtualClock
+        let iterations: Int
+        var draws: [Instant] = []
+        private var timeout = 0
+        private var reads = 0
+
+        init(clock: VirtualClock, iterations: Int) {
+            self.clock = clock
+            self.iterations = iterations
+        }
+
+        func setReadTimeout(milliseconds: Int) { timeout = milliseconds }
+        func read() -> TerminalInput? {
+            reads += 1
+            clock.advance(milliseconds: timeout)
+            return nil
+        }
+        func draw(_ grid: CellGrid) { draws.append(clock.now) }
+        func beep() {}
+        func takeEndRequest() -> Bool { reads >= iterations }
+        var wakeUp: @Sendable () -> Void { {} }
+    }
+
+    /// Tells a round at the loop's second look, by `clock`, whose countdown's digit changes
+    /// `changeAfterMs` later. (Unchecked: the loop is its only caller, on the test's thread.)
+    final class RoundBattle: BattleConnection, @unchecked Sendable {
+        let clock: VirtualClock
+        let changeAfterMs: Int64
+        private var looks = 0
+        init(clock: VirtualClock, changeAfterMs: Int64) {
+            self.clock = clock
+            self.changeAfterMs = changeAfterMs
+        }
+        func submit(_ changes: PendingChanges) {}
+        func takeEvents() -> [GameEvent] {
+            looks += 1
+            guard looks == 2 else { return [] }
+            let startsAtMs = 1_000_000 + 2_000 + changeAfterMs
+            let standing = RoundStanding(id: 1, place: nil, count: 0, players: 0, final: false)
+            return [.roundTold(RoundNews(id: 1, title: nil, startsAtMs: startsAtMs, endsAtMs: startsAtMs + 10_000, graceMs: 5_000,
+                                         serverNowMs: 1_000_000, standing: standing, toldAt: clock.now))]
+        }
+        func finish(timeoutNanoseconds: Int64) -> Bool { true }
+        func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {}
+        func watch(_ page: PageWatch?) {}
+    }
+
+    /// A round's digit that changes by the clock less than a frame after a frame was drawn (here
+    /// the frame of the round's news) is drawn a frame later. It was drawn only at the round's next
+    /// change, a second later: the loop woke for the change, found the last frame too recent to
+    /// draw another, and forgot the change.
+    @Test func aRoundsChangeJustAfterAFrameIsDrawnAFrameLater() {
+        let clock = VirtualClock()
+        let terminal = WaitingTerminal(clock: clock, iterations: 8)
+        let changeAfterMs: Int64 = 8
+        var runner = GameRunner(screen: terminal, battle: RoundBattle(clock: clock, changeAfterMs: changeAfterMs),
+                                state: Self.state(), clock: { clock.now })
+        let start = clock.now
+        runner.run()
+        let drawn = terminal.draws.map { $0.nanoseconds(since: start) / 1_000_000 }
+        // The news came at the second look, after the first wait (idle): drawn then. Its digit
+        // changes 8 ms later: drawn within a frame of that.
+        let told = try? #require(drawn.count >= 2 ? drawn[1] : nil, "frames drawn at \(drawn) ms")
+        guard let told else { return }
+        let change = told + changeAfterMs
+        let frame = GameRunner<WaitingTerminal>.localFrameNanoseconds / 1_000_000
+        #expect(drawn.contains { $0 >= change && $0 <= change + frame }, "the change at \(change) ms; frames drawn at \(drawn) ms")
+    }
 }
