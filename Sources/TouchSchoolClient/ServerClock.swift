@@ -16,8 +16,9 @@ package struct ServerClock: Sendable {
 
     /// How many samples a connection takes at its start, a second apart; more while none has a
     /// round trip of at most `preciseRoundTripMs`, up to `samplesAtMost`. A game started on a busy
-    /// machine reads its first pongs late: seen on CI, three samples of ~280 ms put the server's
-    /// clock (this machine's own) 135 ms behind, and a round's start was drawn that late.
+    /// machine may read its first pongs late: three pongs read ~280 ms late would put the
+    /// server's clock (on the same machine) 135 ms behind, and a round's start would be drawn
+    /// that late.
     static let samplesWanted = 3
     static let samplesAtMost = 10
     /// Within 20 ms of the server's clock: a round starts on every screen within 100 ms.

@@ -9,10 +9,10 @@ struct ServerClockTests {
         clock.ponged(serverMs: server, atMs: received)
     }
 
-    /// Seen on CI: a game started on a loaded machine took its three samples while its own reader
-    /// was slow, each pong read ~280 ms after the server sent it. The server's clock is this
-    /// machine's, yet the kept sample put it 135 ms behind, and the game drew a round's start
-    /// 139–145 ms late. The game keeps measuring until a sample's round trip is short.
+    /// A game started on a loaded machine takes its three samples while its own reader is slow,
+    /// each pong read ~280 ms after the server sent it. The server's clock is this machine's, yet
+    /// the kept sample puts it 135 ms behind: a round's start would be drawn that late. The game
+    /// keeps measuring until a sample's round trip is short.
     @Test func aClockMeasuredOnlyThroughSlowRoundTripsIsMeasuredAgainUntilOneIsShort() {
         var clock = ServerClock()
         for second in Int64(0)..<3 {
