@@ -12,6 +12,7 @@ let package = Package(
         // The load benchmark (issue 9): real WebSockets on loopback.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         .target(
@@ -56,12 +57,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // The load benchmark (issue 9): simulated players over real WebSockets against
-        // `touchschool serve` or the bare baseline server; driven by `load.sh`.
+        // `touchschool serve` or the bare baseline server; driven by `load.sh`. Its players are
+        // NIO channel handlers, so that it takes as little as it can of the cores it shares with
+        // the server it measures (`PlayerConnection`).
         .executableTarget(
             name: "LoadGenerator",
             dependencies: [
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "TouchSchoolProtocol", package: "TouchSchool"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "LoadGenerator"
         ),

@@ -1,6 +1,4 @@
 import Foundation
-import HummingbirdWSClient
-import Logging
 import Synchronization
 
 /// The run's shared switches and counters.
@@ -45,8 +43,8 @@ final class Run: Sendable {
     func schoolID(_ index: Int) -> String { schoolIDs[index] }
 }
 
-/// One simulated player: its own device key and WebSocket; hello, then one batch a second. Player
-/// 0 is the probe: its school leads, and every other player times when the probe's taps reach
+/// One simulated player: its own device key and WebSocket (`PlayerConnection`); hello, then one
+/// batch a second. Player 0 is the probe: its school leads, and every other player times when the probe's taps reach
 /// its screen (protocol 1: the board; protocol 2: the view's national top).
 final class Player: Sendable {
     struct State {
@@ -97,70 +95,65 @@ final class Player: Sendable {
         UInt64(payload + (payload < 126 ? 2 : payload < 65_536 ? 4 : 10))
     }
 
-    func play(port: Int, run: Run, logger: Logger) async {
-        let url = "ws://127.0.0.1:\(port)/v1/play"
-        do {
-            _ = try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 22), logger: logger) { inbound, outbound, _ in
-                try await outbound.write(.text(#"{"type":"hello","protocol":\#(run.protocolVersion),"device":"\#(self.device)","player":"load \#(self.index)"}"#))
-                try await withThrowingTaskGroup(of: Void.self) { tasks in
-                    for try await message in inbound.messages(maxSize: 1 << 22) {
-                        guard case let .text(received) = message else { continue }
-                        let now = nowNanos()
-                        var text = received
-                        let size = text.utf8.count
-                        let kind = text.withUTF8 { Scan.kind($0) }
-                        let inWindow = run.inWindow(now)
-                        if inWindow || kind == .view || kind == .board {
-                            self.state.withLock { state in
-                                if inWindow {
-                                    state.bytesInWindow += Self.frameBytes(size)
-                                    if kind == .view || kind == .board {
-                                        state.viewsInWindow += 1
-                                        state.viewBytesInWindow += Self.frameBytes(size)
-                                    }
-                                    if kind == .round {
-                                        state.roundsInWindow += 1
-                                        state.roundBytesInWindow += Self.frameBytes(size)
-                                    }
-                                }
-                                if kind == .view, state.firstViewBytes == 0 { state.firstViewBytes = size }
-                            }
-                        }
-                        switch kind {
-                        case .ack:
-                            guard let (seq, accepted) = text.withUTF8({ Scan.ack($0) }) else {
-                                self.state.withLock { $0.unexpected.append(text) }
-                                continue
-                            }
-                            if accepted != (self.isProbe ? run.probeTaps : run.tapsPerBatch) {
-                                self.state.withLock { if $0.unexpected.count < 4 { $0.unexpected.append("partly refused: " + text) } }
-                            }
-                            self.acknowledged(seq: seq, accepted: accepted, at: now, run: run)
-                        case .board, .view:
-                            guard !self.isProbe,
-                                  let total = text.withUTF8({ Scan.probeTotal($0, needle: run.probeNeedle, topOnly: kind == .view) }) else { continue }
-                            self.seen(probeTotal: total, at: now, run: run)
-                        case .welcome:
-                            let first = self.state.withLock { state -> Bool in
-                                defer { state.welcomed = true }
-                                if !state.welcomed { state.welcomeBytes = size }
-                                return !state.welcomed
-                            }
-                            guard first else { continue }
-                            run.welcomed.add(1, ordering: .relaxed)
-                            tasks.addTask { try await self.tap(outbound, run: run) }
-                        case .round:
-                            continue
-                        case .other:
-                            self.state.withLock { $0.unexpected.append(String(text.prefix(200))) }
-                        }
+    /// One message from the server, read at `now`: counted, and timed when it is an ack or shows
+    /// the probe's school. True for the first welcome: the player starts tapping.
+    func received(_ bytes: UnsafeBufferPointer<UInt8>, at now: UInt64, run: Run) -> Bool {
+        let size = bytes.count
+        let kind = Scan.kind(bytes)
+        let inWindow = run.inWindow(now)
+        if inWindow || kind == .view || kind == .board {
+            state.withLock { state in
+                if inWindow {
+                    state.bytesInWindow += Self.frameBytes(size)
+                    if kind == .view || kind == .board {
+                        state.viewsInWindow += 1
+                        state.viewBytesInWindow += Self.frameBytes(size)
                     }
-                    tasks.cancelAll()
+                    if kind == .round {
+                        state.roundsInWindow += 1
+                        state.roundBytesInWindow += Self.frameBytes(size)
+                    }
                 }
+                if kind == .view, state.firstViewBytes == 0 { state.firstViewBytes = size }
             }
-        } catch {
-            state.withLock { $0.failure = "\(error)" }
         }
+        switch kind {
+        case .ack:
+            guard let (seq, accepted) = Scan.ack(bytes) else {
+                state.withLock { $0.unexpected.append(String(decoding: bytes, as: UTF8.self)) }
+                return false
+            }
+            if accepted != (isProbe ? run.probeTaps : run.tapsPerBatch) {
+                state.withLock { if $0.unexpected.count < 4 { $0.unexpected.append("partly refused: " + String(decoding: bytes, as: UTF8.self)) } }
+            }
+            acknowledged(seq: seq, accepted: accepted, at: now, run: run)
+        case .board, .view:
+            guard !isProbe, let total = Scan.probeTotal(bytes, needle: run.probeNeedle, topOnly: kind == .view) else { return false }
+            seen(probeTotal: total, at: now, run: run)
+        case .welcome:
+            let first = state.withLock { state -> Bool in
+                defer { state.welcomed = true }
+                if !state.welcomed { state.welcomeBytes = size }
+                return !state.welcomed
+            }
+            guard first else { return false }
+            run.welcomed.add(1, ordering: .relaxed)
+            return true
+        case .round:
+            break
+        case .other:
+            state.withLock { $0.unexpected.append(String(decoding: UnsafeBufferPointer(rebasing: bytes.prefix(200)), as: UTF8.self)) }
+        }
+        return false
+    }
+
+    /// The connection could not be made or failed.
+    func failed(_ error: any Error) {
+        state.withLock { $0.failure = "\(error)" }
+    }
+
+    /// The connection closed: a player never welcomed counts as failed.
+    func ended(run: Run) {
         let welcomed = state.withLock { state in
             state.ended = true
             return state.welcomed
@@ -203,39 +196,36 @@ final class Player: Sendable {
         if first { run.batchesAcked.add(1, ordering: .relaxed) }
     }
 
-    /// One batch a second, each with `tapsPerBatch` taps (the probe: `probeTaps`) spread over the
-    /// second before it.
-    private func tap(_ outbound: WebSocketOutboundWriter, run: Run) async throws {
-        let clock = ContinuousClock()
-        // A random phase, so that the players' seconds do not line up.
-        var next = clock.now + .milliseconds(Int.random(in: 0..<1000))
+    /// The hello, the first message on the connection.
+    func hello(run: Run) -> String {
+        #"{"type":"hello","protocol":\#(run.protocolVersion),"device":"\#(device)","player":"load \#(index)"}"#
+    }
+
+    /// The time between this batch and the next: a second. The probe's batches come a second
+    /// apart on average but not exactly: a second is four of the servers' 250 ms intervals, and a
+    /// probe on the second kept one phase to them for the whole run, so each run timed one point
+    /// of the interval (the bare server's tap seen by others, p50, from 59 to 300 ms between runs
+    /// of one build).
+    var batchInterval: Duration { isProbe ? .milliseconds(Int.random(in: 800...1_200)) : .seconds(1) }
+
+    /// Batch `seq` (from 1), with `tapsPerBatch` taps (the probe: `probeTaps`) spread over the
+    /// second before it, its sending recorded now; `lastEnd`, the previous batch's end, is moved.
+    func batch(seq: UInt64, lastEnd: inout Int64, run: Run) -> String {
         let school = run.schoolID(index)
         let taps = isProbe ? run.probeTaps : run.tapsPerBatch
-        var seq: UInt64 = 0
-        var lastEnd = wallMillis() - 1000
-        while !run.stopSending.load(ordering: .relaxed) {
-            try await Task.sleep(until: next, clock: clock)
-            // The probe's batches come a second apart on average but not exactly: a second is
-            // four of the servers' 250 ms intervals, and a probe on the second kept one phase to
-            // them for the whole run, so each run timed one point of the interval (the bare
-            // server's tap seen by others, p50, from 59 to 300 ms between runs of one build).
-            next += isProbe ? .milliseconds(Int.random(in: 800...1_200)) : .seconds(1)
-            guard !run.stopSending.load(ordering: .relaxed) else { break }
-            seq += 1
-            let end = max(wallMillis(), lastEnd + 1)
-            let start = max(lastEnd + 1, end - 950)
-            lastEnd = end
-            let switched = seq == 1 ? #""switchedTo":"\#(school)","# : ""
-            let text = #"{"best":\#(taps),"endMs":\#(end),"playerTaps":\#(taps),"seq":\#(seq),"startMs":\#(start),\#(switched)"taps":{"\#(school)":\#(taps)},"type":"taps"}"#
-            let sent = nowNanos()
-            if isProbe { run.probeSent.withLock { $0.append(sent) } }
-            state.withLock { state in
-                state.sentAt.append(sent)
-                state.acks.append(0)
-            }
-            run.batchesSent.add(1, ordering: .relaxed)
-            try await outbound.write(.text(text))
+        let end = max(wallMillis(), lastEnd + 1)
+        let start = max(lastEnd + 1, end - 950)
+        lastEnd = end
+        let switched = seq == 1 ? #""switchedTo":"\#(school)","# : ""
+        let text = #"{"best":\#(taps),"endMs":\#(end),"playerTaps":\#(taps),"seq":\#(seq),"startMs":\#(start),\#(switched)"taps":{"\#(school)":\#(taps)},"type":"taps"}"#
+        let sent = nowNanos()
+        if isProbe { run.probeSent.withLock { $0.append(sent) } }
+        state.withLock { state in
+            state.sentAt.append(sent)
+            state.acks.append(0)
         }
+        run.batchesSent.add(1, ordering: .relaxed)
+        return text
     }
 }
 

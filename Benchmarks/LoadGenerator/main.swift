@@ -30,7 +30,7 @@
 // equal to the taps acknowledged as accepted. The server is stopped with SIGTERM (SIGKILL after
 // 15 s). The result: one line `RESULT {json}` on standard output.
 import Foundation
-import Logging
+import NIOPosix
 import Synchronization
 
 struct Options {
@@ -95,7 +95,6 @@ func note(_ message: String) {
 let options = Options.parse()
 let fileLimit = raiseOpenFileLimit()
 if fileLimit < UInt64(options.players) * 2 + 100 { note("warning: the open-file limit is \(fileLimit)") }
-let logger = { var logger = Logger(label: "load"); logger.logLevel = .critical; return logger }()
 
 let dataDirectory = options.dataDirectory ?? makeTemporaryDirectory("touchschool-load-data")
 
@@ -179,7 +178,7 @@ for player in players {
     let due = rampStart + .seconds(Double(player.index) / options.ramp)
     try? await Task.sleep(until: due, clock: .continuous)
     let port = servers[player.index % servers.count].port
-    playerTasks.append(Task { await player.play(port: port, run: run, logger: logger) })
+    playerTasks.append(Task { await PlayerConnection.play(player, port: port, run: run, group: MultiThreadedEventLoopGroup.singleton) })
 }
 let joinDeadline = ContinuousClock.now + .seconds(60)
 while run.welcomed.load(ordering: .relaxed) + run.failed.load(ordering: .relaxed) < options.players,
