@@ -108,11 +108,9 @@ final class PlayerHandler: ChannelInboundHandler {
     private func tap(at deadline: NIODeadline, context: ChannelHandlerContext) {
         tapping = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
             guard !run.stopSending.load(ordering: .relaxed) else { return }
-            let interval = player.batchInterval.components
-            let next = deadline + .seconds(interval.seconds) + .nanoseconds(interval.attoseconds / 1_000_000_000)
             seq += 1
             send(player.batch(seq: seq, lastEnd: &lastEnd, run: run), context: context)
-            tap(at: next, context: context)
+            tap(at: deadline + TimeAmount(player.batchInterval), context: context)
         }
     }
 

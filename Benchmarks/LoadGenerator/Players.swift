@@ -44,8 +44,8 @@ final class Run: Sendable {
 }
 
 /// One simulated player: its own device key and WebSocket (`PlayerConnection`); hello, then one
-/// batch a second. Player 0 is the probe: its school leads, and every other player times when the probe's taps reach
-/// its screen (protocol 1: the board; protocol 2: the view's national top).
+/// batch a second. Player 0 is the probe: its school leads, and every other player times when
+/// the probe's taps reach its screen (protocol 1: the board; protocol 2: the view's national top).
 final class Player: Sendable {
     struct State {
         var sentAt: [UInt64] = []
