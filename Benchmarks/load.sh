@@ -16,6 +16,8 @@
 #                                                   one before a change, nothing built for it
 #   LOAD_ROUND=1 LOAD_STEPS="1000" Benchmarks/load.sh   # a class's round running through the
 #                                                   window: its messages counted apart (issue 28)
+#   LOAD_KINDS="bare real real-tmpfs" Benchmarks/load.sh   # also ours with its data directory in
+#                                                   memory (/dev/shm): what the disk's syncs add
 #
 # Every run's raw result (one JSON object a line) is kept in $LOAD_RESULTS (default
 # /tmp/touchschool-load-results.jsonl).
@@ -44,12 +46,23 @@ done
 BIN=$(swift build -c release --show-bin-path)
 
 : > "$RESULTS"
-run() { # kind (bare, real: protocol 2, real-v1: protocol 1) server players
-    local line kind=${1%-v1} protocol=2
+# Ours with its data directory in memory: made fresh for each run, removed after it.
+MEMORY_DATA=
+trap '[ -n "$MEMORY_DATA" ] && rm -rf "$MEMORY_DATA"' EXIT
+run() { # kind (bare; real: protocol 2; real-v1: protocol 1; real-tmpfs: protocol 2, data in memory) server players
+    local line kind=${1%-*} protocol=2 data=()
     [ "$1" = real-v1 ] && protocol=1
+    if [ "$1" = real-tmpfs ]; then
+        MEMORY_DATA=$(mktemp -d /dev/shm/touchschool-load.XXXXXX)
+        data=(--data-dir "$MEMORY_DATA")
+    fi
     line=$(timeout $((180 + $3 / 50 + DURATION)) "$BIN/LoadGenerator" --kind "$kind" --protocol "$protocol" --server "$2" --players "$3" \
-        --ramp "$RAMP" --duration "$DURATION" $([ "$ROUND" != 0 ] && [ "$kind" = real ] && echo --round) | grep '^RESULT ' | head -1 | cut -c8-) || true
-    if [ -z "$line" ]; then line="{\"kind\":\"$kind\",\"protocol\":$protocol,\"players\":$3,\"lost\":-1,\"ackP99ms\":-1}"; fi
+        --ramp "$RAMP" --duration "$DURATION" "${data[@]}" $([ "$ROUND" != 0 ] && [ "$kind" = real ] && echo --round) | grep '^RESULT ' | head -1 | cut -c8-) || true
+    if [ -n "$MEMORY_DATA" ]; then
+        rm -rf "$MEMORY_DATA"; MEMORY_DATA=
+        [ -n "$line" ] && line=$(python3 -c 'import json, sys; r = json.loads(sys.argv[1]); r["dataInMemory"] = True; print(json.dumps(r))' "$line")
+    fi
+    if [ -z "$line" ]; then line="{\"kind\":\"$1\",\"protocol\":$protocol,\"players\":$3,\"lost\":-1,\"ackP99ms\":-1}"; fi
     echo "$line" >> "$RESULTS"
     echo "$line"
 }
@@ -81,7 +94,7 @@ done
 python3 - "$RESULTS" <<'EOF'
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
-by = {(r["kind"] + ("-v1" if r.get("protocol") == 1 else ""), r["players"]): r for r in rows}
+by = {(r["kind"] + ("-v1" if r.get("protocol") == 1 else "") + ("-tmpfs" if r.get("dataInMemory") else ""), r["players"]): r for r in rows}
 def f(v, digits=0):
     return "—" if v is None or (isinstance(v, (int, float)) and v < 0) else f"{v:,.{digits}f}"
 def ratio(ours, bare):
@@ -100,7 +113,7 @@ print("| players | server | taps/s acked (offered) | ack p50 | ack p99 | tap→o
 print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
 counts = sorted({r["players"] for r in rows})
 for n in counts:
-    for kind, name in (("bare", "bare baseline"), ("real", "touchschool serve (views)"), ("real-v1", "touchschool serve, protocol 1")):
+    for kind, name in (("bare", "bare baseline"), ("real", "touchschool serve (views)"), ("real-tmpfs", "touchschool serve (views), data in memory"), ("real-v1", "touchschool serve, protocol 1")):
         r = by.get((kind, n))
         if not r: continue
         if r.get("lost", -1) < 0 and "tapsPerSecondAcked" not in r:
@@ -111,9 +124,11 @@ for n in counts:
               f"{f(r.get('viewsPerPlayerSecond',-1),2)} × {f(r.get('viewBytesMean',-1))} | {f(r.get('welcomeBytesMax',-1))} B"
               + (f" ({r['firstViewBytesMax']:,} B)" if r.get('firstViewBytesMax') else "") + " | "
               f"{f(r['kBPerConnection'],1)} | {f(r['generatorCores'],2)} | {f(r['othersCores'],2)} | {lost(r)} |")
-    b, o = by.get(("bare", n)), by.get(("real", n))
-    if b and o and b.get("ackP99ms", -1) > 0 and o.get("ackP99ms", -1) > 0 and b.get("serverCPUusPerPlayerSecond"):
-        print(f"| {n:,} | ratio ours / bare | | {o['ackP50ms']/b['ackP50ms']:.1f}× | {o['ackP99ms']/b['ackP99ms']:.1f}× | "
+    for kind, name in (("real", "ratio ours / bare"), ("real-tmpfs", "ratio ours, data in memory / bare")):
+        b, o = by.get(("bare", n)), by.get((kind, n))
+        if not (b and o and b.get("ackP99ms", -1) > 0 and o.get("ackP99ms", -1) > 0 and b.get("serverCPUusPerPlayerSecond")):
+            continue
+        print(f"| {n:,} | {name} | | {o['ackP50ms']/b['ackP50ms']:.1f}× | {o['ackP99ms']/b['ackP99ms']:.1f}× | "
               f"{ratio(o['otherP50ms'], b['otherP50ms'])} | {ratio(o['otherP99ms'], b['otherP99ms'])} | "
               f"{o['serverCPUusPerPlayerSecond']/b['serverCPUusPerPlayerSecond']:.2f}× | {o['serverCores']/max(b['serverCores'],0.001):.2f}× | "
               f"{o.get('bytesPerPlayerSecondMean',-1)/max(b.get('bytesPerPlayerSecondMean',-1),0.001):.2f}× | | | "

@@ -105,11 +105,24 @@ enum ServeGreeting {
         notes.map { DisplayWidth.wrap($0.joined(), toWidth: width - 2).map { "  \($0)\n" }.joined() }.joined()
     }
 
-    /// The line for a period's activity (`ServerActivity`).
+    /// The line for a period's activity (`ServerActivity`), with its slow save when it had one.
     static func activity(_ activity: ServerActivity, language: Language) -> String {
         let players = NumberText.grouped(activity.players), taps = NumberText.grouped(activity.taps)
-        return language == .korean ? "접속 \(players)명 · 최근 1분 터치 \(taps)번\n"
-            : "\(players) \(activity.players == 1 ? "player" : "players") connected · \(taps) taps in the last minute\n"
+        var line = language == .korean ? "접속 \(players)명 · 최근 1분 터치 \(taps)번"
+            : "\(players) \(activity.players == 1 ? "player" : "players") connected · \(taps) taps in the last minute"
+        if let slow = activity.slowestSave {
+            let seconds = tenths(slow)
+            line += language == .korean ? " · 저장 한 번에 \(seconds)초: 그동안 터치 확인이 늦어졌습니다"
+                : " · one save took \(seconds) s: taps waited that long to be confirmed"
+        }
+        return line + "\n"
+    }
+
+    /// Seconds to one decimal, rounded: "1.4".
+    private static func tenths(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let tenths = seconds * 10 + (attoseconds + 50_000_000_000_000_000) / 100_000_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10)"
     }
 
     static func baseURL(host: String, port: Int) -> String {

@@ -173,10 +173,28 @@ import TouchSchoolView
         #expect(log.periodEnded(players: 0, total: 400) == nil)
     }
 
+    /// A save of a second or more is told even in a period without taps (its taps waited that
+    /// long to be acknowledged); a shorter one changes nothing.
+    @Test func aSlowSaveIsWorthALineAndAShortOneIsNot() {
+        var log = ActivityLog()
+        #expect(log.periodEnded(players: 2, total: 0) == ServerActivity(players: 2, taps: 0))
+        #expect(log.periodEnded(players: 2, total: 0, slowestSave: .milliseconds(999)) == nil, "under a second: quiet")
+        #expect(log.periodEnded(players: 2, total: 0, slowestSave: .milliseconds(1_400))
+                == ServerActivity(players: 2, taps: 0, slowestSave: .milliseconds(1_400)))
+        #expect(log.periodEnded(players: 2, total: 100, slowestSave: .milliseconds(300)) == ServerActivity(players: 2, taps: 100))
+        #expect(log.periodEnded(players: 2, total: 100, slowestSave: .seconds(1)) == ServerActivity(players: 2, taps: 0, slowestSave: .seconds(1)))
+    }
+
     @Test func theActivityLineInBothLanguages() {
         let activity = ServerActivity(players: 12, taps: 3456)
         #expect(ServeGreeting.activity(activity, language: .korean) == "접속 12명 · 최근 1분 터치 3,456번\n")
         #expect(ServeGreeting.activity(activity, language: .english) == "12 players connected · 3,456 taps in the last minute\n")
+        let slow = ServerActivity(players: 1, taps: 80, slowestSave: .milliseconds(1_450))
+        #expect(ServeGreeting.activity(slow, language: .korean) == "접속 1명 · 최근 1분 터치 80번 · 저장 한 번에 1.5초: 그동안 터치 확인이 늦어졌습니다\n")
+        #expect(ServeGreeting.activity(slow, language: .english)
+                == "1 player connected · 80 taps in the last minute · one save took 1.5 s: taps waited that long to be confirmed\n")
+        #expect(ServeGreeting.activity(ServerActivity(players: 3, taps: 0, slowestSave: .milliseconds(12_040)), language: .english)
+                == "3 players connected · 0 taps in the last minute · one save took 12.0 s: taps waited that long to be confirmed\n")
     }
 
     static let fingerprint = "SHA256:UBVdxViavuCK9hKQ8it1of5zlhvPplfgt2zEWWM2jU0"

@@ -305,7 +305,9 @@ package actor BattleHallRuntime: Service {
                 do throws(BattleStoreError) {
                     result = .success(try await store.commit(batches, histories: histories, catalog: catalog,
                                                              nowMs: clock()))
-                    metrics.commitLatency.record(ContinuousClock.now - started)
+                    let took = ContinuousClock.now - started
+                    metrics.commitLatency.record(took)
+                    metrics.activity.saved(took: took)
                 } catch {
                     result = .failure(error)
                 }

@@ -22,6 +22,7 @@ import TouchSchoolStore
     final class RunningBattle: Sendable {
         let storage: InMemoryBattleStore.Storage
         let battle: BattleHallRuntime
+        let metrics = ServerMetrics()
         let connection: ConnectionID
         private let group: ServiceGroup
         private let running: Task<Void, any Error>
@@ -34,7 +35,7 @@ import TouchSchoolStore
             let store = InMemoryBattleStore(storage: storage, catalog: catalog)
             let logger = Logger(label: "battle-test")
             battle = BattleHallRuntime(store: store, battleID: await store.battleID(), catalog: catalog, board: await store.board(),
-                            metrics: ServerMetrics(), logger: logger)
+                            metrics: metrics, logger: logger)
             group = ServiceGroup(configuration: .init(services: [battle], logger: logger))
             running = Task { [group] in try await group.run() }
             let (stream, sendQueue) = AsyncStream<Outgoing>.makeStream()
@@ -118,6 +119,25 @@ import TouchSchoolStore
         #expect(running.acks.map(\.seq) == [1, 2] && running.acks.map(\.accepted) == [3, 4])
         #expect(storage.commitsAttempted == 2, "batch 2 waited for the commit under way, then went in the next")
         #expect(storage.saved.scores == ["A": 7])
+        try await running.shutDown()
+    }
+
+    /// What `serve`'s minute line says of saves (`ActivityCounts`): the longest save of the
+    /// period, as long as the store took, then a new period from nothing.
+    @Test func theLongestSaveOfAPeriodIsKeptForTheActivityLine() async throws {
+        let storage = InMemoryBattleStore.Storage()
+        let running = try await RunningBattle(storage: storage)
+        #expect(running.metrics.activity.endPeriod().slowestSave == .zero, "nothing saved yet")
+        storage.delayCommits(.milliseconds(300))
+        await running.submit(1, taps: 3)
+        #expect(try await Wait.until(timeout: 30) { running.acks.count == 1 })
+        storage.delayCommits(.zero)
+        await running.submit(2, taps: 4)
+        #expect(try await Wait.until(timeout: 30) { running.acks.count == 2 })
+        let period = running.metrics.activity.endPeriod()
+        #expect(period.slowestSave >= .milliseconds(300) && period.slowestSave < .seconds(30))
+        #expect(period.taps == 7)
+        #expect(running.metrics.activity.endPeriod().slowestSave == .zero, "a new period")
         try await running.shutDown()
     }
 
