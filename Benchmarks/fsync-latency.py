@@ -9,11 +9,13 @@ the disk"): a sync over 250 ms holds every acknowledgement of its window as long
 
     python3 Benchmarks/fsync-latency.py [--dir DIR] [--seconds 60] [--size 40960]
 
-The file is removed at the end, however the run ends.
+The file is removed at the end, also when the run is interrupted (Ctrl-C, a TERM signal).
 """
 import argparse
 import json
 import os
+import signal
+import sys
 import tempfile
 import time
 
@@ -27,6 +29,8 @@ def main():
     if args.seconds <= 0 or args.size <= 0:
         parser.error("--seconds and --size must be positive")
 
+    # A TERM ends the run as Ctrl-C does, through the `finally` that removes the file.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     fd, path = tempfile.mkstemp(prefix="fsync-latency.", dir=args.dir)
     chunk = os.urandom(args.size)
     syncs = []  # (seconds since the start, milliseconds)
