@@ -195,12 +195,30 @@ func httpGet(port: Int, path: String, timeoutSeconds: Int = 10) -> String? {
 
 /// A request with `headers` (lines without their CRLF); the body of a 200 answer, else nil.
 func httpRequest(_ method: String, port: Int, path: String, headers: [String] = [], timeoutSeconds: Int = 10) -> String? {
+    guard let (status, body) = httpExchange(method, port: port, path: path, headers: headers, timeoutSeconds: timeoutSeconds),
+          status == 200 else { return nil }
+    return body
+}
+
+/// A request from `source` (a loopback address of this machine, which the server sees as the
+/// client's; nil: 127.0.0.1); the status and body, nil when no answer came.
+func httpExchange(_ method: String, port: Int, path: String, headers: [String] = [], timeoutSeconds: Int = 10,
+                  source: String? = nil) -> (status: Int, body: String)? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    if let source {
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { return nil }
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -220,8 +238,8 @@ func httpRequest(_ method: String, port: Int, path: String, headers: [String] = 
         response.append(contentsOf: buffer[0..<count])
     }
     let text = String(decoding: response, as: UTF8.self)
-    guard text.hasPrefix("HTTP/1.1 200"), let split = text.range(of: "\r\n\r\n") else { return nil }
-    return String(text[split.upperBound...])
+    guard text.hasPrefix("HTTP/1.1 "), let status = Int(text.dropFirst(9).prefix(3)), let split = text.range(of: "\r\n\r\n") else { return nil }
+    return (status, String(text[split.upperBound...]))
 }
 
 /// PostgreSQL's own counts: transactions committed and rows written to the battle's tables.

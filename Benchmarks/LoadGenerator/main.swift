@@ -6,6 +6,8 @@
 //   LoadGenerator --kind bare --server PATH/BareWebSocketServer --players 2000
 //   LoadGenerator --kind real --server PATH/touchschool --players 2000 --instances 2 \
 //       --postgres URL --postgres-pid PID     (issue 10: instances on one PostgreSQL)
+//   LoadGenerator --kind real --server PATH/touchschool --players 1000 --round --round-readers 20
+//       (issue 48: the round's standings read beside the players; Benchmarks/round-readers.sh)
 //
 // With --postgres, `--instances` servers share the database and the players are dealt to them
 // in turn (so the probe's watchers sit on other instances than the probe, mostly); PostgreSQL's
@@ -49,6 +51,11 @@ struct Options {
     var postgresPID: pid_t?
     /// With a round: started after the players joined, running through the whole window.
     var round = false
+    /// With a round: this many readers of its standings (`GET /v1/rounds/ID`), each from an address
+    /// of its own, `readsPerSecond` times a second each, over the window's second half; the first
+    /// half is the idle baseline of the same run (`ackP99msIdle` against `ackP99msReading`).
+    var roundReaders = 0
+    var readsPerSecond = 2.5
 
     static func parse() -> Options {
         var options = Options()
@@ -73,11 +80,16 @@ struct Options {
             case "--postgres": options.postgres = value(argument)
             case "--postgres-pid": options.postgresPID = pid_t(value(argument))
             case "--round": options.round = true
+            case "--round-readers": options.roundReaders = max(0, Int(value(argument)) ?? 0)
+            case "--reads-per-second": options.readsPerSecond = Double(value(argument)) ?? options.readsPerSecond
             default: fail("unknown argument \(argument)")
             }
         }
         guard ["real", "bare"].contains(options.kind), !options.server.isEmpty else {
-            fail("usage: LoadGenerator --kind real|bare --server PATH [--players N] [--protocol 1|2] [--ramp N/s] [--duration S] [--settle S] [--official CSV] [--round]")
+            fail("usage: LoadGenerator --kind real|bare --server PATH [--players N] [--protocol 1|2] [--ramp N/s] [--duration S] [--settle S] [--official CSV] [--round [--round-readers N] [--reads-per-second R]]")
+        }
+        guard options.roundReaders == 0 || options.round, options.roundReaders <= 250, options.readsPerSecond > 0 else {
+            fail("--round-readers needs --round, at most 250 readers (127.0.0.2 to 127.0.0.251), --reads-per-second above 0")
         }
         return options
     }
@@ -192,14 +204,17 @@ try? await Task.sleep(for: .seconds(options.settle))
 // A round for the whole window (real server): started through the admin API with the data
 // directory's token, its countdown over before the window opens, so that every player is sent
 // its round messages as in a class's race.
+var roundID: Int64?
 if options.round, options.kind == "real" {
     let token = (try? String(contentsOfFile: dataDirectory + "/admin.token", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     let seconds = Int(options.duration.rounded(.up)) + 5
-    guard httpRequest("POST", port: server.port, path: "/v1/admin/rounds?seconds=\(seconds)&title=load",
-                      headers: ["Authorization: Bearer \(token)"]) != nil else {
+    struct Started: Decodable { var id: Int64 }
+    guard let started = httpRequest("POST", port: server.port, path: "/v1/admin/rounds?seconds=\(seconds)&title=load",
+                                    headers: ["Authorization: Bearer \(token)"]) else {
         for server in servers { _ = server.stop() }
         fail("the round could not be started")
     }
+    roundID = (try? JSONDecoder().decode(Started.self, from: Data(started.utf8)))?.id
     note("a round of \(seconds) s started")
     try? await Task.sleep(for: .milliseconds(3_200))
 }
@@ -215,9 +230,20 @@ let startSelf = ProcFS.selfCPUSeconds()
 let windowStart = nowNanos()
 run.windowStart.store(windowStart, ordering: .relaxed)
 run.windowEnd.store(windowStart + UInt64(options.duration * 1e9), ordering: .relaxed)
+/// The whole seconds of the window before the readers start (all of them without readers).
+let idleSeconds = options.roundReaders > 0 ? Int(options.duration / 2) : Int(options.duration.rounded(.up))
+let readers = RoundReaders(count: options.kind == "real" ? options.roundReaders : 0)
+if readers.count > 0, let roundID {
+    readers.start(port: server.port, path: "/v1/rounds/\(roundID)", perSecond: options.readsPerSecond,
+                  from: windowStart + UInt64(idleSeconds) * 1_000_000_000, until: windowStart + UInt64(options.duration * 1e9))
+    note("\(readers.count) readers of /v1/rounds/\(roundID) from the window's second \(idleSeconds), \(options.readsPerSecond) a second each")
+}
 func serversRSS() -> UInt64 { servers.reduce(0) { $0 + (ProcFS.residentKB(pid: $1.pid) ?? 0) } }
 var peakRSS = serversRSS()
-for _ in 0..<Int(options.duration.rounded(.up)) {
+/// When the readers started, the servers' CPU and the generator's then.
+var readersStart: (at: UInt64, cpu: UInt64, generator: Double)?
+for second in 0..<Int(options.duration.rounded(.up)) {
+    if readers.count > 0, second == idleSeconds { readersStart = (nowNanos(), serversCPU(), ProcFS.selfCPUSeconds()) }
     try? await Task.sleep(for: .seconds(1))
     peakRSS = max(peakRSS, serversRSS())
 }
@@ -230,6 +256,7 @@ let endWritten = serversWritten()
 let endMachine = ProcFS.machineTicks()
 let endSelf = ProcFS.selfCPUSeconds()
 let endRSS = serversRSS()
+readers.wait(timeoutSeconds: 15)
 let connected = players.filter { $0.state.withLock { $0.welcomed && !$0.ended } }.count
 
 // Drain: stop sending, wait for the acks due (bounded), then a second for the last board.
@@ -368,6 +395,29 @@ if let startStats, let endStats {
     result["pgRowsPerCommit"] = Double(endStats.rows - startStats.rows) / max(1, commits)
     result["pgCores"] = postgresCores
     result["pgCPUmsPerCommit"] = Double(endPostgresCPU - startPostgresCPU) / ProcFS.ticksPerSecond * 1000 / max(1, commits)
+}
+if readers.count > 0 {
+    // The same run's acks without readers (the window's first half) and with them (its second).
+    let idle = bySecond.prefix(idleSeconds).flatMap { $0 }.sorted()
+    let reading = bySecond.dropFirst(idleSeconds).flatMap { $0 }.sorted()
+    result["ackP50msIdle"] = percentile(idle, 0.50) ?? -1
+    result["ackP99msIdle"] = percentile(idle, 0.99) ?? -1
+    result["ackP50msReading"] = percentile(reading, 0.50) ?? -1
+    result["ackP99msReading"] = percentile(reading, 0.99) ?? -1
+    let reads = readers.result
+    result["roundReaders"] = readers.count
+    result["roundReadsPerSecond"] = Double(readers.count) * options.readsPerSecond
+    result["roundReadStatuses"] = Dictionary(uniqueKeysWithValues: reads.statuses.map { (String($0.key), $0.value) })
+    result["roundReadP50ms"] = reads.p50ms
+    result["roundReadP99ms"] = reads.p99ms
+    result["roundAnswerBytes"] = reads.bytes
+    if let readersStart {
+        let idle = Double(readersStart.at - windowStart) / 1e9, reading = Double(windowEnd - readersStart.at) / 1e9
+        result["serverCoresIdle"] = Double(readersStart.cpu - startCPU) / ProcFS.ticksPerSecond / idle
+        result["serverCoresReading"] = Double(endCPU - readersStart.cpu) / ProcFS.ticksPerSecond / reading
+        result["generatorCoresIdle"] = (readersStart.generator - startSelf) / idle
+        result["generatorCoresReading"] = (endSelf - readersStart.generator) / reading
+    }
 }
 let lost = unacked + duplicated + (tapsDifference == 0 ? 0 : 1) + run.failed.load(ordering: .relaxed) + (options.players - connected)
 result["lost"] = lost

@@ -34,9 +34,11 @@ extension BattleDatabase.Writing {
         return Round(id: id, title: title, startsAtMs: startsAtMs, endsAtMs: endsAtMs)
     }
 
-    /// Moves a round's end (a stop).
-    public func setRoundEnd(id: Int64, endsAtMs: Int64) throws(SQLiteError) {
-        try connection.statement("UPDATE rounds SET ends_at_ms = ?2 WHERE id = ?1").bind(.integer(id), .integer(endsAtMs)).run()
+    /// Moves a round's window as `Round.stopped` moved it: its end, and its start too when it was
+    /// stopped in its countdown.
+    public func setRoundWindow(_ round: Round) throws(SQLiteError) {
+        try connection.statement("UPDATE rounds SET starts_at_ms = ?2, ends_at_ms = ?3 WHERE id = ?1")
+            .bind(.integer(round.id), .integer(round.startsAtMs), .integer(round.endsAtMs)).run()
     }
 
     /// Adds what a commit counted for a device to its counts in the round.

@@ -35,6 +35,8 @@ public final class NetworkBattle: BattleConnection {
         case cannotSaveOutbox
         /// This server serves another battle.
         case otherBattle
+        /// The server refuses this game for now.
+        case refused(ServerRefusal)
     }
 
     struct Shared: Sendable {
@@ -48,6 +50,10 @@ public final class NetworkBattle: BattleConnection {
         var events: [GameEvent] = []
         /// Wall-clock end of the last span handed over: the next batch's start.
         var lastSubmitMs: Int64
+        /// How far the server's clock is ahead of this machine's, as last measured (`ServerClock`;
+        /// 0 before any measure): batches claim their times on the server's clock, since the server
+        /// counts a round by the times claimed (a clock 3 s slow would lose a race's first 3 s).
+        var serverOffsetMs: Int64 = 0
         var link: Link = .connecting
         var reported: ConnectionStatus?
         /// The board or the outbox changed since the last answer (else the answer is `nil`).
@@ -122,9 +128,9 @@ public final class NetworkBattle: BattleConnection {
     public func submit(_ changes: PendingChanges) {
         queue.async { [self] in
             let now = Self.wallClockMs()
-            var (outbox, lastSubmitMs) = shared.withLock { ($0.outbox, $0.lastSubmitMs) }
+            var (outbox, lastSubmitMs, offset) = shared.withLock { ($0.outbox, $0.lastSubmitMs, $0.serverOffsetMs) }
             let startMs = Self.batchStartMs(after: lastSubmitMs, changes, nowMs: now)
-            if outbox.append(changes, startMs: startMs, endMs: now) != nil {
+            if outbox.append(changes, startMs: startMs + offset, endMs: now + offset) != nil {
                 do {
                     try folder.create()
                     try folder.outbox.save(outbox)
@@ -206,6 +212,7 @@ public final class NetworkBattle: BattleConnection {
         case .unsupportedProtocol: .unsupportedProtocol(waitingTaps: waiting)
         case .cannotSaveOutbox: .cannotSaveOutbox(waitingTaps: waiting)
         case .otherBattle: .otherBattle(waitingTaps: waiting)
+        case let .refused(refusal): .refused(refusal, waitingTaps: waiting)
         }
         if status != state.reported {
             state.reported = status
@@ -349,6 +356,8 @@ public final class NetworkBattle: BattleConnection {
         return Instant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
     }
 
-    /// The wall clock in milliseconds, as batches' spans are told (also the SSH server's games').
+    /// The wall clock in milliseconds, by which batches' spans are measured (also the SSH server's
+    /// games', in the server: their clock is the server's); a game claims them on the server's
+    /// clock (`Shared.serverOffsetMs`).
     public static func wallClockMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 }

@@ -44,6 +44,9 @@ package struct ServerClock: Sendable {
         }
     }
 
+    /// How far the server's clock is ahead of this machine's, by the best sample (nil: none yet).
+    package var offsetMs: Int64? { best?.offsetMs }
+
     /// The server's clock now, when this machine's reads `localMs`; without a sample, the server's
     /// clock as a message sent at `messageNowMs` told it.
     package func serverNow(localMs: Int64, messageNowMs: Int64) -> Int64 {
@@ -56,7 +59,7 @@ extension RoundNews {
     init(_ message: RoundMessage, serverNowMs: Int64, toldAt: Instant? = nil) {
         self.init(id: message.id, title: message.title, startsAtMs: message.startsAtMs, endsAtMs: message.endsAtMs,
                   graceMs: message.graceMs, serverNowMs: serverNowMs,
-                  standing: RoundStanding(id: message.id, place: message.place, count: message.count, players: message.players,
+                  standing: RoundStanding(id: message.id, place: message.place, tied: message.tied, count: message.count, players: message.players,
                                           final: message.final),
                   toldAt: toldAt)
     }

@@ -14,6 +14,9 @@ extension NetworkBattle {
     /// A restarted server sees the waiting taps within this long.
     static let maximumRetrySeconds = 2.0
     static let firstRetrySeconds = 0.1
+    /// How long a game the server refused (`ServerRefusal`) waits before asking again, as the
+    /// page does: nothing changes until the operator acts (docs/protocol.md, "retry much later").
+    static let refusedRetrySeconds = 60.0
     /// Longest from opening a connection to the server's welcome (the default of
     /// `handshakeSeconds`): a server that takes the connection and says nothing (or closes its
     /// side without answering) is offline after it. The server gives a client as long for its hello.
@@ -38,6 +41,7 @@ extension NetworkBattle {
             enterPhase("connecting to \(server)")
             let outcome = await connectOnce(server)
             enterPhase("after \(outcome), waiting to try again")
+            var refusedAgain = false
             switch outcome {
             case .unsupportedProtocol:
                 setLink(.unsupportedProtocol)
@@ -57,6 +61,11 @@ extension NetworkBattle {
             case .cannotSaveOutbox:
                 // Said by `welcomed`; the save is tried again at the next welcome.
                 failures += 1
+            case let .refused(refusal):
+                // Tried again, but much later: the operator may lift the ban or make room.
+                failures += 1
+                setLink(.refused(refusal))
+                refusedAgain = true
             case .otherBattle:
                 failures += 1
                 otherBattles.insert(server)
@@ -70,7 +79,7 @@ extension NetworkBattle {
             // A whole round of servers failing backs off as one server would.
             let rounds = servers.count > 1 ? failures / servers.count : failures
             let ceiling = min(Self.maximumRetrySeconds, Self.firstRetrySeconds * pow(2, Double(min(rounds, 10))))
-            let delay = ceiling * Double.random(in: 0.5...1.0)
+            let delay = refusedAgain ? Self.refusedRetrySeconds : ceiling * Double.random(in: 0.5...1.0)
             try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
         }
     }
@@ -79,6 +88,7 @@ extension NetworkBattle {
         /// No welcome: why, when the connection failed with an error (nil: given up, or closed).
         case failed(ServerFailure?)
         case welcomedThenClosed, unsupportedProtocol, cannotSaveOutbox, otherBattle
+        case refused(ServerRefusal)
     }
 
     /// What a session learned, shared by its reading and writing halves.
@@ -102,6 +112,8 @@ extension NetworkBattle {
         var unsupported = false
         var otherBattle = false
         var cannotSaveOutbox = false
+        /// The server said why it would not take the game (its error before closing).
+        var refusal: ServerRefusal?
         /// Why the connection failed, when it failed with an error.
         var failure: ServerFailure?
         var lastHeard = Date()
@@ -165,6 +177,7 @@ extension NetworkBattle {
             if session.unsupported { return .unsupportedProtocol }
             if session.otherBattle { return .otherBattle }
             if session.cannotSaveOutbox { return .cannotSaveOutbox }
+            if let refusal = session.refusal { return .refused(refusal) }
             return session.welcomed ? .welcomedThenClosed : .failed(session.failure)
         }
     }
@@ -204,6 +217,17 @@ extension NetworkBattle {
         } catch {
             // Refused, dropped, timed out: offline for now.
             session.withLock { $0.failure = ServerHTTP.classify(error) }
+        }
+    }
+
+    /// The refusal a server's error names, by its code (nil: not a refusal of the game); the SSH
+    /// game's too, which the server refuses with the same errors.
+    package static func refusal(_ code: UInt16) -> ServerRefusal? {
+        switch code {
+        case CloseCode.banned: .bannedAddress
+        case CloseCode.battleFull: .battleFull
+        case CloseCode.tooManyConnections: .tooManyFromAddress
+        default: nil
         }
     }
 
@@ -250,9 +274,15 @@ extension NetworkBattle {
                 let (clock, now, toldAt) = session.withLock { ($0.clock, Self.wallClockMs(), Self.monotonicNow()) }
                 if let event = GameEvent.round(message, clock: clock, localMs: now, toldAt: toldAt) { told(event) }
             case let .pong(serverMs):
-                session.withLock { $0.clock.ponged(serverMs: serverMs, atMs: Self.wallClockMs()) }
+                let offset = session.withLock { session in
+                    session.clock.ponged(serverMs: serverMs, atMs: Self.wallClockMs())
+                    return session.clock.offsetMs
+                }
+                // Kept beyond this connection: taps made offline claim the last measure.
+                if let offset { shared.withLock { $0.serverOffsetMs = offset } }
             case let .error(error):
                 if error.code == CloseCode.unsupportedVersion { session.withLock { $0.unsupported = true } }
+                if let refusal = Self.refusal(error.code) { session.withLock { $0.refusal = refusal } }
             }
         }
     }

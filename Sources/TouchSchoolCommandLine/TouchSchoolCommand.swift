@@ -30,21 +30,29 @@ public func runTouchSchool(arguments: [String], network: any NetworkCommands, ou
         return ExitCode.success.rawValue
     } catch {
         var exitCode = TouchSchool.exitCode(for: error)
-        var message = TouchSchool.fullMessage(for: error)
-        // ArgumentParser's own prefix is English only; the message after it is ours (in the
-        // user's language) or the parser's.
-        if message.hasPrefix(CommandText.parserErrorPrefix) {
-            message = CommandText.errorPrefix + message.dropFirst(CommandText.parserErrorPrefix.count)
-        }
         if exitCode == .success {
+            var message = TouchSchool.fullMessage(for: error)
+            let whole = TouchSchool.fullMessage(for: error, columns: HelpLayout.unwrapped)
+            if HelpLayout.isHelp(whole) { message = HelpLayout.laidOut(whole, width: HelpLayout.terminalWidth) }
             do {
                 try output.write(message + "\n")
             } catch {
                 output.writeError(TouchSchool.fullMessage(for: error) + "\n")
                 exitCode = .failure
             }
-        } else if !message.isEmpty {
-            output.writeError(message + "\n")
+        } else {
+            // Unwrapped, as the help: the usage is laid out by display width below, and in Korean
+            // its heading is wider than the parser's (사용법: for Usage:).
+            var message = TouchSchool.fullMessage(for: error, columns: HelpLayout.unwrapped)
+            guard !message.isEmpty else { return exitCode.rawValue }
+            // ArgumentParser's own prefix is English only; the message after it is ours (in the
+            // user's language) or the parser's.
+            if message.hasPrefix(CommandText.parserErrorPrefix) {
+                message = CommandText.errorPrefix + CommandText.parsersError(String(message.dropFirst(CommandText.parserErrorPrefix.count)))
+            }
+            let error = message.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { CommandText.parsersWords(String($0)) }.joined(separator: "\n")
+            output.writeError(HelpLayout.laidOutUsage(error, width: HelpLayout.terminalWidth) + "\n")
         }
         return exitCode.rawValue
     }

@@ -3,13 +3,14 @@ import TouchSchoolClient
 import TouchSchoolCommandLine
 import TouchSchoolCore
 import TouchSchoolProtocol
+import TouchSchoolView
 
 /// `touchschool admin …` over the server's admin API (docs/protocol.md, "The admin API"): the
 /// request with the token in its `Authorization` header, the answer as a table or JSON.
 enum AdminRequests {
     static func run(_ request: AdminRequest) throws -> String {
         let server: ServerAddress
-        do { server = try ServerAddress(parsing: request.server) } catch { throw CommandError("--server is \(error)") }
+        do { server = try ServerAddress(parsing: request.server) } catch { throw CommandError(NetworkCommandText.notAServerURL("--server", error)) }
         let (method, path) = switch request.action {
         case let .devices(top, _): ("GET", "/v1/admin/devices?top=\(top)")
         case let .ban(id, removeTaps): ("POST", "/v1/admin/devices/\(escaped(id))/ban" + (removeTaps ? "?removeTaps=true" : ""))
@@ -25,10 +26,11 @@ enum AdminRequests {
         } catch let error as ServerRequestError where error.failure != nil {
             throw CommandError(NetworkCommandText.cannotReach("\(server)", error.failure!, english: error.description))
         }
-        switch response.status {
-        case 200: break
-        case 401: throw CommandError("the token is not this server's (\(server) answered 401): use the admin.token of its data directory, or the file given to its --admin-token-file")
-        default: throw CommandError("\(server) answered \(response.status): \(message(response.body))")
+        switch (response.status, request.action) {
+        case (200, _): break
+        case (401, _): throw CommandError(NetworkCommandText.tokenRefused("\(server)"))
+        case let (404, .ban(id, _)), let (404, .unban(id)): throw CommandError(NetworkCommandText.noSuchDevice(id, on: "\(server)"))
+        default: throw CommandError(NetworkCommandText.serverAnswered("\(server)", status: response.status, message(response.body)))
         }
         switch request.action {
         case let .devices(_, json):
@@ -37,35 +39,34 @@ enum AdminRequests {
         case let .ban(id, removeTaps):
             let answer = try decode(AdminAnswer.Ban.self, response.body)
             let removed = answer.removed.values.reduce(0, +)
-            return "Banned \(id)" + (removeTaps ? ": \(removed) taps taken off \(answer.removed.count) schools\n" : "\n")
+            return removeTaps ? NetworkCommandText.banned(id, removedTaps: removed, fromSchools: answer.removed.count) : NetworkCommandText.banned(id)
         case let .unban(id):
             _ = try decode(AdminAnswer.Ban.self, response.body)
-            return "Lifted the ban of \(id)\n"
-        case let .banAddress(address): return "Banned the address \(address): new connections from it are refused\n"
-        case let .unbanAddress(address): return "Lifted the ban of the address \(address)\n"
+            return NetworkCommandText.liftedBan(id)
+        case let .banAddress(address): return NetworkCommandText.bannedAddress(address)
+        case let .unbanAddress(address): return NetworkCommandText.liftedAddressBan(address)
         }
     }
 
-    /// One line a device, every column lined up by display width (players' names are often
-    /// Hangul); the school by its name where the server's directory names it (`schoolNames`).
+    /// One row a device, every column lined up by display width (players' names are often
+    /// Hangul), folded to 80 columns (`TextTable`); the school by its name where the server's
+    /// directory names it (`schoolNames`); what the counts are under it.
     static func table(_ devices: [AdminAnswer.Device], schoolNames: [String: String]) -> String {
-        var lines = [["ID", "PLAYS ON", "LAST HOUR (ACCEPTED/REFUSED)", "IN ALL (ACCEPTED/REFUSED)", "BANNED", "PLAYER", "SCHOOL", "ADDRESSES"]]
+        var lines = [NetworkCommandText.devicesHeadings]
         for device in devices {
             let school = device.school.map { schoolNames[$0] ?? $0 } ?? "-"
-            lines.append([device.id, playsOn(device.client), "\(device.acceptedLastHour)/\(device.refusedLastHour)", "\(device.accepted)/\(device.refused)",
-                          device.banned ? "yes" : "no", device.player, school, device.addresses.joined(separator: ", ")].map(VisibleText.escaping))
+            lines.append([device.id, playsOn(device.client), counts(device.acceptedLastHour, device.refusedLastHour), counts(device.accepted, device.refused),
+                          NetworkCommandText.yesNo(device.banned), device.player, school, device.addresses.joined(separator: ", ")].map(VisibleText.escaping))
         }
-        return TextTable.render(lines, rightAligned: [])
+        return TextTable.render(lines, rightAligned: []) + NetworkCommandText.devicesLegend + "\n"
     }
+
+    /// Accepted/refused, grouped as every count the program prints (12,345/0).
+    private static func counts(_ accepted: UInt64, _ refused: UInt64) -> String { "\(NumberText.grouped(accepted))/\(NumberText.grouped(refused))" }
 
     /// The device's kind in a word; "-" for one whose game said nothing (before this version).
     static func playsOn(_ client: String?) -> String {
-        switch client.flatMap(ClientKind.init(rawValue:)) {
-        case .terminal: "terminal"
-        case .web: "web"
-        case .ssh: "SSH"
-        case nil: "-"
-        }
+        client.flatMap(ClientKind.init(rawValue:)).map(NetworkCommandText.playsOn) ?? "-"
     }
 
     /// The server's schools by id (`GET /v1/schools`); none when it does not answer (the ids stay).
@@ -85,7 +86,7 @@ enum AdminRequests {
 
     static func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
         do { return try JSONDecoder().decode(type, from: Data(body)) } catch {
-            throw CommandError("the server's answer cannot be read by this version (\(error))")
+            throw CommandError(NetworkCommandText.unreadableAnswer("\(error)"))
         }
     }
 

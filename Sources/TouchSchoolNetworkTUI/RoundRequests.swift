@@ -10,13 +10,13 @@ import TouchSchoolProtocol
 enum RoundRequests {
     static func run(_ request: RoundRequest, timeZone: TimeZone = .current) throws -> String {
         let server: ServerAddress
-        do { server = try ServerAddress(parsing: request.server) } catch { throw CommandError("--server is \(error)") }
+        do { server = try ServerAddress(parsing: request.server) } catch { throw CommandError(NetworkCommandText.notAServerURL("--server", error)) }
         let (method, path): (String, String) = switch request.action {
         case let .start(seconds, title, _):
             ("POST", "/v1/admin/rounds?" + query(["seconds": String(seconds), "title": title]))
         case .stop: ("POST", "/v1/admin/rounds/stop")
         case .list: ("GET", "/v1/rounds")
-        case let .show(id, _): ("GET", "/v1/rounds/\(id)")
+        case let .show(id, _, _): ("GET", "/v1/rounds/\(id)")
         }
         let headers = request.token.map { [("Authorization", "Bearer \($0)")] } ?? []
         let response: ServerResponse
@@ -25,10 +25,11 @@ enum RoundRequests {
         } catch let error as ServerRequestError where error.failure != nil {
             throw CommandError(NetworkCommandText.cannotReach("\(server)", error.failure!, english: error.description))
         }
-        switch response.status {
-        case 200: break
-        case 401: throw CommandError("the token is not this server's (\(server) answered 401): use the admin.token of its data directory, or the file given to its --admin-token-file")
-        default: throw CommandError("\(server) answered \(response.status): \(AdminRequests.message(response.body))")
+        switch (response.status, request.action) {
+        case (200, _): break
+        case (401, _): throw CommandError(NetworkCommandText.tokenRefused("\(server)"))
+        case let (404, .show(id, _, _)): throw CommandError(NetworkCommandText.noSuchRound(id, on: "\(server)"))
+        default: throw CommandError(NetworkCommandText.serverAnswered("\(server)", status: response.status, AdminRequests.message(response.body)))
         }
         let text = RoundText(language: request.language, timeZone: timeZone)
         switch request.action {
@@ -41,9 +42,12 @@ enum RoundRequests {
         case let .list(json):
             let rounds = try AdminRequests.decode([RoundAnswer.Summary].self, response.body)
             return json ? AdminRequests.json(rounds) : text.list(rounds)
-        case let .show(_, json):
+        case let .show(_, json, csv):
             let results = try AdminRequests.decode(RoundAnswer.Results.self, response.body)
-            return json ? AdminRequests.json(results) : text.results(results, schoolNames: AdminRequests.schoolNames(on: server))
+            if json { return AdminRequests.json(results) }
+            let schoolNames = AdminRequests.schoolNames(on: server)
+            return csv ? RoundCSV.text(results, schoolNames: schoolNames, language: request.language, timeZone: timeZone)
+                : text.results(results, schoolNames: schoolNames)
         }
     }
 
@@ -79,7 +83,8 @@ struct RoundText {
         guard !rounds.isEmpty else { return ko ? "아직 라운드가 없습니다.\n" : "No round yet.\n" }
         var lines = [ko ? ["번호", "시작", "길이(초)", "제목"] : ["ID", "STARTS", "SECONDS", "TITLE"]]
         for round in rounds {
-            lines.append([String(round.id), date(round.startsAtMs), String((round.endsAtMs - round.startsAtMs) / 1000),
+            // A round stopped in its countdown ended before its window opened: it lasted 0 s.
+            lines.append([String(round.id), date(round.startsAtMs), String(max(0, round.endsAtMs - round.startsAtMs) / 1000),
                           VisibleText.escaping(round.title ?? "-")])
         }
         return TextTable.render(lines, rightAligned: [0, 2])
@@ -89,8 +94,8 @@ struct RoundText {
         let round = results.round
         let counting = results.nowMs < round.endsAtMs + round.graceMs
         var text = ko
-            ? "라운드 \(round.id)\(titled(round)): \(date(round.startsAtMs))–\(time(round.endsAtMs))" + (counting ? " (집계 중)" : "") + "\n\n"
-            : "Round \(round.id)\(titled(round)): \(date(round.startsAtMs))–\(time(round.endsAtMs))" + (counting ? " (still counting)" : "") + "\n\n"
+            ? "라운드 \(round.id)\(titled(round)): \(date(round.startsAtMs))–\(time(round.endsAtMs))" + (counting ? " (집계 중…)" : "") + "\n\n"
+            : "Round \(round.id)\(titled(round)): \(date(round.startsAtMs))–\(time(round.endsAtMs))" + (counting ? " (counting…)" : "") + "\n\n"
         guard !results.players.isEmpty else { return text + (ko ? "센 터치가 없습니다.\n" : "No taps counted.\n") }
         var players = [ko ? ["순위", "선수", "학교", "터치"] : ["PLACE", "PLAYER", "SCHOOL", "TAPS"]]
         for place in results.players {

@@ -61,12 +61,12 @@ enum ServerBattleLoading {
         let response = try ServerHTTP.getWaiting(folder.server, ServerPaths.catalog, headers: headers, timeoutSeconds: 30)
         if response.status == 304, let cached { return cached.catalog }
         guard response.status == 200 else {
-            throw CommandError("the server at \(folder.server) answered \(ServerPaths.catalog) with HTTP \(response.status)")
+            throw CommandError(NetworkCommandText.catalogAnswered("\(folder.server)", path: ServerPaths.catalog, status: response.status))
         }
         do {
             return try folder.saveCatalog(bytes: response.body, etag: response.etag)
         } catch {
-            throw CommandError("the catalog of the server at \(folder.server) cannot be used: \(error)")
+            throw CommandError(NetworkCommandText.serversCatalogUnusable("\(folder.server)", "\(error)"))
         }
     }
 }

@@ -33,27 +33,24 @@ enum ServerGameJoining {
             throw ServerNotAnswering(server: address.httpBase, failure: failure)
         case let .unknown(why, nil):
             let waiting = addresses.contains { FileIO.exists("\(locator.addressFolder($0))/outbox.json") }
-            throw CommandError("cannot reach the server: \(why). Is `touchschool serve` running there? "
-                               + (waiting ? "Taps an earlier version kept for it wait in \(locator.addressFolder(address)) and are sent once it answers."
-                                          : "(Once a game has joined a server, it also starts while the server is down.)"))
+            throw CommandError(NetworkCommandText.cannotReachServer(why, waitingIn: waiting ? locator.addressFolder(address) : nil))
         }
         // For the game started here without --server (`LastServerFile`).
         LastServerFile.write(addresses.map(\.httpBase), dataDirectory: directory)
         let folder = BattleFolder(dataDirectory: directory, battle: battleID, servers: addresses)
-        do { try folder.create() } catch { throw CommandError("cannot create \(folder.path): \(error)") }
+        do { try folder.create() } catch { throw CommandError(NetworkCommandText.cannotCreate(folder.path, "\(error)")) }
         // One game per data directory and battle, whatever address it was reached by: two would
         // number their batches over each other under the one device key.
         let lock: HeldLock
         do {
             guard let held = try FileSystem.live.tryLock(folder.lockPath) else {
-                throw CommandError("a game from \(directory) is already playing this battle (at \(address) or another address of it); "
-                                   + "one at a time per data directory (another player plays with their own --data-dir)")
+                throw CommandError(NetworkCommandText.alreadyPlayingThisBattle(from: directory, at: "\(address)"))
             }
             lock = held
         } catch let error as CommandError {
             throw error
         } catch {
-            throw CommandError("cannot lock \(folder.lockPath): \(error)")
+            throw CommandError(NetworkCommandText.cannotLock(folder.lockPath, "\(error)"))
         }
 
         let catalog: Catalog, etag: String?, outbox: Outbox
@@ -62,14 +59,13 @@ enum ServerGameJoining {
             // reach this battle.
             for server in addresses where locator.rememberedBattle(at: server) == battleID {
                 do { try locator.adoptLegacy(of: server, into: folder) } catch {
-                    throw CommandError("cannot move the taps kept in \(locator.addressFolder(server)) into \(folder.path): \(error)")
+                    throw CommandError(NetworkCommandText.cannotMoveKeptTaps(from: locator.addressFolder(server), into: folder.path, "\(error)"))
                 }
             }
             do {
                 (catalog, etag) = try folder.catalogForStart()
             } catch {
-                throw CommandError("cannot get the school catalog from the server: \(error). Is `touchschool serve` running there? "
-                                   + "(Once a game has joined a server, it also starts while the server is down.)")
+                throw CommandError(NetworkCommandText.cannotGetCatalog("\(error)"))
             }
             do { outbox = try folder.outbox.load() } catch { throw CommandError("\(error)") }
         } catch {
@@ -90,7 +86,7 @@ enum ServerGameJoining {
             },
             waitingTaps: { battle.waitingTaps },
             waitingTapsNotice: { waiting in
-                "\(waiting) taps are waiting for the server at \(address); they are kept in \(folder.path) and sent the next time you play on it."
+                NetworkCommandText.tapsWaiting(waiting, for: "\(address)", keptIn: folder.path)
             },
             notices: notices, leave: { lock.release() })
     }

@@ -7,7 +7,7 @@ import TouchSchoolCommandLine
 enum ServerURLReading {
     static func addresses(_ servers: ServerURLs) throws -> (first: ServerAddress, alternates: [ServerAddress]) {
         func read(_ text: String) throws -> ServerAddress {
-            do { return try ServerAddress(parsing: text) } catch { throw CommandError("\(servers.source) is \(error)") }
+            do { return try ServerAddress(parsing: text) } catch { throw CommandError(NetworkCommandText.notAServerURL(servers.source, error)) }
         }
         return (try read(servers.first), try servers.alternates.map(read))
     }

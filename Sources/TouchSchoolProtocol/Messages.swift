@@ -186,6 +186,14 @@ public struct PlayerState: Codable, Equatable, Sendable {
     enum CodingKeys: String, CodingKey {
         case schoolID = "school", taps, bestTapsPerSecond = "best"
     }
+
+    /// `school` as documented, `null` without one: not left out, as the synthesized encoding would.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schoolID, forKey: .schoolID)
+        try container.encode(taps, forKey: .taps)
+        try container.encode(bestTapsPerSecond, forKey: .bestTapsPerSecond)
+    }
 }
 
 /// A batch is saved: `accepted` of its taps counted, `refused` judged beyond what a human makes
@@ -355,10 +363,8 @@ public enum MessageCoding {
         if let banned = ack.banned { json.append(banned ? ",\"banned\":true" : ",\"banned\":false") }
         json.append(",\"player\":{\"best\":")
         json.number(ack.player.bestTapsPerSecond)
-        if let school = ack.player.schoolID {
-            json.append(",\"school\":")
-            json.quoted(school)
-        }
+        json.append(",\"school\":")
+        if let school = ack.player.schoolID { json.quoted(school) } else { json.append("null") }
         json.append(",\"taps\":")
         json.number(ack.player.taps)
         json.append("},\"refused\":")
@@ -372,7 +378,7 @@ public enum MessageCoding {
     /// A round place exactly as `encode(.roundPlace(…))` writes it, without JSONEncoder: every
     /// player of a round is sent one a second.
     public static func encodeRoundPlace(_ place: RoundStanding) -> String {
-        // Sorted keys: count, final, id, place, players, type.
+        // Sorted keys: count, final, id, place, players, tied (only when true), type.
         var json = JSONBytes(capacity: 96)
         json.append("{\"count\":")
         json.number(place.count)
@@ -384,6 +390,7 @@ public enum MessageCoding {
         }
         json.append(",\"players\":")
         json.number(place.players)
+        if place.tied { json.append(",\"tied\":true") }
         json.append(",\"type\":\"roundPlace\"}")
         return json.text
     }

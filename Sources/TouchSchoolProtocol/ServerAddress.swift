@@ -18,60 +18,59 @@ public struct ServerAddress: Equatable, Hashable, Sendable, CustomStringConverti
     /// Reads a server's URL; the error says what is wrong with it in words.
     public init(parsing input: String) throws(ServerAddressError) {
         var rest = Substring(input.trimmingCharacters(in: .whitespaces))
-        guard !rest.isEmpty else { throw ServerAddressError(input: input, problem: "it is empty") }
+        guard !rest.isEmpty else { throw ServerAddressError(input: input, problem: .empty) }
         var secure = false
         if let range = rest.range(of: "://") {
             switch rest[..<range.lowerBound].lowercased() {
             case "http", "ws": secure = false
             case "https", "wss": secure = true
-            default: throw ServerAddressError(input: input, problem: "the scheme must be http, https, ws or wss")
+            default: throw ServerAddressError(input: input, problem: .scheme)
             }
             rest = rest[range.upperBound...]
         }
-        let onlyHostAndPort = "give only the scheme, host and port (http://host:port)"
         // The path: nothing, "/", or the play path itself (what a player may copy from the docs).
         var authority = rest
         if let slash = rest.firstIndex(of: "/") {
             authority = rest[..<slash]
             let path = rest[slash...]
             guard path == "/" || path == PlayProtocol.playPath || path == PlayProtocol.playPath + "/" else {
-                throw ServerAddressError(input: input, problem: onlyHostAndPort)
+                throw ServerAddressError(input: input, problem: .onlyHostAndPort)
             }
         }
         guard !authority.contains("@"), !authority.contains("?"), !authority.contains("#") else {
-            throw ServerAddressError(input: input, problem: onlyHostAndPort)
+            throw ServerAddressError(input: input, problem: .onlyHostAndPort)
         }
         let host: Substring
         var portText: Substring?
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else {
-                throw ServerAddressError(input: input, problem: "an IPv6 address must end with ]")
+                throw ServerAddressError(input: input, problem: .unclosedIPv6)
             }
             host = authority[authority.index(after: authority.startIndex)..<close]
             let after = authority[authority.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw ServerAddressError(input: input, problem: "expected :port after the address") }
+                guard after.hasPrefix(":") else { throw ServerAddressError(input: input, problem: .portAfterAddress) }
                 portText = after.dropFirst()
             }
             guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-                throw ServerAddressError(input: input, problem: "not an IPv6 address")
+                throw ServerAddressError(input: input, problem: .notIPv6)
             }
         } else {
             let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count <= 2 else {
-                throw ServerAddressError(input: input, problem: "an IPv6 address goes in brackets: http://[::1]:8080")
+                throw ServerAddressError(input: input, problem: .ipv6InBrackets)
             }
             host = parts[0]
             portText = parts.count == 2 ? parts[1] : nil
-            guard !host.isEmpty else { throw ServerAddressError(input: input, problem: "the host is missing") }
+            guard !host.isEmpty else { throw ServerAddressError(input: input, problem: .missingHost) }
             guard host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_") }) else {
-                throw ServerAddressError(input: input, problem: "the host may hold only letters, digits, dots and dashes")
+                throw ServerAddressError(input: input, problem: .hostCharacters)
             }
         }
         var port = secure ? 443 : 80
         if let portText {
             guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(portText), (1...65535).contains(value) else {
-                throw ServerAddressError(input: input, problem: "the port must be a number from 1 to 65535")
+                throw ServerAddressError(input: input, problem: .port)
             }
             port = value
         }
@@ -130,8 +129,28 @@ public enum ServerPaths {
 }
 
 public struct ServerAddressError: Error, Equatable, CustomStringConvertible, Sendable {
-    public var input: String
-    public var problem: String
+    /// What is wrong, a case each, so that the commands can say it in Korean too.
+    public enum Problem: Equatable, Sendable {
+        case empty, scheme, onlyHostAndPort, unclosedIPv6, portAfterAddress, notIPv6, ipv6InBrackets, missingHost, hostCharacters, port
 
-    public var description: String { "not a server URL: \(problem) (for example http://192.168.0.10:8080)" }
+        public var english: String {
+            switch self {
+            case .empty: "it is empty"
+            case .scheme: "the scheme must be http, https, ws or wss"
+            case .onlyHostAndPort: "give only the scheme, host and port (http://host:port)"
+            case .unclosedIPv6: "an IPv6 address must end with ]"
+            case .portAfterAddress: "expected :port after the address"
+            case .notIPv6: "not an IPv6 address"
+            case .ipv6InBrackets: "an IPv6 address goes in brackets: http://[::1]:8080"
+            case .missingHost: "the host is missing"
+            case .hostCharacters: "the host may hold only letters, digits, dots and dashes"
+            case .port: "the port must be a number from 1 to 65535"
+            }
+        }
+    }
+
+    public var input: String
+    public var problem: Problem
+
+    public var description: String { "not a server URL: \(problem.english) (for example http://192.168.0.10:8080)" }
 }

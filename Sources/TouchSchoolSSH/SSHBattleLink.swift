@@ -46,7 +46,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
         var changed = true
         /// Why the battle let this player go (the device connected again elsewhere, the server
         /// is shutting down), once it has.
-        var lost: String?
+        var lost: SSHParting?
         /// The game left the battle itself (`leave`): the end of the battle's messages is not a loss.
         var left = false
     }
@@ -56,17 +56,17 @@ final class SSHBattleLink: BattleConnection, Sendable {
 
     enum Joining {
         case joined(SSHBattleLink)
-        case refused(String)
+        case refused(SSHParting)
     }
 
     /// Admits the player, says hello and waits for the welcome.
     static func join(battle: BattleHallRuntime, device: String, player: String, address: String, limits: AddressLimits,
                      metrics: ServerMetrics) async -> Joining {
         if let refusal = await PlayConnection.refusal(of: device, from: address, battle: battle, limits: limits, metrics: metrics) {
-            return .refused(refusal.message)
+            return .refused(.error(refusal))
         }
         let (messages, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(BattleHallRuntime.sendQueueLimit))
-        guard let id = await battle.connect(sendQueue: .stream(sendQueue)) else { return .refused(BattleHallRuntime.goingAway.message) }
+        guard let id = await battle.connect(sendQueue: .stream(sendQueue)) else { return .refused(.error(BattleHallRuntime.goingAway)) }
         let welcome: Welcome
         let afterWelcome: [String]
         switch await battle.hello(id, device: device) {
@@ -74,12 +74,12 @@ final class SSHBattleLink: BattleConnection, Sendable {
             afterWelcome = then
             guard case let .welcome(decoded)? = try? MessageCoding.decodeServer(text) else {
                 await battle.disconnect(id)
-                return .refused("the server's welcome cannot be read")
+                return .refused(.welcomeUnreadable)
             }
             welcome = decoded
         case let .refused(error):
             await battle.disconnect(id)
-            return .refused(error.message)
+            return .refused(.error(error))
         }
         let catalog = await battle.catalog.catalog
         let link = SSHBattleLink(battle: battle, id: id, device: device, player: player, address: address, catalog: catalog,
@@ -116,7 +116,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
     }
 
     /// Why the battle let this player go; nil while it plays.
-    var lostReason: String? { state.withLock { $0.lost } }
+    var lostReason: SSHParting? { state.withLock { $0.lost } }
 
     /// Two tasks: one hands the batches to the battle in their order, one takes what the battle
     /// sends this player.
@@ -142,13 +142,13 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 case let .text(text):
                     guard let decoded = try? MessageCoding.decodeServer(text) else { continue }
                     receive(decoded)
-                case let .close(_, reason):
-                    state.withLock { $0.lost = $0.lost ?? reason }
+                case let .close(code, reason):
+                    state.withLock { $0.lost = $0.lost ?? .error(ProtocolError(code: code, message: reason)) }
                     deliveryOrLossChanged.changed()
         wakeGame.withLock { $0 }?()
                 }
             }
-            state.withLock { if !$0.left { $0.lost = $0.lost ?? "the server ended the game" } }
+            state.withLock { if !$0.left { $0.lost = $0.lost ?? .endedByServer } }
             deliveryOrLossChanged.changed()
         wakeGame.withLock { $0 }?()
         }
@@ -174,7 +174,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 state.changed = true
                 if let page = PageView(page, in: catalog) { state.events.append(.viewed(.page(page), catalogGeneration: 0)) }
             case let .error(error):
-                state.lost = error.message
+                state.lost = .error(error)
             case .round, .roundPlace:
                 // The game runs in the server: its clock is the server's.
                 if let event = GameEvent.round(message, clock: ServerClock(), localMs: NetworkBattle.wallClockMs(),

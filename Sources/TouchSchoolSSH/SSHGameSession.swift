@@ -55,21 +55,25 @@ enum SSHGameSession {
             await SSHBattleLink.join(battle: context.battle, device: device, player: player, address: request.address,
                                      limits: context.limits, metrics: context.metrics)
         }
+        let text = SSHText(environment: request.environment)
         let link: SSHBattleLink
         switch joining {
         case let .joined(joined): link = joined
         case let .refused(reason):
-            end(channel, message: "touchschool: \(reason)", status: 1)
+            end(channel, message: text.parting(reason), status: 1)
             return
         }
         context.logger.info("An SSH player joined", metadata: ["address": "\(request.address)", "player": "\(player)"])
+        // A player on the teacher's minute line (`ServerActivity`) as one over the play socket is.
+        context.metrics.activity.connected()
+        defer { context.metrics.activity.disconnected() }
         let terminal = SSHTerminal(channel: channel, inbox: inbox, columns: request.columns, rows: request.rows,
                                    colors: (request.environment["NO_COLOR"] ?? "").isEmpty, idleLimit: context.idleTimeout,
                                    isLost: { link.lostReason != nil })
         let now = MonotonicClock.now()
         var state = GameState(
             catalog: link.catalog, saved: link.startingState, player: player,
-            language: Language.fromLocale(environment: request.environment), now: now,
+            language: text.language, now: now,
             columns: request.columns, rows: request.rows, seed: UInt64(truncatingIfNeeded: now.nanoseconds),
             notices: request.identity.isSessionOnly ? [.sessionWithoutKey] : [])
         state.connection = .online
@@ -83,14 +87,13 @@ enum SSHGameSession {
         // Why the game ended, when the player did not end it: the server's shutdown, the idle
         // timeout, the battle letting the player go (nothing when the client closed the channel).
         if let reason = inbox.reason {
-            end(channel, message: "touchschool: \(reason)")
+            end(channel, message: text.parting(reason))
         } else if inbox.isEnded {
             end(channel, message: nil)
         } else if idle {
-            let seconds = context.idleTimeout.components.seconds
-            end(channel, message: "touchschool: closed after " + (seconds >= 60 ? "\(seconds / 60) minutes" : "\(seconds) seconds") + " without a key")
+            end(channel, message: text.closedIdle(seconds: context.idleTimeout.components.seconds))
         } else {
-            end(channel, message: lost.map { "touchschool: \($0)" })
+            end(channel, message: lost.map(text.parting))
         }
     }
 

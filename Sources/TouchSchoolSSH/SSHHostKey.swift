@@ -28,49 +28,47 @@ struct SSHHostKey: Sendable {
     /// The key kept in `directory`, made there first if there is none. A key that others than
     /// the server's user may read is refused, as sshd refuses it: anyone who has it can pose as
     /// the server.
-    static func loadOrCreate(dataDirectory directory: String) throws -> SSHHostKey {
+    static func loadOrCreate(dataDirectory directory: String, text: SSHText) throws -> SSHHostKey {
         let path = "\(directory)/\(fileName)"
-        if let key = try load(path) { return key }
+        if let key = try load(path, text: text) { return key }
         let key = SSHHostKey(key: Curve25519.Signing.PrivateKey())
-        try create(path, text: "\(tag) \(key.key.rawRepresentation.base64EncodedString())\n")
+        try create(path, contents: "\(tag) \(key.key.rawRepresentation.base64EncodedString())\n", text: text)
         // Another server starting on the same directory at the same moment made it first: its key wins.
-        return try load(path) ?? key
+        return try load(path, text: text) ?? key
     }
 
-    private static func load(_ path: String) throws -> SSHHostKey? {
+    private static func load(_ path: String, text: SSHText) throws -> SSHHostKey? {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            guard errno == ENOENT else { throw ServerError(description: "cannot read the SSH host key \(path): \(String(cString: strerror(errno)))") }
+            guard errno == ENOENT else { throw ServerError(description: text.cannotReadHostKey(path, reason: String(cString: strerror(errno)))) }
             return nil
         }
-        guard status.st_mode & 0o077 == 0 else {
-            throw ServerError(description: "the SSH host key \(path) may be read by others than its owner: `chmod 600 \(path)`")
+        guard status.st_mode & 0o077 == 0 else { throw ServerError(description: text.hostKeyReadableByOthers(path)) }
+        guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ServerError(description: text.cannotReadHostKey(path, reason: nil))
         }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ServerError(description: "cannot read the SSH host key \(path)")
-        }
-        let fields = text.split(whereSeparator: \.isWhitespace)
+        let fields = contents.split(whereSeparator: \.isWhitespace)
         guard fields.count == 2, fields[0] == tag, let bytes = Data(base64Encoded: String(fields[1])),
               let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes) else {
-            throw ServerError(description: "\(path) is not an SSH host key of touchschool; move it away to make a new one (players' clients will then warn that the server's key changed)")
+            throw ServerError(description: text.notAHostKey(path))
         }
         return SSHHostKey(key: key)
     }
 
     /// Written under another name, then linked into place: the key appears whole or not at all,
     /// and an existing one is never replaced.
-    private static func create(_ path: String, text: String) throws {
+    private static func create(_ path: String, contents: String, text: SSHText) throws {
         let temporary = "\(path).\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw ServerError(description: "cannot create \(temporary): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw ServerError(description: text.cannotCreate(temporary, reason: String(cString: strerror(errno)))) }
         defer { unlink(temporary) }
-        let bytes = Array(text.utf8)
+        let bytes = Array(contents.utf8)
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         let synced = fsync(descriptor) == 0
         close(descriptor)
-        guard written == bytes.count, synced else { throw ServerError(description: "cannot write \(temporary)") }
+        guard written == bytes.count, synced else { throw ServerError(description: text.cannotWrite(temporary)) }
         guard link(temporary, path) == 0 || errno == EEXIST else {
-            throw ServerError(description: "cannot create \(path): \(String(cString: strerror(errno)))")
+            throw ServerError(description: text.cannotCreate(path, reason: String(cString: strerror(errno))))
         }
     }
 }

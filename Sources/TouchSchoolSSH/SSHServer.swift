@@ -58,8 +58,7 @@ struct SSHServer: Service {
                 .bind(host: host, port: port)
                 .get()
         } catch {
-            throw ServerError(description: "cannot listen for SSH on \(host):\(port): \(TouchSchoolServer.describeListening(error))"
-                              .replacingOccurrences(of: "--port", with: "--ssh-port"))
+            throw ListeningError(.ssh, host: host, port: port, error: error)
         }
         onListening(listener.localAddress?.port ?? port)
         await withGracefulShutdownHandler {

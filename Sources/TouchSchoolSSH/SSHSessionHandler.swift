@@ -28,6 +28,8 @@ final class SSHSessionHandler: ChannelInboundHandler {
     /// The terminal type the pty request announced (`TERM` on the client's side).
     private var term = ""
     private var environment: [String: String] = [:]
+    /// What to say, in the language of the client's environment as sent so far.
+    private var text: SSHText { SSHText(environment: environment) }
     private var started = false
     /// Told when the game starts: the connection is then past its login grace.
     private let onPlaying: () -> Void
@@ -68,9 +70,9 @@ final class SSHSessionHandler: ChannelInboundHandler {
         case let request as SSHChannelRequestEvent.ShellRequest:
             startGame(wantReply: request.wantReply, context: context)
         case let request as SSHChannelRequestEvent.ExecRequest:
-            refuse(request.wantReply, "touchschool: this server plays the game only; it runs no commands (connect without one)", context: context)
+            refuse(request.wantReply, text.runsNoCommands, context: context)
         case let request as SSHChannelRequestEvent.SubsystemRequest:
-            refuse(request.wantReply, "touchschool: this server plays the game only (no \(request.subsystem.prefix(32)))", context: context)
+            refuse(request.wantReply, text.noSubsystem(String(request.subsystem.prefix(32))), context: context)
         default:
             context.fireUserInboundEventTriggered(event)
         }
@@ -82,20 +84,20 @@ final class SSHSessionHandler: ChannelInboundHandler {
             return
         }
         guard let size else {
-            refuse(wantReply, "touchschool: the game needs a terminal: connect without -T (or with -t)", context: context)
+            refuse(wantReply, text.needsATerminal, context: context)
             return
         }
         // The game is drawn with the cursor addressing every terminal since the VT100 has (xterm,
         // the Linux console, tmux, PuTTY, Windows Terminal); a dumb one cannot show it.
         guard !Self.cannotPlaceTheCursor.contains(term) else {
-            refuse(wantReply, "touchschool: this terminal type (TERM) cannot place the cursor, so the game cannot be shown: set TERM to your terminal (e.g. xterm-256color)", context: context)
+            refuse(wantReply, text.cannotPlaceTheCursor, context: context)
             return
         }
         started = true
         let request = SSHGameSession.Request(identity: identity, address: address, columns: size.columns, rows: size.rows,
                                              environment: environment)
         guard SSHGameSession.start(request, channel: context.channel, inbox: inbox, context: self.context) else {
-            refuse(wantReply, "touchschool: the server is full; try again in a while", context: context)
+            refuse(wantReply, text.serverFull, context: context)
             return
         }
         onPlaying()

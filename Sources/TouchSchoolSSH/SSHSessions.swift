@@ -27,6 +27,6 @@ final class SSHSessions: Sendable {
     /// Asks every game to end, as if its player had pressed Ctrl-C: each hands its last taps to
     /// the battle, waits for them to be acknowledged and closes its channel.
     func endAll() {
-        for inbox in running.withLock({ Array($0.values) }) { inbox.end(reason: "the server is shutting down; play again once it is back") }
+        for inbox in running.withLock({ Array($0.values) }) { inbox.end(reason: .serverShuttingDown) }
     }
 }

@@ -19,7 +19,7 @@ final class SSHInbox: @unchecked Sendable {
     private var bytes: [UInt8] = []
     private var size: (columns: Int, rows: Int)?
     private var ended = false
-    private var endReason: String?
+    private var endReason: SSHParting?
     private var lastInput = DispatchTime.now().uptimeNanoseconds
     /// `wake` was called since the last `take`: it returns at once.
     private var woken = false
@@ -41,7 +41,7 @@ final class SSHInbox: @unchecked Sendable {
     }
 
     /// The channel closed, or the server asks every game to end (and says why: `reason`).
-    func end(reason: String? = nil) {
+    func end(reason: SSHParting? = nil) {
         condition.lock()
         defer { condition.unlock() }
         ended = true
@@ -50,7 +50,7 @@ final class SSHInbox: @unchecked Sendable {
     }
 
     /// Why the server ended the game, if it did.
-    var reason: String? {
+    var reason: SSHParting? {
         condition.lock()
         defer { condition.unlock() }
         return endReason

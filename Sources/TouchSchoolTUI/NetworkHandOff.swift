@@ -54,10 +54,7 @@ struct NetworkHandOff: NetworkCommands {
         arguments.append(nil)
         environment.append(nil)
         execve(path, arguments, environment)
-        let reason = String(cString: strerror(errno))
-        throw CommandError("\(feature) needs \(Self.siblingName), which should be installed beside touchschool: "
-                           + "\(path): \(reason). Build both with `swift build` (or `swift build -c release`), "
-                           + "or copy \(Self.siblingName) from the same build next to touchschool.")
+        throw CommandError.networkProgramMissing(for: feature, program: Self.siblingName, path: path, errorNumber: errno)
     }
 
     static let postgresEntryPrefix = "\(PostgresURLEnvironment.name)="

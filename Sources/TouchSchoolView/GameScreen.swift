@@ -34,8 +34,7 @@ extension Frame {
 
         let chase: (String, CellStyle)
         if let above = standing.chase {
-            let taps = NumberText.grouped(above.taps)
-            chase = (above.school.map { strings.overtake(state.catalog[$0].name, taps: taps) } ?? strings.moveUp(taps: taps), .normal)
+            chase = (above.school.map { strings.overtake(state.catalog[$0].name, taps: above.taps) } ?? strings.moveUp(taps: above.taps), .normal)
         } else if standing.rank == nil {
             chase = ("", .normal)
         } else {
@@ -115,11 +114,13 @@ extension Frame {
 
     /// The panel's rows from the server's view: the top three and my neighbours (±2), cut down as
     /// the local panel is (first the neighbours, then the top) until they fit `rows`; the top
-    /// alone before the first view. My row shows the total with my unsaved taps.
+    /// alone before the first view; a taller panel filled from its page once it came. My row
+    /// shows the total with my unsaved taps.
     private func servedPanelEntries(rows: Int) -> [RankedSchool?] {
         guard rows > 0 else { return [] }
         guard let view = state.myView else { return (state.served.school?.top ?? []).prefix(rows).map { Optional($0) } }
         let mine = RankedSchool(position: view.school, rank: view.national.rank, count: state.leaderboard.count(of: view.school))
+        if let filled = pagedPanelEntries(view: view, mine: mine, rows: rows) { return filled }
         for (top, radius) in [(3, 2), (3, 1), (2, 1), (1, 1), (1, 0)] {
             let topRows = Array(view.top.prefix(top))
             let around = view.above.suffix(radius) + [mine] + view.below.prefix(radius)
@@ -135,28 +136,60 @@ extension Frame {
         return [mine]
     }
 
-    /// Which national places the panel shows, as runs: the top three and my neighbours (±2), cut
-    /// down (first the neighbours, then the top, at last to a window around mine) until they and
-    /// the gaps between them fit `rows`.
+    /// A panel taller than the view from the page of the places around mine (`panelPage`): the
+    /// view's top, then the page's rows with the view's fresher ones (my neighbours, mine) in
+    /// their place, as many around mine as fit; nil while no page of the panel holding mine came.
+    private func pagedPanelEntries(view: SchoolView, mine: RankedSchool, rows: Int) -> [RankedSchool?]? {
+        guard state.panelPage != nil, let page = state.served.page, page.league == .national,
+              page.rows.contains(where: { $0.position == mine.position }) else { return nil }
+        let top = Array(view.top.prefix(SchoolView.topCount))
+        let inTop = Set(top.map(\.position))
+        var fresh: [Int: RankedSchool] = [mine.position: mine]
+        for row in view.above + view.below { fresh[row.position] = row }
+        // The page's order, with what the view says fresher; a neighbour the page has not yet, added.
+        var seen = Set<Int>()
+        var around: [(order: Int, row: RankedSchool)] = []
+        for (order, row) in (page.rows + view.above + [mine] + view.below).enumerated()
+            where !inTop.contains(row.position) && seen.insert(row.position).inserted {
+            around.append((order, fresh[row.position] ?? row))
+        }
+        around.sort { ($0.row.rank, $0.order) < ($1.row.rank, $1.order) }
+        let all = around.map(\.row)
+        let myIndex = all.firstIndex { $0.position == mine.position } ?? 0
+        // As many as fit under the top, mine in their middle.
+        func fitting(_ room: Int) -> [RankedSchool] {
+            guard all.count > room else { return all }
+            let first = max(0, min(myIndex - (room - 1) / 2, all.count - room))
+            return Array(all[first..<(first + max(1, room))])
+        }
+        // A run of the top that the rest does not continue: "..." between, a row less for the
+        // rest (ties make a rank one more than the last place of the top run).
+        func apart(_ rest: [RankedSchool]) -> Bool { !top.isEmpty && !rest.isEmpty && rest[0].rank > top.count + 1 }
+        var rest = fitting(rows - top.count)
+        if apart(rest) { rest = fitting(rows - top.count - 1) }
+        let entries = top.map { Optional($0) } + (apart(rest) ? [nil] : []) + rest.map { Optional($0) }
+        return Array(entries.prefix(rows))
+    }
+
+    /// Which national places the panel shows, as runs: every school when all fit; else the top
+    /// three and as many places around mine (at least ±2, mine in their middle) as fill the rows
+    /// left; cut down (first the neighbours, then the top, at last to a window around mine) until
+    /// they and the gap between them fit `rows`. Runs that meet, or would leave out one place
+    /// only, are one.
     private func panelPlaces(rows: Int) -> [Range<Int>] {
         let size = state.leaderboard.size(of: .national)
         guard rows > 0, size > 0 else { return [] }
-        guard let mySchool = state.mySchool else { return [0..<min(rows, size)] }
+        guard size > rows, let mySchool = state.mySchool else { return [0..<min(rows, size)] }
         let myPlace = state.leaderboard.place(of: mySchool, in: .national)
         for (top, radius) in [(3, 2), (3, 1), (2, 1), (1, 1), (1, 0)] {
-            let topRange = 0..<min(top, size)
-            let aroundStart = max(topRange.upperBound, myPlace - radius)
-            let around = aroundStart..<max(aroundStart, min(size, myPlace + radius + 1))
-            var runs: [Range<Int>] = topRange.isEmpty ? [] : [topRange]
-            if !around.isEmpty {
-                if let last = runs.last, last.upperBound == around.lowerBound {
-                    runs[runs.count - 1] = last.lowerBound..<around.upperBound
-                } else {
-                    runs.append(around)
-                }
+            // The rows under the top and its gap, all of them, but never fewer than mine ±radius.
+            let window = max(2 * radius + 1, rows - top - 1)
+            let start = max(top, min(myPlace - (window - 1) / 2, size - window))
+            if start <= top + 1 {
+                if myPlace < rows { return [0..<rows] }
+                continue
             }
-            let needed = runs.reduce(0) { $0 + $1.count } + max(0, runs.count - 1)
-            if needed <= rows { return runs }
+            if top + 1 + window <= rows { return [0..<top, start..<(start + window)] }
         }
         // Too few rows for the top as well: the places around mine, the rival above first.
         let first = max(0, min(myPlace - rows / 2, size - rows))

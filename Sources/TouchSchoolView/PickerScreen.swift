@@ -96,7 +96,7 @@ extension Frame {
         if let mySchool = state.mySchool { blocks.append(.paragraph(strings.confirmFrom(described(mySchool)), .mine)) }
         blocks.append(.paragraph(strings.confirmTo(described(position)), .highlight))
         blocks.append(.blank)
-        blocks.append(.paragraph(strings.confirmKeepsScore(NumberText.grouped(state.counter.myTaps)), .dim))
+        blocks.append(.paragraph(strings.confirmKeepsScore(state.counter.myTaps), .dim))
         drawText(blocks, fromRow: 2)
     }
 }

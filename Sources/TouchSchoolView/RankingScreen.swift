@@ -13,7 +13,7 @@ struct RankColumns {
 
     /// The game's side panel: rank, movement, name, count.
     init(panelEntries entries: [RankedSchool], width: Int) {
-        rank = entries.reduce(1) { max($0, DisplayWidth.of(NumberText.grouped($1.rank))) }
+        rank = entries.reduce(1) { max($0, DisplayWidth.of(Self.rankText($1))) }
         count = entries.reduce(1) { max($0, DisplayWidth.of(NumberText.grouped($1.count))) }
         name = max(1, width - rank - movement - count - 3 * gap)
     }
@@ -33,6 +33,11 @@ struct RankColumns {
         if nameRoom() < 20 { district = 0 }
         if nameRoom() < 14 { province = 0 }
         name = max(1, min(Self.nameWidth, nameRoom()))
+    }
+
+    /// A row's rank: "-" for a school without a tap, as `touchschool rank` prints it.
+    static func rankText(_ entry: RankedSchool) -> String {
+        entry.shownRank.map { NumberText.grouped($0) } ?? "-"
     }
 
     /// Room for the longest names of the official list (16 syllables), provinces (7) and districts
@@ -55,7 +60,9 @@ extension Frame {
         let size = state.size(of: league)
         var myPlace = ""
         if let rank = state.myRank(in: league) {
-            myPlace = strings.myPlace(NumberText.grouped(rank), of: NumberText.grouped(size))
+            // Without a tap my school has no rank yet, as the game's header says.
+            let hasTaps = state.mySchool.map { state.nationalStanding(of: $0).total > 0 } ?? false
+            myPlace = hasTaps ? strings.myPlace(NumberText.grouped(rank), of: NumberText.grouped(size)) : strings.noRankYet
         }
         drawTitleBar(strings.rankingTitle(strings.leagueName(league), index: index, of: leagues.count), right: myPlace)
         grid.put(DisplayWidth.truncate(strings.rankingHint, toWidth: columns - 2), column: 1, row: 1, style: .dim)
@@ -102,8 +109,11 @@ extension Frame {
         if isMine { grid.fill(column: column, row: row, width: table.total, height: 1, style: .mine) }
 
         var x = column
-        x = grid.put(DisplayWidth.pad(NumberText.grouped(entry.rank), toWidth: table.rank, alignRight: true), column: x, row: row, style: style) + table.gap
+        x = grid.put(DisplayWidth.pad(RankColumns.rankText(entry), toWidth: table.rank, alignRight: true), column: x, row: row, style: style) + table.gap
 
+        // A school without a rank passed no one and was passed by no one: on a server its shared
+        // rank drops as the others' first taps come (▼1 on a school that has not moved).
+        let movement = entry.shownRank == nil ? 0 : movement
         let movementText = movement > 0 ? "▲\(min(movement, 999))" : movement < 0 ? "▼\(min(-movement, 999))" : "-"
         let movementStyle: CellStyle = isMine ? .mine : movement > 0 ? .rankUp : movement < 0 ? .rankDown : .dim
         grid.put(movementText, column: x, row: row, style: movementStyle)

@@ -12,6 +12,7 @@ extension Frame {
         case let .countdown(seconds):
             let digit = BigDigits.rows(of: seconds)
             let top = area.y + max(0, (area.height - digit.count) / 2)
+            clearRows(from: top - (title == nil ? 1 : 2), to: top + digit.count, in: area)
             if let title, top > area.y { putCentered(title, row: top - 1, in: area, style: .title) }
             for (offset, line) in digit.enumerated() where top + offset < area.y + area.height {
                 putCentered(line, row: top + offset, in: area, style: .accent)
@@ -26,6 +27,7 @@ extension Frame {
             let top = area.y + max(0, (area.height - lines.count - 2) / 2)
             let left = area.x + (area.width - width) / 2
             guard width >= 4 else { return }
+            clearRows(from: top - 1, to: top + lines.count + 2, in: area)
             let border = "+" + String(repeating: "-", count: width - 2) + "+"
             grid.put(border, column: left, row: top, style: .accent)
             for (offset, line) in lines.enumerated() where top + 1 + offset < area.y + area.height {
@@ -37,6 +39,15 @@ extension Frame {
         case .over:
             break
         }
+    }
+
+    /// Blanks the play area's rows `first...last` (those of them it has), across its whole width:
+    /// an overlay stands on rows of its own with a blank row above and below, so the prompt or
+    /// smoke beneath is hidden whole, never cut into pieces around it ("아무 키나█████ 누르세요!").
+    private mutating func clearRows(from first: Int, to last: Int, in area: Rect) {
+        let top = max(area.y, first), bottom = min(area.y + area.height - 1, last)
+        guard top <= bottom else { return }
+        grid.fill(column: area.x, row: top, width: area.width, height: bottom - top + 1, style: .normal)
     }
 
     private mutating func drawRoundLine(_ text: String, in area: Rect) {

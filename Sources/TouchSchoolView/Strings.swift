@@ -22,56 +22,76 @@ public struct Strings: Sendable {
         "\(columns)x\(rows)<\(GameLayout.minimumColumns)x\(GameLayout.minimumRows)"
     }
 
-    func warning(_ reason: TapRefusal, refused: String) -> String {
+    func warning(_ reason: TapRefusal, refused: UInt64) -> String {
+        let count = NumberText.grouped(refused)
         let why: String
         switch reason {
         case .heldKey: why = ko ? "키를 누르고 있음" : "key held down"
         case .tooManyTaps: why = ko ? "사람이 칠 수 없는 속도" : "too many taps"
         case .paste: why = ko ? "붙여넣기" : "pasted text"
         case .banned:
-            // Not the speed: nothing the player does now counts, and only the operator can change that.
-            return ko ? "운영자가 이 기기를 차단했습니다: 터치가 세지 않습니다. (\(refused)번 무시됨)"
-                : "The operator has banned this device: its taps do not count. (\(refused) taps refused)"
+            // Not the speed: nothing the player does now counts, and only the operator can change
+            // that. What to do first, as in every refusal (`refusal(_:)`): the line is cut at its end.
+            return ko ? "운영자에게 문의하세요: 차단된 기기라 터치가 세지 않습니다 (\(count)번 무시됨)"
+                : "Ask the operator: this device is banned; its taps do not count (\(count) refused)"
         }
         return ko
-            ? "비정상적인 터치 수가 감지되었습니다. (\(why) · \(refused)번 무시됨)"
-            : "Abnormal tapping detected. (\(why), \(refused) taps refused)"
+            ? "비정상적인 터치 수가 감지되었습니다. (\(why) · \(count)번 무시됨)"
+            : "Abnormal tapping detected. (\(why), \(NumberText.counted(refused, "tap", "taps")) refused)"
     }
 
-    func saveDelayed(waitingTaps: String) -> String {
-        ko ? "저장이 늦어지고 있습니다 (다른 프로세스나 느린 디스크): \(waitingTaps)번 대기 중, 계속 치세요"
-            : "Saving is delayed (another process or a slow disk): \(waitingTaps) taps waiting; keep tapping"
+    func saveDelayed(waitingTaps: UInt64) -> String {
+        ko ? "저장이 늦어지고 있습니다 (다른 프로세스나 느린 디스크): \(NumberText.grouped(waitingTaps))번 대기 중, 계속 치세요"
+            : "Saving is delayed (another process or a slow disk): \(NumberText.counted(waitingTaps, "tap", "taps")) waiting; keep tapping"
     }
 
-    /// Playing on a server and not connected: what the player must know (nil when online).
+    /// Playing on a server and not connected: what the player must know (nil when online). A
+    /// refusal says what to do first, then why: the status line is cut at its end, which at 80
+    /// columns beside the server's address can come after 39 columns (`RefusalInstructionTests`).
     func connection(_ status: ConnectionStatus) -> String? {
         switch status {
         case .online:
             return nil
         case let .connecting(waiting):
-            let taps = NumberText.grouped(waiting)
+            let taps = NumberText.grouped(waiting), counted = NumberText.counted(waiting, "tap", "taps")
             return ko ? "서버에 연결하는 중… 터치 \(taps)번 전송 대기 중, 계속 치세요"
-                : "Connecting to the server… \(taps) taps waiting to be sent; keep tapping"
+                : "Connecting to the server… \(counted) waiting to be sent; keep tapping"
         case let .offline(waiting):
-            let taps = NumberText.grouped(waiting)
+            let taps = NumberText.grouped(waiting), counted = NumberText.counted(waiting, "tap", "taps")
             return ko ? "오프라인: 서버에 연결할 수 없습니다. 터치 \(taps)번 대기 중 (다시 연결되면 전송), 계속 치세요"
-                : "Offline: the server cannot be reached. \(taps) taps waiting (sent when it is back); keep tapping"
+                : "Offline: the server cannot be reached. \(counted) waiting (sent when it is back); keep tapping"
         case let .wrongAddress(failure, waiting):
-            let taps = NumberText.grouped(waiting)
+            let taps = NumberText.grouped(waiting), counted = NumberText.counted(waiting, "tap", "taps")
             return ko ? "\(serverFailure(failure)) 터치 \(taps)번 대기 중, 계속 치세요"
-                : "\(serverFailure(failure)) \(taps) taps waiting; keep tapping"
+                : "\(serverFailure(failure)) \(counted) waiting; keep tapping"
         case let .unsupportedProtocol(waiting):
-            let taps = NumberText.grouped(waiting)
-            return ko ? "서버의 프로토콜 버전을 지원하지 않습니다: touchschool을 업데이트하세요. 오프라인으로 계속 (터치 \(taps)번 대기 중)"
-                : "The server speaks a protocol version this game does not: update touchschool. Playing offline (\(taps) taps waiting)"
+            let taps = NumberText.grouped(waiting), counted = NumberText.counted(waiting, "tap", "taps")
+            return ko ? "touchschool을 업데이트하세요: 이 게임은 서버의 프로토콜 버전을 지원하지 않습니다. 오프라인으로 계속 (터치 \(taps)번 대기 중)"
+                : "Update touchschool: this game does not speak the server's protocol version. Playing offline (\(counted) waiting)"
+        case let .refused(refusal, waiting):
+            let taps = NumberText.grouped(waiting), counted = NumberText.counted(waiting, "tap", "taps")
+            return ko ? "\(self.refusal(refusal)) 터치 \(taps)번 대기 중, 계속 치세요" : "\(self.refusal(refusal)) \(counted) waiting; keep tapping"
         case let .cannotSaveOutbox(waiting):
-            let taps = NumberText.grouped(waiting)
-            return ko ? "대기 중인 터치를 저장할 수 없어 전송을 멈췄습니다 (디스크를 확인하세요). 터치 \(taps)번 대기 중, 계속 치세요"
-                : "The waiting taps cannot be saved, so nothing is sent (check the disk). \(taps) taps waiting; keep tapping"
+            let taps = NumberText.grouped(waiting), counted = NumberText.counted(waiting, "tap", "taps")
+            return ko ? "디스크를 확인하세요: 대기 중인 터치를 저장할 수 없어 전송을 멈췄습니다. 터치 \(taps)번 대기 중, 계속 치세요"
+                : "Check the disk: the waiting taps cannot be saved, so nothing is sent. \(counted) waiting; keep tapping"
         case let .otherBattle(waiting):
-            let taps = NumberText.grouped(waiting)
-            return ko ? "이 주소의 서버는 이제 다른 대항전입니다. 터치 \(taps)번은 원래 대항전에 보관됩니다. 새 대항전은 게임을 다시 시작하세요"
-                : "This address now serves another battle. \(taps) taps are kept for their own battle; restart the game to join the new one"
+            let taps = NumberText.grouped(waiting), counted = NumberText.counted(waiting, "tap", "taps")
+            return ko ? "새 대항전은 게임을 다시 시작하세요: 이 주소의 서버는 이제 다른 대항전입니다. 터치 \(taps)번은 원래 대항전에 보관됩니다"
+                : "Restart the game to join the new battle: this address now serves another one. \(counted) \(waiting == 1 ? "is kept for its" : "are kept for their") own battle"
+        }
+    }
+
+    /// Why the server will not take the game, what to do first: the terminal game's status line,
+    /// and the SSH game's parting line (`SSHText.parting`).
+    public func refusal(_ refusal: ServerRefusal) -> String {
+        switch refusal {
+        case .bannedAddress: ko ? "운영자에게 문의하세요: 이 주소는 차단되어 서버가 받지 않습니다."
+            : "Ask the operator: this address is banned, so the server refuses it."
+        case .battleFull: ko ? "운영자에게 자리를 요청하세요: 대항전이 가득 차서 새 기기를 받지 않습니다."
+            : "Ask the operator for room: the battle is full and takes no new device."
+        case .tooManyFromAddress: ko ? "운영자에게 문의하세요: 이 주소에서 서버가 받는 것보다 많이 접속합니다."
+            : "Ask the operator: too many devices connect from this address for the server."
         }
     }
 
@@ -85,10 +105,11 @@ public struct Strings: Sendable {
             : "The server cannot be reached: check the address and the network."
         case .timedOut: ko ? "응답이 없습니다 (시간 초과): 서버 컴퓨터가 꺼져 있거나 방화벽이 막고 있습니다."
             : "No answer (timed out): the server's machine is off, or a firewall drops the connection."
-        case .plainHTTP: ko ? "그 서버는 HTTPS가 아니라 일반 HTTP로 응답합니다: 주소를 http://로 주세요."
-            : "The server there speaks plain HTTP, not HTTPS: give the address with http://."
-        case .sshServer: ko ? "그 포트는 SSH 포트입니다 (ssh -p 포트 이름@주소로 플레이합니다): --server에는 서버의 HTTP 포트를 주세요."
-            : "That is an SSH port (play there with ssh -p PORT NAME@HOST): give --server the server's HTTP port."
+        // A mistake the player can mend: what to do first (the game's status line is cut at its end).
+        case .plainHTTP: ko ? "주소를 http://로 주세요: 그 서버는 HTTPS가 아니라 일반 HTTP로 응답합니다."
+            : "Give the address with http://: the server there speaks plain HTTP, not HTTPS."
+        case .sshServer: ko ? "--server에는 서버의 HTTP 포트를 주세요: 그 포트는 SSH 포트입니다 (ssh -p 포트 이름@주소로 플레이합니다)."
+            : "Give --server the server's HTTP port: that is an SSH port (play there with ssh -p PORT NAME@HOST)."
         case let .other(reason): ko ? "연결할 수 없습니다: \(reason)" : "Cannot connect: \(reason)"
         }
     }
@@ -160,8 +181,9 @@ public struct Strings: Sendable {
     func didYouMean(_ name: String) -> String { ko ? "혹시 \(name)?" : "Did you mean \(name)?" }
     /// How many schools the search found; `more`: it stopped there (the page says the same).
     func resultCount(_ count: Int, more: Bool) -> String {
-        if more { return ko ? "\(count)개 넘는 학교" : "More than \(count) schools" }
-        return ko ? "\(count)개 학교" : (count == 1 ? "1 school" : "\(count) schools")
+        let schools = NumberText.counted(count, "school", "schools")
+        if more { return ko ? "\(NumberText.grouped(count))개 넘는 학교" : "More than \(schools)" }
+        return ko ? "\(NumberText.grouped(count))개 학교" : schools
     }
     func myCurrentSchool(_ name: String) -> String { ko ? "* 내 학교: \(name)" : "* my school: \(name)" }
     var unlisted: String { ko ? "(목록에 없음)" : "(unlisted)" }
@@ -179,9 +201,9 @@ public struct Strings: Sendable {
     }
     func confirmFrom(_ school: String) -> String { ko ? "지금 학교: \(school)" : "Current school: \(school)" }
     func confirmTo(_ school: String) -> String { ko ? "바꿀 학교: \(school)" : "New school:     \(school)" }
-    func confirmKeepsScore(_ taps: String) -> String {
-        ko ? "내 터치 수 \(taps)번은 지금 학교의 점수에 그대로 남습니다."
-            : "Your \(taps) taps stay in your current school's total."
+    func confirmKeepsScore(_ taps: UInt64) -> String {
+        ko ? "내 터치 수 \(NumberText.grouped(taps))번은 지금 학교의 점수에 그대로 남습니다."
+            : "Your \(NumberText.counted(taps, "tap stays", "taps stay")) in your current school's total."
     }
     var confirmKeys: String { ko ? "Enter/y 예  n/Esc 아니오" : "Enter/y yes  n/Esc no" }
 
@@ -193,22 +215,28 @@ public struct Strings: Sendable {
     func myTaps(_ taps: String) -> String { ko ? "내 터치 \(taps)" : "My taps \(taps)" }
     func sessionTaps(_ taps: String) -> String { ko ? "이번 판 \(taps)" : "This session \(taps)" }
     func schoolTotal(_ taps: String) -> String { ko ? "학교 합계 \(taps)" : "School total \(taps)" }
-    func overtake(_ school: String, taps: String) -> String { ko ? "\(school)까지 \(taps)번" : "\(taps) taps to overtake \(school)" }
+    func overtake(_ school: String, taps: UInt64) -> String {
+        ko ? "\(school)까지 \(NumberText.grouped(taps))번" : "\(NumberText.counted(taps, "tap", "taps")) to overtake \(school)"
+    }
     /// The school to overtake is not among the rows the server sent (a crowd tied with mine between).
-    func moveUp(taps: String) -> String { ko ? "다음 순위까지 \(taps)번" : "\(taps) taps to move up" }
+    func moveUp(taps: UInt64) -> String {
+        ko ? "다음 순위까지 \(NumberText.grouped(taps))번" : "\(NumberText.counted(taps, "tap", "taps")) to move up"
+    }
     var leader: String { ko ? "1위!" : "#1!" }
     /// A school without a tap has no rank: at the start of a battle every school shared 1위.
     var noRankYet: String { ko ? "아직 순위 없음" : "no rank yet" }
     /// No school ahead and none of the school's taps yet: every school is at zero.
     var firstTapLeads: String { ko ? "첫 터치면 1위!" : "One tap takes #1!" }
-    func speed(now: Int, best: Int) -> String { ko ? "초당 \(now)번 · 최고 \(best)번" : "\(now) taps/s · best \(best)" }
+    func speed(now: Int, best: Int) -> String {
+        ko ? "초당 \(now)번 · 최고 \(best)번" : "\(NumberText.counted(now, "tap/s", "taps/s")) · best \(best)"
+    }
     // MARK: A round
 
     /// During the race: the seconds left and my place.
     func roundRace(title: String?, secondsLeft: Int, standing: RoundStanding) -> String {
         let place = standing.place.map { place in
-            ko ? "\(place)위 / \(standing.players)명 · \(NumberText.grouped(standing.count))회"
-                : "\(Self.ordinal(place)) of \(standing.players) · \(NumberText.grouped(standing.count)) taps"
+            ko ? "\(placed(standing, place)) / \(standing.players)명 · \(NumberText.grouped(standing.count))번"
+                : "\(placed(standing, place)) of \(standing.players) · \(NumberText.counted(standing.count, "tap", "taps"))"
         } ?? (ko ? "아직 순위 없음" : "no place yet")
         let time = ko ? "남은 시간 \(secondsLeft)초" : "\(secondsLeft)s left"
         return [title, time, place].compactMap { $0 }.joined(separator: " · ")
@@ -225,8 +253,13 @@ public struct Strings: Sendable {
             return [heading, ko ? "이번 라운드에 센 터치가 없습니다" : "None of your taps counted in this round", ""]
         }
         return [heading,
-                ko ? "\(place)위 / \(standing.players)명" : "\(Self.ordinal(place)) of \(standing.players)",
-                ko ? "\(NumberText.grouped(standing.count))회" : "\(NumberText.grouped(standing.count)) taps"]
+                ko ? "\(placed(standing, place)) / \(standing.players)명" : "\(placed(standing, place)) of \(standing.players)",
+                ko ? "\(NumberText.grouped(standing.count))번" : NumberText.counted(standing.count, "tap", "taps")]
+    }
+
+    /// A place in a round, shared when tied: "공동 1위", "tied 1st".
+    private func placed(_ standing: RoundStanding, _ place: Int) -> String {
+        ko ? (standing.tied ? "공동 \(place)위" : "\(place)위") : (standing.tied ? "tied \(Self.ordinal(place))" : Self.ordinal(place))
     }
 
     static func ordinal(_ number: Int) -> String {
@@ -330,11 +363,26 @@ public struct Strings: Sendable {
         let chord = policy.simultaneousPressLimit
         return ko
             ? "반칙 방지: \(window)초 안에 \(burst)번이 넘는 터치, 한 키를 1초에 \(perKey)번보다 빠르게 되풀이하는 것(키를 꾹 눌렀을 때의 자동 반복), 한꺼번에 \(chord)개가 넘는 키, 붙여넣기는 세지 않습니다. 그럴 때는 \"비정상적인 터치 수가 감지되었습니다.\"라고 알려 줍니다."
-            : "Fair play: more than \(burst) taps within \(window) seconds, one key repeated faster than \(perKey) times a second (a key held down), more than \(chord) keys at once, and pasted text do not count. When that happens you see \"Abnormal tapping detected.\""
+            : "Fair play: more than \(NumberText.counted(burst, "tap", "taps")) within \(NumberText.counted(window, "second", "seconds")), one key repeated faster than \(NumberText.counted(perKey, "time", "times")) a second (a key held down), more than \(NumberText.counted(chord, "key", "keys")) at once, and pasted text do not count. When that happens you see \"Abnormal tapping detected.\""
     }
     var helpSaved: String {
         ko ? "점수는 저장되고, 같은 컴퓨터에서 함께 하는 모든 사람의 터치가 합쳐집니다."
             : "Scores are saved, and everyone playing on this computer adds to the same totals."
+    }
+    /// Playing with --server: the taps go to the server's battle, and wait while it is out of reach.
+    func helpOnServer(_ server: String) -> String {
+        ko ? "\(server) 서버의 대항전에서 플레이합니다: 터치는 서버로 보내져 함께 하는 모든 사람의 터치와 학교 점수에 합쳐지고, 순위는 서버가 매깁니다. 연결이 끊겨도 계속 치세요: 터치는 이 컴퓨터에 보관되었다가 다시 연결되면 보내집니다."
+            : "You play in the battle on the server \(server): your taps are sent there and add to your school's score with everyone else's, and the server ranks the schools. If the connection drops, keep tapping: the taps are kept on this computer and sent when it is back."
+    }
+    /// Playing over SSH: the game runs in the server, so every tap counts there at once.
+    var helpOverSSH: String {
+        ko ? "SSH로 서버에서 돌아가는 게임에 접속했습니다: 터치는 바로 서버의 대항전에서 세어져 함께 하는 모든 사람의 터치와 학교 점수에 합쳐집니다. 접속이 끊기면 게임이 끝납니다. 다시 접속해서 이어 하세요."
+            : "You play over SSH in the game the server runs: your taps count at once in the server's battle, adding to your school's score with everyone else's. If the connection drops the game ends: connect again to carry on."
+    }
+    /// The operator's rounds, which only a server runs.
+    var helpRounds: String {
+        ko ? "라운드: 선생님이 라운드를 시작하면 3, 2, 1 카운트다운 뒤 정해진 시간 동안 누가 더 많이 치는지 겨룹니다. 화면 위쪽에 남은 시간과 내 순위가, 끝나면 결과가 나옵니다."
+            : "Rounds: when the teacher starts a round, a 3-2-1 countdown opens a timed race of who taps most; the play area's top line shows the seconds left and your place, then the result."
     }
     var helpKeys: String { ko ? "Tab 정보  Esc 뒤로" : "Tab about  Esc back" }
 
@@ -349,12 +397,13 @@ public struct Strings: Sendable {
         ko ? "학교 데이터: 공공데이터포털(data.go.kr) 전국초중등학교위치표준데이터 (제공: 한국교육시설안전원)"
             : "School data: Public Data Portal (data.go.kr), National Elementary, Middle and High School Location Standard Data (전국초중등학교위치표준데이터), provided by the Korea Education Facilities Safety Agency (한국교육시설안전원)"
     }
-    func catalogSource(_ source: CatalogSource, schools: String) -> String {
-        switch source {
-        case .starter: ko ? "지금 쓰는 학교 목록: 기본 목록 (\(schools)개 학교)" : "School list in use: the starter list (\(schools) schools)"
+    func catalogSource(_ source: CatalogSource, schools count: Int) -> String {
+        let grouped = NumberText.grouped(count), schools = NumberText.counted(count, "school", "schools")
+        return switch source {
+        case .starter: ko ? "지금 쓰는 학교 목록: 기본 목록 (\(grouped)개 학교)" : "School list in use: the starter list (\(schools))"
         case let .official(edition):
-            ko ? "지금 쓰는 학교 목록: 공식 목록 \(edition) 기준 (\(schools)개 학교)"
-                : "School list in use: the official list as of \(edition) (\(schools) schools)"
+            ko ? "지금 쓰는 학교 목록: 공식 목록 \(edition) 기준 (\(grouped)개 학교)"
+                : "School list in use: the official list as of \(edition) (\(schools))"
         }
     }
     var importHint: String {
@@ -381,5 +430,11 @@ public enum NumberText {
 
     public static func grouped(_ value: Int) -> String {
         value < 0 ? "-" + grouped(UInt64(value.magnitude)) : grouped(UInt64(value))
+    }
+
+    /// An English count as a person reads it, grouped: "1 tap", "1,234 taps" (`counted(n, "tap",
+    /// "taps")`). Korean needs none: 번, 명, 개 have no plural.
+    public static func counted(_ value: some BinaryInteger, _ one: String, _ many: String) -> String {
+        "\(value < 0 ? grouped(Int(value)) : grouped(UInt64(value))) \(value == 1 ? one : many)"
     }
 }

@@ -104,12 +104,11 @@ struct Frame {
         if state.isAskingToQuit {
             warn(strings.quitQuestion)
         } else if let warning = state.warning {
-            warn(strings.warning(warning.reason, refused: NumberText.grouped(warning.refusedTaps)))
+            warn(strings.warning(warning.reason, refused: warning.refusedTaps))
         } else if let failure = state.saveFailure {
             warn(strings.saveFailure(failure))
         } else if state.isSaveDelayed(at: now) {
-            let waiting = NumberText.grouped(state.unsavedChanges.playerTaps)
-            grid.put(DisplayWidth.truncate(strings.saveDelayed(waitingTaps: waiting), toWidth: width), column: 1, row: line.y, style: .warning)
+            grid.put(DisplayWidth.truncate(strings.saveDelayed(waitingTaps: state.unsavedChanges.playerTaps), toWidth: width), column: 1, row: line.y, style: .warning)
         } else {
             let connection = state.connection.flatMap { strings.connection($0) }
             let text = connection ?? keys

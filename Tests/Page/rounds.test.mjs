@@ -10,6 +10,7 @@ import { update, adminTokenIn } from '../../Sources/TouchSchoolServer/Page/Web/u
 import { initialState, clockOffset, serverNow, roundStage, roundScreen, podium, projectorScreen, ordinal }
   from '../../Sources/TouchSchoolServer/Page/Web/state.js';
 import { standingsItems, TEXT } from '../../Sources/TouchSchoolServer/Page/Web/view.js';
+import { runningPage } from './dom.mjs';
 
 const BATTLE = 'battleAAAAAAAAAAAAAA';
 const DEVICE = 'q3R8sU0vW1xY2zA3bC4dE5fG6hI7jK8lM9nO0pQ1rS2';
@@ -89,6 +90,16 @@ test('the countdown: 3, 2, 1 from the server\'s time, then GO, then the seconds 
   assert.deepEqual(roundStage({ ...round, final: true }, 136000), { phase: 'final', n: 0, next: null });
   assert.equal(roundStage({ ...round, endsAtMs: 99000 }, 98500), null, 'stopped in its countdown: nothing to race');
   assert.equal(roundStage(null, 0), null);
+});
+
+test('the server\'s time with half a millisecond (a pong\'s midpoint, an odd round trip) ticks at the change of second', () => {
+  // Seen before: the next change a second too late (1000.5 ms for 0.5), so a tick a hair early
+  // left the phone a second behind, or skipped a second (7, 7, 5), while every other screen ticked.
+  const round = { startsAtMs: 100000, endsAtMs: 130000, final: false };
+  assert.deepEqual(roundStage(round, 97000.5), { phase: 'countdown', n: 3, next: 999.5 });
+  assert.deepEqual(roundStage(round, 97999.5), { phase: 'countdown', n: 3, next: 0.5 });
+  assert.deepEqual(roundStage(round, 100999.5), { phase: 'go', n: 30, next: 0.5 });
+  assert.deepEqual(roundStage(round, 118999.5), { phase: 'race', n: 12, next: 0.5 });
 });
 
 test('the phone shows the countdown by the server\'s time, and ticks at each change of second', () => {
@@ -223,10 +234,31 @@ test('the projector\'s round: the event\'s clock, one way; the round replaces th
 
 test('the podium: first three on the steps (second, first, third from the left), the rest in order', () => {
   const { steps, rest } = podium(PLAYERS);
-  assert.deepEqual(steps.map((p) => p.place), [2, 1, 3]);
+  assert.deepEqual(steps.map((step) => [step.place, step.players.map((p) => p.id)]), [[2, ['p2']], [1, ['p1']], [3, ['p3']]]);
   assert.deepEqual(rest.map((p) => p.id), ['p4', 'p5']);
-  assert.deepEqual(podium(PLAYERS.slice(1, 2)).steps.map((p) => p.place), [1], 'one player: one step');
+  assert.deepEqual(podium(PLAYERS.slice(1, 2)).steps.map((step) => step.place), [1], 'one player: one step');
   assert.deepEqual(podium([]), { steps: [], rest: [] });
+});
+
+test('ties share the place (1, 1, 3): on one step together, said as tied, on the podium and in the lists', () => {
+  const tied = [{ place: 1, id: 'a', count: 50, player: '민수', school: 'S1' }, { place: 1, id: 'b', count: 50, player: '지우', school: 'S2' },
+                { place: 3, id: 'c', count: 31, player: '하늘', school: 'S2' }, { place: 4, id: 'd', count: 7, player: 'Kim', school: 'S3' },
+                { place: 4, id: 'e', count: 7, player: 'Lee', school: 'S3' }];
+  const { steps, rest } = podium(tied);
+  // No second place: the first's step in the middle, the third's beside it.
+  assert.deepEqual(steps.map((step) => [step.place, step.players.map((p) => p.id)]), [[3, ['c']], [1, ['a', 'b']]]);
+  assert.deepEqual(rest.map((p) => p.id), ['d', 'e']);
+  assert.deepEqual(podium(tied.map((p) => ({ ...p, place: 1 }))).steps.map((step) => step.players.length), [5], 'everyone tied: one step');
+  const round = { ...EVENT, final: true, nowMs: 200000, playerCount: 5, players: tied, schools: [{ place: 1, id: 'S1', count: 50 }, { place: 1, id: 'S2', count: 50 }] };
+  const ko = runningPage(projector()[0]).send({ type: 'boardRound', round }, 150000);
+  assert.equal(ko.text('round-podium'), '3위 하늘 S2 31 공동 1위 민수 S1 지우 S2 50');
+  assert.equal(ko.text('round-players'), '4 Kim S3 7 4 Lee S3 7');
+  assert.equal(ko.text('round-schools'), '1 S1 50 1 S2 50');
+  const en = runningPage(projector()[0], 'en').send({ type: 'boardRound', round }, 150000);
+  assert.equal(en.text('round-podium'), '3rd 하늘 S2 31 tied 1st 민수 S1 지우 S2 50');
+  // During the race the standings list every place as the server has it, ties and all.
+  const live = runningPage(projector()[0]).send({ type: 'boardRound', round: { ...round, final: false, nowMs: 110000 } }, 60000);
+  assert.equal(live.text('round-players'), '1 민수 S1 50 1 지우 S2 50 3 하늘 S2 31 4 Kim S3 7 4 Lee S3 7');
 });
 
 test('the projector\'s podium stays once final, until the teacher goes back to the board or a next round', () => {
@@ -349,8 +381,8 @@ test('the round\'s messages change nothing they were given', () => {
 
 test('the rounds\' words, in Korean and English alike', () => {
   assert.deepEqual(Object.keys(TEXT.ko).sort(), Object.keys(TEXT.en).sort());
-  assert.equal(TEXT.ko.roundPlace(3, '12'), '3위 / 12명');
-  assert.equal(TEXT.en.roundPlace(3, '12'), '3rd of 12');
+  assert.equal(TEXT.ko.roundPlace(TEXT.ko.place(3), '12'), '3위 / 12명');
+  assert.equal(TEXT.en.roundPlace(TEXT.en.place(3), '12'), '3rd of 12');
   assert.deepEqual([TEXT.ko.duration(30), TEXT.ko.duration(90), TEXT.en.duration(120)], ['30초', '1분 30초', '2 min']);
   const html = readFileSync(new URL('../../Sources/TouchSchoolServer/Page/Web/index.html', import.meta.url), 'utf8');
   for (const [, key] of html.matchAll(/data-t="([A-Za-z]+)"/g)) assert.ok(key in TEXT.ko, key);
@@ -376,4 +408,153 @@ test('roundPlace: the player\'s place as it changes, taken into the round shown;
   const [quiet, silent] = run(counting, server({ type: 'roundPlace', id: 3, count: 0, players: 9, final: true }, 85200));
   assert.equal(roundScreen(quiet).phase, 'result');
   assert.deepEqual(fanfares(silent), []);
+});
+
+// ---------------------------------------------------------------- the race as the class sees it (issue 47)
+/** The event of round 7 at the server's `nowMs`: `counts` of 민수 (S1) and 지우 (S2), the leader first. */
+function racing(nowMs, [minsu, jiwoo]) {
+  const players = [{ id: 'p1', count: minsu, player: '민수', school: 'S1' }, { id: 'p2', count: jiwoo, player: '지우', school: 'S2' }]
+    .filter((p) => p.count > 0).sort((a, b) => b.count - a.count).map((p, i) => ({ ...p, place: i + 1 }));
+  return { type: 'boardRound', round: { ...EVENT, nowMs, playerCount: players.length, players, schools: [] } };
+}
+
+test('the projector\'s race: every event\'s standings are drawn, however many come within one second', () => {
+  // The countdown's event (nobody yet), then the race: at the server's 101 200 … 101 900, all within
+  // the same second of the clock (29 s left), the counts rise.
+  const page = runningPage(projector()[0]).send(racing(97000, [0, 0]), 47000).send({ type: 'roundTick' }, 50000).send({ type: 'roundTick' }, 51000);
+  assert.equal(page.text('round-clock'), '29');
+  assert.equal(page.text('round-players-count'), '0명 참가');
+  page.send(racing(101200, [3, 1]), 51200);
+  assert.equal(page.text('round-players-count'), '2명 참가');
+  assert.equal(page.text('round-players'), '1 민수 S1 3 2 지우 S2 1');
+  page.send(racing(101500, [5, 6]), 51500);
+  assert.equal(page.text('round-players'), '1 지우 S2 6 2 민수 S1 5');
+  page.send(racing(101900, [9, 6]), 51900);
+  assert.equal(page.text('round-players'), '1 민수 S1 9 2 지우 S2 6');
+  assert.equal(page.text('round-clock'), '29', 'the same second all along');
+  // The same standings again (a repeat): the round drawn stays the same object, nothing redrawn.
+  const shown = page.state.round;
+  page.send(racing(101950, [9, 6]), 51950);
+  assert.equal(page.state.round, shown);
+});
+
+test('the projector opened (or reloaded) in the middle of the race shows its standings with the stream\'s first event', () => {
+  const page = runningPage(projector()[0]).send(racing(112300, [40, 31]), 62300);
+  assert.equal(page.text('round-clock'), '18');
+  assert.equal(page.text('round-players-count'), '2명 참가');
+  assert.equal(page.text('round-players'), '1 민수 S1 40 2 지우 S2 31');
+  page.send(racing(112400, [41, 31]), 62400);
+  assert.equal(page.text('round-players'), '1 민수 S1 41 2 지우 S2 31');
+});
+
+test('the phone\'s round line follows its place within one second too', () => {
+  const [state] = run(welcomed(40000)[0], server(ROUND, 47000), [{ type: 'roundTick' }, 50000], [{ type: 'roundTick' }, 51000]);
+  const page = runningPage(state);
+  page.send(server({ type: 'roundPlace', id: 3, place: 2, count: 4, players: 3, final: false }, 51100)[0], 51100);
+  assert.equal(page.text('round-bar'), '3반 대항전 남은 시간 29초 2위 / 3명 4번');
+  page.send(server({ type: 'roundPlace', id: 3, place: 1, count: 9, players: 3, final: false }, 51600)[0], 51600);
+  assert.equal(page.text('round-bar'), '3반 대항전 남은 시간 29초 1위 / 3명 9번');
+  const shown = page.state.round;
+  page.send(server({ type: 'roundPlace', id: 3, place: 1, count: 9, players: 3, final: false }, 51700)[0], 51700);
+  assert.equal(page.state.round, shown, 'the same place again: nothing new');
+});
+
+test('the teacher\'s link pasted into the projector already open (a change of the fragment, no reload): the controls at once, the token out of the address', () => {
+  const page = runningPage(projector()[0]);
+  assert.equal(page.shown('admin'), false);
+  page.send({ type: 'hashChanged', hash: '#admin=s3cr3t' });
+  assert.equal(page.state.admin, 's3cr3t');
+  assert.deepEqual(page.effects, [{ type: 'keepAdmin', token: 's3cr3t' }, { type: 'forgetHash' },
+                                  { type: 'after', name: 'idle', ms: 3000, message: { type: 'idle' } }]);
+  assert.equal(page.shown('admin'), true);
+  assert.equal(page.state.idle, false, 'shown without a move of the mouse, until it has rested 3 s');
+  // Another fragment is none of the page's business; a phone's page drops the token, as at its start.
+  assert.deepEqual(run(page.state, [{ type: 'hashChanged', hash: '#top' }]), [page.state, []]);
+  const [phone, effects] = run(initialState({}), [{ type: 'start' }], [{ type: 'hashChanged', hash: '#admin=s3cr3t' }]);
+  assert.equal(phone.admin, null);
+  assert.deepEqual(effects, [{ type: 'forgetHash' }]);
+});
+
+test('previous rounds: each round\'s results to download as CSV, from the list and from the round shown', () => {
+  const list = [{ id: 12, title: '3반', startsAtMs: 100000, endsAtMs: 130000, graceMs: 5000 },
+                { id: 7, title: null, startsAtMs: 50000, endsAtMs: 60000, graceMs: 5000 }];
+  for (const [lang, label] of [['ko', 'CSV 내려받기'], ['en', 'Download CSV']]) {
+    const page = runningPage(projector()[0], lang).send({ type: 'showRounds' }).send({ type: 'roundsList', rounds: list });
+    const links = page.element('archive-list').querySelectorAll('a');
+    assert.deepEqual(links.map((a) => [a.getAttribute('href'), a.textContent, 'download' in a.attributes]),
+                     [['/v1/rounds/12/results.csv', label, true], ['/v1/rounds/7/results.csv', label, true]]);
+    page.send({ type: 'roundDetail', answer: { round: list[1], nowMs: 500000, players: PLAYERS, schools: [] } });
+    const link = page.element('archive-csv');
+    assert.ok(page.shown('archive-csv'));
+    assert.deepEqual([link.getAttribute('href'), link.textContent], ['/v1/rounds/7/results.csv', label]);
+  }
+});
+
+test('"집계 중…" / "Counting…": one spelling on the phone and the projector, as the terminal says it, and no "..." anywhere in the words', () => {
+  const words = (catalogue) => Object.values(catalogue).flatMap((word) => (typeof word === 'function' ? [word(1, 2)] : typeof word === 'string' ? [word] : Object.values(word)));
+  for (const lang of ['ko', 'en']) assert.deepEqual(words(TEXT[lang]).filter((word) => word.includes('...')), [], lang);
+  const [counting] = run(welcomed(40000)[0], server(ROUND, 47000), [{ type: 'roundTick' }, 80100]);
+  const phone = runningPage(counting);
+  assert.equal(phone.text('round-big-text'), '집계 중…');
+  const board = runningPage(projector()[0], 'en').send({ type: 'boardRound', round: { ...EVENT, nowMs: 131000 } }, 81000);
+  assert.equal(board.text('round-clock'), 'Counting…');
+});
+
+test('the phone says a shared place as shared (the server\'s `tied`), in its round line and its result', () => {
+  const [state] = run(welcomed(40000)[0], server(ROUND, 47000), [{ type: 'roundTick' }, 51000]);
+  const page = runningPage(state);
+  page.send(server({ type: 'roundPlace', id: 3, place: 2, tied: true, count: 4, players: 3, final: false }, 51100)[0], 51100);
+  assert.equal(page.text('round-place'), '공동 2위 / 3명');
+  page.send(server({ type: 'roundPlace', id: 3, place: 2, count: 5, players: 3, final: false }, 51300)[0], 51300);
+  assert.equal(page.text('round-place'), '2위 / 3명', 'no longer tied');
+  page.send(server({ type: 'roundPlace', id: 3, place: 1, tied: true, count: 5, players: 3, final: false }, 51400)[0], 51400);
+  assert.equal(page.text('round-place'), '공동 1위 / 3명', 'only `tied` changed: news all the same');
+  page.send(server({ type: 'roundPlace', id: 3, place: 1, tied: true, count: 81, players: 3, final: true }, 85200)[0], 85200);
+  assert.equal(page.text('round-big-text'), '공동 1위!');
+  const [en] = run(welcomed(40000)[0], server({ ...ROUND, nowMs: 110000, place: 1, tied: true, count: 9, players: 4 }, 60000));
+  assert.equal(runningPage(en, 'en').text('round-place'), 'tied 1st of 4');
+  assert.equal(runningPage(en, 'en').text('round-count'), '9 taps');
+  // One tap is "1 tap", as a person reads it (Korean has no plural: "1번").
+  const [one] = run(welcomed(40000)[0], server({ ...ROUND, nowMs: 110000, place: 2, count: 1, players: 4 }, 60000));
+  assert.deepEqual([runningPage(one, 'en').text('round-place'), runningPage(one, 'en').text('round-count')], ['2nd of 4', '1 tap']);
+  assert.equal(runningPage(one, 'ko').text('round-count'), '1번');
+});
+
+test('a batch claims its times on the server\'s clock: a phone whose clock is off counts its race as its screen showed it', () => {
+  for (const ahead of [3000, -3000, AHEAD]) {
+    let [state] = welcomed(1000);
+    // Out at 1000, back at 1020: the server said its 1010 + ahead at the middle.
+    [state] = run(state, server({ type: 'pong', nowMs: 1010 + ahead }, 1020));
+    assert.equal(clockOffset(state.clock), ahead);
+    // A tap at the phone's 2000 goes out at once, claimed at the server's 2000 + ahead.
+    let effects;
+    [state, effects] = run(state, [{ type: 'tap', x: 1, y: 2 }, 2000]);
+    const [batch] = sent(effects).filter((m) => m.type === 'taps');
+    assert.deepEqual([batch.startMs, batch.endMs], [2000 + ahead, 2000 + ahead], `the server ${ahead} ms ahead`);
+    // Taps held together: their span, moved as a whole.
+    [state] = run(state, [{ type: 'tap', x: 1, y: 2 }, 2100], [{ type: 'tap', x: 1, y: 2 }, 2200]);
+    [state, effects] = run(state, [{ type: 'sealTick' }, 2300]);
+    const [held] = sent(effects).filter((m) => m.type === 'taps');
+    assert.deepEqual([held.startMs, held.endMs, held.playerTaps], [2100 + ahead, 2200 + ahead, 2]);
+  }
+  // An offset of half a millisecond (a round trip of odd length) claims whole milliseconds.
+  let [state] = welcomed(1000);
+  [state] = run(state, server({ type: 'pong', nowMs: 4010 }, 1021));
+  const [batch] = sent(run(state, [{ type: 'tap', x: 1, y: 2 }, 2000])[1]).filter((m) => m.type === 'taps');
+  assert.ok(Number.isInteger(batch.startMs) && Number.isInteger(batch.endMs) && Math.abs(batch.endMs - 4999.5) <= 0.5, `${batch.endMs}`);
+});
+
+test('every player on the podium: the players\' heading goes with its empty list; more than three, it stays over the rest', () => {
+  const two = PLAYERS.slice(0, 2);
+  const round = { ...EVENT, final: true, nowMs: 200000, playerCount: 2, players: two, schools: [] };
+  const page = runningPage(projector()[0]).send({ type: 'boardRound', round }, 150000);
+  assert.equal(page.shown('round-podium'), true);
+  assert.equal(page.shown('round-players-box'), false, 'no "선수" over nothing');
+  const five = { ...round, playerCount: 5, players: PLAYERS };
+  const more = runningPage(projector()[0]).send({ type: 'boardRound', round: five }, 150000);
+  assert.equal(more.shown('round-players-box'), true);
+  assert.ok(more.text('round-players-box').startsWith('선수'));
+  // During the race every player is listed under the heading.
+  const live = runningPage(projector()[0]).send({ type: 'boardRound', round: { ...round, final: false, nowMs: 110000 } }, 60000);
+  assert.equal(live.shown('round-players-box'), true);
 });

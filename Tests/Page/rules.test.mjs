@@ -14,6 +14,7 @@ const groups = {
   battleID: [(c) => rules.isValidBattleID(c.id), 'valid'],
   movement: [(c) => rules.movement({ before: c.before[c.school], now: c.now[c.school] },
                                    c.before.map((before, i) => ({ before, now: c.now[i] }))), 'movement'],
+  shownRank: [(c) => rules.shownRank(c.rank, c.count), 'shown'],
 };
 
 for (const [group, [rule, expected]] of Object.entries(groups)) {

@@ -5,8 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { update, pageStreamURL } from '../../Sources/TouchSchoolServer/Page/Web/update.js';
-import { initialState, standing, miniRows, listRows, movements, schoolTotal, projectorPosition }
+import { initialState, standing, miniRows, listRows, movements, schoolTotal, projectorPosition, keyboardAtHand }
   from '../../Sources/TouchSchoolServer/Page/Web/state.js';
+import { runningPage } from './dom.mjs';
+import { TEXT } from '../../Sources/TouchSchoolServer/Page/Web/view.js';
 
 const BATTLE = 'battleAAAAAAAAAAAAAA';
 const DEVICE = 'q3R8sU0vW1xY2zA3bC4dE5fG6hI7jK8lM9nO0pQ1rS2';
@@ -275,4 +277,144 @@ test('the page stream closed is asked again in 10 s', () => {
   assert.deepEqual(effects, [{ type: 'after', name: 'boardRetry', ms: 10000, message: { type: 'watchAgain' } }]);
   assert.deepEqual(run(closed, [{ type: 'watchAgain' }])[1], [{ type: 'watchBoard', url: '/v1/board?count=11&from=0' }]);
   assert.equal(run(live, [{ type: 'boardError', closed: false }])[0].stream, 'connecting');
+});
+
+test('the projector says, beside its code, when no phone can open the address it shows, and what to run instead', () => {
+  // `touchschool serve` on 127.0.0.1: the server's join addresses are this machine's loopback only.
+  const opened = (join) => runningPage(run(initialState({ boardOnly: true, join }), [{ type: 'start' }])[0]);
+  const ko = opened('http://127.0.0.1:8080/');
+  assert.equal(ko.shown('join-warning'), false, 'nothing said before the server answered');
+  ko.send({ type: 'join', addresses: ['http://127.0.0.1:8080/'] });
+  assert.equal(ko.text('join-url'), 'http://127.0.0.1:8080/');
+  assert.equal(ko.text('join-warning'),
+               '휴대폰에서는 이 주소를 열 수 없습니다. 이 컴퓨터에서만 접속할 수 있습니다. 다른 기기도 들어오게 하려면: touchschool serve --host 0.0.0.0');
+  assert.ok(ko.shown('join-warning'));
+  const en = runningPage(run(initialState({ boardOnly: true, join: 'http://localhost:8080/' }), [{ type: 'start' }])[0], 'en');
+  en.send({ type: 'join', addresses: ['http://localhost:8080/'] });
+  assert.equal(en.text('join-warning'),
+               'Phones cannot open this address. Only this machine can join. To let other devices in: touchschool serve --host 0.0.0.0');
+  // On every interface of a machine on no network: nothing to run, a network to join.
+  en.send({ type: 'join', addresses: [] });
+  assert.equal(en.text('join-warning'), 'Phones cannot open this address: this computer is on no network.');
+  // A server phones reach: its address, and nothing to warn of.
+  const lan = opened('http://127.0.0.1:8080/').send({ type: 'join', addresses: ['http://127.0.0.1:8080/', 'http://10.0.0.5:8080/'] });
+  assert.equal(lan.text('join-url'), 'http://10.0.0.5:8080/');
+  assert.equal(lan.shown('join-warning'), false);
+  // Opened at the address phones use (a school's domain, behind a proxy): no question asked, nothing said.
+  const [domain, effects] = run(initialState({ boardOnly: true, join: 'https://touch.school.kr/' }), [{ type: 'start' }]);
+  assert.ok(!effects.some((e) => e.type === 'findJoin'));
+  assert.equal(runningPage(domain).shown('join-warning'), false);
+});
+
+test('the header names the player once: the name chosen after its label, the default name alone (it says "player" itself)', () => {
+  const ko = runningPage(initialState({ defaultPlayer: '웹 플레이어' }));
+  assert.equal(ko.text('player'), '웹 플레이어');
+  ko.send({ type: 'name', text: ' 김하늘 ' });
+  assert.equal(ko.text('player'), '플레이어 김하늘');
+  const en = runningPage(initialState({ defaultPlayer: 'web player' }), 'en');
+  assert.equal(en.text('player'), 'web player');
+  en.send({ type: 'name', text: 'Kim' });
+  assert.equal(en.text('player'), 'player Kim');
+  assert.equal(runningPage(initialState({ boardOnly: true, defaultPlayer: '웹 플레이어' })).text('player'), '', 'the projector plays as nobody');
+});
+
+test('the play hint names the keyboard only where there is one: not on a touch screen, even one that says its pointer is fine', () => {
+  // Some phones (and every touch laptop) say they have a fine pointer that hovers: a touch
+  // screen waits for a mouse actually used.
+  assert.equal(keyboardAtHand({ finePointer: true, touchPoints: 5, mouseSeen: false }), false);
+  assert.equal(keyboardAtHand({ finePointer: true, touchPoints: 5, mouseSeen: true }), true);
+  assert.equal(keyboardAtHand({ finePointer: true, touchPoints: 0, mouseSeen: false }), true, 'a computer');
+  assert.equal(keyboardAtHand({ finePointer: false, touchPoints: 0, mouseSeen: false }), false, 'nothing said: not until a mouse is used');
+  assert.equal(keyboardAtHand({ finePointer: false, touchPoints: 1, mouseSeen: false }), false, 'a phone');
+  const phone = runningPage(initialState({ school: 'S3', keyboardHint: false })).send({ type: 'start' });
+  assert.equal(phone.text('play-hint'), '화면을 마구 터치하세요!');
+  assert.equal(phone.send({ type: 'keyboardHint', on: true }).text('play-hint'), '화면을 마구 터치하세요! (키보드: Space 또는 Enter)');
+});
+
+test('a school without a tap has no rank on the side list, as on the terminal and in `rank`: "-", not the first place it shares', () => {
+  const page = runningPage(welcomed());
+  const start = { ...VIEW, total: 0, ranks: [[1, 6, null]], above: [[1, 'S1', 0]], below: [[1, 'S4', 0]], top: [[1, 'S1', 0], [1, 'S3', 0]] };
+  page.send(server(start)[0]);
+  const ranks = () => page.element('mini-list').children.map((row) => row.children[0].text);
+  assert.ok(ranks().length > 0);
+  assert.ok(ranks().every((rank) => rank === '-'), `ranks shown: ${ranks()}`);
+  page.send(...tap);
+  assert.equal(ranks()[0], '1', 'my first tap gives my school the first place');
+  assert.ok(ranks().slice(1).every((rank) => rank === '-'));
+});
+
+// Every refusal a player can meet says what to do first, then why (the terminal's words,
+// Sources/TouchSchoolView/Strings.swift `refusal(_:)`), in the page's language; the taps wait.
+const REFUSALS = [
+  [4003, '운영자에게 문의하세요: 이 주소는 차단되어 서버가 받지 않습니다. 터치 2번 대기 중, 계속 터치하세요',
+    'Ask the operator: this address is banned, so the server refuses it. 2 taps waiting; keep tapping'],
+  [4007, '운영자에게 자리를 요청하세요: 대항전이 가득 차서 새 기기를 받지 않습니다. 터치 2번 대기 중, 계속 터치하세요',
+    'Ask the operator for room: the battle is full and takes no new device. 2 taps waiting; keep tapping'],
+  [4029, '운영자에게 문의하세요: 이 주소에서 서버가 받는 것보다 많이 접속합니다. 터치 2번 대기 중, 계속 터치하세요',
+    'Ask the operator: too many devices connect from this address for the server. 2 taps waiting; keep tapping'],
+];
+
+test('a server that refuses the device (4003, 4007, 4029) is said as such, what to do first, until it welcomes it', () => {
+  for (const [code, ko, en] of REFUSALS) {
+    for (const [lang, said] of [['ko', ko], ['en', en]]) {
+      const page = runningPage(welcomed(), lang).send(...tap).send(...tap).send({ type: 'socketClosed', code, reason: '' }, 1100);
+      assert.equal(page.text('status'), said, `${code} ${lang}`);
+      assert.equal(page.element('status').className, 'offline');
+      // Asked again a minute later: while it connects, the refusal still stands.
+      assert.deepEqual(page.effects, [{ type: 'after', name: 'retry', ms: 60000, message: { type: 'reconnect' } }], `${code}`);
+      assert.equal(page.send({ type: 'reconnect' }, 61100).text('status'), said, `${code} ${lang} reconnecting`);
+      page.send({ type: 'server', message: { type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: PLAYER, catalog: 'c1' } }, 61200);
+      assert.equal(page.text('status'), lang === 'ko' ? '연결됨' : 'Online', 'welcomed: the refusal is over');
+    }
+  }
+  // A server gone after a refusal is offline, not refused.
+  const gone = runningPage(welcomed(), 'en').send({ type: 'socketClosed', code: 4007, reason: '' }).send({ type: 'reconnect' })
+    .send({ type: 'socketClosed', code: 1006, reason: '' });
+  assert.equal(gone.text('status'), 'Offline');
+});
+
+test('the other ends the server can give a playing page say what to do first: reload, ask the operator', () => {
+  const stopped = (message, lang) => runningPage(welcomed(), lang).send(message).text('status');
+  const version = { type: 'socketClosed', code: 4000, reason: '' };
+  assert.equal(stopped(version, 'ko'), '새로 고침하세요: 이 페이지는 서버의 프로토콜 버전과 맞지 않습니다.');
+  assert.equal(stopped(version, 'en'), 'Reload the page: it does not speak the server\'s protocol version.');
+  const again = { type: 'socketClosed', code: 1000, reason: 'this device connected again' };
+  assert.equal(stopped(again, 'ko'), '여기서 하려면 새로 고침하세요: 다른 창에서 플레이 중입니다.');
+  assert.equal(stopped(again, 'en'), 'Reload to play here: the game is playing in another window.');
+  const lost = { type: 'lost', to: 'x' };
+  assert.equal(stopped(lost, 'ko'), '여기서 하려면 새로 고침하세요: 다른 탭이 플레이를 가져갔습니다.');
+  assert.equal(stopped(lost, 'en'), 'Reload to play here: another tab took over the game.');
+  // A banned device is not closed: each refused batch's acknowledgement says so.
+  const banned = (lang) => runningPage(welcomed(), lang).send(...tap)
+    .send({ type: 'sealTick' }, 2000).send(server({ type: 'ack', seq: 1, refused: 1, banned: true, player: PLAYER })[0], 2100).text('warning');
+  assert.equal(banned('ko'), '운영자에게 문의하세요: 차단된 기기라 터치가 세지 않습니다.');
+  assert.equal(banned('en'), 'Ask the operator: this device is banned; its taps do not count.');
+});
+
+test('the taps waiting are counted in the status from the thousands too, grouped, refused or offline', () => {
+  const closed = (code, lang) => runningPage({ ...welcomed(), waitingTaps: 1200 }, lang).send({ type: 'socketClosed', code, reason: '' }).text('status');
+  assert.equal(closed(4007, 'en'), 'Ask the operator for room: the battle is full and takes no new device. 1,200 taps waiting; keep tapping');
+  assert.equal(closed(4029, 'ko'), '운영자에게 문의하세요: 이 주소에서 서버가 받는 것보다 많이 접속합니다. 터치 1,200번 대기 중, 계속 터치하세요');
+  assert.equal(closed(1006, 'en'), 'Offline · 1,200 taps waiting');
+  assert.equal(closed(1006, 'ko'), '오프라인 · 1,200번 대기 중');
+});
+
+test('English counts read as a person reads them: "1 tap", "2 taps", in the header, the status and every count', () => {
+  const page = runningPage(welcomed(), 'en').send(server(VIEW)[0], 900);
+  // Six taps overtake S2 (25 against 20); each tap counts down.
+  for (let i = 0; i < 4; i++) page.send({ type: 'tap', x: 1, y: 1 }, 1000 + 300 * i);
+  assert.equal(page.text('gap'), '2 taps to overtake 휘문고등학교');
+  // A school by name is always 2 taps away or more (a tie only shares the place); a crowd tied with mine hides it.
+  const crowd = { ...VIEW, total: 0, ranks: [[5, 6, 0]], above: [[5, 'S4', 0], [5, 'S6', 0]], below: [] };
+  assert.equal(runningPage(welcomed(), 'en').send(server(crowd)[0], 900).text('gap'), '1 tap to climb a place');
+  const closed = (code, waitingTaps) => runningPage({ ...welcomed(), waitingTaps }, 'en').send({ type: 'socketClosed', code, reason: '' }).text('status');
+  assert.equal(closed(1006, 1), 'Offline · 1 tap waiting');
+  assert.equal(closed(1006, 2), 'Offline · 2 taps waiting');
+  assert.equal(closed(4007, 1), 'Ask the operator for room: the battle is full and takes no new device. 1 tap waiting; keep tapping');
+  const en = TEXT.en;
+  assert.deepEqual([en.gapOnly(1), en.gapOnly(1234), en.speed(1, 1), en.confirmKeeps(1), en.roundResultDetail(1, 4), en.found(1), en.foundMore(1)],
+                   ['1 tap to climb a place', '1,234 taps to climb a place', '1 tap/s · best 1', 'Your 1 tap stays in your current school\'s total.',
+                    '1 tap · of 4', '1 school', 'More than 1 school']);
+  // Korean has no plural: the same words for one and for many, grouped all the same.
+  assert.deepEqual([TEXT.ko.gapOnly(1), TEXT.ko.gapOnly(1234), TEXT.ko.offline(1)], ['1번 더 터치하면 한 계단 위', '1,234번 더 터치하면 한 계단 위', '오프라인 · 1번 대기 중']);
 });

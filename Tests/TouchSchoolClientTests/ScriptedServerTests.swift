@@ -394,4 +394,45 @@ enum ScriptedReply: Sendable {
         #expect(server.received.all.filter { $0 == .ping }.count == ServerClock.samplesWanted)
         _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
     }
+
+    /// Issue 48: a game whose clock is off claims its batches' times on the server's clock, as
+    /// measured by its pings: the server counts a round by the times claimed, so a clock 42 s
+    /// slow or fast would otherwise put every tap outside the race. The batch's span is the taps'
+    /// (`BattleRules.batchStartMs`), moved by the offset; every ping and pong happened between
+    /// `before` and `after`, so half that span bounds the measure's error.
+    @Test(arguments: [Int64(42_000), -42_000])
+    func aBatchClaimsItsTimesOnTheServersClock(_ ahead: Int64) async throws {
+        let server = try await ScriptedServer { message in
+            switch message {
+            case .hello:
+                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, player: Self.me, catalog: "\"c\"")))]
+            case .ping:
+                return [.send(.pong(nowMs: NetworkBattle.wallClockMs() + ahead))]
+            case let .taps(batch):
+                return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: batch.totalTaps, refused: 0, player: Self.me)))]
+            case .watch:
+                return []
+            }
+        }
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (battle, _) = battle(on: server.port, in: directory)
+        let before = NetworkBattle.wallClockMs()
+        battle.start()
+        for _ in 0..<500 where battle.shared.withLock({ $0.serverOffsetMs }) == 0 { try await Task.sleep(nanoseconds: 10_000_000) }
+        let tappedAt = NetworkBattle.wallClockMs()
+        battle.submit(PendingChanges(player: "p", scoreDeltas: ["S1": 3], playerTaps: 3, bestTapsPerSecond: 3,
+                                     firstTapAt: NetworkBattle.monotonicNow()))
+        for _ in 0..<500 where battle.waitingTaps > 0 || server.received.all.allSatisfy({ if case .taps = $0 { false } else { true } }) {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        let after = NetworkBattle.wallClockMs()
+        let batch = try #require(server.received.all.lazy.compactMap { message -> TapBatch? in if case let .taps(batch) = message { batch } else { nil } }.first)
+        let error = (after - before) / 2
+        #expect(batch.endMs >= tappedAt + ahead - error && batch.endMs <= after + ahead + error,
+                "claimed \(batch.endMs - tappedAt) ms after the tap by this machine's clock, the server's \(ahead) ms ahead (±\(error))")
+        #expect(batch.startMs <= batch.endMs && batch.startMs >= tappedAt + ahead - error)
+        _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
+    }
 }

@@ -53,4 +53,18 @@ struct ServerClockTests {
         #expect(pings == ServerClock.samplesAtMost)
         #expect(clock.serverNow(localMs: 20_000, messageNowMs: 0) == 20_000)
     }
+
+    /// What a game moves its batches' times by (issue 48): nothing known before a sample, then the
+    /// best sample's offset, whichever way the clocks differ.
+    @Test func theOffsetBatchesClaimByIsTheBestSamples() {
+        var clock = ServerClock()
+        #expect(clock.offsetMs == nil)
+        Self.sample(&clock, sent: 1_000, server: 1_150 - 5_000, received: 1_300)
+        #expect(clock.offsetMs == -5_000)
+        Self.sample(&clock, sent: 2_000, server: 2_010 - 5_030, received: 2_020)
+        #expect(clock.offsetMs == -5_030)
+        clock.pinged(atMs: 3_000)
+        clock.ponged(serverMs: nil, atMs: 3_001)
+        #expect(clock.offsetMs == -5_030)
+    }
 }

@@ -34,6 +34,7 @@ import TouchSchoolCore
         #expect(Self.cases("deviceKey").count >= 10)
         #expect(Self.cases("battleID").count >= 6)
         #expect(Self.cases("movement").count >= 8)
+        #expect(Self.cases("shownRank").count >= 5)
     }
 
     @Test func aBatchChangesAPlayerAsWritten() {
@@ -72,6 +73,15 @@ import TouchSchoolCore
             for (school, count) in now.enumerated() { board.setCount(count, of: school) }
             let school = (example["school"] as! NSNumber).intValue
             #expect(board.movement(of: school, in: .national) == (example["movement"] as! NSNumber).intValue, "\(example["case"]!)")
+        }
+    }
+
+    /// The rank every screen shows: none for a school without a tap.
+    @Test func theShownRankIsAsWritten() {
+        for example in Self.cases("shownRank") {
+            let school = RankedSchool(position: 0, rank: (example["rank"] as! NSNumber).intValue,
+                                      count: (example["count"] as! NSNumber).uint64Value)
+            #expect(school.shownRank == (example["shown"] as? NSNumber)?.intValue, "\(example["case"]!)")
         }
     }
 }

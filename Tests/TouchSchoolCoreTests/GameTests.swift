@@ -262,6 +262,24 @@ import TouchSchoolTestSupport
         #expect(update(&game, .key(.escape), now: .milliseconds(0)) == [.quit])
     }
 
+    /// A notice (the SSH game's "joined without a key", a score file repaired) is closed by any
+    /// key, and Esc still means Esc: Esc, Esc quits the first screen as its footer says, notice or
+    /// not. (Esc only closed it: the SSH game's first screen took three.)
+    @Test func escOnANoticeClosesItAndStillAsksToQuit() {
+        func noticed() -> GameState {
+            GameState(catalog: Self.catalog, saved: SavedState(), player: "tester", language: .korean, now: .milliseconds(0),
+                      columns: 100, rows: 30, seed: 7, notices: [.sessionWithoutKey])
+        }
+        var game = noticed()
+        #expect(update(&game, .key(.escape), now: .milliseconds(0)) == [])
+        #expect(game.notices.isEmpty && game.isAskingToQuit)
+        #expect(update(&game, .key(.escape), now: .milliseconds(100)) == [.quit])
+        // Any other key only closes it: not typed into the search.
+        var other = noticed()
+        #expect(update(&other, .key(.character("a")), now: .milliseconds(0)) == [])
+        #expect(other.notices.isEmpty && other.picker.query.isEmpty && !other.isAskingToQuit)
+    }
+
     @Test func quittingSavesFirst() {
         var game = makeGame(school: 0)
         press("ab", times: 7, every: 80, from: 0, into: &game)

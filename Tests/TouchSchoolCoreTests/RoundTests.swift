@@ -43,23 +43,33 @@ import TouchSchoolCore
     /// stopped after its end it stays as it was.
     @Test func stoppingClosesTheWindow() {
         #expect(round.stopped(atMs: now + 10_000).endsAtMs == now + 10_000)
+        // Stopped in its countdown: over at the stop (not 3 s later, when the window would have
+        // opened), a window of no length.
         let inCountdown = round.stopped(atMs: now + 1_000)
-        #expect(inCountdown.endsAtMs == now + 3_000)
+        #expect(inCountdown.startsAtMs == now + 1_000 && inCountdown.endsAtMs == now + 1_000)
         #expect(inCountdown.counted(taps: 5, startMs: now + 3_000, endMs: now + 3_000, receivedAtMs: now + 3_000) == 0)
+        #expect(inCountdown.counted(taps: 5, startMs: now + 500, endMs: now + 4_000, receivedAtMs: now + 4_000) == 0)
         #expect(round.stopped(atMs: now + 99_000).endsAtMs == now + 63_000)
     }
 
-    /// Every place its own: the higher count, then the count reached first, then the key.
-    @Test func tiesAreToldApart() {
+    /// Equal counts share the place, as the national board ranks schools (1, 1, 3): listed the
+    /// count reached first first, then by key, so that the same counts always list the same.
+    @Test func tiesShareThePlace() {
         let places = RoundStandings.places([
             RoundCount(key: "b", count: 5, reachedMs: 20),
             RoundCount(key: "a", count: 5, reachedMs: 20),
             RoundCount(key: "c", count: 5, reachedMs: 10),
             RoundCount(key: "d", count: 9, reachedMs: 30),
+            RoundCount(key: "f", count: 2, reachedMs: 5),
             RoundCount(key: "e", count: 0, reachedMs: 0),
         ])
-        #expect(places.map(\.entry.key) == ["d", "c", "a", "b"])
-        #expect(places.map(\.place) == [1, 2, 3, 4])
+        #expect(places.map(\.entry.key) == ["d", "c", "a", "b", "f"])
+        #expect(places.map(\.place) == [1, 2, 2, 2, 5])
+        #expect(places.map(\.tied) == [false, true, true, true, false])
+        let three = RoundStandings.places([150, 150, 150].enumerated().map { RoundCount(key: "p\($0.offset)", count: $0.element, reachedMs: 1) })
+        #expect(three.map(\.place) == [1, 1, 1])
+        let podium = RoundStandings.places([150, 150, 90].enumerated().map { RoundCount(key: "p\($0.offset)", count: $0.element, reachedMs: 1) })
+        #expect(podium.map(\.place) == [1, 1, 3])
     }
 
     @Test func oneSchoolHasNoSchoolStandings() {

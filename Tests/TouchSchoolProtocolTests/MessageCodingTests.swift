@@ -111,10 +111,19 @@ import TouchSchoolProtocol
         #expect(try MessageCoding.decodeServer(#"{"type":"pong"}"#) == .pong(nowMs: nil))
         #expect(MessageCoding.encode(.roundPlace(RoundStanding(id: 3, place: nil, count: 0, players: 4, final: false)))
             == #"{"count":0,"final":false,"id":3,"players":4,"type":"roundPlace"}"#)
+        // A shared place: "tied" only then, in the round too.
+        #expect(MessageCoding.encode(.roundPlace(RoundStanding(id: 3, place: 1, tied: true, count: 150, players: 3, final: true)))
+            == #"{"count":150,"final":true,"id":3,"place":1,"players":3,"tied":true,"type":"roundPlace"}"#)
+        #expect(try MessageCoding.decodeServer(#"{"type":"roundPlace","id":3,"place":1,"tied":true,"count":150,"players":3,"final":true}"#)
+            == .roundPlace(RoundStanding(id: 3, place: 1, tied: true, count: 150, players: 3, final: true)))
+        #expect(try MessageCoding.decodeServer(#"{"type":"round","id":3,"startsAtMs":100,"endsAtMs":200,"graceMs":5000,"nowMs":90,"place":1,"tied":true,"count":150,"players":3,"final":true}"#)
+            == .round(RoundMessage(id: 3, title: nil, startsAtMs: 100, endsAtMs: 200, graceMs: 5000, nowMs: 90, place: 1, tied: true, count: 150,
+                                   players: 3, final: true)))
         var random = SystemRandomNumberGenerator()
         let numbers: [Int64] = [0, 1, 9, 10, 99, 100, Int64(Int32.max), Int64.max]
         for _ in 0..<300 {
             let place = RoundStanding(id: numbers.randomElement(using: &random)!, place: Bool.random() ? nil : Int(numbers.randomElement(using: &random)!),
+                                          tied: Bool.random(using: &random),
                                           count: UInt64.random(in: 0...UInt64.max, using: &random), players: Int.random(in: 0...100_000, using: &random),
                                           final: Bool.random(using: &random))
             #expect(MessageCoding.encodeRoundPlace(place) == MessageCoding.encode(.roundPlace(place)))

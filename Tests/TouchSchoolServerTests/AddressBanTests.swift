@@ -6,7 +6,7 @@ import TouchSchoolTestSupport
 /// Address bans against the server in process and players from real loopback addresses: a ban holds
 /// for every spelling of the address it names and for the network the budgets count (an IPv6
 /// /64), whatever address family the server listens on.
-@Suite(.onOwnThreads, .serialized) struct AddressBanTests {
+@Suite(.onOwnThreads, .tags(.process), .serialized) struct AddressBanTests {
     /// A player from `address` says hello and is refused as banned.
     static func expectRefused(_ server: some RunningServer, from address: String) async throws {
         let refused = try await BoundPlayer.connect(server, from: address)

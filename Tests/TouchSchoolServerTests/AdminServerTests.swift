@@ -6,7 +6,7 @@ import TouchSchoolTestSupport
 /// The admin API of the server in process (of two processes on one PostgreSQL): a scripted
 /// cheater beside honest players, seen, banned, its taps taken off once, the board of a connected
 /// player following within a second.
-@Suite(.onOwnThreads, .serialized) struct AdminServerTests {
+@Suite(.onOwnThreads, .tags(.process), .serialized) struct AdminServerTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
 

@@ -11,7 +11,7 @@ import TouchSchoolProtocol
 /// first, then again as each save changes it, a keep-alive comment on a quiet board, the
 /// per-address connection limit shared with the play sockets, and the end of every stream on a
 /// graceful shutdown. The whole board is no stream (400).
-@Suite(.onOwnThreads, .serialized) struct BoardStreamTests {
+@Suite(.onOwnThreads, .tags(.process), .serialized) struct BoardStreamTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
 

@@ -5,7 +5,7 @@ import TouchSchoolTestSupport
 /// The HTTP side of the server (in process; in a process of its own where its open-file limits
 /// are what is tested) against bare sockets (`RawConnection`): heads that never end, heads too
 /// large, idle keep-alive connections, sockets held open and requests in floods from one address.
-@Suite(.onOwnThreads, .serialized) struct HTTPLimitsTests {
+@Suite(.onOwnThreads, .tags(.process), .serialized) struct HTTPLimitsTests {
     static let request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
     /// Seen before the guard: 200 such sockets from one address all still open after 65 s.

@@ -7,7 +7,7 @@ import TouchSchoolTestSupport
 /// What the browser page needs of the server besides the play socket, asked of its application without
 /// a socket (HummingbirdTesting's router, `RoutedServer`): its own files with
 /// their content types and cache headers, the school search and the school directory.
-@Suite(.onOwnThreads, .serialized) struct PageRoutesTests {
+@Suite(.onOwnThreads, .tags(.process), .serialized) struct PageRoutesTests {
     static func search(_ server: RoutedServer, _ query: String, limit: String? = nil) async throws -> (status: UInt, answer: SearchAnswer?) {
         var components = URLComponents(string: SchoolEndpoints.searchPath)!
         components.queryItems = [URLQueryItem(name: "q", value: query)] + (limit.map { [URLQueryItem(name: "limit", value: $0)] } ?? [])

@@ -12,7 +12,7 @@ import TouchSchoolTestSupport
 /// `TestPlayer` and the game's own `NetworkBattle`. Every server and cluster is stopped when a
 /// test ends, passing or failing. Without PostgreSQL installed these tests fail (they never pass
 /// silently): `scripts/test` installs it.
-@Suite(.onOwnThreads, .serialized) struct PostgresServerTests {
+@Suite(.onOwnThreads, .tags(.process, .postgres), .serialized) struct PostgresServerTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
 
@@ -305,6 +305,18 @@ import TouchSchoolTestSupport
         #expect(refused.status != 0)
         #expect(refused.error.contains("older than the one imported") && refused.error.contains("Nothing was changed"), "\(refused.error)")
         #expect(try cluster.psql("SELECT edition FROM touchschool_catalog") == "2026-03-20")
+        // So is a list that leaves out most of the schools listed now (here, the only one), in
+        // the user's language, as the data directory's import says it.
+        let cut = "\(folder)/cut.csv"
+        try (columns.joined(separator: ",") + "\n" + row("B000000002", "서울새고등학교", edition: "2026-03-20") + "\n")
+            .write(toFile: cut, atomically: true, encoding: .utf8)
+        environment["LANG"] = "ko_KR.UTF-8"
+        environment["LC_ALL"] = nil
+        let cutRefused = Subprocess.run(ServerProcess.binary, ["import", "--postgres", cluster.url, cut], environment: environment)
+        #expect(cutRefused.status == 1)
+        #expect(cutRefused.error.hasPrefix("오류: 이 목록은 지금 카탈로그의 1개 학교 중 1개를 뺍니다: ")
+                    && cutRefused.error.hasSuffix("아무것도 바꾸지 않았습니다.\n"), "\(cutRefused.error)")
+        #expect(try cluster.psql("SELECT position('B000000002' in convert_from(bytes, 'UTF8')) FROM touchschool_catalog") == "0")
         await a.close()
     }
 

@@ -13,7 +13,7 @@ import TouchSchoolTestSupport
 /// be saved is not sent, so that a crash after it does not count it twice. For the embedded store
 /// (`battle.sqlite` backed up while serving and restored with the `sqlite3` shell, as
 /// docs/operations.md says) and for PostgreSQL (`pg_dump`, then a restore into a new database).
-@Suite(.onOwnThreads, .serialized) struct RestoreTests {
+@Suite(.onOwnThreads, .tags(.process), .serialized) struct RestoreTests {
     static let school = "S0001"
 
     /// The game's client on `folder`'s file system, whose outbox writes fail while `failing` is set.

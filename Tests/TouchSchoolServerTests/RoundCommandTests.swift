@@ -8,7 +8,7 @@ import TouchSchoolTestSupport
 /// Korean; and what the players connected meanwhile are told: the round right away (a round
 /// started through this server is read at once), then their place, with the server's clock in
 /// every pong.
-@Suite(.onOwnThreads, .serialized) struct RoundCommandTests {
+@Suite(.onOwnThreads, .tags(.process), .serialized) struct RoundCommandTests {
     static func round(_ arguments: [String], korean: Bool = false, environment extra: [String: String] = [:]) -> (status: Int32, output: String, error: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["TOUCHSCHOOL_ADMIN_TOKEN"] = nil
@@ -79,11 +79,21 @@ import TouchSchoolTestSupport
             // While it runs (a minute long): still counting.
             let show = Self.round(["show", String(round.id), "--server", server.baseURL])
             #expect(show.status == 0, "\(show.error)")
-            #expect(show.output == "Round \(round.id) \u{201C}3반 + 4반\u{201D}: \(Self.dateAndClock(round.startsAtMs))–\(Self.clock(round.endsAtMs)) (still counting)\n\n"
+            #expect(show.output == "Round \(round.id) \u{201C}3반 + 4반\u{201D}: \(Self.dateAndClock(round.startsAtMs))–\(Self.clock(round.endsAtMs)) (counting…)\n\n"
                     + "PLACE  PLAYER     SCHOOL        TAPS\n"
                     + "    1  alice <b>  서울고등학교     7\n", "\(show.output)")
             let korean = Self.round(["show", String(round.id), "--server", server.baseURL], korean: true)
-            #expect(korean.output.contains("순위  선수       학교          터치\n") && korean.output.contains("(집계 중)"), "\(korean.output)")
+            #expect(korean.output.contains("순위  선수       학교          터치\n") && korean.output.contains("(집계 중…)"), "\(korean.output)")
+            // For a spreadsheet: the round on every row, times in the local zone (UTC here).
+            let csvRound = "\(round.id),3반 + 4반,\(Self.dateAndClock(round.startsAtMs)),\(Self.dateAndClock(round.endsAtMs)),"
+            let csv = Self.round(["show", String(round.id), "--csv", "--server", server.baseURL])
+            #expect(csv.status == 0 && csv.output == "\u{FEFF}round,title,starts (UTC),ends (UTC),place,player,school,taps\r\n"
+                    + csvRound + "1,alice <b>,서울고등학교,7\r\n", "\(csv)")
+            let koreanCSV = Self.round(["show", String(round.id), "--csv", "--server", server.baseURL], korean: true)
+            #expect(koreanCSV.output == "\u{FEFF}라운드,제목,시작 (UTC),끝 (UTC),순위,선수,학교,터치\r\n" + csvRound + "1,alice <b>,서울고등학교,7\r\n",
+                    "\(koreanCSV)")
+            let both = Self.round(["show", String(round.id), "--csv", "--json", "--server", server.baseURL])
+            #expect(both.status != 0 && both.error.contains("--json or --csv"), "\(both.error)")
             let stopped = Self.round(["stop"] + admin, korean: true)
             #expect(stopped.status == 0, "\(stopped.error)")
             let after = try JSONDecoder().decode([RoundAnswer.Summary].self, from: Data(try await HTTP.get("\(server.baseURL)/v1/rounds").body.utf8))
@@ -103,7 +113,7 @@ import TouchSchoolTestSupport
             #expect(try JSONDecoder().decode([RoundAnswer.Summary].self, from: Data(json.output.utf8)) == after)
 
             let missing = Self.round(["show", "99", "--server", server.baseURL])
-            #expect(missing.status != 0 && missing.error.contains("no round has the id 99"), "\(missing.error)")
+            #expect(missing.status != 0 && missing.error.contains("has no round 99"), "\(missing.error)")
 
             let token = try AdminAPI.token(of: server)
             let link = Self.round(["link"] + admin)

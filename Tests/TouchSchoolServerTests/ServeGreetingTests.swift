@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TouchSchoolQRCode
 import TouchSchoolTestSupport
@@ -10,7 +11,7 @@ import TouchSchoolView
 
 /// What `serve` prints for the teacher: the addresses to hand out, a QR code of the phone page
 /// that a real reader (zbar) decodes, and a line a minute only when something happened.
-@Suite(.onOwnThreads) struct ServeGreetingTests {
+@Suite(.onOwnThreads, .tags(.process)) struct ServeGreetingTests {
     /// Dark modules (true) as a PBM image, `scale` pixels a module, inside a light border of
     /// four modules (the standard's quiet zone).
     static func pbm(_ dark: [[Bool]], scale: Int = 4) -> String {
@@ -148,7 +149,9 @@ import TouchSchoolView
         // never the token itself on a screen the class may see.
         let besideCode = lines.map { $0.split(separator: " ").filter { !$0.contains("█") && !$0.contains("▀") && !$0.contains("▄") }.joined(separator: " ") }
             .joined(separator: " ")
-        #expect(besideCode.contains("touchschool round link --server http://192.168.0.10:8080"), "\(text)")
+        #expect(besideCode.contains("touchschool round link --server"), "\(text)")
+        #expect(try Self.printedCommand(after: language == .korean ? "라운드 조작 화면 (선생님):" : "Round controls (teacher):", in: text)
+                == ["touchschool", "round", "link", "--server", "http://192.168.0.10:8080"], "\(text)")
         #expect(text.contains(language == .korean ? "라운드 조작 화면 (선생님):" : "Round controls (teacher):"), "\(text)")
         #expect(!text.contains("#admin="))
     }
@@ -159,6 +162,133 @@ import TouchSchoolView
         #expect(text.contains("http://127.0.0.1:8080/?board"))
         #expect(text.contains("touchschool serve --host 0.0.0.0"))
         #expect(!text.contains("█"))
+    }
+
+    /// A service's data directory is its user's alone (mode 0700): the greeting's command run by
+    /// another user said "no admin token" as if there were none; it names the owner and the way
+    /// (`sudo -u`). Run as `nobody` by setpriv, which needs root.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv"))
+    func aTokenOfAnotherUserSaysWhoseItIs() throws {
+        let folder = TemporaryDirectory()
+        defer { folder.remove() }
+        let data = folder.path + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try "a-token-of-the-services-own-0123456789abcdef\n".write(toFile: data + "/admin.token", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let run = Subprocess.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", ServerProcess.binary,
+                                                       "round", "link", "--server", "http://127.0.0.1:8080", "--data-dir", data],
+                                 environment: ["HOME": "/nonexistent", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        #expect(run.status != 0 && run.output.isEmpty, "\(run)")
+        #expect(run.error.contains("\(data)/admin.token is readable by the user root alone (the server's)")
+                && run.error.contains("sudo -u root touchschool"), "\(run.error)")
+    }
+
+    /// At 80 columns and fewer, no line is wider than the terminal (but a single address too
+    /// long for it) and no command is cut by the terminal's wrapping or ours: each stands on lines
+    /// of its own, continued with ` \\` as a shell reads it. The loopback's `touchschool serve
+    /// --host 0.0.0.0` was cut at 80 columns in Korean ("touchschool ser" / "ve --host 0.0.0.0").
+    @Test(arguments: Language.allCases, [80, 72, 60, 50, 40])
+    func noCommandIsCutAtEightyColumnsOrFewer(language: Language, width: Int) throws {
+        let ssh = ServeGreeting.SSHListening(port: 38761, fingerprint: Self.fingerprint)
+        let label = language == .korean ? "라운드 조작 화면 (선생님):" : "Round controls (teacher):"
+        for hosts in [["127.0.0.1"], ["192.168.100.200"]] {
+            let text = ServeGreeting.text(hosts: hosts, port: 41057, ssh: ssh, token: .dataDirectory("/var/lib/touchschool"),
+                                          language: language, width: width).plain
+            for line in text.split(separator: "\n") where DisplayWidth.of(String(line)) > width {
+                #expect(!line.trimmingCharacters(in: .whitespaces).contains(" "), "wider than \(width):\n\(line)\nin\n\(text)")
+            }
+            let base = "http://\(hosts[0]):41057"
+            #expect(try Self.printedCommand(after: label, in: text)
+                    == ["touchschool", "round", "link", "--server", base, "--data-dir", "/var/lib/touchschool"], "\(text)")
+            let lines = text.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            if hosts == ["127.0.0.1"] {
+                #expect(lines.contains("touchschool serve --host 0.0.0.0"), "\(width):\n\(text)")
+            }
+            // The terminal's command whole on a line, or continued.
+            #expect(lines.contains { $0.hasSuffix("touchschool --server \(base)") }
+                    || lines.contains("touchschool --server \\") && lines.contains(base), "\(width):\n\(text)")
+        }
+    }
+
+    @Test func aPathIsOneWordForTheShell() {
+        #expect(ServeGreeting.shellWord("/var/lib/touchschool") == "/var/lib/touchschool")
+        #expect(ServeGreeting.shellWord("/home/교사/수업 데이터") == "'/home/교사/수업 데이터'")
+        #expect(ServeGreeting.shellWord("/tmp/it's $HOME") == #"'/tmp/it'\''s $HOME'"#)
+    }
+
+    /// A student's `https://`: its browser's handshakes, retried, make no error line; the
+    /// teacher is told once, in the terminal's language, what happened and what to say; the
+    /// server still answers http:// as before.
+    @Test(arguments: Language.allCases)
+    func aTLSHandshakeIsToldOnceInWordsAndLogsNoError(language: Language) throws {
+        let locale = language == .korean ? "ko_KR.UTF-8" : "C.UTF-8"
+        let server = try ServerProcess.start(environment: ["LANG": locale, "LC_ALL": locale, "LC_MESSAGES": "", "LOG_LEVEL": "info"])
+        defer { server.stop() }
+        let https = server.baseURL.replacingOccurrences(of: "http://", with: "https://") + "/"
+        for _ in 0..<3 {
+            let tried = Subprocess.run("/usr/bin/curl", ["-sk", "--max-time", "5", https])
+            #expect(tried.status != 0, "no TLS here: \(tried)")
+        }
+        #expect(Subprocess.run("/usr/bin/curl", ["-sf", "--max-time", "5", server.baseURL + "/healthz"]).status == 0)
+        let told = language == .korean ? "127.0.0.1 기기가 https://로 접속하려 했습니다: 이 서버는 http://만 받습니다."
+            : "A device at 127.0.0.1 tried https://, but this server speaks http:// only"
+        #expect(Wait.untilBlocking(timeout: 5) { server.output.contains(told) }, "\(server.output)")
+        #expect(server.output.components(separatedBy: told).count == 2, "once:\n\(server.output)")
+        #expect(!server.errors.contains(" error "), "\(server.errors)")
+    }
+
+    /// Each address told once per `quietFor`, however often its browser retries; another
+    /// address told at once; the memory of addresses bounded.
+    @Test func anAddressIsToldOncePerQuietPeriod() {
+        let clock = Mutex(ContinuousClock.now)
+        let told = Mutex<[String]>([])
+        let attempts = HTTPSAttempts(report: { address in told.withLock { $0.append(address) } }, now: { clock.withLock { $0 } })
+        for _ in 0..<5 { attempts.tried(from: "10.0.0.7") }
+        attempts.tried(from: "10.0.0.8")
+        clock.withLock { $0 += HTTPSAttempts.quietFor - .seconds(1) }
+        attempts.tried(from: "10.0.0.7")
+        clock.withLock { $0 += .seconds(1) }
+        attempts.tried(from: "10.0.0.7")
+        #expect(told.withLock { $0 } == ["10.0.0.7", "10.0.0.8", "10.0.0.7"])
+        for index in 0..<(HTTPSAttempts.remembered + 10) {
+            clock.withLock { $0 += .milliseconds(1) }
+            attempts.tried(from: "10.1.\(index / 256).\(index % 256)")
+        }
+        #expect(told.withLock { $0.count } == 3 + HTTPSAttempts.remembered + 10, "every new address told")
+        attempts.tried(from: "10.1.0.0")
+        #expect(told.withLock { $0.count } == 3 + HTTPSAttempts.remembered + 11, "the oldest forgotten first, so told again")
+    }
+
+    /// The greeting and its lines as README.md and docs/operations.md show them: the docs' commands
+    /// are the ones the program prints, so that a teacher who reads either types what works.
+    @Test func theDocsShowWhatTheGreetingPrints() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let operations = try String(contentsOf: root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+        let greeting = ServeGreeting.text(hosts: ["192.168.0.10"], port: 8080, language: .english).plain
+        let lines = greeting.components(separatedBy: "\n")
+        // README's capture of the greeting: its lines, those of the code aside, are the greeting's.
+        let block = try #require(readme.components(separatedBy: "```text\ntouchschool serve: listening on every interface").dropFirst().first?
+            .components(separatedBy: "```").first, "README's greeting")
+        for line in block.components(separatedBy: "\n").dropFirst() where !line.isEmpty && !line.contains("(the rest of the code") {
+            let text = line.lastIndex { "█▀▄".contains($0) }.map { String(line[line.index(after: $0)...]) } ?? line
+            #expect(lines.contains { $0 == line || (!text.isEmpty && text != line && $0.hasSuffix(text)) }, "README: \(line)\ngreeting:\n\(greeting)")
+        }
+        #expect(readme.contains("`touchschool serve --host 0.0.0.0`"))
+        #expect(ServeGreeting.text(hosts: ["127.0.0.1"], port: 8080, language: .english).plain.contains("\n  touchschool serve --host 0.0.0.0\n"))
+        // The minute's line, in both languages, and its slow save.
+        #expect(readme.contains("`\(ServeGreeting.activity(ServerActivity(players: 12, taps: 3456), language: .english).dropLast())`"))
+        #expect(readme.contains("`\(ServeGreeting.activity(ServerActivity(players: 12, taps: 3456), language: .korean).dropLast())`"))
+        let slow = ServeGreeting.activity(ServerActivity(players: 1, taps: 1, slowestSave: .milliseconds(1_400)), language: .english)
+        let slowPart = String(slow[slow.range(of: "one save took")!.lowerBound...].dropLast())
+        #expect(readme.contains(slowPart) && operations.contains(slowPart), "\(slowPart)")
+        // The round controls' command as operations.md gives it, and the https:// note.
+        let link = ServeGreeting.commandLines(ServeGreeting.teacherNote("http://HOST:8080", token: .dataDirectory("DATA_DIR"), language: .english).command,
+                                              width: 200)
+        #expect(link.count == 1 && operations.contains("\n\(link[0])\n"), "\(link)")
+        let https = ServeGreeting.httpsAttempt(from: "192.168.0.23", language: .english)
+        let said = try #require(https.components(separatedBy: " only: ").first)
+        #expect(operations.contains("`\(said) only: …`"), "\(https)")
     }
 
     @Test func anIdleServerSaysNothingAndABusyOneSaysEachMinute() {
@@ -210,11 +340,12 @@ import TouchSchoolView
               프로젝터 (순위판)  http://127.0.0.1:8080/?board
               터미널             touchschool --server http://127.0.0.1:8080
               SSH (설치 없이)    ssh -p 2222 이름@127.0.0.1
-            이 컴퓨터에서만 접속할 수 있습니다. 다른 기기도 들어오게 하려면: touchschool serve --host 0.0.0.0
-              SSH 키가 없으면 비밀번호는 아무거나 (그냥 Enter도): 그 접속의 기기는 끝나면
-              잊힙니다. 키가 있으면 (ssh-keygen) 학교와 터치가 이어집니다.
-              SSH 호스트 키 지문: SHA256:UBVdxViavuCK9hKQ8it1of5zlhvPplfgt2zEWWM2jU0
-              라운드 조작 화면 (선생님):
+            이 컴퓨터에서만 접속할 수 있습니다. 다른 기기도 들어오게 하려면:
+              touchschool serve --host 0.0.0.0
+            SSH 키가 없으면 비밀번호는 아무거나 (그냥 Enter도): 그 접속의 기기는 끝나면
+            잊힙니다. 키가 있으면 (ssh-keygen) 학교와 터치가 이어집니다.
+            SSH 호스트 키 지문: SHA256:UBVdxViavuCK9hKQ8it1of5zlhvPplfgt2zEWWM2jU0
+            라운드 조작 화면 (선생님):
               touchschool round link --server http://127.0.0.1:8080
 
             """)
@@ -228,11 +359,12 @@ import TouchSchoolView
               projector (ranking)  http://[::1]:8080/?board
               terminal             touchschool --server http://[::1]:8080
               SSH, no install      ssh -p 2222 NAME@[::1]
-            Only this machine can join. To let other devices in: touchschool serve --host 0.0.0.0
-              No SSH key? Any password, or just Enter: that session's device is forgotten
-              when it ends; with a key (ssh-keygen), the school and taps come back.
-              SSH host key fingerprint: SHA256:UBVdxViavuCK9hKQ8it1of5zlhvPplfgt2zEWWM2jU0
-              Round controls (teacher):
+            Only this machine can join. To let other devices in:
+              touchschool serve --host 0.0.0.0
+            No SSH key? Any password, or just Enter: that session's device is forgotten when
+            it ends; with a key (ssh-keygen), the school and taps come back.
+            SSH host key fingerprint: SHA256:UBVdxViavuCK9hKQ8it1of5zlhvPplfgt2zEWWM2jU0
+            Round controls (teacher):
               touchschool round link --server http://127.0.0.1:8080
 
             """)
@@ -258,5 +390,64 @@ import TouchSchoolView
         #expect(coloured.map(\.text) == ServeGreeting.terminalLines(code))
         #expect(coloured.allSatisfy { $0.colours == .lightOnBlack })
         #expect(text.pieces.filter { $0.colours == nil }.allSatisfy { !$0.text.contains("█") })
+    }
+
+    /// The words of the command the greeting prints under `label`: its lines joined where one
+    /// ends in ` \\`, split as a shell splits them (single quotes keep a word whole).
+    static func printedCommand(after label: String, in output: String) throws -> [String] {
+        // Beside the code, a line's text starts after the drawing (whose quiet zone ends it in █).
+        let lines = output.components(separatedBy: "\n").map { line in
+            line.lastIndex { "█▀▄".contains($0) }.map { String(line[line.index(after: $0)...]) } ?? line
+        }
+        let at = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == label }, "\(label) in\n\(output)")
+        var command = ""
+        for line in lines[(at + 1)...] {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasSuffix(" \\") else { command += trimmed; break }
+            command += trimmed.dropLast(2) + " "
+        }
+        var words: [String] = [], word = "", quoted = false, started = false
+        for character in command {
+            if character == "'" { quoted.toggle(); started = true } else if character == " " && !quoted {
+                if started { words.append(word) }
+                word = ""
+                started = false
+            } else {
+                word.append(character)
+                started = true
+            }
+        }
+        if started { words.append(word) }
+        return words
+    }
+
+    /// The greeting's command for the round controls, run as printed by a teacher whose own
+    /// default data directory is elsewhere, prints the projector's link with this server's token
+    /// (and says it is the teacher's alone): a server on a data directory of its own (a path with
+    /// a space), and one given `--admin-token-file`, in both languages.
+    @Test(arguments: Language.allCases, [false, true])
+    func theGreetingsRoundLinkCommandWorksAsPrinted(language: Language, tokenFile: Bool) throws {
+        let folder = TemporaryDirectory()
+        defer { folder.remove() }
+        let locale = language == .korean ? "ko_KR.UTF-8" : "C.UTF-8"
+        let environment = ["LANG": locale, "LC_ALL": locale, "LC_MESSAGES": "", "LOG_LEVEL": "info", "TOUCHSCHOOL_HOME": "",
+                           "TOUCHSCHOOL_ADMIN_TOKEN": "", "HOME": folder.path + "/server-home"]
+        let file = folder.path + "/token file"
+        let token = "a-token-of-the-operators-own-choosing-0123456789"
+        if tokenFile { try (token + "\n").write(toFile: file, atomically: true, encoding: .utf8) }
+        let server = try ServerProcess.start(dataDirectory: folder.path + "/수업 데이터", arguments: tokenFile ? ["--admin-token-file", file] : [],
+                                             environment: environment)
+        defer { server.stop() }
+        let label = language == .korean ? "라운드 조작 화면 (선생님):" : "Round controls (teacher):"
+        let words = try Self.printedCommand(after: label, in: server.output)
+        #expect(Array(words.prefix(5)) == ["touchschool", "round", "link", "--server", server.baseURL], "\(server.output)")
+        var teacher = environment
+        teacher["HOME"] = folder.path + "/teacher-home"
+        let run = Subprocess.run(ServerProcess.binary, Array(words.dropFirst()), environment: teacher)
+        let expected = tokenFile ? token : try String(contentsOfFile: server.dataDirectory + "/admin.token", encoding: .utf8)
+            .trimmingCharacters(in: .newlines)
+        #expect(run.status == 0 && run.output == "\(server.baseURL)/?board#admin=\(expected)\n", "\(words): \(run)")
+        #expect(run.error.contains(language == .korean ? "프로젝터 화면에 띄우거나 학생에게 보내지 마세요" : "Keep it off the projector and away from the class"),
+                "\(run.error)")
     }
 }

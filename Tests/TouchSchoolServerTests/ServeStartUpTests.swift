@@ -5,7 +5,7 @@ import TouchSchoolTestSupport
 /// A real `touchschool serve --host 0.0.0.0`, as a teacher starts it: what it prints at once
 /// (this machine's addresses, never 0.0.0.0, and a QR code a reader decodes), and a line when
 /// players come, tap and go, nothing while the class is idle. Serialized: timings on two cores.
-@Suite(.onOwnThreads, .serialized) struct ServeStartUpTests {
+@Suite(.onOwnThreads, .tags(.process), .serialized) struct ServeStartUpTests {
     /// This machine's IPv4 addresses as `hostname -I` lists them (loopback and link-local left out).
     static func machineAddresses() throws -> [String] {
         let process = Process()

@@ -10,7 +10,7 @@ import TouchSchoolTestSupport
 /// (signals, kill -9 and a restart, a start refused, the game's commands reading its directory).
 /// Serialized: each test runs its own server, and their timings (a second to see another's taps)
 /// must not suffer from the others on a two-core machine.
-@Suite(.onOwnThreads, .serialized) struct ServerTests {
+@Suite(.onOwnThreads, .tags(.process), .serialized) struct ServerTests {
     let schoolA = "S0001"
     let schoolB = "S0002"
 

@@ -6,7 +6,7 @@ import TouchSchoolTestSupport
 /// A battle whose store holds as many devices as it may (`serve --maximum-devices`), against a
 /// real server: new devices are refused, the others play and are saved, a restart starts on the
 /// same store, and room made by the operator lets the newcomer in.
-@Suite(.onOwnThreads, .serialized) struct StoreLimitTests {
+@Suite(.onOwnThreads, .tags(.process), .serialized) struct StoreLimitTests {
     let school = "S0001"
 
     /// Joins `device` and has one batch of `taps` acknowledged.

@@ -4,7 +4,7 @@ import TouchSchoolProtocol
 import TouchSchoolTestSupport
 
 /// Connections whose readers stop reading, against a real server.
-@Suite(.onOwnThreads) struct WriteStallTests {
+@Suite(.onOwnThreads, .tags(.process)) struct WriteStallTests {
     /// It floods pings and reads none of the pongs: its buffers fill, then the pongs wait in the
     /// server's, and nothing else would end it (the server's own ping waits behind them). Closed
     /// as soon as more than `SocketOutbox.bufferLimit` bytes wait.

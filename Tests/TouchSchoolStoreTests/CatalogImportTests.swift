@@ -135,6 +135,22 @@ import TouchSchoolCore
         #expect(report.added.isEmpty && report.renamed.isEmpty && report.updated.isEmpty && report.noLongerListed.isEmpty)
     }
 
+    /// A list cut short would mark most schools as no longer listed: refused, saying how many of
+    /// how many; a real new edition's few closures, a starter catalog replaced, are not.
+    @Test func aListThatLeavesOutMostSchoolsIsRefused() throws {
+        let current = Catalog(schools: (1...10).map { Self.school("B\($0)", "\($0)중학교") }
+                              + [Self.school("B11", "폐교중학교", isListed: false)], source: .official(edition: "2026-03-20"))
+        let cut = Self.official((1...4).map { Self.school("B\($0)", "\($0)중학교") })
+        #expect(throws: ImportRefusal.dropsMostSchools(removed: 6, listed: 10)) { try CatalogImport.check(current: current, official: cut) }
+        // Half is a big edition's change, not yet a cut file; the schools no longer listed already do not count.
+        try CatalogImport.check(current: current, official: Self.official((1...5).map { Self.school("B\($0)", "\($0)중학교") }))
+        let starter = Catalog(schools: (1...10).map { Self.school("S000\($0)", "\($0)중학교") }, source: .starter)
+        try CatalogImport.check(current: starter, official: Self.official([Self.school("B1", "가중학교")]))
+        #expect(throws: ImportRefusal.olderEdition(list: "2025-03-25", imported: "2026-03-20")) {
+            try CatalogImport.check(current: current, official: Self.official(cut.schools, edition: "2025-03-25"))
+        }
+    }
+
     @Test(.enabled(if: SharedData.isAvailable, "../shared/data not found: skipped"))
     func importing2025Then2026() throws {
         let edition2025 = try OfficialSchoolList.load(path: SharedData.path(SharedData.edition2025CP949))
@@ -155,6 +171,7 @@ import TouchSchoolCore
         #expect(second.count == 12_011 + 52)
         #expect(second.schools.filter { !$0.isListed }.count == 52)
         #expect(second.source == .official(edition: "2026-03-20"))
+        try CatalogImport.check(current: first, official: edition2026)
         // Every 2025 id still finds its school.
         #expect(first.schools.allSatisfy { second.position(ofID: $0.id) != nil })
     }

@@ -89,31 +89,31 @@ enum OfficialCSV {
         let header = OfficialCSV.columns.filter { $0 != "학교급구분" && $0 != "데이터기준일자" }
         let error = try #require(OfficialCSV.error(OfficialCSV.text([], header: header)))
         #expect(error.line == 1)
-        #expect(error.message.contains("missing the columns 학교급구분, 데이터기준일자"))
-        #expect(OfficialCSV.error("")?.message == "the file is empty")
+        #expect(error.problem == .missingColumns(["학교급구분", "데이터기준일자"]))
+        #expect(OfficialCSV.error("")?.problem == .empty)
     }
 
     @Test func aBrokenRowNamesItsLine() throws {
         var short = OfficialCSV.row(id: "B3", name: "다중학교")
         short.removeLast()
         let fieldCount = try #require(OfficialCSV.error(OfficialCSV.text([OfficialCSV.row(id: "B2", name: "나중학교"), short])))
-        #expect(fieldCount.description == "line 3: 19 fields where the header has 20")
+        #expect(fieldCount == OfficialListError(line: 3, problem: .fieldCount(19, header: 20)))
 
         let level = OfficialCSV.error(OfficialCSV.text([OfficialCSV.row(id: "B2", name: "특수학교", level: "특수학교")]))
         #expect(level?.line == 2)
-        #expect(level?.message.contains("unknown 학교급구분 \"특수학교\"") == true)
+        #expect(level?.problem == .unknownLevel("특수학교", id: "B2"))
 
-        #expect(OfficialCSV.error(OfficialCSV.text([OfficialCSV.row(id: " ", name: "가")]))?.description == "line 2: empty 학교ID")
-        #expect(OfficialCSV.error(OfficialCSV.text([OfficialCSV.row(id: "B5", name: "")]))?.line == 2)
+        #expect(OfficialCSV.error(OfficialCSV.text([OfficialCSV.row(id: " ", name: "가")])) == OfficialListError(line: 2, problem: .emptyID))
+        #expect(OfficialCSV.error(OfficialCSV.text([OfficialCSV.row(id: "B5", name: "")])) == OfficialListError(line: 2, problem: .emptyName(id: "B5")))
 
         let duplicate = OfficialCSV.error(OfficialCSV.text([
             OfficialCSV.row(id: "B7", name: "가"), OfficialCSV.row(id: "B8", name: "나"), OfficialCSV.row(id: "B7", name: "다"),
         ]))
-        #expect(duplicate?.description == "line 4: 학교ID B7 is already on line 2")
+        #expect(duplicate == OfficialListError(line: 4, problem: .duplicateID("B7", firstLine: 2)))
 
         let badDate = OfficialCSV.error(OfficialCSV.text([OfficialCSV.row(id: "B9", name: "가", edition: "2026/03/20")]))
-        #expect(badDate?.line == 2)
-        #expect(OfficialCSV.error(OfficialCSV.text([]))?.message == "the file has a header but no schools")
+        #expect(badDate == OfficialListError(line: 2, problem: .notADate("2026/03/20")))
+        #expect(OfficialCSV.error(OfficialCSV.text([]))?.problem == .noSchools)
     }
 
     @Test func readsCP949() throws {
@@ -130,15 +130,14 @@ enum OfficialCSV {
         let brokenUTF8 = Array(text.utf8.prefix(lineThree)) + [0xFF, 0xFF] + Array(text.utf8.dropFirst(lineThree))
         let utf8Error = try #require(OfficialCSV.error(bytes: brokenUTF8))
         #expect(utf8Error.line == 3)
-        #expect(utf8Error.message.contains("neither UTF-8 nor CP949"))
-        #expect(utf8Error.message.contains("reads as UTF-8 up to here"))
+        #expect(utf8Error.problem == .notText(readsAs: .utf8, failure: nil))
 
         let cp949 = OfficialCSV.cp949(text)
         let lineThreeCP949 = cp949.count - cp949.split(separator: UInt8(ascii: "\n")).last!.count - 1
         let brokenCP949 = Array(cp949.prefix(lineThreeCP949)) + [0xFF, 0xFF] + Array(cp949.dropFirst(lineThreeCP949))
         let cp949Error = try #require(OfficialCSV.error(bytes: brokenCP949))
         #expect(cp949Error.line == 3)
-        #expect(cp949Error.message.contains("reads as CP949 up to here"))
+        #expect(cp949Error.problem == .notText(readsAs: .cp949, failure: nil))
     }
 
     @Test func readsUTF8WithAByteOrderMark() throws {
@@ -171,9 +170,9 @@ enum OfficialCSV {
         row[0] = "B2"
         row[2] = "대학교"
         #expect(OfficialCSV.error(quoted + row.joined(separator: ","))?.line == 4)
-        #expect(OfficialCSV.error(header + "\nB1,\"unclosed\n")?.description == "line 2: a quoted field is never closed")
-        #expect(OfficialCSV.error(header + "\nB1,가\"나\n")?.message == "a quote inside an unquoted field")
-        #expect(OfficialCSV.error(header + "\n\"B1\"x,가\n")?.message == "text after the closing quote of a field")
+        #expect(OfficialCSV.error(header + "\nB1,\"unclosed\n") == OfficialListError(line: 2, problem: .unclosedQuote))
+        #expect(OfficialCSV.error(header + "\nB1,가\"나\n")?.problem == .quoteInUnquotedField)
+        #expect(OfficialCSV.error(header + "\n\"B1\"x,가\n")?.problem == .textAfterClosingQuote)
     }
 
     @Test func derivesProvinceAndDistrict() throws {
@@ -196,7 +195,7 @@ enum OfficialCSV {
         #expect(list.schools[3].address == "제주특별자치도 제주시 516로 1")
 
         let nowhere = OfficialCSV.error(OfficialCSV.text([OfficialCSV.row(id: "B8", name: "아", office: "", road: "", lot: "")]))
-        #expect(nowhere?.line == 2)
+        #expect(nowhere == OfficialListError(line: 2, problem: .noProvince(id: "B8")))
     }
 
     @Test func optionalDetailsThatDoNotParseAreLeftOut() throws {

@@ -7,7 +7,7 @@ import TouchSchoolTestSupport
 
 /// Real processes on one data directory: each runs `StateStoreWorker` (built beside the tests),
 /// a game's saving alone in a program.
-@Suite(.onOwnThreads, .serialized) struct StateStoreProcessTests {
+@Suite(.onOwnThreads, .tags(.process), .serialized) struct StateStoreProcessTests {
     let catalog = storeTestCatalog()
 
     static let workerPath: String = {

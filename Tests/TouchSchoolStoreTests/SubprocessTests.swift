@@ -7,7 +7,7 @@ import TouchSchoolTestSupport
 /// so a program started while another test's connection is open would otherwise hold that
 /// connection open after the test closes it: the server never learns that its client left (a
 /// board stream's place in the address limit was kept for 10 s this way, in CI).
-@Suite(.onOwnThreads) struct SubprocessTests {
+@Suite(.onOwnThreads, .tags(.process)) struct SubprocessTests {
     /// A socket and a file the test process holds open, neither close-on-exec.
     static func openDescriptors() -> (socket: Int32, file: Int32) {
         (socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0), open("/dev/null", O_RDONLY))

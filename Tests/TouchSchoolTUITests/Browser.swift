@@ -231,6 +231,13 @@ final class Browser {
                                                       "params": ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false]])
     }
 
+    /// A touch screen of `points` fingers on this browser as it is (DevTools'
+    /// `Emulation.setTouchEmulationEnabled`), for the pages opened from now on: unlike `touch`'s
+    /// phone, its pointer stays what the browser's flags say.
+    func emulateTouchScreen(points: Int) throws {
+        _ = try command("POST", "/goog/cdp/execute", ["cmd": "Emulation.setTouchEmulationEnabled", "params": ["enabled": true, "maxTouchPoints": points]])
+    }
+
     /// Moves the mouse to `x`, `y` (viewport coordinates) without pressing anything.
     func movePointer(x: Int, y: Int) throws {
         let source: [String: Any] = ["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],

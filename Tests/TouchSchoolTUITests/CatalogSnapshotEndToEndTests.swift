@@ -6,7 +6,7 @@ import TouchSchoolStore
 
 /// The real binary with a real `catalog.snapshot`: written by `import`, used by `search`, and when
 /// it is cut short or stale, reported on stderr, not used, rebuilt, and the answers unchanged.
-@Suite(.onOwnThreads) struct CatalogSnapshotEndToEndTests {
+@Suite(.onOwnThreads, .tags(.process)) struct CatalogSnapshotEndToEndTests {
     static func row(_ id: String, _ name: String) -> String { ImportCommandTests.row(id, name) }
 
     @Test func searchAnswersTheSameThroughADamagedOrStaleSnapshotAndRebuildsIt() throws {

@@ -94,7 +94,7 @@ import TouchSchoolStore
 }
 
 /// The real `touchschool` binary on a scratch data directory.
-@Suite(.onOwnThreads, .serialized)
+@Suite(.onOwnThreads, .tags(.process), .serialized)
 final class DataCommandsProcessTests {
     let directory: String
 

@@ -5,7 +5,7 @@ import Testing
 /// No waiting on a dead server, with the real binary: a first game on a server that is not
 /// running says so at once and starts when the server does; Esc leaves that screen; `rank`,
 /// `stats` and `search --server` on a closed port fail at once with one line and status 1.
-@Suite(.onOwnThreads, .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
+@Suite(.onOwnThreads, .tags(.process, .tmux), .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
 struct DeadServerEndToEndTests {
 
     @Test func aFirstGameOnAStoppedServerSaysSoAtOnceAndPlaysOnceItRuns() throws {
@@ -74,7 +74,7 @@ struct DeadServerEndToEndTests {
         let session = try TmuxSession(arguments: ["--lang", "en", "--server", https])
         defer { session.close() }
         let screen = try session.waitFor("the plain-HTTP diagnosis", timeout: 20) { $0.contains("speaks plain HTTP") }
-        #expect(screen.contains("give the address with http://"), "\(screen)")
+        #expect(screen.contains("Give the address with http://"), "\(screen)")
         session.press("Escape")
         try session.waitFor("EXITED:0", timeout: 5)
 

@@ -8,7 +8,7 @@ import TouchSchoolTerminal
 
 /// The real `touchschool` game in a real terminal (tmux), driven by keys like a player. Serialized:
 /// the tests measure human-paced typing, which parallel tmux servers on two cores would disturb.
-@Suite(.onOwnThreads, .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
+@Suite(.onOwnThreads, .tags(.process, .tmux), .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
 struct GameEndToEndTests {
     /// Keys a fast player cycles through: each key comes back only after 29 others (far slower
     /// than 100 ms), Hangul jamo included, each of which must be one tap, not three bytes.
@@ -351,7 +351,7 @@ struct GameEndToEndTests {
 }
 
 /// Without a terminal the game refuses at once, in one line, instead of garbling a pipe.
-@Suite(.onOwnThreads) struct NotATerminalTests {
+@Suite(.onOwnThreads, .tags(.process)) struct NotATerminalTests {
     @Test(arguments: [["play"], []])
     func refusesWithoutATerminal(_ arguments: [String]) {
         let result = DataCommandsBinary.run(arguments + ["--data-dir", "/nonexistent/touchschool-test"])

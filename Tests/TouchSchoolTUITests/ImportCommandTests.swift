@@ -57,6 +57,37 @@ import TouchSchoolStore
         #expect(try FileIO.read("\(directory)/catalog.json") == before)
     }
 
+    /// A generated list of `count` schools, the first `kept` of which are written to `path`.
+    static func writeList(_ count: Int, keeping kept: Int? = nil, to path: String) throws {
+        let rows = (1...count).prefix(kept ?? count).map { row("B\(100_000_000 + $0)", "생성\($0)중학교") }
+        try write(([header] + rows).joined(separator: "\n"), to: path)
+    }
+
+    /// A list cut short (the same edition, most of its rows gone) would mark most schools as no
+    /// longer listed: refused, saying how many, and nothing changed; --force imports it.
+    @Test func aListThatLeavesOutMostSchoolsIsRefusedUnlessForced() throws {
+        let directory = TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let whole = "\(directory)/whole.csv", cut = "\(directory)/cut.csv"
+        try Self.writeList(2_000, to: whole)
+        try Self.writeList(2_000, keeping: 500, to: cut)
+        #expect(InProcessCommand.run(["import", whole, "--data-dir", directory], network: NoNetwork()).status == 0)
+        let before = try FileIO.read("\(directory)/catalog.json")
+
+        let refused = InProcessCommand.run(["import", cut, "--data-dir", directory], network: NoNetwork())
+        #expect(refused.status == 1)
+        #expect(refused.error.hasPrefix("Error: this list leaves out 1,500 of the 2,000 schools the catalog lists now: it looks cut short"),
+                "\(refused.error)")
+        #expect(refused.error.contains("import it anyway with --force.\nNothing was changed.\n"), "\(refused.error)")
+        #expect(try FileIO.read("\(directory)/catalog.json") == before)
+
+        let forced = InProcessCommand.run(["import", cut, "--force", "--data-dir", directory], network: NoNetwork())
+        #expect(forced.status == 0, "\(forced.error)")
+        #expect(forced.output.contains("  1,500  no longer listed (kept, with their scores)\n"), "\(forced.output)")
+        #expect(forced.output.contains("  … and 1,480 more\n"), "\(forced.output)")
+        #expect(try CatalogFile.load(path: "\(directory)/catalog.json").schools.count(where: \.isListed) == 500)
+    }
+
     @Test func helpIsTheManual() {
         let help = ImportCommand.helpMessage()
         #expect(help.contains("15021148"))

@@ -5,7 +5,7 @@ import TouchSchoolTestSupport
 /// The installation `scripts/build-release` makes, laid out by `scripts/install-layout` (the same
 /// script, on the programs the tests built): stripped programs in bin/, the starter catalog in
 /// share/touchschool/, the manual and the completions; and the service unit in docs/.
-@Suite(.onOwnThreads, .serialized) struct InstallLayoutTests {
+@Suite(.onOwnThreads, .tags(.process), .serialized) struct InstallLayoutTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let programs = URL(fileURLWithPath: DataCommandsBinary.path).deletingLastPathComponent().path
 

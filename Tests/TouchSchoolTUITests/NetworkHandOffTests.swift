@@ -6,7 +6,7 @@ import TouchSchoolTestSupport
 /// `touchschool` is built without the network modules and without Foundation (BENCHMARKS.md,
 /// "Peak memory") and hands `serve`, `--server` and `import --postgres` to `touchschool-network`
 /// beside it: the same process, the same arguments, the same exit status.
-@Suite(.onOwnThreads) struct NetworkHandOffTests {
+@Suite(.onOwnThreads, .tags(.process)) struct NetworkHandOffTests {
     static var networkPath: String { URL(fileURLWithPath: DataCommandsBinary.path).deletingLastPathComponent().appendingPathComponent("touchschool-network").path }
 
     /// The names of modules whose code would make the game's process as big as a server's.
@@ -69,6 +69,14 @@ import TouchSchoolTestSupport
         let fromEnvironment = Subprocess.run(installed, ["stats", "--data-dir", data], environment: environment)
         #expect(fromEnvironment.status == 1)
         #expect(fromEnvironment.error.contains("TOUCHSCHOOL_SERVER \(expected)"), "\(fromEnvironment.error)")
+        // In Korean under a Korean locale, the system's reason too.
+        var korean = ProcessInfo.processInfo.environment.filter { !["LANG", "LC_ALL", "LC_MESSAGES"].contains($0.key) }
+        korean["LANG"] = "ko_KR.UTF-8"
+        let serve = Subprocess.run(installed, ["serve", "--port", "0", "--data-dir", data], environment: korean)
+        #expect(serve.status == 1)
+        #expect(serve.error == "오류: serve에는 touchschool-network 프로그램이 필요합니다. touchschool 옆에 설치되어 있어야 합니다: "
+            + "\(folder.path)/touchschool-network: 그런 파일이나 디렉터리가 없습니다. `swift build`(또는 `swift build -c release`)로 "
+            + "둘 다 빌드하거나, 같은 빌드의 touchschool-network을(를) touchschool 옆에 복사하세요.\n", "\(serve.error)")
         // Bad arguments are refused by the parser before any hand-off, as before.
         let bad = Subprocess.run(installed, ["serve", "--port", "70000", "--data-dir", data])
         #expect(bad.status == 64 && bad.error.contains("--port must be between 0 and 65535"), "\(bad.error)")

@@ -7,7 +7,7 @@ import TouchSchoolStore
 /// Network play with the real binary: a `touchschool serve` subprocess on loopback (`ServerProcess.forGames`), games under
 /// tmux with `--server`, each player with a data directory of their own, and `rank --server`
 /// reading the board as scripts do. Every process a test starts is gone when it ends.
-@Suite(.onOwnThreads, .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
+@Suite(.onOwnThreads, .tags(.process, .tmux), .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
 struct NetworkPlayEndToEndTests {
     static let hanbit = "T0001"
 

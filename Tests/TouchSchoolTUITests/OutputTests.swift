@@ -6,7 +6,7 @@ import TouchSchoolStore
 
 /// What the commands print is checked: output that cannot be written is an error, a reader that
 /// stops early (`| head`) ends the command quietly.
-@Suite(.onOwnThreads, .serialized)
+@Suite(.onOwnThreads, .tags(.process), .serialized)
 final class OutputTests {
     let directory: String
     static let schoolCount = 3000

@@ -16,7 +16,7 @@ import TouchSchoolTestSupport
 /// projector's podium, the terminals' result boxes and `GET /v1/rounds/ID` agree with the counts
 /// the test made; each terminal rings its bell at the result. Every process it starts is gone
 /// when it ends.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
+@Suite(.onOwnThreads, .tags(.process, .tmux, .browser), .serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
                                             "chromium, chromedriver or tmux not found (scripts/test installs them): skipped"))
 struct RoundEndToEndTests {
     typealias Page = WebPageEndToEndTests

@@ -5,7 +5,7 @@ import TouchSchoolTestSupport
 /// The game over SSH: `touchschool serve --ssh-port` with the real OpenSSH client, under tmux for
 /// the game itself, and as plain subprocesses for what must be refused. Every key is made by
 /// ssh-keygen for the test; every client is ended (and reaped) when its test ends.
-@Suite(.onOwnThreads, .serialized,
+@Suite(.onOwnThreads, .tags(.process, .tmux, .ssh), .serialized,
        .enabled(if: ["/usr/bin/tmux", "/usr/bin/ssh", "/usr/bin/ssh-keygen"].allSatisfy(FileManager.default.isExecutableFile(atPath:)),
                 "tmux or OpenSSH's client not found: skipped"))
 struct SSHPlayEndToEndTests {
@@ -131,6 +131,19 @@ struct SSHPlayEndToEndTests {
         guest.press("C-c")
         try guest.waitFor("EXITED:0")
         #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 25)
+
+        // Esc, Esc quits that first screen, as its footer says, the notice over it or not: the
+        // first Esc closes it and asks (it only closed it, and quitting took three).
+        let leaving = try Self.player("guest", key: nil, on: server)
+        defer { leaving.close() }
+        try leaving.waitFor("password")
+        leaving.press("Enter")
+        try leaving.waitFor("You joined without an SSH key")
+        leaving.press("Escape")
+        let asked = try leaving.waitFor("Quit?")
+        #expect(!asked.contains("You joined without an SSH key"), "\(asked)")
+        leaving.press("Escape")
+        try leaving.waitFor("EXITED:0")
     }
 
     /// A round over SSH: the game, which runs in the server, counts down in large digits, shows
@@ -154,7 +167,7 @@ struct SSHPlayEndToEndTests {
         let racing = try minji.waitFor("my place", timeout: 6) { $0.contains("1위 / 1명") }
         #expect(racing.contains("민사고 라운드 · 남은 시간"), "\(racing)")
         // The window closes 5 s after it opened; final a second after the grace: the result box.
-        let result = try minji.waitFor("the result", timeout: 20) { $0.contains("+---") && $0.contains("1위 / 1명") && $0.contains("8회") }
+        let result = try minji.waitFor("the result", timeout: 20) { $0.contains("+---") && $0.contains("1위 / 1명") && $0.contains("8번") }
         #expect(result.contains("민사고 라운드"))
         minji.press("C-c")
         try minji.waitFor("EXITED:0")
@@ -176,6 +189,25 @@ struct SSHPlayEndToEndTests {
         let after = try guest.waitFor("EXITED:0")
         #expect(after.contains("Connection to 127.0.0.1 closed."), "\(after)")
         #expect(!after.contains("closed by remote host"), "\(after)")
+    }
+
+    /// The teacher's minute line counts the SSH players with the others: it said "0 players" with
+    /// one playing over SSH.
+    @Test func theActivityLineCountsSSHPlayers() throws {
+        let keys = TemporaryDirectory()
+        defer { keys.remove() }
+        let key = try Self.makeKey("carol", in: keys)
+        let server = try ServerProcess.forGames(catalog: nil, arguments: ["--ssh-port", "0", "--activity-seconds", "1"])
+        defer { server.stop() }
+        let carol = try Self.player("carol", key: key, on: server)
+        defer { carol.close() }
+        try carol.chooseSchool(named: "민사고", tapsLabel: "My taps")
+        #expect(Wait.untilBlocking(timeout: 10) { server.output.contains("1 player connected") || server.output.contains("접속 1명") },
+                "\(server.output)")
+        carol.press("C-c")
+        _ = try carol.waitFor("EXITED:0")
+        #expect(Wait.untilBlocking(timeout: 10) { server.output.contains("0 players connected") || server.output.contains("접속 0명") },
+                "\(server.output)")
     }
 
     @Test func theGamesKeysArriveOverSSH() throws {
@@ -237,15 +269,22 @@ struct SSHPlayEndToEndTests {
         defer { server.stop() }
         let alice = try Self.player("alice", key: key, on: server)
         defer { alice.close() }
+        // Bora's client sends a Korean LANG: she is told why in Korean.
+        let bora = try Self.player("bora", key: try Self.makeKey("bora", in: keys), on: server, language: "ko_KR.UTF-8")
+        defer { bora.close() }
         try alice.chooseSchool(named: "민사고", tapsLabel: "My taps")
+        try bora.chooseSchool(named: "민사고", tapsLabel: "내 터치")
         try GameEndToEndTests.tapLikeAPerson(alice, count: 15)
+        try GameEndToEndTests.tapLikeAPerson(bora, count: 10, label: "내 터치")
         // SIGTERM at once, taps still in the game: the game hands them over before the battle
         // closes (a shutdown that took longer than the harness's 5 s would be killed, and lose them).
         server.stop()
         let ended = try alice.waitFor("EXITED:0")
-        #expect(ended.contains("shutting down"), "\(ended)")
+        #expect(ended.contains("touchschool: the server is shutting down; play again once it is back"), "\(ended)")
+        let boraEnded = try bora.waitFor("EXITED:0")
+        #expect(boraEnded.contains("touchschool: 서버가 종료되는 중입니다; 서버가 돌아오면 다시 플레이하세요"), "\(boraEnded)")
         try server.restart()
-        #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 15)
+        #expect(try NetworkPlayEndToEndTests.total(Self.minsago, on: server) == 25)
     }
 
     @Test func anAddressHoldsItsConnectionsAndAnIdleGameEnds() throws {
@@ -374,12 +413,55 @@ struct SSHPlayEndToEndTests {
         carol.press("C-c")
         try carol.waitFor("EXITED:0")
 
-        // A banned address is refused as every player from it is.
+        // A banned address is refused as every player from it is, what to do first, in the
+        // player's language (`Strings.refusal`, the terminal game's words).
         _ = try Self.admin("POST", "/v1/admin/addresses/127.0.0.3/ban", on: server)
-        let banned = try Self.player("carol", key: key, on: server, extra: ["-b", "127.0.0.3"])
-        defer { banned.close() }
-        try banned.waitFor("EXITED:1")
-        #expect(banned.screen().contains("this address is banned"), "\(banned.screen())")
+        for (language, said) in [("C.UTF-8", "touchschool: Ask the operator: this address is banned, so the server refuses it."),
+                                 ("ko_KR.UTF-8", "touchschool: 운영자에게 문의하세요: 이 주소는 차단되어 서버가 받지 않습니다.")] {
+            let banned = try Self.player("carol", key: key, on: server, language: language, extra: ["-b", "127.0.0.3"], columns: 80, rows: 24)
+            defer { banned.close() }
+            try banned.waitFor("EXITED:1")
+            #expect(Self.refusal(banned) == Self.unspaced(said), "\(banned.screen())")
+        }
+    }
+
+    /// What an SSH player refused before the game reads (the client's standard error, wrapped
+    /// at the terminal's edge): the rows from its "touchschool: " to the shell's exit line, joined
+    /// without their spaces, which a wrap may fall on.
+    static func refusal(_ session: TmuxSession) -> String {
+        let lines = screenLines(session)
+        guard let first = lines.firstIndex(where: { $0.hasPrefix("touchschool: ") }) else { return "" }
+        let end = lines[first...].firstIndex(where: { $0.hasPrefix("EXITED:") }) ?? lines.endIndex
+        return unspaced(lines[first..<end].joined())
+    }
+
+    static func unspaced(_ text: String) -> String { String(text.filter { !$0.isWhitespace }) }
+
+    /// A battle as full as its server allows (`serve --maximum-devices 1`): a new SSH player is
+    /// told to ask the operator for room, first, in their language; the player it holds plays on.
+    @Test func aFullBattleTellsANewSSHPlayerToAskTheOperatorForRoom() throws {
+        let keys = TemporaryDirectory()
+        defer { keys.remove() }
+        let carol = try Self.makeKey("carol", in: keys), dave = try Self.makeKey("dave", in: keys)
+        let server = try ServerProcess.forGames(catalog: nil, arguments: ["--ssh-port", "0", "--maximum-devices", "1"])
+        defer { server.stop() }
+        let first = try Self.player("carol", key: carol, on: server)
+        defer { first.close() }
+        try first.chooseSchool(named: "민사고", tapsLabel: "My taps")
+        try GameEndToEndTests.tapLikeAPerson(first, count: 1)
+        // Its tap saved, the battle holds its one device.
+        try #require(Wait.untilBlocking(timeout: 10, every: .milliseconds(100)) {
+            try Self.admin("GET", "/v1/admin/devices", on: server).contains("\"accepted\":1")
+        })
+        for (language, said) in [("C.UTF-8", "touchschool: Ask the operator for room: the battle is full and takes no new device."),
+                                 ("ko_KR.UTF-8", "touchschool: 운영자에게 자리를 요청하세요: 대항전이 가득 차서 새 기기를 받지 않습니다.")] {
+            let refused = try Self.player("dave", key: dave, on: server, language: language, columns: 80, rows: 24)
+            defer { refused.close() }
+            try refused.waitFor("EXITED:1")
+            #expect(Self.refusal(refused) == Self.unspaced(said), "\(refused.screen())")
+        }
+        first.press("C-c")
+        try first.waitFor("EXITED:0")
     }
 
     @Test func refusesCommandsSubsystemsShellsWithoutATerminalAndPortForwards() throws {
@@ -393,6 +475,12 @@ struct SSHPlayEndToEndTests {
         #expect(command.status != 0 && command.status != 124, "\(command)")
         #expect(!command.output.contains("ran-a-command"))
         #expect(command.error.contains("runs no commands"), "\(command.error)")
+
+        // In the language the client sends (its LANG).
+        let korean = try Self.runSSH([], key: key, on: server, command: ["echo", "ran-a-command"],
+                                     environment: ["LANG": "ko_KR.UTF-8", "PATH": "/usr/bin:/bin", "HOME": keys.path])
+        #expect(korean.status != 0 && !korean.output.contains("ran-a-command"), "\(korean)")
+        #expect(korean.error.contains("touchschool: 이 서버는 게임만 합니다; 명령은 실행하지 않습니다"), "\(korean.error)")
 
         let subsystem = try Self.runSSH(["-s"], key: key, on: server, command: ["sftp"])
         #expect(subsystem.status != 0 && subsystem.status != 124, "\(subsystem)")
@@ -454,6 +542,13 @@ struct SSHPlayEndToEndTests {
         chmod(path, 0o644)
         #expect(throws: (any Error).self) { try server.restart() }
         #expect(server.printed.contains("chmod 600"), "\(server.printed)")
+        // In the teacher's language.
+        var environment = ProcessInfo.processInfo.environment.filter { !["LC_ALL", "LC_MESSAGES"].contains($0.key) }
+        environment["LANG"] = "ko_KR.UTF-8"
+        let korean = Subprocess.run("/usr/bin/timeout", ["20", ServerProcess.binary, "serve", "--port", "0", "--ssh-port", "0",
+                                                         "--data-dir", server.dataDirectory], environment: environment)
+        #expect(korean.status == 1 && korean.error.contains("오류: SSH 호스트 키 \(path)을(를) 주인 말고도 읽을 수 있습니다: `chmod 600 \(path)`"),
+                "\(korean)")
     }
 
     static func fingerprint(in log: String) -> String? {

@@ -6,7 +6,7 @@ import TouchSchoolStore
 
 /// Text from data (school names, player names, ids) never reaches a terminal raw: the real binary
 /// on a catalog whose names carry escape sequences, C1 controls and bidi overrides.
-@Suite(.onOwnThreads, .serialized)
+@Suite(.onOwnThreads, .tags(.process), .serialized)
 final class SafeOutputTests {
     let directory: String
 

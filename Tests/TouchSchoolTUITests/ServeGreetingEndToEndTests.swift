@@ -5,7 +5,7 @@ import TouchSchoolTestSupport
 /// `touchschool serve` started by a teacher in the smallest usual terminal, 80×24, under tmux: the
 /// whole greeting stays on the screen (28 lines scrolled its first lines off), and the QR code is
 /// drawn in colours of its own, light on black, so a light theme does not invert it.
-@Suite(.onOwnThreads, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
+@Suite(.onOwnThreads, .tags(.tmux), .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
 struct ServeGreetingEndToEndTests {
     @Test func theWholeGreetingWithSSHFitsAnEightyByTwentyFourTerminal() throws {
         let data = TemporaryDirectory()

@@ -7,7 +7,7 @@ import TouchSchoolStore
 /// The state file is the battle's one source of truth: no game, command or catalog edition can
 /// destroy it. Each test is a scenario that lost or froze scores before, played with the real
 /// binary: games in tmux, commands as subprocesses, all on one shared data directory.
-@Suite(.onOwnThreads, .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
+@Suite(.onOwnThreads, .tags(.process, .tmux), .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux not found: skipped"))
 struct SharedStateEndToEndTests {
     /// A data directory for several games and commands, removed when the test ends.
     final class SharedDirectory {

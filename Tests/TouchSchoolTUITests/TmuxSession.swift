@@ -32,15 +32,16 @@ final class TmuxSession {
     /// With `sharedDataDirectory`, the game plays on that directory as it is (several sessions
     /// may share one, as players on one machine do) instead of a fresh one with the test catalog.
     /// With `program`, the pane runs that command line instead of `touchschool` (an SSH client).
+    /// With `under`, `touchschool` runs under that command (`ShiftedWallClock`: its clock shifted).
     init(columns: Int = 100, rows: Int = 30, arguments: [String], term: String = "tmux-256color", inShell: Bool = false,
-         sharedDataDirectory: String? = nil, user: String = "tester", program: [String]? = nil) throws {
+         sharedDataDirectory: String? = nil, user: String = "tester", program: [String]? = nil, under wrapper: [String] = []) throws {
         folder = TemporaryDirectory().path
         dataDirectory = sharedDataDirectory ?? "\(folder)/data"
         if sharedDataDirectory == nil {
             try FileIO.createDirectory(dataDirectory)
             try FileSystem.live.replaceAtomically("\(dataDirectory)/catalog.json", with: Array(Self.catalogJSON.utf8))
         }
-        let command = (program ?? [DataCommandsBinary.path] + arguments + ["--data-dir", dataDirectory])
+        let command = (program ?? wrapper + [DataCommandsBinary.path] + arguments + ["--data-dir", dataDirectory])
             .map(Self.shellQuoted).joined(separator: " ")
         let shell = inShell ? ["PS1=\(Self.prompt) ", "bash", "--norc", "--noprofile", "-i"]
                             : ["sh", "-c", "\(command); echo EXITED:$?; sleep 600"]

@@ -11,7 +11,7 @@ import TouchSchoolTestSupport
 /// lost it writes nothing more; every tap counts once. Each battle keeps its own outbox: taps made
 /// for one are never sent to another met at the same address. And the page's copy of the battle's
 /// rules (`rules.js`) gives every case of `Tests/Vectors/battle-rules.json`.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (.ci/run installs them): skipped"))
+@Suite(.onOwnThreads, .tags(.process, .browser), .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (.ci/run installs them): skipped"))
 struct WebPageDeviceEndToEndTests {
     typealias Page = WebPageEndToEndTests
 
@@ -129,7 +129,7 @@ struct WebPageDeviceEndToEndTests {
     /// counts once, as the board tab (`board`) shows.
     static func expectEveryTapOnceAfterTheTakeOver(_ browser: Browser, server: ServerProcess, school id: String,
                                                    player: String, second: String, board: String) throws {
-        #expect(Page.text(browser, "status") == "Another tab took over the game. Reload to play here.")
+        #expect(Page.text(browser, "status") == "Reload to play here: another tab took over the game.")
         let afterTakeOver = try storage(browser)
         try dispatchTaps(browser, 5)
         try browser.script("document.dispatchEvent(new Event('visibilitychange'))")
@@ -240,9 +240,11 @@ struct WebPageDeviceEndToEndTests {
               battleID: cases.battleID.map((c) => rules.isValidBattleID(c.id)),
               movement: cases.movement.map((c) => rules.movement({ before: c.before[c.school], now: c.now[c.school] },
                                                                   c.before.map((before, i) => ({ before, now: c.now[i] })))),
+              shownRank: cases.shownRank.map((c) => rules.shownRank(c.rank, c.count)),
             }));
             """, [vectors]) as? [String: Any])
-        for (group, expected) in [("player", "after"), ("welcome", "after"), ("deviceKey", "valid"), ("battleID", "valid"), ("movement", "movement")] {
+        for (group, expected) in [("player", "after"), ("welcome", "after"), ("deviceKey", "valid"), ("battleID", "valid"), ("movement", "movement"),
+                                  ("shownRank", "shown")] {
             let cases = try #require(vectors[group] as? [[String: Any]], "\(group) in the vectors")
             let answers = try #require(results[group] as? [Any], "\(group) from the page")
             #expect(!cases.isEmpty && answers.count == cases.count, "\(group): \(answers.count) answers to \(cases.count) cases")

@@ -9,7 +9,7 @@ import TouchSchoolTestSupport
 /// the same battle under tmux, and taps made while the server is down that count once, sent
 /// again by the page or by the page opened again. The README's screenshots are taken here (see `screenshots`).
 /// Every browser, driver, game and server a test starts is gone when it ends.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
+@Suite(.onOwnThreads, .tags(.process, .tmux, .browser), .serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
                              "chromium, chromedriver, curl or tmux not found (scripts/test installs them): skipped"))
 struct WebPageEndToEndTests {
 

@@ -7,7 +7,7 @@ import TouchSchoolTestSupport
 /// counted by a script that runs before the page's own. Taps click and buzz, a refused burst
 /// plays the warning, muted plays nothing, and the mute is still on after a reload. Every browser
 /// and server a test starts is gone when it ends.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (scripts/test installs them): skipped"))
+@Suite(.onOwnThreads, .tags(.process, .browser), .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (scripts/test installs them): skipped"))
 struct WebPageFeedbackEndToEndTests {
     typealias Page = WebPageEndToEndTests
 
@@ -89,7 +89,9 @@ struct WebPageFeedbackEndToEndTests {
     }
 
     /// A phone the operator bans (`touchschool admin ban`, as docs/operations.md tells): its next
-    /// taps are refused and the page says the operator banned it, not that it tapped too fast.
+    /// taps are refused and the page says to ask the operator, as it is banned, not that it tapped
+    /// too fast. Its address banned too (`admin ban-address`), the page opened again is refused
+    /// (4003) and says so, what to do first, within the 390-px phone.
     @Test func aBannedPhoneIsToldTheOperatorBannedIt() throws {
         let server = try ServerProcess.forGames(catalog: nil)
         defer { server.stop() }
@@ -107,7 +109,21 @@ struct WebPageFeedbackEndToEndTests {
         try #require(banned.status == 0, "\(banned)")
         // Two taps at once: their batch's acknowledgement takes them back off "my taps".
         try WebPageDeviceEndToEndTests.dispatchTaps(phone, 2)
-        try phone.waitFor("the ban said", timeout: 10) { Page.text(phone, "warning") == "운영자가 이 기기를 차단했습니다: 터치가 세지 않습니다." }
+        try phone.waitFor("the ban said", timeout: 10) { Page.text(phone, "warning") == "운영자에게 문의하세요: 차단된 기기라 터치가 세지 않습니다." }
+        let address = DataCommandsBinary.run(["admin", "ban-address", "127.0.0.1"] + admin)
+        try #require(address.status == 0, "\(address)")
+        try phone.open("\(server.baseURL)/?school=S0003")
+        // First what to do, then why, then the taps the page keeps (a burst's last may still wait).
+        try phone.waitFor("the address's ban said", timeout: 10) {
+            Page.text(phone, "status").hasPrefix("운영자에게 문의하세요: 이 주소는 차단되어 서버가 받지 않습니다.")
+        }
+        // Wrapped, not clipped: nothing wider than the phone, the whole line inside the status.
+        #expect(try phone.script("return document.documentElement.scrollWidth") as? Int == 390)
+        let fits = try phone.script("""
+            const status = document.getElementById('status'), box = status.getBoundingClientRect();
+            return status.scrollWidth <= status.clientWidth && box.left >= 0 && box.right <= 390
+            """) as? Bool
+        #expect(fits == true)
         phone.close()
         #expect(phone.processesUsingFolder().isEmpty)
     }

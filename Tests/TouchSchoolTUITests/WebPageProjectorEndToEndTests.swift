@@ -12,7 +12,7 @@ private let zbarimg = "/usr/bin/zbarimg"
 /// reads back from a screenshot, ▲/▼ when a school passes others, controls only while the
 /// pointer moves, and a screen-wide overlay while the board's stream is lost. The README's
 /// projector picture is taken here. Every browser and server a test starts is gone when it ends.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: zbarimg),
+@Suite(.onOwnThreads, .tags(.process, .browser), .serialized, .enabled(if: Browser.isInstalled && FileManager.default.isExecutableFile(atPath: zbarimg),
                                             "chromium, chromedriver, curl or zbarimg not found (scripts/test installs them): skipped"))
 struct WebPageProjectorEndToEndTests {
     typealias Page = WebPageEndToEndTests
@@ -89,8 +89,14 @@ struct WebPageProjectorEndToEndTests {
         let rowHeight = try #require(try projector.script("return document.querySelector('#board-rows tr').getBoundingClientRect().height") as? Double)
         #expect(rowHeight * 10 >= 1080 * 0.7, "rows of \(rowHeight) px")
 
-        // The join address in words and as a QR code that a reader of its own reads back.
+        // The join address in words and as a QR code that a reader of its own reads back; the
+        // server listens on 127.0.0.1 only (`serve`'s default): beside it, that no phone can open
+        // it, and what to run instead.
         #expect(Page.text(projector, "join-url") == server.baseURL + "/")
+        try projector.waitFor("the warning beside the code") {
+            try projector.string("return document.getElementById('join-warning').innerText").hasSuffix("touchschool serve --host 0.0.0.0")
+        }
+        #expect(Page.text(projector, "join-warning").hasPrefix("휴대폰에서는 이 주소를 열 수 없습니다."))
         let screenshot = try projector.screenshot()
         #expect(try Self.qrCodes(in: screenshot) == server.baseURL + "/")
         try Page.save(screenshot, as: "projector.png")
@@ -229,6 +235,36 @@ struct WebPageProjectorEndToEndTests {
         #expect(try student.string("return JSON.stringify(sessionStorage)").contains(token) == false)
     }
 
+    /// The teacher's link pasted into the projector's tab already open at `/?board`: the browser
+    /// changes only the address's fragment (no reload). Seen before: no controls, and the token
+    /// left in the address bar. Now the page takes it at once, as at its start.
+    @Test func theTeachersLinkPastedIntoTheOpenProjectorShowsTheControlsAndLeavesNoToken() throws {
+        let server = try ServerProcess.forGames(catalog: nil, scores: Self.scores)
+        defer { server.stop() }
+        let link = DataCommandsBinary.run(["round", "link", "--server", server.baseURL, "--data-dir", server.dataDirectory])
+        try #require(link.status == 0, "round link: \(link.error)")
+        let address = link.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try String(contentsOfFile: "\(server.dataDirectory)/admin.token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let teacher = try Browser(width: 1280, height: 720, touch: false)
+        defer { teacher.close() }
+        try teacher.open("\(server.baseURL)/?board")
+        try teacher.waitFor("the board") { Page.status(teacher).state == "online" }
+        #expect(try teacher.script("return document.getElementById('admin').hidden") as? Bool == true)
+        // The same page all along: what this script leaves in it would be gone with a reload.
+        try teacher.script("window.sameDocument = true")
+        try teacher.open(address)
+        try teacher.waitFor("the controls") { try teacher.script("return document.getElementById('admin').hidden") as? Bool == false }
+        #expect(try Self.visibility(teacher, "#admin") == "visible", "shown at once, though the mouse never moved")
+        #expect(try teacher.script("return window.sameDocument") as? Bool == true, "no reload")
+        try teacher.waitFor("the token out of the address") { try teacher.string("return location.href") == "\(server.baseURL)/?board" }
+        #expect(try teacher.string("return document.body.innerText").contains(token) == false)
+        // Kept for the tab's session: a reload keeps the controls.
+        try teacher.open("\(server.baseURL)/?board")
+        try teacher.waitFor("the controls after a reload") { try teacher.script("return document.getElementById('admin').hidden") as? Bool == false }
+        teacher.close()
+        #expect(teacher.processesUsingFolder().isEmpty)
+    }
+
     @Test func theProjectorShowsTheLongestNamesAndRegionsWhole() throws {
         var scores = Self.scores
         scores["S0470"] = 300  // 전주교육대학교전주부설초등학교, 전북특별자치도 전주시 완산구
@@ -264,6 +300,7 @@ struct WebPageProjectorEndToEndTests {
             try projector.script("const qr = document.getElementById('join-qr'); return qr.complete && qr.naturalWidth > 0 && qr.alt === '\(phonePage)'") as? Bool == true
         }
         #expect(try Self.qrCodes(in: projector.screenshot()) == phonePage)
+        #expect(try projector.script("return document.getElementById('join-warning').hidden") as? Bool == true, "phones reach it: nothing to warn of")
         projector.close()
         #expect(projector.processesUsingFolder().isEmpty)
     }

@@ -10,7 +10,7 @@ import TouchSchoolTestSupport
 /// over a BroadcastChannel (docs/protocol.md, "A client in a browser"); every test checks first
 /// that the page really runs without Web Locks. One headless Chromium (one profile: one storage)
 /// with a window per tab, against a real server on loopback.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (.ci/run installs them): skipped"))
+@Suite(.onOwnThreads, .tags(.process, .browser), .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (.ci/run installs them): skipped"))
 struct WebPageTabsEndToEndTests {
     typealias Page = WebPageEndToEndTests
     typealias Device = WebPageDeviceEndToEndTests

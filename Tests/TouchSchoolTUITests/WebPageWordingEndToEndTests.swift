@@ -8,7 +8,7 @@ import TouchSchoolTestSupport
 /// search stopped at its limit, the question before a school change, the player's name, and the
 /// keyboard's hint only where there is a keyboard. Every browser and server a test starts is gone
 /// when it ends.
-@Suite(.onOwnThreads, .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (scripts/test installs them): skipped"))
+@Suite(.onOwnThreads, .tags(.process, .browser), .serialized, .enabled(if: Browser.isInstalled, "chromium or chromedriver not found (scripts/test installs them): skipped"))
 struct WebPageWordingEndToEndTests {
     typealias Page = WebPageEndToEndTests
 
@@ -22,7 +22,8 @@ struct WebPageWordingEndToEndTests {
         try phone.waitFor("the page") { (try phone.string("return document.body.dataset.ready || ''")) == "true" }
         // A touch-only phone: no keyboard in the hint, not even once it is touched.
         #expect(Page.text(phone, "play-hint") == "화면을 마구 터치하세요!")
-        #expect(Page.text(phone, "player") == "플레이어 웹 플레이어")
+        // The default name alone: it says "player" itself (after the label it read "플레이어 웹 플레이어").
+        #expect(Page.text(phone, "player") == "웹 플레이어")
         // The header's new sound button and player fit a 390-px phone: nothing wider than the screen.
         #expect(try phone.script("return document.documentElement.scrollWidth") as? Int == 390)
 
@@ -89,6 +90,31 @@ struct WebPageWordingEndToEndTests {
         #expect(phone.processesUsingFolder().isEmpty)
     }
 
+    /// A touch screen that says its pointer is fine and hovers (some phones do, and every touch
+    /// laptop): seen before, the phone's first load named the keyboard. Not until a mouse is used.
+    @Test func aTouchScreenThatSaysItHasAFinePointerNamesNoKeyboard() throws {
+        let server = try ServerProcess.forGames(catalog: nil, scores: Page.otherSchools)
+        defer { server.stop() }
+        // A fine pointer that hovers, and a coarse one (Blink's pointer and hover types, as bits);
+        // a phone's emulation (`touch: true`) would put its own pointer over these at a moment of
+        // its own.
+        let phone = try Browser(width: 390, height: 844, touch: false,
+                                flags: ["--blink-settings=primaryPointerType=4,primaryHoverType=2,availablePointerTypes=6,availableHoverTypes=3"])
+        defer { phone.close() }
+        try phone.emulateTouchScreen(points: 5)
+        try phone.open("\(server.baseURL)/?school=S0127")
+        try phone.waitFor("the page") { (try phone.string("return document.body.dataset.ready || ''")) == "true" }
+        try #require(try phone.script("return matchMedia('(hover: hover) and (pointer: fine)').matches && navigator.maxTouchPoints > 0") as? Bool == true,
+                     "the browser does not say it has both")
+        #expect(Page.text(phone, "play-hint") == "화면을 마구 터치하세요!")
+        // Touches once the page plays (a tap before it holds the device counts nowhere).
+        try Page.waitUntilDelivered(phone)
+        try Page.touch(phone, 2, after: 0)
+        #expect(Page.text(phone, "play-hint") == "화면을 마구 터치하세요!", "touches are no mouse")
+        phone.close()
+        #expect(phone.processesUsingFolder().isEmpty)
+    }
+
     @Test func aComputerSaysItInEnglishWithItsKeyboard() throws {
         let server = try ServerProcess.forGames(catalog: nil, scores: Page.otherSchools)
         defer { server.stop() }
@@ -97,7 +123,7 @@ struct WebPageWordingEndToEndTests {
         try desktop.open("\(server.baseURL)/?school=S0127")
         try Page.waitUntilDelivered(desktop)
         try desktop.waitFor("the school to overtake") { Page.text(desktop, "gap") == "5 taps to overtake 서울고등학교" }
-        #expect(Page.text(desktop, "player") == "player web player")
+        #expect(Page.text(desktop, "player") == "web player")
         #expect(Page.text(desktop, "speed") == "0 taps/s · best 0")
         // A mouse: this is a computer, with a keyboard.
         try desktop.movePointer(x: 400, y: 400)

@@ -41,6 +41,14 @@ import TouchSchoolTerminal
         #expect(read("\u{1B}x") == [.character(27), .character(120)])
     }
 
+    /// Esc pressed twice, quickly (one packet) or not (two): two Esc keys, the second never taken
+    /// for the start of a sequence.
+    @Test func escTwiceIsTwoEscKeys() {
+        #expect(read("\u{1B}\u{1B}") == [.character(27), .character(27)])
+        #expect(read(["\u{1B}", "\u{1B}"]) == [.character(27), .character(27)])
+        #expect(read("\u{1B}\u{1B}[A") == [.character(27), .key(.up)])
+    }
+
     @Test func aSequenceCutBetweenTwoPacketsIsReadWhole() {
         #expect(read(["\u{1B}[20", "1~"]) == [.key(.pasteEnd)])
     }

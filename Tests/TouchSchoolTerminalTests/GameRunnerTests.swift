@@ -144,4 +144,108 @@ import TouchSchoolView
         let frame = GameRunner<WaitingTerminal>.localFrameNanoseconds / 1_000_000
         #expect(drawn.contains { $0 >= change && $0 <= change + frame }, "the change at \(change) ms; frames drawn at \(drawn) ms")
     }
+
+    /// A terminal with nothing typed whose reads wait on `clock` their timeout or `wokenAfterMs`,
+    /// whichever is shorter (the battle's news wakes a read, `whenEventsArrive`); it keeps every
+    /// frame's text, and asks the game to end after `iterations` reads.
+    final class RecordingTerminal: GameTerminal {
+        let clock: VirtualClock
+        let iterations: Int
+        let wokenAfterMs = 40
+        var frames: [String] = []
+        private var timeout = 0
+        private var reads = 0
+
+        init(clock: VirtualClock, iterations: Int) {
+            self.clock = clock
+            self.iterations = iterations
+        }
+
+        func setReadTimeout(milliseconds: Int) { timeout = milliseconds }
+        func read() -> TerminalInput? {
+            reads += 1
+            clock.advance(milliseconds: min(timeout, wokenAfterMs))
+            return nil
+        }
+        func draw(_ grid: CellGrid) { frames.append(grid.text) }
+        func beep() {}
+        func takeEndRequest() -> Bool { reads >= iterations }
+        var wakeUp: @Sendable () -> Void { {} }
+    }
+
+    /// A round racing since a second ago, told at the loop's second look; at every later look my
+    /// count in it is one more (the server's `roundPlace`, each waking the loop's read).
+    final class RaceBattle: BattleConnection, @unchecked Sendable {
+        let clock: VirtualClock
+        private var looks = 0
+        init(clock: VirtualClock) { self.clock = clock }
+        func submit(_ changes: PendingChanges) {}
+        func takeEvents() -> [GameEvent] {
+            looks += 1
+            if looks == 2 {
+                return [.roundTold(RoundNews(id: 1, title: nil, startsAtMs: 999_000, endsAtMs: 1_009_000, graceMs: 5_000, serverNowMs: 1_000_000,
+                                             standing: RoundStanding(id: 1, place: 1, count: 0, players: 2, final: false), toldAt: clock.now))]
+            }
+            return looks > 2 ? [.roundPlaceTold(RoundStanding(id: 1, place: 1, count: UInt64(looks), players: 2, final: false))] : []
+        }
+        func finish(timeoutNanoseconds: Int64) -> Bool { true }
+        func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {}
+        func watch(_ page: PageWatch?) {}
+    }
+
+    /// The round line is drawn again for new standings alone: counts told within one second (the
+    /// phase and the seconds left unchanged) each reach the screen within a frame. (The
+    /// projector's line froze when its page took only a new second for a change.)
+    @Test func newStandingsWithinOneSecondAreDrawn() {
+        let clock = VirtualClock()
+        let terminal = RecordingTerminal(clock: clock, iterations: 21)
+        var runner = GameRunner(screen: terminal, battle: RaceBattle(clock: clock), state: Self.state(), clock: { clock.now })
+        let start = clock.now
+        runner.run()
+        #expect(clock.now.nanoseconds(since: start) < 900_000_000, "within the race's same second")
+        let lines = terminal.frames.compactMap { frame in frame.split(separator: "\n").first { $0.contains("s left") } }
+        #expect(Set(lines.map { $0.contains("9s left") }) == [true], "\(lines)")
+        let counts = lines.compactMap { line in line.split(separator: "·").last.flatMap { Int($0.split(separator: " ").first ?? "") } }
+        #expect(counts == counts.sorted() && Set(counts).count >= 15, "\(lines)")
+        #expect(counts.last == 20, "the last told is on the screen: \(lines)")
+    }
+
+    /// A player's terminal at the end of an SSH channel: `packets` of bytes, one a read, decoded
+    /// by the SSH game's reader; then nothing, and after `limit` reads the game is asked to end.
+    final class ScriptedTerminal: GameTerminal {
+        var packets: [String]
+        let limit: Int
+        private(set) var reads = 0
+        private var reader = EscapeSequenceReader()
+        private var decoded: [TerminalInput] = []
+
+        init(packets: [String], limit: Int) {
+            self.packets = packets
+            self.limit = limit
+        }
+
+        func setReadTimeout(milliseconds: Int) {}
+        func read() -> TerminalInput? {
+            reads += 1
+            if decoded.isEmpty, !packets.isEmpty { decoded = reader.read(Array(packets.removeFirst().utf8)) }
+            return decoded.isEmpty ? nil : decoded.removeFirst()
+        }
+        func draw(_ grid: CellGrid) {}
+        func beep() {}
+        func takeEndRequest() -> Bool { reads >= limit }
+        var wakeUp: @Sendable () -> Void { {} }
+    }
+
+    /// The SSH game's first screen, the notice of a session without a key over the search: Esc,
+    /// Esc quits, as the footer's "Esc quit" says, whether the two come in one packet or two.
+    @Test(arguments: [["\u{1B}", "\u{1B}"], ["\u{1B}\u{1B}"]])
+    func escEscQuitsTheFirstScreenUnderItsNotice(packets: [String]) {
+        let catalog = Catalog(schools: [School(id: "S1", name: "가", level: .high, province: "서울특별시", district: "", address: "")], source: .starter)
+        let state = GameState(catalog: catalog, saved: SavedState(), player: "guest", language: .english, now: MonotonicClock.now(),
+                              columns: 80, rows: 24, seed: 1, notices: [.sessionWithoutKey])
+        let terminal = ScriptedTerminal(packets: packets, limit: 50)
+        var runner = GameRunner(screen: terminal, battle: Battle(news: []), state: state)
+        runner.run()
+        #expect(runner.state.isQuitting && terminal.reads < terminal.limit, "quit by the keys, after \(terminal.reads) reads")
+    }
 }

@@ -25,7 +25,7 @@ import TouchSchoolCore
         var state = Fixture.game(.english, columns: 160, rows: 24)
         _ = update(&state, .connectionChanged(.wrongAddress(.plainHTTP, waitingTaps: 1234)), now: Fixture.start)
         let english = view(state, now: Fixture.start).lines.last!
-        #expect(english.contains("The server there speaks plain HTTP, not HTTPS: give the address with http://. 1,234 taps waiting"), "\(english)")
+        #expect(english.contains("Give the address with http://: the server there speaks plain HTTP, not HTTPS. 1,234 taps waiting"), "\(english)")
         #expect(!english.contains("Offline"), "\(english)")
         state = Fixture.game(.korean, columns: 160, rows: 24)
         _ = update(&state, .connectionChanged(.wrongAddress(.sshServer, waitingTaps: 5)), now: Fixture.start)
@@ -107,7 +107,7 @@ import TouchSchoolCore
         var state = Fixture.game(language, columns: 100, rows: 24)
         _ = update(&state, .tapsRefusedByOperator(7), now: Fixture.start)
         let status = view(state, now: Fixture.start).lines.last!
-        let banned = language == .korean ? "운영자가 이 기기를 차단했습니다" : "The operator has banned this device"
+        let banned = language == .korean ? "차단된 기기라 터치가 세지 않습니다" : "this device is banned"
         #expect(status.contains(banned) && status.contains("7"), "\(status)")
         #expect(!status.contains("비정상") && !status.contains("Abnormal"), "\(status)")
     }

@@ -81,6 +81,11 @@ extension CellGrid {
     /// The row whose text contains `text`.
     func row(containing text: String) -> Int? { lines.firstIndex { $0.contains(text) } }
 
+    /// The text of the cells `columns` of `row` (a wide character whose first cell is in them counts whole).
+    func text(row: Int, columns: Range<Int>) -> String {
+        String(columns.map { self[$0, row] }.filter { !$0.isContinuation }.map(\.character))
+    }
+
     /// The style of the first cell of `text` on its row.
     func style(of text: String) -> CellStyle? {
         guard let row = row(containing: text) else { return nil }

@@ -128,23 +128,58 @@ import TouchSchoolCore
         for text in expected { #expect(grid.contains(text), "\(text)") }
     }
 
-    @Test func thePanelShowsTheTopThreeAndMyNeighboursWithAGap() {
-        let state = Fixture.crowd(30, myPlace: 15, .korean, columns: 120, rows: 40)
+    @Test func thePanelShowsTheTopThreeAndTheSchoolsAroundMineWithAGap() {
+        let state = Fixture.crowd(100, myPlace: 50, .korean, columns: 120, rows: 40)
         let grid = view(state, now: Fixture.start)
         let panel = state.layout.leaderboardPanel
-        let rows = (panel.y + 1..<(panel.y + panel.height)).map { String(grid.lines[$0].dropFirst(panel.x + 1)) }
-        let shown = rows.prefix { !$0.allSatisfy { $0 == " " } }
-        #expect(shown.count == 9)
-        for (index, name) in ["학교01", "학교02", "학교03"].enumerated() { #expect(shown[index].contains(name)) }
-        #expect(shown[3].contains("..."))
-        for (index, name) in ["학교14", "학교15", "학교16", "학교17", "학교18"].enumerated() {
-            #expect(shown[4 + index].contains(name))
-        }
-        #expect(shown[6].contains("16 ") && shown[6].contains("150"))
+        let rows = (panel.y + 1..<(panel.y + panel.height)).map { grid.text(row: $0, columns: (panel.x + 1)..<(panel.x + panel.width)) }
+        #expect(rows.count == 34)
+        for (index, name) in ["학교01", "학교02", "학교03"].enumerated() { #expect(rows[index].contains(name)) }
+        #expect(rows[3].contains("..."))
+        // The other 30 rows: places 37 to 66, mine (51st) in their middle.
+        for (index, row) in rows.dropFirst(4).enumerated() { #expect(row.contains("학교\(37 + index) "), "\(row)") }
+        #expect(rows[18].contains("51 ") && rows[18].contains("500"))
         // Mine stands out across the whole row.
-        let mineRow = panel.y + 1 + 6
+        let mineRow = panel.y + 1 + 18
         #expect(grid[panel.x + 2, mineRow].style == .mine && grid[panel.x + panel.width - 2, mineRow].style == .mine)
         #expect(grid[panel.x + 2, mineRow - 1].style == .normal)
+    }
+
+    /// The places of the schools the panel shows, row by row (nil for the "..." between runs).
+    static func panelPlaces(_ grid: CellGrid, _ state: GameState) -> [Int?] {
+        let panel = state.layout.leaderboardPanel
+        return (panel.y + 1..<(panel.y + panel.height)).map { row in
+            let text = grid.text(row: row, columns: panel.x..<(panel.x + panel.width))
+            let name = text.split(separator: " ").first { $0.hasPrefix("학교") }
+            return name.flatMap { Int($0.dropFirst(2)) }.map { $0 - 1 }
+        }
+    }
+
+    /// Beside the play area the panel fills its height: the top three, then as many schools around
+    /// mine as fit, runs that do not meet with "..." between; every row holds a school.
+    @Test(arguments: [(160, 48), (80, 24), (120, 40)], [0, 2, 12, 60, 100, 190, 199])
+    func thePanelFillsItsHeightWithSchools(size: (columns: Int, rows: Int), myPlace: Int) {
+        let state = Fixture.crowd(200, myPlace: myPlace, .english, columns: size.columns, rows: size.rows)
+        let grid = view(state, now: Fixture.start)
+        let panel = state.layout.leaderboardPanel
+        #expect(panel.x > 0, "beside the play area")
+        let places = Self.panelPlaces(grid, state)
+        let gaps = places.indices.filter { places[$0] == nil }
+        #expect(gaps.count <= 1 && gaps.allSatisfy { $0 == 3 }, "\(places)\n\(grid.text)")
+        for gap in gaps {
+            #expect(grid.text(row: panel.y + 1 + gap, columns: panel.x..<(panel.x + panel.width)).contains("..."))
+        }
+        let shown = places.compactMap { $0 }
+        #expect(shown.count == panel.height - 1 - gaps.count, "every row a school: \(places)")
+        #expect(Array(shown.prefix(3)) == [0, 1, 2])
+        // In order, one after the other but across the gap, mine among them with rivals on both sides.
+        for (above, below) in zip(shown, shown.dropFirst()) where !(above == 2 && gaps == [3]) {
+            #expect(below == above + 1, "\(places)")
+        }
+        let mine = try! #require(shown.firstIndex(of: myPlace), "\(places)")
+        if myPlace > 0 { #expect(mine > 0) }
+        if myPlace < 199 { #expect(mine < shown.count - 1) }
+        expectWholeColumns(grid)
     }
 
     @Test(arguments: [(0, 12), (1, 13), (29, 15), (10, 12), (10, 13), (15, 19)])

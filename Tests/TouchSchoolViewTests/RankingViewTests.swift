@@ -115,4 +115,42 @@ import TouchSchoolCore
         #expect(grid.lines[list.y + list.height - 1].contains("학교300"))
         #expect(grid.lines[list.y + list.height - 1].contains(" 10 "))
     }
+
+    /// A school without a tap has no rank, as `touchschool rank` says: "-" in the rank column of the
+    /// ranking and of the game's panel, not the place every school at 0 shares (7 here).
+    @Test(arguments: Language.allCases)
+    func aSchoolWithoutTapsHasNoRank(language: Language) {
+        func rank(in grid: CellGrid, of name: String, from column: Int, width: Int) -> String? {
+            guard let row = grid.lines.lastIndex(where: { $0.contains(name) }) else { return nil }
+            return grid.text(row: row, columns: column..<(column + width)).split(separator: " ").first.map(String.init)
+        }
+        let ranking = Fixture.state(on: .ranking, language, columns: 120, rows: 40)
+        let list = ranking.layout.rankingList
+        let table = view(ranking, now: Fixture.start)
+        let width = DisplayWidth.of(Strings(language).rankHeading)
+        #expect(rank(in: table, of: "휘문고등학교", from: list.x + 1, width: width) == "1")
+        #expect(rank(in: table, of: "세종과학예술영재학교", from: list.x + 1, width: width) == "6")
+        // 금성초등학교 of 전라남도 (the second of the name) and 대전중학교 have no tap.
+        #expect(rank(in: table, of: "금성초등학교", from: list.x + 1, width: width) == "-", "\(table.text)")
+        #expect(rank(in: table, of: "대전중학교", from: list.x + 1, width: width) == "-", "\(table.text)")
+
+        let game = Fixture.state(on: .game, language, columns: 120, rows: 40)
+        let panel = game.layout.leaderboardPanel
+        let grid = view(game, now: Fixture.start)
+        #expect(rank(in: grid, of: "휘문고등학교", from: panel.x + 1, width: 4) == "1", "\(grid.text)")
+        #expect(rank(in: grid, of: "대전중학교", from: panel.x + 1, width: 4) == "-", "\(grid.text)")
+        #expect(rank(in: grid, of: "금성초등학교  전라", from: panel.x + 1, width: 4) == "-", "\(grid.text)")
+    }
+
+    /// My school without a tap: the ranking's title says it has no rank yet, as the game's header does.
+    @Test(arguments: Language.allCases)
+    func myRankBeforeMyFirstTapIsNone(language: Language) {
+        let players = ["tester": PlayerRecord(schoolID: "S8", taps: 0)]
+        var state = GameState(catalog: Fixture.catalog, saved: SavedState(scores: Fixture.scores, players: players), player: "tester",
+                              language: language, now: Fixture.start, columns: 120, rows: 40, seed: 1)
+        _ = update(&state, .key(.tab), now: Fixture.start)
+        let title = view(state, now: Fixture.start).lines[0]
+        #expect(title.hasSuffix(Strings(language).noRankYet + " "), "\(title)")
+        #expect(!title.contains(language == .korean ? "7위" : "#7"), "\(title)")
+    }
 }

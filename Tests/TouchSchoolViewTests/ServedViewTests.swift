@@ -93,7 +93,8 @@ import TouchSchoolCore
         #expect(update(&state, .key(.down), now: Fixture.start) == [.watch(PageWatch(league: .national, places: (first + 1)..<(first + 1 + height)))])
         let high = update(&state, .key(.right), now: Fixture.start)
         #expect(high.count == 1 && { if case let .watch(watch?) = high[0] { watch.league == .level(.high) } else { false } }(), "\(high)")
-        #expect(update(&state, .key(.escape), now: Fixture.start) == [.watch(nil)])
+        // Back on the game screen, the side panel's page (its panel is taller than the view).
+        #expect(update(&state, .key(.escape), now: Fixture.start) == [.watch(state.panelPage)] && state.panelPage != nil)
         // A key that moves nothing asks for nothing.
         #expect(update(&state, .key(.character("a")), now: Fixture.start) == [])
     }
@@ -127,5 +128,90 @@ import TouchSchoolCore
         #expect(update(&state, .key(.tab), now: Fixture.start) == [])
         #expect(update(&state, .key(.down), now: Fixture.start) == [])
         #expect(update(&state, .key(.escape), now: Fixture.start) == [])
+    }
+
+    /// A crowd of 200 on a server, mine (학교101) 101st, with the view the server sends of it.
+    static func servedCrowd(columns: Int, rows: Int) -> GameState {
+        var state = Fixture.crowd(200, myPlace: 100, .korean, columns: columns, rows: rows)
+        state.connection = .online
+        func row(_ place: Int) -> RankedSchool { RankedSchool(position: place, rank: place + 1, count: UInt64((200 - place) * 10)) }
+        let schoolView = SchoolView(school: 100, count: 1_000,
+                                    standings: [LeagueStanding(league: .national, rank: 101, size: 200, gap: 10)],
+                                    above: [row(98), row(99)], below: [row(101), row(102)], top: [row(0), row(1), row(2)])
+        _ = update(&state, .viewed(.school(schoolView), catalogGeneration: 0), now: Fixture.start)
+        return state
+    }
+
+    /// A panel taller than the view (the top three and mine ±2) asks the server for the national
+    /// places around mine, and fills with them: every row a school, mine among them.
+    @Test(arguments: [(160, 48), (80, 24)])
+    func aTallPanelOnAServerFillsFromThePageAroundMine(size: (columns: Int, rows: Int)) throws {
+        var state = Self.servedCrowd(columns: size.columns, rows: size.rows)
+        let watch = try #require(state.watchedPage, "the game screen asks for the panel's page")
+        let rows = state.layout.leaderboardPanel.height - 1
+        #expect(watch.league == .national && watch.places.contains(100) && watch.places.count == rows - 4, "\(watch)")
+        // Before the page: the view's rows.
+        var places = GameViewTests.panelPlaces(view(state, now: Fixture.start), state)
+        #expect(places.compactMap { $0 } == [0, 1, 2, 98, 99, 100, 101, 102], "\(places)")
+
+        let page = PageView(league: .national, places: watch.places, size: 200,
+                            rows: watch.places.map { RankedSchool(position: $0, rank: $0 + 1, count: UInt64((200 - $0) * 10)) })
+        _ = update(&state, .viewed(.page(page), catalogGeneration: 0), now: Fixture.start)
+        let end = Fixture.tap(3, into: &state, from: Fixture.start)
+        let grid = view(state, now: end)
+        places = GameViewTests.panelPlaces(grid, state)
+        #expect(places.count == rows && places[3] == nil && places.filter { $0 == nil }.count == 1, "\(places)")
+        let shown = places.compactMap { $0 }
+        #expect(Array(shown.prefix(3)) == [0, 1, 2])
+        #expect(Array(shown.dropFirst(3)) == Array(watch.places.prefix(rows - 4)), "\(places)")
+        // My row: my count with the taps not yet in any view.
+        let panel = state.layout.leaderboardPanel
+        let mine = try #require(places.firstIndex(of: 100))
+        let myRow = grid.text(row: panel.y + 1 + mine, columns: panel.x..<(panel.x + panel.width))
+        #expect(myRow.contains("101 ") && myRow.hasSuffix("1,003 "), "\(myRow)")
+        expectWholeColumns(grid)
+    }
+
+    /// Climbing a few places does not ask for another page; climbing past a quarter of it does.
+    @Test func thePanelsPageMovesInSteps() {
+        var state = Self.servedCrowd(columns: 160, rows: 48)
+        let first = state.watchedPage
+        func viewed(rank: Int) -> [GameCommand] {
+            let schoolView = SchoolView(school: 100, count: 1_000, standings: [LeagueStanding(league: .national, rank: rank, size: 200, gap: 10)],
+                                        above: [], below: [], top: [])
+            return update(&state, .viewed(.school(schoolView), catalogGeneration: 0), now: Fixture.start)
+        }
+        #expect(viewed(rank: 100) == [] && viewed(rank: 102) == [], "a place up or down")
+        let moved = viewed(rank: 80)
+        #expect(moved.count == 1 && state.watchedPage != first && state.watchedPage?.places.contains(79) == true, "\(moved)")
+        // Not on a narrow terminal, whose panel the view fills.
+        var narrow = Self.servedCrowd(columns: 60, rows: 24)
+        #expect(narrow.watchedPage == nil)
+        _ = update(&narrow, .key(.tab), now: Fixture.start)
+        _ = update(&narrow, .key(.tab), now: Fixture.start)
+        #expect(narrow.watchedPage == nil)
+    }
+
+    /// A school without a tap has no rank, and no movement: its shared rank drops as others make
+    /// their first taps, which passes no one (no ▼ beside "-").
+    @Test func aSchoolWithoutTapsNeitherRanksNorMoves() throws {
+        var state = Self.servedCrowd(columns: 80, rows: 24)
+        let watch = try #require(state.watchedPage)
+        func page(myCount: UInt64) -> GameEvent {
+            // Every school of the page at 0 but mine: all share rank 94 until mine has taps.
+            let rows = watch.places.map { place in
+                place == 100 ? RankedSchool(position: place, rank: 94, count: myCount)
+                    : RankedSchool(position: place, rank: myCount == 0 ? 94 : 95, count: 0)
+            }
+            return .viewed(.page(PageView(league: .national, places: watch.places, size: 200, rows: rows)), catalogGeneration: 0)
+        }
+        _ = update(&state, page(myCount: 0), now: Fixture.start)
+        _ = update(&state, page(myCount: 5), now: Fixture.start)
+        let grid = view(state, now: Fixture.start)
+        let panel = state.layout.leaderboardPanel
+        let rows = (panel.y + 1..<(panel.y + panel.height)).map { grid.text(row: $0, columns: (panel.x + 1)..<(panel.x + panel.width)) }
+        let unranked = rows.filter { $0.hasSuffix(" 0 ") }
+        #expect(unranked.count > 5, "\(rows)")
+        for row in unranked { #expect(row.split(separator: " ").prefix(2) == ["-", "-"], "\(row)") }
     }
 }

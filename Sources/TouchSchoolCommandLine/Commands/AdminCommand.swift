@@ -32,31 +32,32 @@ struct AdminConnectionOptions: ParsableArguments {
         (try Self.server(server), try token(environment: ProcessEnvironment.current))
     }
 
-    /// The server named with `--server`, else `$TOUCHSCHOOL_SERVER`.
+    /// The server named with `--server`, else `$TOUCHSCHOOL_SERVER`. What is missing is said
+    /// without the usage a `ValidationError` brings: the arguments were right.
     static func server(_ option: String?) throws -> String {
         let environment = ProcessEnvironment.current
         guard let server = option ?? environment["TOUCHSCHOOL_SERVER"].flatMap({ $0.trimmingSpaces.isEmpty ? nil : String($0.trimmingSpaces) }) else {
-            throw ValidationError("name the server with --server URL (or $TOUCHSCHOOL_SERVER)")
+            throw CommandError(CommandText.nameTheServer)
         }
         return server
     }
 
     private func token(environment: [String: String]) throws -> String {
-        if let tokenFile { return try Self.read(tokenFile, what: "--token-file") }
+        if let tokenFile { return try Self.read(tokenFile, what: CommandText.tokenSource(option: true)) }
         if let value = environment[AdminTokenEnvironment.name], !value.trimmingSpaces.isEmpty { return String(value.trimmingSpaces) }
         let path = "\(data.directory)/\(AdminTokenEnvironment.fileName)"
         guard FileIO.exists(path) else {
-            throw ValidationError("no admin token: give --token-file FILE, set $\(AdminTokenEnvironment.name), "
-                                  + "or point --data-dir at the server's data directory (it holds \(AdminTokenEnvironment.fileName))")
+            if let owner = TokenOwner.barring(path) { throw CommandError(CommandText.tokenOfAnotherUser(path, owner: owner)) }
+            throw CommandError(CommandText.noAdminToken(environment: AdminTokenEnvironment.name, fileName: AdminTokenEnvironment.fileName))
         }
-        return try Self.read(path, what: "the data directory's token")
+        return try Self.read(path, what: CommandText.tokenSource(option: false))
     }
 
     private static func read(_ path: String, what: String) throws -> String {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path, limit: 4096) } catch { throw ValidationError("cannot read \(what) \(path): \(error)") }
+        do { bytes = try FileIO.read(path, limit: 4096) } catch { throw CommandError(CommandText.cannotReadToken(what, path, "\(error)")) }
         let token = String(String(decoding: bytes.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self).trimmingSpaces)
-        guard !token.isEmpty else { throw ValidationError("\(what) \(path) is empty") }
+        guard !token.isEmpty else { throw CommandError(CommandText.tokenFileEmpty(what, path)) }
         return token
     }
 }

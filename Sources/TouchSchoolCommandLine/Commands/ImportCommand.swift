@@ -50,7 +50,9 @@ struct ImportCommand: ContextCommand {
     func importList(output: CommandOutput) throws(ImportFailure) -> String {
         let directory = data.directory
         let list: OfficialSchoolList
-        do { list = try OfficialSchoolList.load(path: file) } catch { throw ImportFailure(message: "\(file): \(error)") }
+        do { list = try OfficialSchoolList.load(path: file) } catch {
+            throw ImportFailure(message: "\(file): \(CommandText.officialListError(error))")
+        }
         do {
             try DataDirectory.prepare(directory)
         } catch {
@@ -64,12 +66,12 @@ struct ImportCommand: ContextCommand {
             _ = try store.change(lockTimeoutNanoseconds: Self.lockTimeoutNanoseconds) { (state: inout SavedState) throws(StoreError) -> Bool in
                 let current: Catalog
                 do { current = try loadCatalog(dataDirectory: directory, output: output) } catch {
-                    throw StoreError(message: "cannot read the current catalog: \(error)")
+                    throw StoreError(message: CommandText.cannotReadCurrentCatalog("\(error)"))
                 }
-                if case let .official(edition) = current.source, list.edition < edition, !force {
-                    throw StoreError(message: "this list is the edition of \(list.edition), older than the one imported "
-                                     + "(\(edition)): importing it would mark the newer schools as no longer listed. "
-                                     + "Import it anyway with --force.")
+                if !force {
+                    do throws(ImportRefusal) { try CatalogImport.check(current: current, official: list) } catch {
+                        throw StoreError(message: CommandText.importRefused(error))
+                    }
                 }
                 // A server's battle database counts too: a starter school with taps only there is kept.
                 let server = try BattleDatabase.openForReading(dataDirectory: directory)?.savedState() ?? SavedState()
@@ -80,7 +82,7 @@ struct ImportCommand: ContextCommand {
                 do {
                     try CatalogFile.save(merged.catalog, to: catalogPath, fileSystem: fileSystem)
                 } catch {
-                    throw StoreError(message: "cannot save the catalog: \(error)")
+                    throw StoreError(message: CommandText.cannotSaveCatalog("\(error)"))
                 }
                 report = merged.report
                 return StateStore.followAliases(merged.catalog.aliases, in: &state)
@@ -96,7 +98,11 @@ struct ImportCommand: ContextCommand {
 
     /// The same import into PostgreSQL's shared catalog, in one transaction (on the network side).
     func importIntoPostgres(url: String, network: any NetworkCommands) throws(ImportFailure) -> String {
-        do { return try network.importIntoPostgres(file: file, url: url, force: force) } catch { throw ImportFailure(message: "\(error)") }
+        do { return try network.importIntoPostgres(file: file, url: url, force: force) } catch let refusal as ImportRefusal {
+            throw ImportFailure(message: CommandText.importRefused(refusal))
+        } catch let error as OfficialListError {
+            throw ImportFailure(message: "\(file): \(CommandText.officialListError(error))")
+        } catch { throw ImportFailure(message: "\(error)") }
     }
 
     /// An import waits this long for a game's save to finish before it gives up.

@@ -32,7 +32,7 @@ struct RankCommand: ContextCommand {
     }
 
     func title(of league: League, size: Int) -> String {
-        CommandText.leagueTitle(league, size: NumberText.grouped(size))
+        CommandText.leagueTitle(league, size: size)
     }
 
     static func table(_ rows: [RankedSchool], catalog: Catalog, title: String) -> String {
@@ -56,7 +56,7 @@ struct RankCommand: ContextCommand {
         for (index, row) in rows.enumerated() {
             let school = catalog[row.position]
             writer.raw(index == 0 ? "\n  {\"rank\": " : ",\n  {\"rank\": ")
-            if row.count == 0 { writer.raw("null") } else { writer.number(row.rank) }
+            if let rank = row.shownRank { writer.number(rank) } else { writer.raw("null") }
             writer.raw(", ")
             writer.schoolMembers(school)
             writer.raw(", \"count\": ")
@@ -67,10 +67,9 @@ struct RankCommand: ContextCommand {
         return writer.text
     }
 
-    /// A school without taps has no rank yet (the game says 아직 순위 없음): every school of a
-    /// fresh battle read 1 otherwise.
+    /// A school without taps has no rank yet (`RankedSchool.shownRank`; the game says 아직 순위 없음).
     static func shownRank(_ row: RankedSchool) -> String {
-        row.count == 0 ? "-" : String(row.rank)
+        row.shownRank.map(String.init) ?? "-"
     }
 
     /// Right-aligns ranks, counts and headings in `width` columns (Korean headings are two a syllable).

@@ -88,12 +88,20 @@ struct RoundShowCommand: ContextCommand {
     @Flag(help: ArgumentHelp(CommandText.roundJSONHelp))
     var json = false
 
+    @Flag(help: ArgumentHelp(CommandText.roundCSVHelp))
+    var csv = false
+
     @Option(help: ArgumentHelp(CommandText.adminServerHelp, valueName: "url"))
     var server: String?
 
+    func validate() throws {
+        guard !(json && csv) else { throw ValidationError(CommandText.roundJSONOrCSV) }
+    }
+
     func run(in context: CommandContext) throws {
         try context.output.write(try context.network.round(RoundRequest(server: try AdminConnectionOptions.server(server), token: nil,
-                                                                        action: .show(id: id.value, json: json), language: commandLanguage)))
+                                                                        action: .show(id: id.value, json: json, csv: csv),
+                                                                        language: commandLanguage)))
     }
 }
 
@@ -126,6 +134,7 @@ struct RoundLinkCommand: ContextCommand {
         // that the fragment holds it whole.
         let escaped = token.utf8.map(Self.fragmentCharacter).joined()
         try context.output.write("\(base)/?board#admin=\(escaped)\n")
+        context.output.writeError(CommandText.roundLinkIsTheTeachers + "\n")
     }
 
     /// A byte of the token as the fragment holds it: letters, digits, `-` and `_` as they are,

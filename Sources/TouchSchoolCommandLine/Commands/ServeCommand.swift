@@ -81,24 +81,24 @@ struct ServeCommand: ContextCommand {
     }
 
     func validate() throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        if let sshPort, !(0...65_535).contains(sshPort) { throw ValidationError("--ssh-port must be between 0 and 65535") }
-        if let sshConnectionsPerAddress, sshConnectionsPerAddress < 1 { throw ValidationError("--ssh-connections-per-address must be at least 1") }
-        if let sshIdleSeconds, sshIdleSeconds < 1 { throw ValidationError("--ssh-idle-seconds must be at least 1") }
-        if let sshLoginGraceSeconds, sshLoginGraceSeconds < 1 { throw ValidationError("--ssh-login-grace-seconds must be at least 1") }
-        if let activitySeconds, activitySeconds < 1 { throw ValidationError("--activity-seconds must be at least 1") }
+        guard (0...65_535).contains(port) else { throw ValidationError(CommandText.optionBetween("--port", 0, 65_535)) }
+        if let sshPort, !(0...65_535).contains(sshPort) { throw ValidationError(CommandText.optionBetween("--ssh-port", 0, 65_535)) }
+        if let sshConnectionsPerAddress, sshConnectionsPerAddress < 1 { throw ValidationError(CommandText.optionAtLeast("--ssh-connections-per-address", 1)) }
+        if let sshIdleSeconds, sshIdleSeconds < 1 { throw ValidationError(CommandText.optionAtLeast("--ssh-idle-seconds", 1)) }
+        if let sshLoginGraceSeconds, sshLoginGraceSeconds < 1 { throw ValidationError(CommandText.optionAtLeast("--ssh-login-grace-seconds", 1)) }
+        if let activitySeconds, activitySeconds < 1 { throw ValidationError(CommandText.optionAtLeast("--activity-seconds", 1)) }
         let budget = 1...Int(TapBudget.maximum)
         if let addressTapsPerSecond, !budget.contains(addressTapsPerSecond) {
-            throw ValidationError("--address-taps-per-second must be between 1 and \(budget.upperBound)")
+            throw ValidationError(CommandText.optionBetween("--address-taps-per-second", 1, budget.upperBound))
         }
         if let addressBurst, !budget.contains(addressBurst) {
-            throw ValidationError("--address-burst must be between 1 and \(budget.upperBound)")
+            throw ValidationError(CommandText.optionBetween("--address-burst", 1, budget.upperBound))
         }
         if let maximumDevices, maximumDevices < 1 {
-            throw ValidationError("--maximum-devices must be at least 1")
+            throw ValidationError(CommandText.optionAtLeast("--maximum-devices", 1))
         }
         if from != nil, try postgresURL() == nil {
-            throw ValidationError("--from moves a data directory into PostgreSQL: give --postgres-file, --postgres or $DATABASE_URL too")
+            throw ValidationError(CommandText.moveNeedsPostgres)
         }
     }
 

@@ -8,11 +8,10 @@ func loadCatalog(dataDirectory: String, output: CommandOutput) throws -> Catalog
     do {
         let (catalog, snapshotProblem) = try CatalogFile.loadCurrentReporting(dataDirectory: dataDirectory, starterPath: StarterCatalogFile.path)
         if let snapshotProblem {
-            let outcome = snapshotProblem.rebuilt ? "rebuilt from the catalog file" : "the catalog file was read instead"
-            output.writeError("touchschool: the catalog snapshot \(snapshotProblem): not used; \(outcome)\n")
+            output.writeError(CommandText.snapshotNotUsed("\(snapshotProblem)", rebuilt: snapshotProblem.rebuilt) + "\n")
         }
         return catalog
     } catch {
-        throw CommandError("cannot read the school catalog: \(error)")
+        throw CommandError(CommandText.cannotReadCatalog("\(error)"))
     }
 }

@@ -8,8 +8,7 @@ import TouchSchoolStore
 func loadSavedState(directory: String, output: CommandOutput) throws -> SavedState {
     let (state, problems) = try DataDirectoryBattle.read(directory: directory)
     for case let .notRepaired(details) in problems {
-        output.writeError("touchschool: the saved scores have problems; they are read as if repaired, and the file is "
-                                   + "left as it is until a game saves (which keeps a copy):\n")
+        output.writeError(CommandText.savedScoresHaveProblems + "\n")
         for detail in details { output.writeError("  - \(detail)\n") }
     }
     return state

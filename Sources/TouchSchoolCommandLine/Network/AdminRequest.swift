@@ -38,5 +38,6 @@ public enum RoundAction: Sendable, Equatable {
     case start(seconds: Int, title: String?, json: Bool)
     case stop(json: Bool)
     case list(json: Bool)
-    case show(id: Int64, json: Bool)
+    /// `csv`: the players' standings as `RoundCSV` writes them, instead of tables.
+    case show(id: Int64, json: Bool, csv: Bool)
 }

@@ -29,6 +29,15 @@ public protocol NetworkCommands {
     func round(_ request: RoundRequest) throws -> String
 }
 
+extension CommandError {
+    /// `touchschool` could not hand `feature` (`serve`, `--server`…) to `program`, the network's
+    /// program, at `path`: the system's error number, said in the commands' language.
+    public static func networkProgramMissing(for feature: String, program: String, path: String, errorNumber: Int32) -> CommandError {
+        CommandError(CommandText.networkProgramMissing(for: feature, program: program, path: path,
+                                                       reason: CommandText.systemError(errorNumber)))
+    }
+}
+
 /// Which totals of a server's board a command reads.
 public enum ServerBoard: Sendable, Equatable {
     /// Every school's (`GET /v1/scores`): `search` and `stats` show any school's rank.

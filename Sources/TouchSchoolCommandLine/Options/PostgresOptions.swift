@@ -19,7 +19,7 @@ struct PostgresOptions: ParsableArguments {
 
 
     func validate() throws {
-        if postgres != nil, postgresFile != nil { throw ValidationError("give --postgres or --postgres-file, not both") }
+        if postgres != nil, postgresFile != nil { throw ValidationError(CommandText.postgresOrFile) }
     }
 
     /// The URL, or nil when none is given; `alsoFrom` names further environment variables to read
@@ -29,11 +29,11 @@ struct PostgresOptions: ParsableArguments {
         if let postgresFile {
             let bytes: [UInt8]
             do { bytes = try FileIO.read(postgresFile, limit: 4096) } catch {
-                throw ValidationError("cannot read --postgres-file \(postgresFile): \(error)")
+                throw ValidationError(CommandText.cannotReadPostgresFile(postgresFile, "\(error)"))
             }
             // The file's first line (an editor ends it with a line break).
             let url = String(String(decoding: bytes.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self).trimmingSpaces)
-            guard !url.isEmpty else { throw ValidationError("--postgres-file \(postgresFile) is empty: it should hold postgres://…") }
+            guard !url.isEmpty else { throw ValidationError(CommandText.postgresFileEmpty(postgresFile)) }
             return url
         }
         for name in [PostgresURLEnvironment.name] + names {

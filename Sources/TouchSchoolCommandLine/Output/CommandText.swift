@@ -1,10 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TouchSchoolCore
+import TouchSchoolStore
+import TouchSchoolView
 
 /// The language the commands speak: Korean under a Korean locale (`LC_ALL`, `LC_MESSAGES`, `LANG`,
 /// as the game decides), else English. Read once, when first needed: the help texts are chosen
 /// by it while the arguments are parsed, before any command runs, and the environment does not
 /// change in between.
-let commandLanguage = Language.fromLocale(environment: ProcessEnvironment.current)
+public let commandLanguage = Language.fromLocale(environment: ProcessEnvironment.current)
 
 /// Every word the commands print, in both languages: help, tables, summaries and their own errors.
 /// Nothing else in the module spells out what a user reads (the game's screens have `Strings`).
@@ -46,6 +55,79 @@ enum CommandText {
             """
     }
 
+    /// A line of argument-parser's help or of its usage error with the parser's own words (its
+    /// headings, its flags' help, the defaults, the pointers to more help) in the commands'
+    /// language: they are English only. The names of the options and their values' placeholders stay.
+    static func parsersWords(_ line: String) -> String {
+        guard ko else { return line }
+        if let heading = parsersSections[line] { return heading }
+        var line = line
+        let see = "  See '"
+        for (suffix, korean) in [("' for detailed help.", "자세한 도움말"), ("' for more information.", "자세한 설명")]
+        where line.hasPrefix(see) && line.hasSuffix(suffix) {
+            line = "  \(korean): '\(line.dropFirst(see.count).dropLast(suffix.count))'"
+        }
+        if let (english, korean) = parsersLabels.first(where: { line.hasPrefix($0.english) }) {
+            line = korean + line.dropFirst(english.count)
+        }
+        for (english, korean) in [("Show help information.", "도움말을 보여 줍니다."), ("Show the version.", "버전을 보여 줍니다."), ("(default: ", "(기본값: "),
+                                   ("(values: ", "(값: "), (" (default)  ", " (기본)     "), ("<subcommand>", "<하위 명령>")] {
+            line = line.replacing(english, with: korean)
+        }
+        return line
+    }
+
+    /// The help's section headings, each a line of its own.
+    private static let parsersSections = ["OPTIONS:": "옵션:", "ARGUMENTS:": "인자:", "SUBCOMMANDS:": "하위 명령:"]
+    /// The labels a line of the help or of a usage error starts with.
+    private static let parsersLabels: [(english: String, korean: String)] = [
+        ("OVERVIEW: ", "개요: "), ("USAGE: ", koreanUsage), ("Usage: ", koreanUsage), ("Help:  ", koreanHelpLabel),
+    ]
+    /// What heads the usage in Korean, in the help and in a usage error, and a usage error's line
+    /// with the option's help (`HelpLayout` lays them out).
+    static let koreanUsage = "사용법: ", koreanHelpLabel = "도움말:  "
+
+    /// argument-parser's own error message (an unknown option, a missing argument, a value it
+    /// cannot read) in the commands' language; ours, already in it, and any the parser words
+    /// otherwise pass as they are. Its first line is matched against the parser's English
+    /// sentences; what the parser lists below it (the values to choose from) stays.
+    static func parsersError(_ message: String) -> String {
+        guard ko else { return message }
+        let firstLine = message.prefix { $0 != "\n" }
+        for (pattern, korean) in parsersErrors {
+            if let match = try? pattern.wholeMatch(in: firstLine) {
+                let parts = match.output.dropFirst().map { $0.substring.map(String.init) ?? "" }
+                return korean(parts) + message.dropFirst(firstLine.count)
+            }
+        }
+        return message
+    }
+
+    /// argument-parser's error sentences (`ErrorMessageGenerator`) that these commands' arguments
+    /// can meet, and their Korean, given the captured names and values.
+    private static var parsersErrors: [(Regex<AnyRegexOutput>, ([String]) -> String)] { [
+        (#"The value '(.*)' is invalid for '(.*?)'(.*)"#, { "'\($0[1])'의 값 '\($0[0])'이(가) 올바르지 않습니다" + valueChoices($0[2]) }),
+        (#"Missing expected argument '(.*)'"#, { "필요한 인자가 없습니다: '\($0[0])'" }),
+        (#"Unknown option '(.*)'\. Did you mean '(.*)'\?"#, { "알 수 없는 옵션: '\($0[0])'. 혹시 '\($0[1])'?" }),
+        (#"Unknown option '(.*)'"#, { "알 수 없는 옵션: '\($0[0])'" }),
+        (#"Missing value for '(.*)'"#, { "값이 없습니다: '\($0[0])'" }),
+        (#"Unexpected argument '(.*)'"#, { "예상하지 못한 인자: '\($0[0])'" }),
+        (#"(\d+) unexpected arguments: (.*)"#, { "예상하지 못한 인자 \($0[0])개: \($0[1])" }),
+        (#"The option '(.*)' does not take any value, but '(.*)' was specified\."#, { "'\($0[0])'에는 값을 줄 수 없습니다: '\($0[1])'" }),
+        (#"Invalid option: (.*)"#, { "잘못된 옵션: \($0[0])" }),
+    ].map { (try! Regex($0.0), $0.1) } }
+
+    /// What follows the parser's "is invalid": our own reason (": …", already in the language),
+    /// or the values to choose from.
+    private static func valueChoices(_ english: String) -> String {
+        if english.hasPrefix(": ") { return english }
+        if english.hasPrefix(". Please provide one of the following:") { return ": 다음 중 하나를 주세요:" }
+        let list = ". Please provide one of "
+        guard english.hasPrefix(list), english.hasSuffix(".") else { return english }
+        let values = english.dropFirst(list.count).dropLast().replacing(" and ", with: ", ").replacing(" or ", with: ", ")
+        return ": \(values) 중 하나를 주세요."
+    }
+
     /// What ArgumentParser puts before every error message, and what the user reads instead.
     static let parserErrorPrefix = "Error: "
     static var errorPrefix: String { ko ? "오류: " : parserErrorPrefix }
@@ -82,7 +164,8 @@ enum CommandText {
             + "their taps; play as someone else with --player NAME"
     }
     static func tapsNotSaved(_ taps: UInt64, reason: String) -> String {
-        ko ? "터치 \(taps)번을 저장하지 못했습니다: \(reason)" : "\(taps) taps could not be saved: \(reason)"
+        ko ? "터치 \(NumberText.grouped(taps))번을 저장하지 못했습니다: \(reason)"
+            : "\(NumberText.counted(taps, "tap", "taps")) could not be saved: \(reason)"
     }
     static var unknownReason: String { ko ? "알 수 없음" : "unknown" }
     static var lastSaveUnfinished: String { ko ? "마지막 저장이 제때 끝나지 않았습니다" : "the last save did not finish in time" }
@@ -150,10 +233,10 @@ enum CommandText {
     static func didYouMean(_ name: String) -> String { ko ? "혹시 \(name)?" : "Did you mean \(name)?" }
     static func starterCatalogHint(schoolCount: Int) -> String {
         ko ? """
-            기본 학교 목록에는 \(schoolCount)개 학교만 있습니다. 전국의 모든 학교를 쓰려면 \
+            기본 학교 목록에는 \(NumberText.grouped(schoolCount))개 학교만 있습니다. 전국의 모든 학교를 쓰려면 \
             전국초중등학교위치표준데이터(data.go.kr, 데이터셋 15021148)를 CSV로 내려받아 실행하세요: touchschool import FILE
             """ : """
-            The starter catalog lists only \(schoolCount) schools. For every school in Korea, download \
+            The starter catalog lists only \(NumberText.counted(schoolCount, "school", "schools")). For every school in Korea, download \
             전국초중등학교위치표준데이터 (data.go.kr, dataset 15021148) as CSV and run: touchschool import FILE
             """
     }
@@ -187,14 +270,14 @@ enum CommandText {
         ko ? "{rank, id, name, level, province, district, count}의 JSON 배열로 출력합니다."
             : "Print a JSON array of {rank, id, name, level, province, district, count}."
     }
-    static func leagueTitle(_ league: League, size: String) -> String {
+    static func leagueTitle(_ league: League, size: Int) -> String {
         let scope = switch league {
         case .national: ko ? "전체 학교" : "All schools"
         case let .level(level): level.koreanName
         case let .province(province): province
         case let .levelInProvince(level, province): "\(province) \(level.koreanName)"
         }
-        return ko ? "\(scope): \(size)개 학교" : "\(scope): \(size) schools"
+        return ko ? "\(scope): \(NumberText.grouped(size))개 학교" : "\(scope): \(NumberText.counted(size, "school", "schools"))"
     }
     static var rankHeadings: (rank: String, taps: String, school: String) { ko ? ("순위", "터치 수", "학교") : ("Rank", "Taps", "School") }
 
@@ -227,7 +310,7 @@ enum CommandText {
         ko ? ["플레이어", "학교", "내 터치", "최고 속도", "학교 터치 수", "전국 순위"]
             : ["Player", "School", "My taps", "Best speed", "School's taps", "National rank"]
     }
-    static func tapsPerSecond(_ taps: Int) -> String { ko ? "초당 \(taps)번" : "\(taps) taps/s" }
+    static func tapsPerSecond(_ taps: Int) -> String { ko ? "초당 \(taps)번" : NumberText.counted(taps, "tap/s", "taps/s") }
     static func rank(_ rank: Int, of size: String) -> String { ko ? "\(size)개 학교 중 \(rank)위" : "\(rank) of \(size)" }
     static var notRanked: String { ko ? "아직 순위 없음 (터치 없음)" : "not ranked yet (no taps)" }
 
@@ -249,7 +332,8 @@ enum CommandText {
             점수가 옮겨 가고, 맞출 수 없는 학교는 점수가 있을 때만 남습니다.
 
             파일을 먼저 검사합니다: 다른 인코딩, 빠진 열, 깨진 행이 있으면 문제의 줄을 알려 주고 아무것도 \
-            바꾸지 않습니다. 이미 가져온 것보다 오래된 판은 --force 없이는 가져오지 않습니다. 실행 중인 \
+            바꾸지 않습니다. 이미 가져온 것보다 오래된 판과 지금 목록의 학교를 절반 넘게 빼는 목록(잘린 \
+            파일)은 --force 없이는 가져오지 않습니다. 실행 중인 \
             게임은 1초 안에 새 목록으로 계속합니다.
             """ : """
             Download the list from 공공데이터포털 (https://www.data.go.kr), standard dataset 15021148 \
@@ -265,18 +349,93 @@ enum CommandText {
 
             The file is checked first: a file in another encoding, with missing columns or a broken row \
             is refused with the line at fault, and nothing is changed. An edition older than the one \
-            imported already is refused unless --force is given. Games already running carry on \
+            imported already, or a list that leaves out more than half of the schools listed now (a \
+            file cut short), is refused unless --force is given. Games already running carry on \
             with the new catalog within a second.
             """
     }
     static var importFileHelp: String { ko ? "전국 학교 목록: data.go.kr에서 내려받은 CSV 파일." : "The official list, a CSV file downloaded from data.go.kr." }
-    static var forceHelp: String { ko ? "이미 가져온 것보다 오래된 판도 가져옵니다." : "Import even an edition older than the one imported already." }
+    static var forceHelp: String {
+        ko ? "이미 가져온 것보다 오래된 판도, 지금 목록의 학교를 절반 넘게 빼는 목록도 가져옵니다."
+            : "Import even an edition older than the one imported already, or a list that leaves out more than half of the schools listed now."
+    }
+    /// Why an import was refused (`CatalogImport.check`), and how to import anyway.
+    static func importRefused(_ refusal: ImportRefusal) -> String {
+        switch refusal {
+        case let .olderEdition(list, imported):
+            ko ? "이 목록은 \(list) 판으로, 이미 가져온 판(\(imported))보다 오래되었습니다: 가져오면 새 판의 학교가 목록에서 빠진 것으로 "
+                + "표시됩니다. 그래도 가져오려면 --force를 주세요."
+                : "this list is the edition of \(list), older than the one imported (\(imported)): importing it would mark the newer "
+                + "schools as no longer listed. Import it anyway with --force."
+        case let .dropsMostSchools(removed, listed):
+            ko ? "이 목록은 지금 카탈로그의 \(NumberText.grouped(listed))개 학교 중 \(NumberText.grouped(removed))개를 뺍니다: 잘린 파일인 것 "
+                + "같습니다 (새 판은 보통 수십 개만 뺍니다). 그 학교들은 점수와 함께 남지만 목록에서 빠진 것으로 표시됩니다. "
+                + "온전한 목록인지 확인하세요. 그래도 가져오려면 --force를 주세요."
+                : "this list leaves out \(NumberText.grouped(removed)) of the \(NumberText.counted(listed, "school", "schools")) the catalog lists now: "
+                + "it looks cut short (a new edition closes a few dozen). Those schools would stay, with their scores, marked as no "
+                + "longer listed. Check that the file is the whole list, or import it anyway with --force."
+        }
+    }
+    /// Why the official list cannot be imported (`OfficialListError`), after the file's name.
+    static func officialListError(_ error: OfficialListError) -> String {
+        let line = error.line.map { ko ? "\($0)번째 줄: " : "line \($0): " } ?? ""
+        let problem: String = switch error.problem {
+        case let .unreadable(error): ko ? "읽을 수 없습니다: \(systemError(error.code))" : "\(error)"
+        case let .tooLarge(mebibytes):
+            ko ? "파일이 \(mebibytes) MiB보다 커서 더 읽지 않았습니다: 전국 학교 목록은 4 MB쯤이므로 이 파일은 목록이 아닙니다"
+                : "the file is larger than \(mebibytes) MiB, read no further: the official list is about 4 MB, so this is not it"
+        case .notText(readsAs: .utf8WithBOM, _):
+            ko ? "파일이 UTF-8로 시작하지만(바이트 순서 표시) 여기서 올바른 UTF-8이 아닙니다"
+                : "the file starts as UTF-8 (a byte order mark) but is not valid UTF-8 here"
+        case let .notText(encoding, failure):
+            (ko ? "파일이 UTF-8도 CP949(포털의 인코딩)도 아닙니다; 여기까지는 \(encoding.rawValue)(으)로 읽힙니다"
+                : "the file is neither UTF-8 nor CP949 (the portal's encoding); it reads as \(encoding.rawValue) up to here")
+                + (failure.map { failure in
+                    switch failure {
+                    case .noConverter: ko ? ": 이 시스템의 iconv는 CP949를 변환할 수 없습니다" : ": this system's iconv cannot convert CP949"
+                    case let .system(code): ": \(systemError(code))"
+                    }
+                } ?? "")
+        case .unclosedQuote: ko ? "따옴표로 연 필드가 닫히지 않습니다" : "a quoted field is never closed"
+        case .quoteInUnquotedField: ko ? "따옴표 없는 필드 안에 따옴표가 있습니다" : "a quote inside an unquoted field"
+        case .textAfterClosingQuote: ko ? "필드의 닫는 따옴표 뒤에 글자가 있습니다" : "text after the closing quote of a field"
+        case .empty: ko ? "파일이 비어 있습니다" : "the file is empty"
+        case let .duplicateColumn(name): ko ? "\(name) 열이 두 번 나옵니다" : "the column \(name) appears twice"
+        case let .missingColumns(columns):
+            ko ? "전국 학교 목록(표준데이터 15021148)이 아닙니다: \(columns.joined(separator: ", ")) 열이 없습니다"
+                : "not the official school list (표준데이터 15021148): missing the column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", "))"
+        case let .cutShort(column, value):
+            ko ? "파일이 잘린 것 같습니다 (내려받기가 덜 끝났나요?): 마지막 열 \(column)의 값 \"\(value)\"에서 줄바꿈 없이 끝나는데, "
+                + "그 값은 다른 행에 없습니다. 목록을 다시 내려받으세요."
+                : "the file seems cut short (an incomplete download?): it ends without a line break inside its last column, "
+                + "\(column), whose value \"\(value)\" no other row has. Download the list again."
+        case let .fieldCount(fields, header): ko ? "필드가 \(fields)개입니다 (머리글은 \(header)개)" : "\(NumberText.counted(fields, "field", "fields")) where the header has \(header)"
+        case let .duplicateID(id, firstLine): ko ? "학교ID \(id): 이미 \(firstLine)번째 줄에 있습니다" : "학교ID \(id) is already on line \(firstLine)"
+        case .noSchools: ko ? "머리글만 있고 학교가 없습니다" : "the file has a header but no schools"
+        case .emptyID: ko ? "학교ID가 비어 있습니다" : "empty 학교ID"
+        case let .emptyName(id): ko ? "학교명이 비어 있습니다 (학교ID \(id))" : "empty 학교명 (학교ID \(id))"
+        case let .unknownLevel(level, id):
+            ko ? "알 수 없는 학교급구분 \"\(level)\" (학교ID \(id)): 초등학교, 중학교, 고등학교 중 하나여야 합니다"
+                : "unknown 학교급구분 \"\(level)\" (학교ID \(id)); expected 초등학교, 중학교 or 고등학교"
+        case let .noProvince(id):
+            ko ? "시도교육청명이 없고 주소에도 시도가 없습니다 (학교ID \(id))" : "no 시도교육청명 and no province in the address (학교ID \(id))"
+        case let .notADate(date):
+            ko ? "데이터기준일자 \"\(date)\"이(가) 2026-03-20 같은 날짜가 아닙니다" : "데이터기준일자 \"\(date)\" is not a date like 2026-03-20"
+        }
+        return line + problem
+    }
+    static func cannotReadCurrentCatalog(_ reason: String) -> String {
+        ko ? "지금 학교 목록을 읽을 수 없습니다: \(reason)" : "cannot read the current catalog: \(reason)"
+    }
+    static func cannotSaveCatalog(_ reason: String) -> String {
+        ko ? "학교 목록을 저장할 수 없습니다: \(reason)" : "cannot save the catalog: \(reason)"
+    }
     static var nothingWasChanged: String { ko ? "아무것도 바꾸지 않았습니다." : "Nothing was changed." }
 
     /// `touchschool import`'s summary (`ImportSummary`).
-    static func imported(_ count: String, edition: String, encoding: String) -> String {
-        ko ? "\(edition) 기준 전국 학교 목록에서 \(count)개 학교를 가져왔습니다 (\(encoding))."
-            : "Imported \(count) schools of the official list of \(edition) (\(encoding))."
+    static func imported(_ count: Int, edition: String, encoding: String) -> String {
+        ko ? "\(edition) 기준 전국 학교 목록에서 \(NumberText.grouped(count))개 학교를 가져왔습니다 (\(encoding))."
+            : "Imported \(NumberText.counted(count, "school", "schools")) of the official list of \(edition) (\(encoding))."
     }
     static var importSource: String {
         ko ? "출처: 공공데이터포털(data.go.kr) 표준데이터 15021148 전국초중등학교위치표준데이터."
@@ -300,7 +459,7 @@ enum CommandText {
     static var renamedTitle: String { ko ? "이름 바뀐 학교:" : "Renamed:" }
     static var noLongerListedTitle: String { ko ? "목록에서 빠진 학교:" : "No longer listed:" }
     static var keptStarterTitle: String { ko ? "못 찾았지만 남긴 기본 목록의 학교:" : "Starter schools not found, kept:" }
-    static func andMore(_ count: Int) -> String { ko ? "… 외 \(count)개" : "… and \(count) more" }
+    static func andMore(_ count: Int) -> String { ko ? "… 외 \(NumberText.grouped(count))개" : "… and \(NumberText.grouped(count)) more" }
     static func savedTo(_ path: String) -> String { ko ? "\(path)에 저장했습니다." : "Saved to \(path)." }
 
     // MARK: reset
@@ -347,6 +506,32 @@ enum CommandText {
 
     // MARK: Output
 
+    static var savedScoresHaveProblems: String {
+        ko ? "touchschool: 저장된 점수에 문제가 있습니다; 고친 것처럼 읽고, 파일은 게임이 저장할 때까지 그대로 둡니다 (저장할 때 사본을 남깁니다):"
+            : "touchschool: the saved scores have problems; they are read as if repaired, and the file is left as it is until a game saves (which keeps a copy):"
+    }
+    static func cannotReadCatalog(_ reason: String) -> String {
+        ko ? "학교 목록을 읽을 수 없습니다: \(reason)" : "cannot read the school catalog: \(reason)"
+    }
+    /// A catalog snapshot that could not be used (`reason`), and what was done instead.
+    static func snapshotNotUsed(_ reason: String, rebuilt: Bool) -> String {
+        ko ? "touchschool: 학교 목록 스냅샷 \(reason): 쓰지 않았습니다; " + (rebuilt ? "학교 목록 파일로 다시 만들었습니다" : "학교 목록 파일을 대신 읽었습니다")
+            : "touchschool: the catalog snapshot \(reason): not used; " + (rebuilt ? "rebuilt from the catalog file" : "the catalog file was read instead")
+    }
+
+    /// A system call's error (`errno`) as the user reads it: in Korean those a command meets
+    /// with files, else the C library's English (the commands set no locale for it).
+    static func systemError(_ code: Int32) -> String {
+        if ko, let korean = koreanSystemErrors[code] { return korean }
+        return String(cString: strerror(code))
+    }
+    private static let koreanSystemErrors: [Int32: String] = [
+        ENOENT: "그런 파일이나 디렉터리가 없습니다", EACCES: "권한이 없습니다", EPERM: "허용되지 않는 작업입니다",
+        ENOTDIR: "디렉터리가 아닙니다", EISDIR: "디렉터리입니다", ELOOP: "심볼릭 링크가 너무 많이 이어집니다",
+        ENAMETOOLONG: "파일 이름이 너무 깁니다", EIO: "입출력 오류", ENOSPC: "장치에 남은 공간이 없습니다",
+        EROFS: "읽기 전용 파일 시스템입니다", EMFILE: "열린 파일이 너무 많습니다", ENOEXEC: "실행 파일 형식이 아닙니다",
+    ]
+
     static func cannotWriteOutput(_ reason: String) -> String { ko ? "출력을 쓸 수 없습니다: \(reason)" : "cannot write the output: \(reason)" }
 
     // MARK: round
@@ -388,9 +573,24 @@ enum CommandText {
             : "--title: at most \(Round.maximumTitleLength) characters, without control characters"
     }
     static var roundJSONHelp: String { ko ? "서버의 답을 JSON으로 출력합니다." : "Print the server's answer as JSON." }
+    static var roundCSVHelp: String {
+        ko ? "선수 순위를 스프레드시트용 CSV로 출력합니다 (엑셀에서 한글이 보이게 BOM 포함). 예: > round-3.csv"
+            : "Print the players' standings as CSV for a spreadsheet (with a BOM, so that Excel shows Hangul), e.g. > round-3.csv"
+    }
+    static var roundJSONOrCSV: String { ko ? "--json과 --csv 중 하나만 주세요" : "give --json or --csv, not both" }
     static var roundLinkAbstract: String {
         ko ? "선생님용 프로젝터 주소 (라운드 시작·멈춤 버튼): 관리자 토큰이 들어 있으니 학생에게 보이지 마세요."
             : "The teacher's projector address, with the round controls: it holds the admin token, keep it from the class."
+    }
+    /// Said (on standard error, so that a script still reads the link alone) with the link.
+    static var roundLinkIsTheTeachers: String {
+        ko ? "이 주소는 선생님만 쓰세요: 관리자 토큰이 들어 있습니다. 프로젝터 화면에 띄우거나 학생에게 보내지 마세요."
+            : "This link is the teacher's alone: it holds the admin token. Keep it off the projector and away from the class."
+    }
+    /// A service's data directory (docs/operations.md, "As a service"): its user's alone.
+    static func tokenOfAnotherUser(_ path: String, owner: String) -> String {
+        ko ? "\(path)은(는) 사용자 \(owner)(서버를 돌리는 사용자)만 읽을 수 있습니다: 그 사용자로 실행하세요, 예: sudo -u \(owner) touchschool …"
+            : "\(path) is readable by the user \(owner) alone (the server's): run the command as that user, e.g. sudo -u \(owner) touchschool …"
     }
     static var roundLinkNeedsHTTP: String {
         ko ? "--server: 서버의 http:// 또는 https:// 주소를 주세요" : "--server: give the server's http:// or https:// address"
@@ -442,12 +642,50 @@ enum CommandText {
         ko ? "그 기기가 받은 터치를 모두 학교 점수에서 뺍니다 (한 번만)." : "Also take every tap the device had accepted off its schools (once)."
     }
     static var addressHelp: String { ko ? "IP 주소 (`admin devices`가 보여 주는 그대로)." : "The IP address, as `admin devices` lists it." }
+    static var nameTheServer: String {
+        ko ? "서버를 --server URL로 (또는 $TOUCHSCHOOL_SERVER로) 주세요" : "name the server with --server URL (or $TOUCHSCHOOL_SERVER)"
+    }
+    static func noAdminToken(environment: String, fileName: String) -> String {
+        ko ? "관리자 토큰이 없습니다: --token-file FILE을 주거나, $\(environment)을 정하거나, --data-dir로 서버의 데이터 폴더를 "
+            + "가리키세요 (거기에 \(fileName)이 있습니다)"
+            : "no admin token: give --token-file FILE, set $\(environment), "
+            + "or point --data-dir at the server's data directory (it holds \(fileName))"
+    }
+    /// Where a token is read from: the option's file, or the data directory's.
+    static func tokenSource(option: Bool) -> String {
+        option ? "--token-file" : (ko ? "데이터 폴더의 토큰" : "the data directory's token")
+    }
+    static func cannotReadToken(_ source: String, _ path: String, _ reason: String) -> String {
+        ko ? "\(source) \(path)을(를) 읽을 수 없습니다: \(reason)" : "cannot read \(source) \(path): \(reason)"
+    }
+    static func tokenFileEmpty(_ source: String, _ path: String) -> String {
+        ko ? "\(source) \(path)이(가) 비어 있습니다" : "\(source) \(path) is empty"
+    }
+
+    // MARK: The network's program (serve, --server, import --postgres)
+
+    static func networkProgramMissing(for feature: String, program: String, path: String, reason: String) -> String {
+        ko ? "\(feature)에는 \(program) 프로그램이 필요합니다. touchschool 옆에 설치되어 있어야 합니다: \(path): \(reason). "
+            + "`swift build`(또는 `swift build -c release`)로 둘 다 빌드하거나, 같은 빌드의 \(program)을(를) touchschool 옆에 복사하세요."
+            : "\(feature) needs \(program), which should be installed beside touchschool: \(path): \(reason). "
+            + "Build both with `swift build` (or `swift build -c release`), or copy \(program) from the same build next to touchschool."
+    }
 
     // MARK: PostgreSQL's options (serve, import)
 
     static var postgresHelp: String {
         ko ? "PostgreSQL의 URL (프로그램이 시작될 때까지 다른 사용자가 프로세스 목록에서 볼 수 있습니다: --postgres-file이나 $TOUCHSCHOOL_POSTGRES_URL을 쓰세요)."
             : "PostgreSQL's URL (visible to other users in the process list until the program starts: prefer --postgres-file or $TOUCHSCHOOL_POSTGRES_URL)."
+    }
+    static var postgresOrFile: String {
+        ko ? "--postgres와 --postgres-file 중 하나만 주세요" : "give --postgres or --postgres-file, not both"
+    }
+    static func cannotReadPostgresFile(_ path: String, _ reason: String) -> String {
+        ko ? "--postgres-file \(path)을(를) 읽을 수 없습니다: \(reason)" : "cannot read --postgres-file \(path): \(reason)"
+    }
+    static func postgresFileEmpty(_ path: String) -> String {
+        ko ? "--postgres-file \(path)이(가) 비어 있습니다: postgres://… 한 줄이 있어야 합니다"
+            : "--postgres-file \(path) is empty: it should hold postgres://…"
     }
     static var postgresFileHelp: String {
         ko ? "PostgreSQL의 URL을 담은 파일 (소유자만 읽을 수 있게 두세요)." : "A file holding PostgreSQL's URL (keep it readable by its owner only)."
@@ -492,6 +730,17 @@ enum CommandText {
             a load balancer: docs/operations.md). The schema is created or updated at start.
             """
     }
+    /// `serve`'s options out of range: `range` as "between 0 and 65535" or "at least 1".
+    static func optionBetween(_ option: String, _ lower: Int, _ upper: Int) -> String {
+        ko ? "\(option)는 \(lower)부터 \(upper)까지여야 합니다" : "\(option) must be between \(lower) and \(upper)"
+    }
+    static func optionAtLeast(_ option: String, _ lower: Int) -> String {
+        ko ? "\(option)는 \(lower) 이상이어야 합니다" : "\(option) must be at least \(lower)"
+    }
+    static var moveNeedsPostgres: String {
+        ko ? "--from은 데이터 폴더를 PostgreSQL로 옮깁니다: --postgres-file, --postgres 또는 $DATABASE_URL도 주세요"
+            : "--from moves a data directory into PostgreSQL: give --postgres-file, --postgres or $DATABASE_URL too"
+    }
     static var serveHostHelp: String {
         ko ? "들을 주소 (0.0.0.0: 모든 네트워크, 다른 컴퓨터에서 들어오게)."
             : "The address to listen on (0.0.0.0: every interface, for other machines)."
@@ -527,35 +776,5 @@ enum CommandText {
     static var adminTokenFileHelp: String {
         ko ? "관리자 API(/v1/admin/)의 운영자 토큰을 담은 파일, 예: 같은 PostgreSQL을 쓰는 모든 서버가 함께 쓰는 것 (기본값: $TOUCHSCHOOL_ADMIN_TOKEN, 없으면 처음 시작할 때 만드는 데이터 폴더의 admin.token)."
             : "A file holding the operator's token for the admin API (/v1/admin/), e.g. one shared by every server on one PostgreSQL (default: $TOUCHSCHOOL_ADMIN_TOKEN, else the data directory's admin.token, made at the first start)."
-    }
-}
-
-/// What the network commands (`touchschool-network`: `--server`, `admin`) say when a server does
-/// not answer: in Korean under a Korean locale; otherwise the client's own English, `english`
-/// (`ServerRequestError`), which this does not repeat.
-public enum NetworkCommandText {
-    public static func cannotReach(_ server: String, _ failure: ServerFailure, english: String) -> String {
-        guard commandLanguage == .korean else { return english }
-        let why: String = switch failure {
-        case .refused: "연결이 거부되었습니다 (그 주소와 포트에서 `touchschool serve`가 실행 중인가요?)"
-        case .unreachable: "그 컴퓨터에 닿을 수 없습니다 (주소와 네트워크를 확인하세요)"
-        case .timedOut: "제때 응답이 없습니다"
-        case .plainHTTP: "그 서버는 HTTPS가 아니라 일반 HTTP로 응답합니다: 주소를 http://로 주세요"
-        case .sshServer: "그 포트는 SSH 포트입니다 (`ssh -p 포트 이름@주소`로 플레이합니다): --server에는 서버의 HTTP 포트를 주세요"
-        case let .other(text): text
-        }
-        return "서버 \(server)에 연결할 수 없습니다: \(why)"
-    }
-
-    /// `serve` on a data directory another server serves (`ServerLock`): who that is, and why not two.
-    public static func directoryServed(_ directory: String, pid: Int?, port: Int?) -> String {
-        let ko = commandLanguage == .korean
-        var who: [String] = []
-        if let pid { who.append("pid \(pid)") }
-        if let port { who.append(ko ? "포트 \(port)" : "port \(port)") }
-        let named = who.isEmpty ? "" : " (\(who.joined(separator: ", ")))"
-        return ko
-            ? "다른 touchschool serve\(named)가 이미 데이터 디렉터리 \(directory)에서 서버를 열고 있습니다: 서버 두 개는 순위판을 둘로 나눕니다. 그 서버를 쓰거나, 멈춘 뒤 다시 시작하세요 (다른 대항전은 --data-dir로)"
-            : "another touchschool serve\(named) already serves the data directory \(directory): two servers would split its live board. Use that one, or stop it first (another battle: --data-dir)"
     }
 }

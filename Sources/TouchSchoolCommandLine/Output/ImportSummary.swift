@@ -10,7 +10,7 @@ public enum ImportSummary {
 
     public static func text(of report: ImportReport, schoolCount: Int, encoding: TextEncoding, savedTo path: String) -> String {
         var lines = [
-            CommandText.imported(NumberText.grouped(schoolCount), edition: VisibleText.escaping(report.edition), encoding: encoding.rawValue),
+            CommandText.imported(schoolCount, edition: VisibleText.escaping(report.edition), encoding: encoding.rawValue),
             CommandText.importSource,
             "",
         ]

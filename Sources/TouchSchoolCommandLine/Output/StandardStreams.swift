@@ -38,9 +38,13 @@ enum StandardStreams {
         _ = write(visible(text), to: STDERR_FILENO)
     }
 
-    /// Each line of `text` with its controls escaped; the line breaks themselves are kept.
+    /// Each line of `text` with its controls escaped; the line breaks themselves are kept, CRLF
+    /// too (as CSV ends its lines: `round show --csv`), a CR being harmless before its LF.
     private static func visible(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { VisibleText.escaping(String($0)) }.joined(separator: "\n")
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let crlf = line.last == "\r"
+            return VisibleText.escaping(String(String.UnicodeScalarView(crlf ? line.dropLast() : line))) + (crlf ? "\r" : "")
+        }.joined(separator: "\n")
     }
 
     /// Writes all of `text`; nil, or the error number of the write that failed.

@@ -43,6 +43,10 @@ public struct RankedSchool: Equatable, Sendable {
         self.rank = rank
         self.count = count
     }
+
+    /// The rank as every screen and command shows it: none for a school without a tap, which would
+    /// otherwise share the first place with every school of a fresh battle.
+    public var shownRank: Int? { count == 0 ? nil : rank }
 }
 
 /// The live ranking of every school, national and per league. Changing one school's count costs

@@ -48,20 +48,19 @@ public struct Round: Equatable, Sendable {
         return (trimmed.isEmpty ? nil : trimmed, true)
     }
 
-    /// The round stopped by the operator at `nowMs`: its window closes then (never before it
-    /// opened: a round stopped in its countdown counts nothing), or stays as it was if it had
-    /// already closed.
+    /// The round stopped by the operator at `nowMs`: its window closes then, or stays as it was
+    /// if it had already closed. Stopped in its countdown, it never opens: its window starts and
+    /// ends at the stop (not 3 s later, when it would have opened), so it counts nothing and every
+    /// list and screen says at once that it is over.
     public func stopped(atMs nowMs: Int64) -> Round {
         var round = self
-        round.endsAtMs = max(startsAtMs, min(endsAtMs, nowMs))
+        round.endsAtMs = min(endsAtMs, nowMs)
+        round.startsAtMs = min(startsAtMs, round.endsAtMs)
         return round
     }
 
     /// Whether batches received at `nowMs` may still count: until the grace after the window.
     public func takesBatches(atMs nowMs: Int64) -> Bool { nowMs < endsAtMs + Self.graceMs }
-
-    /// Whether the round is over at `nowMs` (its window closed; late batches may still count).
-    public func isOver(atMs nowMs: Int64) -> Bool { nowMs >= endsAtMs }
 
     /// How many of `taps`, accepted over `startMs...endMs` (the batch's time as judged,
     /// `DeviceTapHistory.judge`) and received at `receivedAtMs`, the round counts: the share of
@@ -88,8 +87,8 @@ public struct RoundCount: Equatable, Sendable {
     /// The device's public id, or the school's id.
     public var key: String
     public var count: UInt64
-    /// When the count was last added to (`Round.reachedMs`): of two equal counts, the one reached
-    /// first places higher.
+    /// When the count was last added to (`Round.reachedMs`): of two equal counts, which share
+    /// their place, the one reached first is listed first.
     public var reachedMs: Int64
 
     public init(key: String, count: UInt64, reachedMs: Int64) {
@@ -110,21 +109,32 @@ public struct RoundCount: Equatable, Sendable {
 public struct RoundPlace: Equatable, Sendable {
     public var place: Int
     public var entry: RoundCount
+    /// Another row has the same count, so the same place.
+    public var tied: Bool
 
-    public init(place: Int, entry: RoundCount) {
+    public init(place: Int, entry: RoundCount, tied: Bool) {
         self.place = place
         self.entry = entry
+        self.tied = tied
     }
 }
 
 public enum RoundStandings {
-    /// The counts in order, every place its own: the higher count first, then the one reached
-    /// first, then the smaller key, so that the same counts always place the same. Zero counts
+    /// The counts in order, the higher count first; equal counts share the place, as the national
+    /// board ranks schools (150, 150, 90: places 1, 1, 3), and are listed the one reached first
+    /// first, then by the smaller key, so that the same counts always list the same. Zero counts
     /// take no place.
     public static func places(_ counts: [RoundCount]) -> [RoundPlace] {
-        counts.filter { $0.count > 0 }
+        let sorted = counts.filter { $0.count > 0 }
             .sorted { ($1.count, $0.reachedMs, $0.key) < ($0.count, $1.reachedMs, $1.key) }
-            .enumerated().map { RoundPlace(place: $0.offset + 1, entry: $0.element) }
+        var places: [RoundPlace] = []
+        places.reserveCapacity(sorted.count)
+        for (index, entry) in sorted.enumerated() {
+            let tiedAbove = index > 0 && sorted[index - 1].count == entry.count
+            let tiedBelow = index + 1 < sorted.count && sorted[index + 1].count == entry.count
+            places.append(RoundPlace(place: tiedAbove ? places[index - 1].place : index + 1, entry: entry, tied: tiedAbove || tiedBelow))
+        }
+        return places
     }
 
     /// The schools' standings, shown only when more than one school played: one school's

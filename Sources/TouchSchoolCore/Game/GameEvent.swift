@@ -69,6 +69,9 @@ public enum ConnectionStatus: Equatable, Sendable {
     /// The server speaks a protocol version this game does not: the game plays on offline, and
     /// the taps wait for a game that speaks it.
     case unsupportedProtocol(waitingTaps: UInt64)
+    /// The server refuses this game for now (`ServerRefusal`): the taps wait, and the game tries
+    /// again as when offline.
+    case refused(ServerRefusal, waitingTaps: UInt64)
     /// The server's welcome renumbered the waiting taps and the renumbered outbox cannot be
     /// saved: nothing is sent until it can be (sending it unsaved could count it twice after a
     /// crash). Tried again at every reconnection.

@@ -25,8 +25,6 @@ public struct RoundOnScreen: Equatable, Sendable {
         standing = news.standing
     }
 
-    /// The countdown before the window opens (`Round.countdownMs`).
-    public static let countdownSeconds = Int(Round.countdownMs / 1_000)
     /// How long a final result stays on the screen.
     public static let resultMilliseconds: Int64 = 20_000
     /// A result that becomes final later than this after the grace is not rung for: the player
@@ -103,21 +101,44 @@ public struct RoundNews: Equatable, Sendable {
 }
 
 /// The player's place in a round as the server counted it (the `roundPlace` message on the
-/// wire): `place` nil while none of the player's taps counted; `players`: how many have a place;
+/// wire): `place` nil while none of the player's taps counted; `tied`: another player has the
+/// same count, so the same place (on the wire only when true); `players`: how many have a place;
 /// `final`: it can change no more.
 public struct RoundStanding: Codable, Equatable, Sendable {
     public var id: Int64
     public var place: Int?
+    public var tied: Bool
     public var count: UInt64
     public var players: Int
     public var final: Bool
 
-    public init(id: Int64, place: Int?, count: UInt64, players: Int, final: Bool) {
+    public init(id: Int64, place: Int?, tied: Bool = false, count: UInt64, players: Int, final: Bool) {
         self.id = id
         self.place = place
+        self.tied = tied
         self.count = count
         self.players = players
         self.final = final
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, place, tied, count, players, final }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(Int64.self, forKey: .id), place: try container.decodeIfPresent(Int.self, forKey: .place),
+                  tied: try container.decodeIfPresent(Bool.self, forKey: .tied) ?? false,
+                  count: try container.decode(UInt64.self, forKey: .count), players: try container.decode(Int.self, forKey: .players),
+                  final: try container.decode(Bool.self, forKey: .final))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(place, forKey: .place)
+        if tied { try container.encode(true, forKey: .tied) }
+        try container.encode(count, forKey: .count)
+        try container.encode(players, forKey: .players)
+        try container.encode(final, forKey: .final)
     }
 }
 

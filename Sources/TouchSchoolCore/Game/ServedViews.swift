@@ -131,9 +131,33 @@ extension GameState {
         isOnServer ? served.movement(of: school, in: league) : leaderboard.movement(of: school, in: league)
     }
 
-    /// The page the ranking screen shows, when on a server; nil on other screens.
+    /// The page a game on a server asks for: the one the ranking screen shows; on the game screen,
+    /// the side panel's (`panelPage`); none on other screens.
     var wantedPage: PageWatch? {
-        guard isOnServer, screen == .ranking else { return nil }
-        return PageWatch(league: ranking.league, places: ranking.scroll..<(ranking.scroll + max(1, layout.rankingList.height)))
+        guard isOnServer else { return nil }
+        switch screen {
+        case .ranking: return PageWatch(league: ranking.league, places: ranking.scroll..<(ranking.scroll + max(1, layout.rankingList.height)))
+        case .game: return panelPage
+        default: return nil
+        }
+    }
+
+    /// The national places a side panel taller than my school's view (the top three, "...", mine
+    /// ±2) shows around mine, so that it fills: the rows under the top and its gap, from the top
+    /// itself when mine is near it. They move in steps of a quarter of them, not at every place
+    /// mine climbs, so that a player mashing asks again now and then, not at every new rank. Nil
+    /// when the view fills the panel, and before the view says where mine stands. The server sends
+    /// the page within a player's byte budget for pages (`BattleHall.PageBudget`).
+    public var panelPage: PageWatch? {
+        let rows = layout.leaderboardPanel.height - 1
+        let top = SchoolView.topCount
+        guard rows > top + 2 + 2 * SchoolView.neighbourCount, let view = myView else { return nil }
+        let window = rows - top - 1
+        let myPlace = view.national.rank - 1
+        let step = max(1, window / 4)
+        var start = (myPlace - (window - 1) / 2) / step * step
+        start = min(start, view.national.size - window)
+        if start <= top + 1 { return PageWatch(league: .national, places: 0..<rows) }
+        return PageWatch(league: .national, places: start..<(start + window))
     }
 }

@@ -13,3 +13,14 @@ public enum ServerFailure: Equatable, Sendable {
     /// Anything else, in the system's words (shown escaped, as all text from outside).
     case other(String)
 }
+
+/// Why the server answered and would not take this game, in the kinds it says (its close codes):
+/// the game keeps its taps and tries again, since the operator can change each.
+public enum ServerRefusal: Equatable, Sendable {
+    /// The operator banned the address the game connects from.
+    case bannedAddress
+    /// The battle holds as many devices as its server allows; this one is new to it.
+    case battleFull
+    /// More connections or devices from this address than the server allows.
+    case tooManyFromAddress
+}

@@ -16,9 +16,12 @@ extension GameState {
     private mutating func handleEvent(_ event: GameEvent, now: Instant) -> [GameCommand] {
         switch event {
         case let .key(key):
-            if !notices.isEmpty, key != .interrupt {
+            // Any key closes the notices and is used up by it, but for the keys that leave: Esc
+            // goes on to mean Esc (the footer beneath says what it does: on the first screen Esc,
+            // Esc quits, notice or not), Ctrl-C to quit.
+            if !notices.isEmpty {
                 notices.removeAll()
-                return []
+                if key != .interrupt, key != .escape { return [] }
             }
             return handle(key, now: now)
         case let .click(column, row):

@@ -7,7 +7,6 @@ public enum Hangul {
     // Unicode's syllable block: syllable = 0xAC00 + (lead × 21 + vowel) × 28 + tail.
     static let syllableBase: UInt32 = 0xAC00
     static let syllableCount: UInt32 = 11172
-    static let vowelCount: UInt32 = 21
     static let tailCount: UInt32 = 28
     // Conjoining jamo, as found in NFD text.
     static let conjoiningLeadBase: UInt32 = 0x1100

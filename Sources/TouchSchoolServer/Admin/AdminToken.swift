@@ -8,7 +8,6 @@ import TouchSchoolStore
 /// as base64url, mode 0600. Never taken from the command line, never logged.
 struct AdminToken: Sendable {
     static let fileName = "admin.token"
-    static let environmentName = "TOUCHSCHOOL_ADMIN_TOKEN"
     /// Shorter tokens are refused: a token is the key to every player's record.
     static let minimumLength = 32
 

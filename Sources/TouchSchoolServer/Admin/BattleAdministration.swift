@@ -11,6 +11,8 @@ extension BattleHallRuntime {
     func ban(device publicID: String, removeTaps: Bool) async throws(BattleStoreError) -> BanOutcome? {
         let outcome = try await operatorStore.ban(device: publicID, removeTaps: removeTaps)
         if let outcome { handle(.banned(outcome)) }
+        // The taps taken off were counted in rounds too, settled ones included.
+        if removeTaps { roundAnswers.forgetSettled() }
         return outcome
     }
 

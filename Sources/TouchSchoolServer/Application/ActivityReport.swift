@@ -18,13 +18,13 @@ public struct ServerActivity: Equatable, Sendable {
 }
 
 /// The figures behind `ServerActivity`, kept beside the metrics (whose Prometheus values
-/// cannot be read back): open play connections, every tap counted since the start, and the
-/// longest save since the period began.
-final class ActivityCounts: Sendable {
+/// cannot be read back): the players connected (over the play socket or SSH), every tap counted
+/// since the start, and the longest save since the period began.
+package final class ActivityCounts: Sendable {
     private let counts = Mutex<(players: Int, taps: UInt64, slowestSave: Duration)>((0, 0, .zero))
 
-    func connected() { counts.withLock { $0.players += 1 } }
-    func disconnected() { counts.withLock { $0.players -= 1 } }
+    package func connected() { counts.withLock { $0.players += 1 } }
+    package func disconnected() { counts.withLock { $0.players -= 1 } }
     func counted(_ taps: UInt64) { counts.withLock { $0.taps &+= taps } }
     func saved(took duration: Duration) { counts.withLock { $0.slowestSave = max($0.slowestSave, duration) } }
 
@@ -77,5 +77,39 @@ struct ActivityReporter: Service {
                 }
             }
         }
+    }
+}
+
+/// Devices that sent a TLS handshake (a student typed `https://`) to this plain-HTTP port: each
+/// address told to the teacher once per `quietFor`, not once a second as its browser retries, so
+/// that the teacher's terminal says what happened and stays readable.
+final class HTTPSAttempts: Sendable {
+    /// How long an address stays untold after it was told.
+    static let quietFor: Duration = .seconds(600)
+    /// The addresses remembered at most: beyond it, those told longest ago are forgotten first.
+    static let remembered = 1_024
+
+    private let told = Mutex<[String: ContinuousClock.Instant]>([:])
+    private let report: @Sendable (String) -> Void
+    private let now: @Sendable () -> ContinuousClock.Instant
+
+    init(report: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.report = report
+        self.now = now
+    }
+
+    /// A handshake from `address`: told unless it was within `quietFor`.
+    func tried(from address: String) {
+        let at = now()
+        let tell = told.withLock { told -> Bool in
+            if let last = told[address], at < last + Self.quietFor { return false }
+            if told.count >= Self.remembered {
+                told = told.filter { at < $0.value + Self.quietFor }
+                if told.count >= Self.remembered, let oldest = told.min(by: { $0.value < $1.value }) { told[oldest.key] = nil }
+            }
+            told[address] = at
+            return true
+        }
+        if tell { report(address) }
     }
 }

@@ -50,10 +50,12 @@ extension TouchSchoolServer {
             // waits for every connection to end.
             ws: .init(maxFrameSize: PlayConnection.maximumFrameBytes, autoPing: .enabled(timePeriod: .seconds(30)),
                       closeTimeout: PlayConnection.closeGrace))
+        let httpsAttempts = configuration.reportHTTPSAttempt.map { HTTPSAttempts(report: $0) }
         let server = HTTPServerBuilder { responder in
             GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
                                                                     configuration: channelConfiguration),
-                                policy: guardPolicy, limits: limits, trustedProxies: configuration.trustedProxies, metrics: metrics)
+                                policy: guardPolicy, limits: limits, trustedProxies: configuration.trustedProxies, metrics: metrics,
+                                httpsAttempts: httpsAttempts)
         }
         // Hummingbird's own notes ("Server started and listening on 0.0.0.0:P") only when the
         // operator asks for debugging: the teacher's terminal shows the log beside the greeting,

@@ -40,6 +40,9 @@ public struct ServerConfiguration: Sendable {
     /// when there were taps or the players changed (`ActivityLog`).
     public var reportActivity: (@Sendable (ServerActivity) -> Void)?
     public var activityInterval: Duration = .seconds(60)
+    /// Told the address of a device that sent a TLS handshake (`https://`) to this plain-HTTP
+    /// port, at most once per address per `HTTPSAttempts.quietFor`; nil: logged at debug only.
+    public var reportHTTPSAttempt: (@Sendable (String) -> Void)?
 
     public init(host: String, port: Int, dataDirectory: String, postgresURL: String? = nil, starterCatalogPath: String?,
                 limits: AddressLimitPolicy = .standard) {
@@ -56,6 +59,50 @@ public struct ServerError: Error, CustomStringConvertible {
     public var description: String
 
     package init(description: String) { self.description = description }
+}
+
+/// A port that could not be listened on (`serve`'s HTTP port or its SSH port), as the facts a
+/// teacher acts on: the command says them in the user's language (`NetworkCommandText.cannotListen`).
+package struct ListeningError: Error, CustomStringConvertible {
+    package enum Listener: Sendable { case http, ssh }
+    package enum Reason: Equatable, Sendable {
+        /// Another program listens there (another server still running?).
+        case portInUse
+        /// Ports below 1024 need privileges.
+        case permissionDenied
+        /// This machine has no such address (`--host`).
+        case noSuchAddress
+        /// Anything else, in the words of the error.
+        case other(String)
+    }
+
+    package var listener: Listener
+    package var host: String
+    package var port: Int
+    package var reason: Reason
+
+    package init(_ listener: Listener, host: String, port: Int, error: any Error) {
+        self.listener = listener
+        self.host = host
+        self.port = port
+        reason = switch (error as? IOError)?.errnoCode {
+        case EADDRINUSE: .portInUse
+        case EACCES: .permissionDenied
+        case EADDRNOTAVAIL: .noSuchAddress
+        default: .other("\(error)")
+        }
+    }
+
+    /// For a log: the system's names. What the user reads is the command's.
+    package var description: String {
+        let why = switch reason {
+        case .portInUse: "EADDRINUSE"
+        case .permissionDenied: "EACCES"
+        case .noSuchAddress: "EADDRNOTAVAIL"
+        case let .other(text): text
+        }
+        return "cannot listen\(listener == .ssh ? " for SSH" : "") on \(host):\(port): \(why)"
+    }
 }
 
 /// A way into the battle besides the HTTP server (the game over SSH, `TouchSchoolSSH`): made once
@@ -160,9 +207,11 @@ public enum TouchSchoolServer {
         do {
             try await ServiceGroup(configuration: group).run()
         } catch let error as ServerError {
-            throw error // already in words (the SSH port taken)
+            throw error // already in words
+        } catch let error as ListeningError {
+            throw error // the SSH port's
         } catch where !listening.isSet {
-            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port): \(Self.describeListening(error))")
+            throw ListeningError(.http, host: configuration.host, port: configuration.port, error: error)
         }
     }
 
@@ -235,19 +284,6 @@ public enum TouchSchoolServer {
     static let maximumCancellation: Duration = .seconds(5)
     /// The exit status after a second signal: as a shell reports a process ended by SIGTERM.
     static let secondSignalStatus: Int32 = 128 + SIGTERM
-
-    /// Why a port could not be listened on, in the words a teacher acts on.
-    package static func describeListening(_ error: any Error) -> String {
-        if let error = error as? IOError {
-            switch error.errnoCode {
-            case EADDRINUSE: return "the port is in use (another server still running?); stop it, or choose another with --port (0: any free port)"
-            case EACCES: return "permission denied (ports below 1024 need privileges); choose another with --port"
-            case EADDRNOTAVAIL: return "this machine has no such address; use --host 0.0.0.0 for every interface"
-            default: break
-            }
-        }
-        return "\(error)"
-    }
 
     /// Set once the HTTP server listens: a failure before is a failure to start.
     final class ListeningFlag: Sendable {

@@ -21,7 +21,7 @@ public final class ServerMetrics: Sendable {
     let boardPolls: Counter
     let storeAvailable: Gauge
     /// Players connected and taps counted, as `serve` tells the teacher.
-    let activity = ActivityCounts()
+    package let activity = ActivityCounts()
 
     init() {
         connections = registry.makeGauge(descriptor: .init(namespace: "touchschool", metricName: "open", unitName: "connections", helpText: "Open play connections."))

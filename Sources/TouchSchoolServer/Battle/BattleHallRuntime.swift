@@ -45,6 +45,9 @@ package actor BattleHallRuntime: Service {
     let operatorStore: any OperatorStore
     /// The store's rounds.
     let roundStore: any RoundStore
+    /// The standings `GET /v1/rounds/ID` answers with, the hall's latest board's published after
+    /// each read of the round: readers take them without a turn of the hall.
+    nonisolated let roundAnswers = RoundAnswers()
     /// The server's clock, in milliseconds since 1970: commits judge by it, rounds are timed by it,
     /// `pong` tells it.
     nonisolated let wallClockMs: @Sendable () -> Int64
@@ -99,7 +102,6 @@ package actor BattleHallRuntime: Service {
     package var catalog: CatalogResource { hall.catalog }
     /// Why the store cannot save now (nil: it saves), for `/healthz`.
     var lastSaveError: String? { hall.lastSaveError }
-    var isSaving: Bool { hall.lastSaveError == nil }
 
     // MARK: - Service
 
@@ -232,6 +234,7 @@ package actor BattleHallRuntime: Service {
 
     func handle(_ event: BattleHall.Event) {
         for effect in hall.update(event, now: .now) { run(effect) }
+        if case .roundRead = event { roundAnswers.publish(hall.roundBoard, version: hall.roundBoardVersion) }
         drainOutboxes()
     }
 

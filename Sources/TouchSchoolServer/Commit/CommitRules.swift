@@ -56,8 +56,9 @@ enum CommitRules {
         var newDevices = 0
         /// What each device's batches did, for the tally the stores keep beside the scores.
         var devices: [String: DeviceWindow] = [:]
-        /// What the round counted for each device in this save (only devices it counted for).
-        var round: [String: RoundWindow] = [:]
+        /// What each round counted for each device in this save, by round id (only the rounds and
+        /// devices it counted for).
+        var rounds: [Int64: [String: RoundWindow]] = [:]
     }
 
     /// One device's taps counted by the round in one save, per school (taken from the accepted
@@ -93,11 +94,13 @@ enum CommitRules {
     /// connection (they are reported out of order too and counted nowhere). The next batch of a
     /// device in `banned` is acknowledged with every tap refused: numbered as applied (its
     /// client moves on), judged by nothing, counted nowhere but in the device's refused taps.
-    /// `round`, the round as the store holds it in the same transaction, counts the accepted taps
-    /// whose judged time lies in its window (`Round.counted`), the save's time standing for when
-    /// they were received: a batch applied once is counted once.
+    /// `rounds`, the rounds still taking batches as the store holds them in the same transaction
+    /// (`CommitTransaction.roundsTakingBatches`), each count the accepted taps whose judged time
+    /// lies in their window (`Round.counted`), the save's time standing for when they were
+    /// received: a batch applied once is counted once in each. A round closed by the next start
+    /// keeps its grace: a batch made in it and still in flight at that start counts there.
     static func apply(_ batches: [ReceivedBatch], to state: inout SavedState, histories: inout TapJudges,
-                      catalog: Catalog, nowMs: Int64, banned: Set<String> = [], round: Round? = nil) -> Result {
+                      catalog: Catalog, nowMs: Int64, banned: Set<String> = [], rounds: [Round] = []) -> Result {
         var result = Result(outcomes: [], changedSchools: [])
         var broken: Set<ConnectionID> = []
         for received in batches {
@@ -150,10 +153,11 @@ enum CommitRules {
                                         atMost: histories.addresses.available(to: received.network, atMs: nowMs))
             histories.devices[device] = history
             histories.addresses.spend(verdict.accepted, by: received.network, atMs: nowMs)
-            // The accepted taps are taken from the schools in id order, and the round's from them.
+            // The accepted taps are taken from the schools in id order, and each round's from them.
             var remaining = verdict.accepted
-            var roundRemaining = round?.counted(taps: verdict.accepted, startMs: verdict.startMs, endMs: verdict.endMs,
-                                                receivedAtMs: nowMs) ?? 0
+            var roundsRemaining = rounds.map {
+                $0.counted(taps: verdict.accepted, startMs: verdict.startMs, endMs: verdict.endMs, receivedAtMs: nowMs)
+            }
             var acceptedBySchool: [String: UInt64] = [:]
             for (id, taps) in known where remaining > 0 {
                 let take = min(taps, remaining)
@@ -161,13 +165,13 @@ enum CommitRules {
                 acceptedBySchool[id, default: 0] += take
                 state.scores[id] = (state.scores[id] ?? 0).addingSaturating(take)
                 result.changedSchools.insert(id)
-                if let round, roundRemaining > 0 {
-                    let counted = min(take, roundRemaining)
-                    roundRemaining -= counted
-                    var window = result.round[device] ?? RoundWindow()
+                for (index, round) in rounds.enumerated() where roundsRemaining[index] > 0 {
+                    let counted = min(take, roundsRemaining[index])
+                    roundsRemaining[index] -= counted
+                    var window = result.rounds[round.id]?[device] ?? RoundWindow()
                     window.bySchool[id, default: 0] += counted
                     window.reachedMs = max(window.reachedMs, round.reachedMs(batchEndMs: verdict.endMs))
-                    result.round[device] = window
+                    result.rounds[round.id, default: [:]][device] = window
                 }
             }
             // The player's own record, as a local save applies it, with only accepted taps.

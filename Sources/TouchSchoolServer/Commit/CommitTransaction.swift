@@ -19,10 +19,26 @@ enum CommitTransaction {
         var players: [String: PlayerRecord] = [:]
         var activities: [String: DeviceActivity] = [:]
         var banned: Set<String> = []
-        /// The round as saved when the transaction read it (nil: none was ever started). Read in
-        /// the same transaction as the devices, so that a round started or stopped through any
-        /// server sharing the store counts from that server's next commit on.
-        var round: Round?
+        /// The rounds still taking batches when the transaction read them (`roundsTakingBatches`),
+        /// oldest first: the current one, and one the next start closed while its grace lasts.
+        /// Read in the same transaction as the devices, so that a round started or stopped through
+        /// any server sharing the store counts from that server's next commit on.
+        var rounds: [Round] = []
+    }
+
+    /// How many of the newest rounds a commit reads first (`roundsTakingBatches`): the current one,
+    /// the one it closed and a few the operator started and stopped in their countdowns.
+    static let roundsFirstRead = 4
+
+    /// The rounds taking batches at `nowMs` (`Round.takesBatches`), oldest first, from `newestFirst`,
+    /// the store's newest `limit` rounds; nil when every one of them still takes batches and there
+    /// may be more: then the store reads more (`limit` × 4). The rounds taking batches are the
+    /// newest ones: a start stops the round still running, so no round closes after a later one
+    /// (`RoundStore.startRound`), and the first closed one read, newest first, ends the read.
+    static func roundsTakingBatches(newestFirst: [Round], limit: Int, atMs nowMs: Int64) -> [Round]? {
+        let open = newestFirst.prefix { $0.takesBatches(atMs: nowMs) }
+        guard open.count < limit else { return nil }
+        return open.reversed()
     }
 
     /// What the window adds to a device's count in the round: its player as named now, the
@@ -61,7 +77,7 @@ enum CommitTransaction {
         var activities: [ActivityWrite]
         /// What the window adds to each school's total (the totals read start at 0).
         var increments: [String: UInt64]
-        /// What the round counted, in device key order.
+        /// What the rounds counted, by round (oldest first), then in device key order.
         var rounds: [RoundWrite] = []
         var rules: CommitRules.Result
         var histories: TapJudges
@@ -88,7 +104,7 @@ enum CommitTransaction {
         var state = SavedState(players: rows.players, devices: rows.devices)
         var histories = histories
         let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs, banned: rows.banned,
-                                        round: rows.round)
+                                        rounds: rows.rounds)
         let devices = state.devices.keys.sorted().compactMap { device -> DeviceWrite? in
             guard let record = state.devices[device],
                   record != rows.devices[device] || state.players[device] != rows.players[device] else { return nil }
@@ -103,14 +119,14 @@ enum CommitTransaction {
                                              client: window.client?.rawValue, hour: hour),
                                  addedBySchool: window.acceptedBySchool)
         }
-        let rounds = rows.round.map { round in
-            rules.round.keys.sorted().compactMap { device -> RoundWrite? in
-                guard let window = rules.round[device], window.counted > 0 else { return nil }
+        let rounds = rows.rounds.flatMap { round in
+            (rules.rounds[round.id] ?? [:]).sorted { $0.key < $1.key }.compactMap { device, window -> RoundWrite? in
+                guard window.counted > 0 else { return nil }
                 return RoundWrite(round: round.id, device: device, publicID: DevicePublicID.of(device),
                                   player: state.devices[device]?.player ?? "", school: state.players[device]?.schoolID,
                                   bySchool: window.bySchool, reachedMs: window.reachedMs)
             }
-        } ?? []
+        }
         return Plan(devices: devices, activities: activities, increments: state.scores, rounds: rounds, rules: rules,
                     histories: histories)
     }

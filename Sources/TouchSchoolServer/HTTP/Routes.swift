@@ -88,6 +88,16 @@ struct Routes {
         var school: String?
         var taps: UInt64
         var best: Int
+
+        /// `school` as documented, `null` without one: not left out, as the synthesized encoding would.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(player, forKey: .player)
+            try container.encode(lastSeq, forKey: .lastSeq)
+            try container.encode(school, forKey: .school)
+            try container.encode(taps, forKey: .taps)
+            try container.encode(best, forKey: .best)
+        }
     }
 
     struct Health: Codable {
@@ -97,8 +107,11 @@ struct Routes {
     }
 
     static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: text)))
+        json(ResponseBody(byteBuffer: ByteBuffer(string: text)), status: status)
+    }
+
+    static func json(_ body: ResponseBody, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: body)
     }
 }
 

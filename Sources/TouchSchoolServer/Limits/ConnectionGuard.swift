@@ -38,6 +38,8 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let limits: AddressLimits
     let trustedProxies: Set<String>
     let metrics: ServerMetrics
+    /// Told of a device that sent a TLS handshake, by its address.
+    var httpsAttempts: HTTPSAttempts? = nil
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let peer = channel.remoteAddress?.ipAddress ?? "unknown"
@@ -52,7 +54,12 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
             }
             channel.closeFuture.whenComplete { _ in limits.closeSocket(from: address) }
         }
-        let guardHandler = ConnectionGuardHandler(policy: policy, metrics: metrics)
+        let guardHandler = ConnectionGuardHandler(policy: policy, metrics: metrics) { [httpsAttempts] in
+            // Not an error of the server's: a student typed https://. The browser retries every
+            // second; the teacher is told once in a while (`HTTPSAttempts`).
+            logger.debug("A TLS handshake (https://) on the plain HTTP port: closed", metadata: ["address": "\(peer)"])
+            httpsAttempts?.tried(from: peer)
+        }
         do {
             try channel.pipeline.syncOperations.addHandler(guardHandler, position: .first)
         } catch {
@@ -78,7 +85,9 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
 /// plain close if nothing came) and at most `maximumHeadBytes` (else 431), both followed by a
 /// close. Later requests on a kept-alive connection meet Hummingbird's idle timeout and the
 /// decoder's size limits, set from the same policy. A request the HTTP decoder refuses
-/// (`RequestErrorCatcher`) is answered 400 here, first in the pipeline, as raw bytes.
+/// (`RequestErrorCatcher`) is answered 400 here, first in the pipeline, as raw bytes. A
+/// connection that opens with a TLS handshake (`https://` typed for this plain-HTTP server) is
+/// closed before the HTTP layers see it, and `onTLSHandshake` told.
 final class ConnectionGuardHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -100,9 +109,12 @@ final class ConnectionGuardHandler: ChannelDuplexHandler {
     /// only closed.
     private var wroteAnything = false
 
-    init(policy: ConnectionGuardPolicy, metrics: ServerMetrics) {
+    private let onTLSHandshake: () -> Void
+
+    init(policy: ConnectionGuardPolicy, metrics: ServerMetrics, onTLSHandshake: @escaping () -> Void = {}) {
         self.policy = policy
         self.metrics = metrics
+        self.onTLSHandshake = onTLSHandshake
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -158,6 +170,10 @@ final class ConnectionGuardHandler: ChannelDuplexHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !headDone else { return context.fireChannelRead(data) }
         let bytes = Array(unwrapInboundIn(data).readableBytesView)
+        if headBytes == 0, tail.isEmpty, Self.isTLSHandshake(bytes) {
+            onTLSHandshake()
+            return refuse(context: context, status: nil)
+        }
         // Where the head ends in this read, if it does: first across the boundary (the three
         // bytes kept from the last read, then this one's first three), then within this read.
         let end = Self.headEnd(in: tail + bytes.prefix(3)).map { $0 - tail.count } ?? Self.headEnd(in: bytes)
@@ -175,6 +191,12 @@ final class ConnectionGuardHandler: ChannelDuplexHandler {
         context.fireChannelRead(data)
     }
 
+    /// Whether a connection's first bytes are a TLS record of a handshake (content type 22,
+    /// version 3.x: SSL 3.0 to TLS 1.3 all say so), which no HTTP request starts with.
+    static func isTLSHandshake(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 3 && bytes[0] == 0x16 && bytes[1] == 0x03 && bytes[2] <= 0x04
+    }
+
     /// The index of the last byte of the first "\r\n\r\n" in `bytes`.
     static func headEnd(in bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
@@ -190,7 +212,12 @@ final class ConnectionGuardHandler: ChannelDuplexHandler {
         headDone = true
         deadline?.cancel()
         metrics.connectionsRefused.increment()
-        guard let status else { return context.close(promise: nil) }
+        guard let status else {
+            // Told as the peer's end of input first, so that the WebSocket upgrade waiting for a
+            // request ends as for a client gone (a trace), not with an error in the teacher's log.
+            context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+            return context.close(promise: nil)
+        }
         let response = "HTTP/1.1 \(status)\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)

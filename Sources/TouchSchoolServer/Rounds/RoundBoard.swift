@@ -3,8 +3,9 @@ import TouchSchoolCore
 import TouchSchoolProtocol
 
 /// The latest round as the hall last read it from the store, with its standings placed once per
-/// read (`RoundRoutes.results`, the rule `GET /v1/rounds/ID` answers with): each player's place
-/// by device, and the projector's event, encoded once for every page stream. The store is the
+/// read (`RoundRoutes.results`): each player's place by device, the projector's event, encoded
+/// once for every page stream, and the whole standings `GET /v1/rounds/ID` answers with
+/// (`RoundAnswers`). The store is the
 /// truth, so that every server of one database shows one round.
 struct RoundBoard: Sendable {
     let round: Round
@@ -18,9 +19,12 @@ struct RoundBoard: Sendable {
     let final: Bool
     /// The projector's `round` event, its `nowMs` set when sent.
     let live: RoundLive
+    /// Every player's and school's place, `nowMs` the time of the read.
+    let results: RoundAnswer.Results
 
     struct Standing: Sendable, Equatable {
         var place: Int
+        var tied: Bool
         var count: UInt64
     }
 
@@ -34,7 +38,8 @@ struct RoundBoard: Sendable {
         self.round = round
         self.readAtMs = readAtMs
         let results = RoundRoutes.results(round, counts, nowMs: readAtMs)
-        let placeOfPublicID = Dictionary(results.players.map { ($0.id, Standing(place: $0.place, count: $0.count)) },
+        self.results = results
+        let placeOfPublicID = Dictionary(results.players.map { ($0.id, Standing(place: $0.place, tied: $0.tied, count: $0.count)) },
                                          uniquingKeysWith: { first, _ in first })
         var places: [String: Standing] = [:]
         for count in counts {
@@ -49,9 +54,11 @@ struct RoundBoard: Sendable {
                          schools: Array(results.schools.prefix(RoundLive.shownPlaces)))
     }
 
-    /// Whether two reads show the same: the time of the read aside.
+    /// Whether two reads show the same: the time of the read aside (a player's name or school
+    /// changed is a change too: `GET /v1/rounds/ID` shows them).
     func sameStandings(_ other: RoundBoard) -> Bool {
         round == other.round && places == other.places && final == other.final && live == other.live
+            && results.players == other.results.players && results.schools == other.results.schools
     }
 
     /// Whether the round is still sent to screens at `nowMs`: until `RoundMessage.shownForMs`
@@ -70,14 +77,15 @@ struct RoundBoard: Sendable {
     /// A device's place as `roundPlace` says it.
     func place(of device: String) -> RoundStanding {
         let standing = places[device]
-        return RoundStanding(id: round.id, place: standing?.place, count: standing?.count ?? 0, players: playerCount, final: final)
+        return RoundStanding(id: round.id, place: standing?.place, tied: standing?.tied ?? false, count: standing?.count ?? 0,
+                             players: playerCount, final: final)
     }
 
     /// The round as a player's `round` message, with its place and the server's clock now.
     func message(for device: String, nowMs: Int64) -> RoundMessage {
         let place = place(of: device)
         return RoundMessage(id: round.id, title: round.title, startsAtMs: round.startsAtMs, endsAtMs: round.endsAtMs,
-                            graceMs: Round.graceMs, nowMs: nowMs, place: place.place, count: place.count, players: playerCount,
+                            graceMs: Round.graceMs, nowMs: nowMs, place: place.place, tied: place.tied, count: place.count, players: playerCount,
                             final: final)
     }
 

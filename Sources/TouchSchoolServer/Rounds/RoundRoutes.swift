@@ -64,17 +64,52 @@ struct RoundRoutes {
             }
         }
         router.get("/v1/rounds/:id") { _, context -> Response in
-            let rounds = battle.roundStore
-            guard let id = context.parameters.get("id").flatMap({ Int64($0) }), id > 0 else {
-                return AdminRoutes.error("a round's id: a whole number, as GET /v1/rounds lists them", status: .badRequest)
-            }
-            return try await Self.answer {
-                guard let (round, counts) = try await rounds.round(id) else {
-                    return AdminRoutes.error("no round has the id \(id)", status: .notFound)
+            try await standings(context) { standings, nowMs in Routes.json(try await standings.json(nowMs: nowMs)) }
+        }
+        // The same standings for a spreadsheet, in the language the browser asks for, times by
+        // the server's clock in its time zone.
+        router.get("/v1/rounds/:id/results.csv") { request, context -> Response in
+            let language: Language = Self.asksForKorean(request.headers[.acceptLanguage]) ? .korean : .english
+            let catalog = await battle.catalog.catalog
+            return try await standings(context) { standings, nowMs in
+                let results = standings.results(nowMs: nowMs)
+                var names: [String: String] = [:]
+                for place in results.players {
+                    if let school = place.school, let position = catalog.position(ofID: school) { names[school] = catalog[position].name }
                 }
-                return Routes.json(MessageCoding.encodeJSON(Self.results(round, counts, nowMs: nowMs())))
+                let csv = RoundCSV.text(results, schoolNames: names, language: language, timeZone: .current)
+                return Response(status: .ok, headers: [.contentType: RoundCSV.contentType,
+                                                       .contentDisposition: "attachment; filename=\"\(RoundCSV.fileName(round: results.round.id))\""],
+                                body: .init(byteBuffer: ByteBuffer(string: csv)))
             }
         }
+    }
+
+    /// The standings of the round the path names, as `answer` makes them a response at the
+    /// server's time: shared (`RoundAnswers`: the hall's latest read, or a settled round's kept),
+    /// else read from the store.
+    private func standings(_ context: HTTPRequestContext, answer: (RoundAnswers.Standings, Int64) async throws -> Response) async throws -> Response {
+        let rounds = battle.roundStore
+        // Any number is looked up: one no round has (0 included) is 404, as documented.
+        guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
+            return AdminRoutes.error("a round's id: a whole number, as GET /v1/rounds lists them", status: .badRequest)
+        }
+        let now = nowMs()
+        if let shared = battle.roundAnswers.standings(id, atMs: now) { return try await answer(shared, now) }
+        return try await Self.answer {
+            guard let (round, counts) = try await rounds.round(id) else {
+                return AdminRoutes.error("no round has the id \(id)", status: .notFound)
+            }
+            return try await answer(try await battle.roundAnswers.read(round, Self.results(round, counts, nowMs: now), atMs: now), now)
+        }
+    }
+
+    /// Whether an `Accept-Language` header puts Korean first (`ko`, `ko-KR`; weights aside: a
+    /// browser lists its first choice first).
+    static func asksForKorean(_ header: String?) -> Bool {
+        guard let first = header?.split(separator: ",").first?.split(separator: ";").first else { return false }
+        let tag = first.trimmingCharacters(in: .whitespaces).lowercased()
+        return tag == "ko" || tag.hasPrefix("ko-")
     }
 
     private static func answer(_ body: () async throws -> Response) async throws -> Response {
@@ -95,7 +130,8 @@ struct RoundRoutes {
             RoundCount(key: count.publicID, count: count.bySchool.values.reduce(0) { $0.addingSaturating($1) }, reachedMs: count.reachedMs)
         }).map { place in
             let device = byDevice[place.entry.key]
-            return RoundAnswer.Place(place: place.place, id: place.entry.key, count: place.entry.count, player: device?.player, school: device?.school)
+            return RoundAnswer.Place(place: place.place, tied: place.tied, id: place.entry.key, count: place.entry.count,
+                                     player: device?.player, school: device?.school)
         }
         var schools: [String: RoundCount] = [:]
         for count in counts {
@@ -104,7 +140,7 @@ struct RoundRoutes {
             }
         }
         let schoolPlaces = RoundStandings.schoolPlaces(Array(schools.values)).map {
-            RoundAnswer.Place(place: $0.place, id: $0.entry.key, count: $0.entry.count)
+            RoundAnswer.Place(place: $0.place, tied: $0.tied, id: $0.entry.key, count: $0.entry.count)
         }
         return RoundAnswer.Results(round: summary(round), nowMs: nowMs, players: players, schools: schoolPlaces)
     }

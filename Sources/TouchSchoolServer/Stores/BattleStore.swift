@@ -72,12 +72,13 @@ protocol OperatorStore: Sendable {
 }
 
 /// The operator's rounds (`Round`), kept in the store so that every server sharing it counts the
-/// same round: each commit reads the current round in its own transaction (`CommitTransaction.Rows`).
+/// same rounds: each commit reads the rounds still taking batches in its own transaction (`CommitTransaction.Rows`).
 /// Every store keeps them (SQLite's, PostgreSQL's, the tests' in-memory one); the battle finds them by
 /// a cast (`BattleHallRuntime.roundStore`), and a store without them is answered 501.
 protocol RoundStore: Sendable {
     /// Starts a round of `seconds` (its window opening after `Round.countdownMs`), stopping the
-    /// one still running; nil when `seconds` is outside `Round.seconds`. `title` as `Round.title` cleaned it.
+    /// one still running (so that no round closes after a later one: the commits' read of the rounds
+    /// taking batches relies on it); nil when `seconds` is outside `Round.seconds`. `title` as `Round.title` cleaned it.
     func startRound(title: String?, seconds: Int, nowMs: Int64) async throws(BattleStoreError) -> Round?
 
     /// Stops the current round at `nowMs` (nil: none was ever started).

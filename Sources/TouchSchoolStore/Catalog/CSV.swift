@@ -4,9 +4,11 @@ struct CSVRecord: Equatable, Sendable {
     var fields: [String]
 }
 
+/// A record that is not CSV (`problem`: `.unclosedQuote`, `.quoteInUnquotedField` or
+/// `.textAfterClosingQuote`), and the line where it is.
 struct CSVError: Error, Equatable, Sendable {
     var line: Int
-    var message: String
+    var problem: OfficialListError.Problem
 }
 
 /// RFC 4180 CSV over UTF-8 bytes: comma-separated fields, records ended by CRLF or LF, fields in
@@ -62,7 +64,7 @@ enum CSV {
                         if byte == lineFeed { line += 1 }
                         field.append(byte)
                     }
-                    guard closed else { throw CSVError(line: recordLine, message: "a quoted field is never closed") }
+                    guard closed else { throw CSVError(line: recordLine, problem: .unclosedQuote) }
                     fields.append(String(decoding: field, as: UTF8.self))
                 } else {
                     let start = index
@@ -70,13 +72,13 @@ enum CSV {
                         let byte = bytes[index]
                         if byte == comma || byte == lineFeed { break }
                         if byte == carriageReturn, bytes[safe: index + 1] == lineFeed { break }
-                        if byte == quote { throw CSVError(line: line, message: "a quote inside an unquoted field") }
+                        if byte == quote { throw CSVError(line: line, problem: .quoteInUnquotedField) }
                         index += 1
                     }
                     fields.append(String(decoding: bytes[start..<index], as: UTF8.self))
                 }
                 if index == count || consumeLineEnd(&index, &line) { break }
-                guard bytes[index] == comma else { throw CSVError(line: line, message: "text after the closing quote of a field") }
+                guard bytes[index] == comma else { throw CSVError(line: line, problem: .textAfterClosingQuote) }
                 index += 1
             }
             records.append(CSVRecord(line: recordLine, fields: fields))

@@ -51,6 +51,17 @@ public struct ImportReport: Equatable, Sendable {
     public init(edition: String) { self.edition = edition }
 }
 
+/// Why an import is refused unless forced: either would mark schools that are still open as no
+/// longer listed, which a later import of the full list mends but the players see meanwhile.
+public enum ImportRefusal: Error, Equatable, Sendable {
+    /// The list is an edition older than the one imported already.
+    case olderEdition(list: String, imported: String)
+    /// The list would take `removed` of the `listed` schools the catalog lists now off the list:
+    /// more than half, as a file cut short (a spreadsheet's export of one sheet, a truncated
+    /// download) does, while a real new edition closes a few dozen of twelve thousand.
+    case dropsMostSchools(removed: Int, listed: Int)
+}
+
 /// Folding an official list into the current catalog. Pure: the caller reads and writes the files.
 ///
 /// Scores are kept by school id, so ids must never be lost: the same 학교ID is the same school
@@ -62,6 +73,19 @@ public enum CatalogImport {
     public static func isStarterID(_ id: String) -> Bool {
         let bytes = id.utf8
         return bytes.count > 1 && bytes.first == UInt8(ascii: "S") && bytes.dropFirst().allSatisfy { (0x30...0x39).contains($0) }
+    }
+
+    /// Throws why `official` should not be folded into `current` without `--force`: an older
+    /// edition, or one that would take more than half of the schools listed now off the list.
+    /// Only official schools count: the starter catalog is meant to be replaced.
+    public static func check(current: Catalog, official: OfficialSchoolList) throws(ImportRefusal) {
+        if case let .official(edition) = current.source, official.edition < edition {
+            throw .olderEdition(list: official.edition, imported: edition)
+        }
+        let officialIDs = Set(official.schools.map(\.id))
+        let listed = current.schools.filter { $0.isListed && !isStarterID($0.id) }
+        let removed = listed.count(where: { !officialIDs.contains($0.id) })
+        if removed * 2 > listed.count { throw .dropsMostSchools(removed: removed, listed: listed.count) }
     }
 
     /// - Parameter hasScore: whether a school id has a score in the saved state; an unmatched

@@ -34,11 +34,7 @@ public struct OfficialSchoolList: Sendable {
     public static func load(path: String) throws(OfficialListError) -> OfficialSchoolList {
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path, limit: maximumFileSize) } catch {
-            if error.code == EFBIG {
-                throw OfficialListError(line: nil, message: "the file is larger than \(maximumFileSize >> 20) MiB, read no further: "
-                                        + "the official list is about 4 MB, so this is not it")
-            }
-            throw OfficialListError(line: nil, message: error.description)
+            throw OfficialListError(line: nil, problem: error.code == EFBIG ? .tooLarge(mebibytes: maximumFileSize >> 20) : .unreadable(error))
         }
         return try parse(bytes: bytes)
     }
@@ -48,15 +44,11 @@ public struct OfficialSchoolList: Sendable {
         let encoding: TextEncoding
         do { (text, encoding) = try TextEncoding.decodeToUTF8(bytes) } catch {
             let line = 1 + bytes[..<error.byteOffset].count(where: { $0 == UInt8(ascii: "\n") })
-            let problem = switch error.encoding {
-            case .utf8WithBOM: "the file starts as UTF-8 (a byte order mark) but is not valid UTF-8 here"
-            case .utf8, .cp949: "the file is neither UTF-8 nor CP949 (the portal's encoding); it reads as \(error.encoding.rawValue) up to here"
-            }
-            throw OfficialListError(line: line, message: problem + (error.detail.map { ": \($0)" } ?? ""))
+            throw OfficialListError(line: line, problem: .notText(readsAs: error.encoding, failure: error.failure))
         }
         let records: [CSVRecord]
-        do { records = try CSV.parse(utf8: text) } catch { throw OfficialListError(line: error.line, message: error.message) }
-        guard let header = records.first else { throw OfficialListError(line: nil, message: "the file is empty") }
+        do { records = try CSV.parse(utf8: text) } catch { throw OfficialListError(line: error.line, problem: error.problem) }
+        guard let header = records.first else { throw OfficialListError(line: nil, problem: .empty) }
         let columns = try Columns(header: header)
         try checkNotCutShort(records, endsWithLineBreak: text.last == UInt8(ascii: "\n"))
 
@@ -66,18 +58,18 @@ public struct OfficialSchoolList: Sendable {
         var edition = ""
         for record in records.dropFirst() {
             guard record.fields.count == header.fields.count else {
-                throw OfficialListError(line: record.line, message: "\(record.fields.count) fields where the header has \(header.fields.count)")
+                throw OfficialListError(line: record.line, problem: .fieldCount(record.fields.count, header: header.fields.count))
             }
             let row = Row(fields: record.fields, line: record.line, columns: columns)
             let school = try row.school()
             if let firstLine = lineByID.updateValue(record.line, forKey: school.id) {
-                throw OfficialListError(line: record.line, message: "학교ID \(school.id) is already on line \(firstLine)")
+                throw OfficialListError(line: record.line, problem: .duplicateID(school.id, firstLine: firstLine))
             }
             let rowEdition = try row.edition()
             if rowEdition > edition { edition = rowEdition }
             schools.append(school)
         }
-        guard !schools.isEmpty else { throw OfficialListError(line: nil, message: "the file has a header but no schools") }
+        guard !schools.isEmpty else { throw OfficialListError(line: nil, problem: .noSchools) }
         return OfficialSchoolList(schools: schools, edition: edition, encoding: encoding)
     }
 }
@@ -92,23 +84,48 @@ extension OfficialSchoolList {
         let column = records[0].fields.count - 1
         let seenElsewhere = records.dropFirst().dropLast().contains { $0.fields.count > column && $0.fields[column] == value }
         guard !seenElsewhere else { return }
-        throw OfficialListError(line: last.line, message: "the file seems cut short (an incomplete download?): it ends without a "
-                                + "line break inside its last column, \(records[0].fields[column]), whose value \"\(value)\" no "
-                                + "other row has. Download the list again.")
+        throw OfficialListError(line: last.line, problem: .cutShort(column: records[0].fields[column], value: value))
     }
 }
 
-/// Why an official list cannot be imported; `line` is the file's line (1 = the header).
-public struct OfficialListError: Error, Equatable, CustomStringConvertible, Sendable {
+/// Why an official list cannot be imported, as facts: `line` is the file's line (1 = the header),
+/// and the commands say `problem` in the user's language (`CommandText.officialListError`).
+public struct OfficialListError: Error, Equatable, Sendable {
     public var line: Int?
-    public var message: String
+    public var problem: Problem
 
-    public init(line: Int?, message: String) {
+    public init(line: Int?, problem: Problem) {
         self.line = line
-        self.message = message
+        self.problem = problem
     }
 
-    public var description: String { line.map { "line \($0): \(message)" } ?? message }
+    public enum Problem: Equatable, Sendable {
+        /// The file cannot be opened or read.
+        case unreadable(FileError)
+        /// Larger than `OfficialSchoolList.maximumFileSize`, read no further: not the list (about 4 MB).
+        case tooLarge(mebibytes: Int)
+        /// Neither UTF-8 nor CP949: it reads as `readsAs` (the encoding that read further) up to
+        /// the line; UTF-8 with a byte order mark is UTF-8 only. `failure`: CP949 could not be
+        /// converted at all.
+        case notText(readsAs: TextEncoding, failure: ConversionFailure?)
+        case unclosedQuote, quoteInUnquotedField, textAfterClosingQuote
+        case empty
+        case duplicateColumn(String)
+        /// Not the official list (표준데이터 15021148): it lacks these columns.
+        case missingColumns([String])
+        /// Ends without a line break inside its last column (`column`), whose `value` no other row has.
+        case cutShort(column: String, value: String)
+        case fieldCount(Int, header: Int)
+        case duplicateID(String, firstLine: Int)
+        case noSchools
+        case emptyID
+        case emptyName(id: String)
+        case unknownLevel(String, id: String)
+        /// Neither 시도교육청명 nor a province in the address.
+        case noProvince(id: String)
+        /// 데이터기준일자 that is not a date like 2026-03-20.
+        case notADate(String)
+    }
 }
 
 /// Where each column we read sits in this file.
@@ -121,16 +138,13 @@ private struct Columns {
         for (position, field) in header.fields.enumerated() {
             let name = field.trimmingSpaces
             if positionByName.updateValue(position, forKey: name) != nil {
-                throw OfficialListError(line: header.line, message: "the column \(name) appears twice")
+                throw OfficialListError(line: header.line, problem: .duplicateColumn(name))
             }
         }
         let required = ["학교ID", "학교명", "학교급구분", "시도교육청명", "소재지도로명주소", "소재지지번주소", "데이터기준일자"]
         let missing = required.filter { positionByName[$0] == nil }
         guard missing.isEmpty else {
-            throw OfficialListError(
-                line: header.line,
-                message: "not the official school list (표준데이터 15021148): missing the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
-            )
+            throw OfficialListError(line: header.line, problem: .missingColumns(missing))
         }
         id = positionByName["학교ID"]!
         name = positionByName["학교명"]!
@@ -158,12 +172,12 @@ private struct Row {
 
     func school() throws(OfficialListError) -> School {
         let id = value(columns.id)
-        guard !id.isEmpty else { throw OfficialListError(line: line, message: "empty 학교ID") }
+        guard !id.isEmpty else { throw OfficialListError(line: line, problem: .emptyID) }
         let name = value(columns.name).collapsingSpaces
-        guard !name.isEmpty else { throw OfficialListError(line: line, message: "empty 학교명 (학교ID \(id))") }
+        guard !name.isEmpty else { throw OfficialListError(line: line, problem: .emptyName(id: id)) }
         let levelName = value(columns.level)
         guard let level = SchoolLevel.allCases.first(where: { $0.koreanName == levelName }) else {
-            throw OfficialListError(line: line, message: "unknown 학교급구분 \"\(levelName)\" (학교ID \(id)); expected 초등학교, 중학교 or 고등학교")
+            throw OfficialListError(line: line, problem: .unknownLevel(levelName, id: id))
         }
         let roadAddress = value(columns.roadAddress).collapsingSpaces
         let lotAddress = value(columns.lotAddress).collapsingSpaces
@@ -192,7 +206,7 @@ private struct Row {
         let office = value(columns.province)
         let officeProvince = office.hasSuffix("교육청") ? String(office.dropLast(3)) : office
         guard let province = officeProvince.isEmpty ? addressProvince : officeProvince else {
-            throw OfficialListError(line: line, message: "no 시도교육청명 and no province in the address (학교ID \(id))")
+            throw OfficialListError(line: line, problem: .noProvince(id: id))
         }
         var rest = words.dropFirst(addressProvince == nil ? 0 : 1)[...]
         guard let first = rest.popFirst(), first.hasSuffix("시") || first.hasSuffix("군") || first.hasSuffix("구") else {
@@ -207,7 +221,7 @@ private struct Row {
     func edition() throws(OfficialListError) -> String {
         let date = value(columns.edition)
         guard date.isISODate else {
-            throw OfficialListError(line: line, message: "데이터기준일자 \"\(date)\" is not a date like 2026-03-20")
+            throw OfficialListError(line: line, problem: .notADate(date))
         }
         return date
     }

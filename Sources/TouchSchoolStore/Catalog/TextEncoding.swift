@@ -41,7 +41,7 @@ public enum TextEncoding: String, Equatable, Sendable {
     private static func convertFromCP949(_ bytes: [UInt8]) throws(TextDecodingError) -> [UInt8] {
         let converter = iconv_open("UTF-8", "CP949")
         guard let converter, Int(bitPattern: converter) != -1 else {
-            throw TextDecodingError(byteOffset: 0, encoding: .cp949, detail: "this system's iconv cannot convert CP949")
+            throw TextDecodingError(byteOffset: 0, encoding: .cp949, failure: .noConverter)
         }
         defer { iconv_close(converter) }
         // A CP949 character is one or two bytes and becomes at most three bytes of UTF-8.
@@ -62,8 +62,8 @@ public enum TextEncoding: String, Equatable, Sendable {
             }
         }
         guard failure == 0 else {
-            let detail = failure == EILSEQ || failure == EINVAL ? nil : String(cString: strerror(failure))
-            throw TextDecodingError(byteOffset: bytes.count - unconsumed, encoding: .cp949, detail: detail)
+            throw TextDecodingError(byteOffset: bytes.count - unconsumed, encoding: .cp949,
+                                    failure: failure == EILSEQ || failure == EINVAL ? nil : .system(failure))
         }
         output.removeSubrange(produced...)
         return output
@@ -71,9 +71,17 @@ public enum TextEncoding: String, Equatable, Sendable {
 }
 
 /// Bytes that are neither UTF-8 nor CP949; `byteOffset` is where decoding as `encoding`, the one
-/// that read further, stopped.
+/// that read further, stopped. `failure`: the converter's own failure, when it did not stop at a
+/// byte it could not read.
 struct TextDecodingError: Error, Equatable, Sendable {
     var byteOffset: Int
     var encoding: TextEncoding
-    var detail: String? = nil
+    var failure: ConversionFailure? = nil
+}
+
+/// Why CP949 could not be converted at all: this system's iconv has no CP949, or it failed with
+/// a system error (its number).
+public enum ConversionFailure: Equatable, Sendable {
+    case noConverter
+    case system(Int32)
 }

@@ -34,7 +34,6 @@ public enum JSONValue: Equatable, Sendable {
 
     public var stringValue: String? { if case let .string(s) = self { s } else { nil } }
     public var arrayValue: [JSONValue]? { if case let .array(a) = self { a } else { nil } }
-    public var objectValue: [(String, JSONValue)]? { if case let .object(o) = self { o } else { nil } }
 
     /// The number as a non-negative 64-bit integer; `nil` for anything else (negative, fraction,
     /// exponent, too large, not a number).

@@ -8,7 +8,7 @@ import TouchSchoolStore
 /// What every `BattleStore` promises, run against each: SQLite in a data directory, PostgreSQL,
 /// and the in-memory store the battle's own tests use. Serialized: a PostgreSQL cluster per test
 /// is enough for a two-core machine.
-@Suite(.onOwnThreads, .serialized) struct BattleStoreTests {
+@Suite(.onOwnThreads, .tags(.postgres), .serialized) struct BattleStoreTests {
     static let now: Int64 = 1_800_000_000_000
 
     /// Batch `seq` of `device`, a tenth of a second long, the batches a tenth of a second apart.

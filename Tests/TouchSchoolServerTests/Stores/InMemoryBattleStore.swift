@@ -21,12 +21,15 @@ final class InMemoryBattleStore: BattleStore {
         /// Commits begun, and finished (saved or failed), for tests that wait for one.
         fileprivate let commitsBegun = Mutex(0)
         fileprivate let commitsTried = Mutex(0)
+        /// Reads of each round's standings (`round(_:)`), for tests that count them.
+        fileprivate let roundReads = Mutex<[Int64: Int]>([:])
 
         init() {}
 
         var saved: SavedState { state.withLock { $0 } }
         var commitsStarted: Int { commitsBegun.withLock { $0 } }
         var commitsAttempted: Int { commitsTried.withLock { $0 } }
+        func standingsReads(ofRound id: Int64) -> Int { roundReads.withLock { $0[id] ?? 0 } }
 
         /// Commits (and reads) fail with `message` until set back to nil.
         func failCommits(_ message: String?) { behaviour.withLock { $0.commitFailure = message } }
@@ -93,7 +96,9 @@ final class InMemoryBattleStore: BattleStore {
                     rows.activities[device] = tallies.activities[device]
                     if tallies.banned.contains(device) { rows.banned.insert(device) }
                 }
-                rows.round = tallies.rounds.last
+                // All the rounds read at once: the rule finds the open ones among them as the stores' reads do.
+                let all = tallies.rounds.count + 1
+                rows.rounds = CommitTransaction.roundsTakingBatches(newestFirst: tallies.rounds.reversed(), limit: all, atMs: nowMs) ?? []
                 let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)
                 for row in plan.devices {
                     saved.devices[row.device] = row.record
@@ -212,7 +217,8 @@ final class InMemoryBattleStore: BattleStore {
     func rounds(limit: Int) async -> [Round] { storage.tallies.withLock { Array($0.rounds.reversed().prefix(limit)) } }
 
     func round(_ id: Int64) async -> (Round, [RoundPlayerCount])? {
-        storage.tallies.withLock { tallies -> (Round, [RoundPlayerCount])? in
+        storage.roundReads.withLock { $0[id, default: 0] += 1 }
+        return storage.tallies.withLock { tallies -> (Round, [RoundPlayerCount])? in
             guard let round = tallies.rounds.first(where: { $0.id == id }) else { return nil }
             let counts = (tallies.roundCounts[id] ?? [:]).values.sorted { $0.device < $1.device }.map {
                 RoundPlayerCount(device: $0.device, publicID: $0.publicID, player: $0.player, school: $0.school, bySchool: $0.bySchool,

@@ -5,7 +5,7 @@ import TouchSchoolTestSupport
 @testable import TouchSchoolServer
 
 /// Rounds kept by each store: started, stopped, counted within the commits, kept through a restart.
-@Suite(.onOwnThreads, .serialized) struct RoundStoreTests {
+@Suite(.onOwnThreads, .tags(.postgres), .serialized) struct RoundStoreTests {
     let now: Int64 = 1_800_000_000_000
 
     func received(_ seq: UInt64, _ taps: [String: UInt64], device: String, startMs: Int64, endMs: Int64) -> ReceivedBatch {

@@ -12,7 +12,7 @@ import TouchSchoolStore
 /// What only the data directory's database does: the move of `state.json` at the first start,
 /// the refusal of a database it cannot read, the migration of an earlier schema, and the
 /// compaction of `device_changes` through kill -9.
-@Suite(.onOwnThreads) struct SQLiteBattleStoreTests {
+@Suite(.onOwnThreads, .tags(.process)) struct SQLiteBattleStoreTests {
     static let device = "q3R-device-key-of-a-server-player"
 
     /// A server's `state.json` as an earlier release left it: two schools, a local player and a

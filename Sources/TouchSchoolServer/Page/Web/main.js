@@ -1,7 +1,7 @@
 // TouchSchool in a browser, in the Elm architecture: state.js, the pure update.js, view.js; this
 // file runs the effects (effects.js) and draws once a frame. Six files, not one a concern: each is
 // a request, and twelve made the page interactive 1.6 times as late.
-import { initialState } from './state.js';
+import { initialState, keyboardAtHand } from './state.js';
 import { update } from './update.js';
 import { view, TEXT } from './view.js';
 import { storage, session, forgetHash, feedback, net, tabs, timers } from './effects.js';
@@ -11,15 +11,15 @@ const RANK_MS = 250;
 
 const params = new URLSearchParams(location.search);
 const lang = (params.get('lang') || navigator.language || 'en').toLowerCase().startsWith('ko') ? 'ko' : 'en';
-// The keyboard's part of the play hint only where there is a keyboard: a fine pointer that hovers
-// (a computer, not a phone), or, where the browser does not say, once a mouse is used. (Not keys:
-// a phone's on-screen keyboard sends them too, while typing a school's name.)
+// The keyboard's part of the play hint only where there is a keyboard (`keyboardAtHand`).
 const finePointer = matchMedia('(hover: hover) and (pointer: fine)');
+let mouseSeen = false;
+const keyboardHint = () => keyboardAtHand({ finePointer: finePointer.matches, touchPoints: navigator.maxTouchPoints || 0, mouseSeen });
 const asked = params.get('school');
 let state = initialState({
   boardOnly: params.has('board'), asked, school: asked || storage.get('school', null), name: storage.get('name', '') || '',
   muted: storage.get('muted', false) === true, defaultPlayer: TEXT[lang].defaultPlayer, join: `${location.origin}/`,
-  keyboardHint: finePointer.matches, hash: location.hash, admin: session.admin(),
+  keyboardHint: keyboardHint(), hash: location.hash, admin: session.admin(),
 });
 
 /** `count` random bytes, base64url without padding. */
@@ -98,14 +98,14 @@ function render() {
 document.addEventListener('visibilitychange', () => { if (document.hidden) dispatch({ type: 'hidden' }); });
 // A tab that does not play shows the player as the playing tab stores them.
 addEventListener('storage', () => { if (state.elsewhere) world({ type: 'storedRecord' }); });
-let mouseSeen = false;
+addEventListener('hashchange', () => dispatch({ type: 'hashChanged', hash: location.hash }));
 const sawMouse = (event) => {
   if (event.pointerType !== 'mouse') return;
   mouseSeen = true;
-  dispatch({ type: 'keyboardHint', on: true });
+  dispatch({ type: 'keyboardHint', on: keyboardHint() });
   removeEventListener('pointermove', sawMouse, true);
 };
-finePointer.addEventListener('change', () => dispatch({ type: 'keyboardHint', on: finePointer.matches || mouseSeen }));
+finePointer.addEventListener('change', () => dispatch({ type: 'keyboardHint', on: keyboardHint() }));
 addEventListener('pointermove', sawMouse, true);
 if (state.boardOnly) {
   // The projector's controls show while the pointer moves; its rows fill the screen's height.

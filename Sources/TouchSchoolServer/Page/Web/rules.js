@@ -47,6 +47,12 @@ export function movement(mine, others) {
   return climbed;
 }
 
+/**
+ * The rank a screen shows for a school at `rank` with `count` taps: none (null) without a tap, which
+ * would otherwise share the first place with every school of a fresh battle (`RankedSchool.shownRank`).
+ */
+export function shownRank(rank, count) { return count > 0 ? rank : null; }
+
 export function isValidDeviceKey(key) { return typeof key === 'string' && DEVICE_KEY.test(key); }
 
 export function isValidBattleID(id) { return typeof id === 'string' && BATTLE_ID.test(id); }

@@ -6,6 +6,8 @@ import * as rules from './rules.js';
 export function initialState(options) {
   return {
     boardOnly: false, asked: null, school: null, name: '', muted: false, defaultPlayer: '', join: '', keyboardHint: false,
+    // Why no phone can open the join address (the key of its words), or null: none known.
+    joinWarning: null,
     // The address's fragment, and the teacher's token the session kept (the projector's controls).
     hash: '', admin: null,
     ...options,
@@ -30,6 +32,9 @@ export function initialState(options) {
     // The socket ('none', 'connecting', 'welcomed') and the page it watches (its key, null for none); the
     // board stream ('none', 'connecting', 'live') and its address (null when closed).
     socket: 'none', sentUpTo: 0, retryMs: 500, lastPong: 0, watching: null, stream: 'none', streaming: null,
+    // Why the server last refused the device ('bannedAddress', 'battleFull', 'tooManyFromAddress'),
+    // until it welcomes it or the socket ends otherwise; null for none.
+    refused: null,
     // A warning ({key, arg}), the search, a school change waiting for a yes ({id, taps}).
     warning: null, query: '', results: [], found: null, confirm: null,
     // The server's clock (`clockOffset`): pings out (their local times, in order), pong samples
@@ -44,6 +49,15 @@ export function initialState(options) {
     archive: null, adminBusy: false, adminError: null,
   };
 }
+
+/**
+ * Whether the play hint names the keyboard: only where there is one. A fine pointer that hovers
+ * (`finePointer`: a computer, not a phone) says so, but not on a touch screen (`touchPoints`),
+ * which some phones say of themselves too: there, and where the browser says neither, a mouse
+ * used (`mouseSeen`). (Not keys: a phone's on-screen keyboard sends them too, while typing a
+ * school's name.)
+ */
+export function keyboardAtHand({ finePointer, touchPoints, mouseSeen }) { return mouseSeen || (finePointer && touchPoints === 0); }
 
 /** The state with pending, waitingTaps and played worked out again from the outbox and the open batch. */
 export function recount(state) {
@@ -277,7 +291,8 @@ export function serverNow(state, now) { return now + clockOffset(state.clock); }
  */
 export function roundStage(round, t) {
   if (!round || round.endsAtMs <= round.startsAtMs) return null;
-  const untilChange = (ms) => ((ms - 1) % 1000) + 1;
+  // To the next whole second down, fractions of a millisecond too (a pong's midpoint has a half).
+  const untilChange = (ms) => ms - (Math.ceil(ms / 1000) - 1) * 1000;
   if (t < round.startsAtMs) {
     const left = round.startsAtMs - t;
     return { phase: 'countdown', n: Math.ceil(left / 1000), next: untilChange(left) };
@@ -310,11 +325,22 @@ export function projectorScreen(state) {
   return roundScreen(state) ? 'round' : 'board';
 }
 
-/** The podium of standings ({place…}): the first three as steps stand, second, first, third; the rest after, in order. */
+/** The places the podium has steps for. */
+const PODIUM_PLACES = 3;
+
+/**
+ * The podium of standings ({place…}): a step ({place, players}) for each place up to the third,
+ * with every player of that place (ties share it: 1, 1, 3 has no second), as steps stand: the
+ * second place held, the first, the third; the rest after, in order.
+ */
 export function podium(places) {
   const sorted = [...places].sort((a, b) => a.place - b.place);
-  const [first, second, third] = sorted;
-  return { steps: [second, first, third].filter(Boolean), rest: sorted.slice(3) };
+  const held = [];
+  for (const row of sorted.filter((p) => p.place <= PODIUM_PLACES)) {
+    if (held.at(-1)?.place === row.place) held.at(-1).players.push(row); else held.push({ place: row.place, players: [row] });
+  }
+  const [first, second, third] = held;
+  return { steps: [second, first, third].filter(Boolean), rest: sorted.filter((p) => p.place > PODIUM_PLACES) };
 }
 
 /** An English place: 1st, 2nd, 3rd, 4th, 11th, 21st. */

@@ -18,6 +18,7 @@ const SEAL_ONLINE_MS = 250;
 const SEAL_OFFLINE_MS = 5000;          // offline, batches are sealed less often: fewer to keep and send
 const SEAL_EVERY_MS = 100;
 const PING_MS = 15000, PONG_MS = 40000;
+const REFUSED_RETRY_MS = 60000;        // refused by the server (REFUSALS): nothing changes until the operator acts
 const BOARD_RETRY_MS = 10000;          // the page stream refused: the wait before asking again (the browser does not)
 const VIEW_POLL_MS = 2000;             // a tab waiting for the device reads its school's view this often (GET /v1/view)
 export const SEARCH_LIMIT = 20;        // results a search shows; one more is asked for, to know whether the list stopped there
@@ -30,6 +31,8 @@ const FRESH_FINAL_MS = 5000;           // a final seen this long past the grace 
 const RESULT_MS = 15000;               // the phone's result stays this long
 const RESULT_SEEN_MS = 2000;           // before this, a tap (the race's last burst) does not close the result
 const collator = new Intl.Collator('ko');
+/** The server's refusals of a device, by close code (docs/protocol.md), as the terminal game names them (`ServerRefusal`). */
+const REFUSALS = { 4003: 'bannedAddress', 4007: 'battleFull', 4029: 'tooManyFromAddress' };
 
 export function isLoopback(hostname) { return /^(localhost|127\.[0-9.]+|\[::1\])$/.test(hostname); }
 
@@ -115,8 +118,10 @@ function handle(s, m, now, fx) {
       if (s.stopped) return s;
       if (m.code === 1000 && /connected again/.test(m.reason)) return stop(s, fx, 'takenOver');
       if (m.code === 4000) return stop(s, fx, 'versionMismatch');
-      // Too many from this address, or a full battle: a minute; a protocol error: ten seconds.
-      const ms = m.code === 4029 || m.code === 4007 ? 60000 : m.code === 1008 ? 10000 : s.retryMs;
+      // Refused (a banned address, a full battle, too many from this address): said, and asked
+      // again in a minute; a protocol error: ten seconds.
+      s.refused = REFUSALS[m.code] || null;
+      const ms = s.refused ? REFUSED_RETRY_MS : m.code === 1008 ? 10000 : s.retryMs;
       s.retryMs = Math.min(s.retryMs * 2, 8000);
       fx.push({ type: 'after', name: 'retry', ms, message: { type: 'reconnect' } });
       return s;
@@ -278,6 +283,19 @@ function handle(s, m, now, fx) {
     case 'fullscreen':
       fx.push({ type: 'fullscreen' });
       return undefined;
+    case 'hashChanged':
+      // The teacher's link pasted into the projector already open: the browser changes only the
+      // fragment, without a reload. Taken as at the start; another fragment is not the page's.
+      if (!adminTokenIn(m.hash)) return undefined;
+      s.hash = m.hash;
+      takeAdmin(s, fx);
+      // The controls shown at once, as when the pointer moves (they hide when it rests): the
+      // teacher sees the link took, without having to move the mouse first.
+      if (s.admin) {
+        s.idle = false;
+        after(fx, 'idle', CONTROLS_IDLE_MS, 'idle');
+      }
+      return s;
     case 'keyboardHint':
       s.keyboardHint = m.on;
       return s;
@@ -378,9 +396,11 @@ function handle(s, m, now, fx) {
       return s;
 
     case 'join': {
+      // None but this machine's loopback: `serve` listens on it only (its default) and no phone
+      // can open the address shown, or, on every interface, this machine is on no network.
       const reachable = m.addresses.find((address) => !isLoopback(new URL(address).hostname));
-      if (!reachable) return undefined;
-      s.join = reachable;
+      s.joinWarning = reachable ? null : m.addresses.length > 0 ? 'joinLoopback' : 'joinNoNetwork';
+      if (reachable) s.join = reachable;
       return s;
     }
     default:
@@ -424,15 +444,26 @@ function takeRound(s, m, now, fx) {
   // A new round takes the projector off the board, or the previous rounds, at once.
   if (s.boardOnly && (!s.round || s.round.id !== round.id)) s.archive = null;
   // A player without taps counted has no place: the server leaves it out.
-  s.round = { ...round, place: round.place ?? null };
-  return stageRound(s, fx, now);
+  const taken = { ...round, place: round.place ?? null };
+  // New standings are news whether or not the second shown changed (events come many times a
+  // second); the same round again keeps the one drawn, and changes only the clock's samples.
+  const news = !s.round || JSON.stringify(taken) !== JSON.stringify(s.round);
+  if (news) s.round = taken;
+  const staged = stageRound(s, fx, now);
+  return news || typeof nowMs === 'number' ? s : staged;
 }
 
 /** The player's place in the round shown (`roundPlace`), when it changed: taken into the round. */
 function takePlace(s, m, now, fx) {
   if (!s.round || s.round.id !== m.id) return undefined;
-  s.round = { ...s.round, place: m.place ?? null, count: m.count, players: m.players, final: m.final };
-  return stageRound(s, fx, now);
+  const place = m.place ?? null;
+  const { round } = s;
+  // `tied`: others have the same place (the server says it only when true).
+  const tied = m.tied === true;
+  const news = place !== round.place || tied !== (round.tied === true) || m.count !== round.count || m.players !== round.players || m.final !== round.final;
+  if (news) s.round = { ...round, place, tied, count: m.count, players: m.players, final: m.final };
+  const staged = stageRound(s, fx, now);
+  return news ? s : staged;
 }
 
 /**
@@ -525,7 +556,7 @@ function seal(s, fx, force, now) {
   if (!force && (online ? now - s.sealedMs < SEAL_ONLINE_MS : now - open.startMs < SEAL_OFFLINE_MS)) return undefined;
   s.sealedMs = now;
   const batch = { seq: s.box.nextSeq, taps: open.taps, playerTaps: open.playerTaps, best: open.best,
-                  startMs: open.startMs, endMs: open.endMs };
+                  startMs: claimedMs(s, open.startMs), endMs: claimedMs(s, open.endMs) };
   if (open.switchedTo) batch.switchedTo = open.switchedTo;
   s.box = { nextSeq: s.box.nextSeq + 1, batches: s.box.batches.concat([batch]) };
   saveBox(s, fx);
@@ -535,6 +566,13 @@ function seal(s, fx, force, now) {
   sendWaiting(s, fx);
   return s;
 }
+
+/**
+ * A time of this page's clock as a batch claims it: on the server's clock (`serverNow`), which
+ * counts a round by the times claimed (a phone 3 s slow would lose its race's first 3 s), in
+ * whole milliseconds.
+ */
+function claimedMs(s, now) { return Math.round(serverNow(s, now)); }
 
 function sendWaiting(s, fx) {
   if (s.socket !== 'welcomed') return;
@@ -660,6 +698,7 @@ function receive(s, m, record, now, fx) {
       if (m.battle !== s.battle) enterBattle(s, m.battle, record, now, fx);
       if (s.socket !== 'welcomed') fx.push({ type: 'mark', name: 'touchschool-online' });
       s.socket = 'welcomed';
+      s.refused = null;
       s.retryMs = 500;
       s.lastPong = now;
       // As the terminal's outbox: what the server applied is dropped, the rest numbered on
@@ -810,7 +849,8 @@ function chooseID(s, fx, id, now) {
  */
 function tellSchool(s, fx, now) {
   if (!s.owner || !s.school || s.open || me(s).school === s.school) return;
-  const batch = { seq: s.box.nextSeq, taps: {}, playerTaps: 0, best: s.best, startMs: now, endMs: now, switchedTo: s.school };
+  const batch = { seq: s.box.nextSeq, taps: {}, playerTaps: 0, best: s.best, startMs: claimedMs(s, now), endMs: claimedMs(s, now),
+                  switchedTo: s.school };
   s.box = { nextSeq: s.box.nextSeq + 1, batches: s.box.batches.concat([batch]) };
   saveBox(s, fx);
   Object.assign(s, recount(s));

@@ -2,6 +2,7 @@
 // the DOM (per tap only the counters change), `renderRanks(state)` redraws the ranks, the side list
 // and the ranking. Only this module touches the elements; names from the data only ever as textContent.
 import { PUFFS } from './update.js';
+import { shownRank } from './rules.js';
 import { myTaps, me, schoolTotal, standing, miniRows, pageShown, listRows, movements, projectorPosition, region, PROJECTOR_ROWS,
          roundScreen, projectorScreen, podium, ordinal } from './state.js';
 
@@ -9,10 +10,12 @@ const PUFF_MS = 1000;          // a puff fades over a second
 /** The lengths of a round the teacher picks from (the server takes 5 to 3,600 s). */
 const ROUND_SECONDS = [10, 30, 60, 120, 300];
 const DEFAULT_ROUND_SECONDS = 30;
+/** What to run so that phones can join, by the warning it answers (`serve`'s own advice, ServeGreeting.swift). */
+const JOIN_COMMANDS = { joinLoopback: 'touchschool serve --host 0.0.0.0' };
 
 export function view(document, lang, dispatch) {
   const t = TEXT[lang];
-  const number = new Intl.NumberFormat(lang === 'ko' ? 'ko-KR' : 'en-US');
+  const number = NUMBER[lang];
   const $ = (id) => document.getElementById(id);
   const ui = {
     status: $('status'), picker: $('picker'), game: $('game'), board: $('board'), query: $('query'), found: $('found'),
@@ -20,17 +23,17 @@ export function view(document, lang, dispatch) {
     schoolRank: $('school-rank'), myTaps: $('my-taps'), schoolTotal: $('school-total'), gap: $('gap'), warning: $('warning'),
     play: $('play'), miniList: $('mini-list'), level: $('league-level'), province: $('league-province'),
     boardRows: $('board-rows'), boardEmpty: $('board-empty'), elsewhere: $('elsewhere'), speed: $('speed'),
-    player: $('player'), sound: $('sound'), boardPage: $('board-page'), join: $('join'), offline: $('offline-overlay'),
+    player: $('player'), sound: $('sound'), boardPage: $('board-page'), join: $('join'), joinWarning: $('join-warning'), offline: $('offline-overlay'),
     confirm: $('confirm'), playHint: $('play-hint'), toGame: $('to-game'), toPicker: $('to-picker'),
     confirmYes: $('confirm-yes'),
     roundBar: $('round-bar'), roundTitle: $('round-title'), roundTime: $('round-time'), roundPlace: $('round-place'),
     roundCount: $('round-count'), roundBig: $('round-big'), roundBigText: $('round-big-text'), roundBigDetail: $('round-big-detail'),
     roundScreen: $('round-screen'), roundHeading: $('round-heading'), roundPlayersCount: $('round-players-count'), roundClock: $('round-clock'),
-    roundPodium: $('round-podium'), roundPlayers: $('round-players'), roundSchools: $('round-schools'), roundSchoolsBox: $('round-schools-box'),
+    roundPodium: $('round-podium'), roundPlayers: $('round-players'), roundPlayersBox: $('round-players-box'), roundSchools: $('round-schools'), roundSchoolsBox: $('round-schools-box'),
     toRounds: $('to-rounds'), roundClose: $('round-close'), roundOpen: $('round-open'), archive: $('archive'), archiveStatus: $('archive-status'),
     archiveList: $('archive-list'), archiveDetail: $('archive-detail'), archiveTitle: $('archive-title'), archiveBack: $('archive-back'),
-    archivePodium: $('archive-podium'), archivePlayers: $('archive-players'), archiveSchools: $('archive-schools'),
-    archiveSchoolsBox: $('archive-schools-box'), admin: $('admin'), adminSeconds: $('admin-seconds'), adminTitle: $('admin-title'),
+    archivePodium: $('archive-podium'), archivePlayers: $('archive-players'), archivePlayersBox: $('archive-players-box'), archiveSchools: $('archive-schools'),
+    archiveSchoolsBox: $('archive-schools-box'), archiveCSV: $('archive-csv'), admin: $('admin'), adminSeconds: $('admin-seconds'), adminTitle: $('admin-title'),
     adminStart: $('admin-start'), adminStop: $('admin-stop'), adminError: $('admin-error'),
   };
   const dateTime = new Intl.DateTimeFormat(lang === 'ko' ? 'ko-KR' : 'en-US', { dateStyle: 'short', timeStyle: 'short' });
@@ -133,7 +136,7 @@ export function view(document, lang, dispatch) {
     // Taps in the last second and my best, as the terminal shows them.
     let speed = 0;
     for (const at of state.recent) if (at > now - 1000) speed += 1;
-    set(ui.speed, 'textContent', state.school ? t.speed(number.format(speed), number.format(Math.max(state.best, me(state).best))) : '');
+    set(ui.speed, 'textContent', state.school ? t.speed(speed, Math.max(state.best, me(state).best)) : '');
     renderStatus(state);
     if (state.puffCount !== was.puffCount) renderPuffs(state, was.puffCount || 0);
     if (state.view !== was.view) renderView(state);
@@ -142,7 +145,8 @@ export function view(document, lang, dispatch) {
     if (state.school !== was.school || state.schools !== was.schools) renderSchool(state);
     if (state.name !== was.name) {
       ui.playerName.value = state.name;
-      ui.player.textContent = state.boardOnly ? '' : t.player(state.name || t.defaultPlayer);
+      // The default name says "player" itself: after the label it read "플레이어 웹 플레이어".
+      ui.player.textContent = state.boardOnly ? '' : state.name ? t.player(state.name) : t.defaultPlayer;
     }
     ui.sound.textContent = state.muted ? t.soundOff : t.soundOn;
     ui.sound.setAttribute('aria-pressed', String(state.muted));
@@ -165,6 +169,7 @@ export function view(document, lang, dispatch) {
       document.body.classList.toggle('idle', state.idle);
       ui.join.hidden = false;
       if (state.join !== was.join) showJoin(state.join);
+      if (state.joinWarning !== was.joinWarning) renderJoinWarning(state.joinWarning);
     }
     if (['round', 'roundStage', 'roundResult', 'roundClosed', 'archive', 'schools'].some((part) => state[part] !== was[part])) {
       if (state.boardOnly) renderProjector(state); else renderGameRound(roundScreen(state));
@@ -186,8 +191,12 @@ export function view(document, lang, dispatch) {
     // one asking the other tabs for the device (without Web Locks) is connecting until they answer.
     const live = state.owner ? state.socket === 'welcomed' : state.stream === 'live';
     const connecting = state.owner ? state.socket !== 'none' : state.stream !== 'none' || state.claiming;
-    const mode = live ? 'online' : connecting ? 'connecting' : 'offline';
-    set(ui.status, 'textContent', live ? t.online : connecting ? t.connecting : t.offline(number.format(state.waitingTaps)));
+    // Refused by the server, what to do first stays while the page asks again.
+    const refused = state.owner && !live && state.refused;
+    const mode = live ? 'online' : connecting && !refused ? 'connecting' : 'offline';
+    // The taps waiting, or null for none.
+    const waiting = state.waitingTaps > 0 ? state.waitingTaps : null;
+    set(ui.status, 'textContent', refused ? t.refused(t[refused], waiting) : live ? t.online : connecting ? t.connecting : t.offline(waiting));
     ui.status.className = mode === 'offline' ? 'offline' : '';
     ui.status.dataset.state = mode;
     ui.status.dataset.waiting = String(state.waitingTaps);
@@ -246,13 +255,16 @@ export function view(document, lang, dispatch) {
     const described = (id) => { const known = state.schools.get(id); return known ? `${known.name} (${region(known)})` : id; };
     $('confirm-from').textContent = t.confirmFrom(described(state.school));
     $('confirm-to').textContent = t.confirmTo(described(asked.id));
-    $('confirm-keeps').textContent = t.confirmKeeps(number.format(asked.taps));
+    $('confirm-keeps').textContent = t.confirmKeeps(asked.taps);
     if (!ui.confirm.open) ui.confirm.showModal();
     ui.confirmYes.focus();
   }
 
   // ---------------------------------------------------------------- rounds
   function roundName(round) { return round.title || t.roundDefault(round.id); }
+
+  /** A place in a round ("2위", "2nd"), said as shared when others have it too (ties share a place: 1, 1, 3). */
+  function placeWords(place, tied) { return tied ? t.tiedPlace(place) : t.place(place); }
 
   /** The phone's round: a bar above the play area from GO on; over it, the 3-2-1, GO, the counting and the result. */
   function renderGameRound(shown) {
@@ -263,13 +275,13 @@ export function view(document, lang, dispatch) {
     const { round } = shown;
     ui.roundTitle.textContent = roundName(round);
     ui.roundTime.textContent = phase === 'counting' ? t.counting : t.timeLeft(number.format(shown.n));
-    ui.roundPlace.textContent = round.place ? t.roundPlace(round.place, number.format(round.players)) : t.roundNoPlace;
-    ui.roundCount.textContent = t.roundCount(number.format(round.count));
+    ui.roundPlace.textContent = round.place ? t.roundPlace(placeWords(round.place, round.tied), number.format(round.players)) : t.roundNoPlace;
+    ui.roundCount.textContent = t.roundCount(round.count);
     ui.roundBig.dataset.phase = phase;
     const result = phase === 'result';
     ui.roundBigText.textContent = phase === 'countdown' ? String(shown.n) : phase === 'go' ? t.go : phase === 'counting' ? t.counting
-      : round.place ? t.roundResult(round.place) : t.roundNoResult;
-    ui.roundBigDetail.textContent = result ? `${round.place ? t.roundResultDetail(number.format(round.count), number.format(round.players)) : ''} ${t.tapToClose}`.trim()
+      : round.place ? t.roundResult(placeWords(round.place, round.tied)) : t.roundNoResult;
+    ui.roundBigDetail.textContent = result ? `${round.place ? t.roundResultDetail(round.count, round.players) : ''} ${t.tapToClose}`.trim()
       : '';
   }
 
@@ -297,23 +309,26 @@ export function view(document, lang, dispatch) {
     ui.roundClock.textContent = phase === 'countdown' ? String(n) : phase === 'go' ? t.go : phase === 'race' ? clockText(n)
       : phase === 'counting' ? t.counting : t.roundFinal;
     renderStandings(state, round, phase === 'podium',
-                    { podium: ui.roundPodium, players: ui.roundPlayers, schools: ui.roundSchools, schoolsBox: ui.roundSchoolsBox });
+                    { podium: ui.roundPodium, players: ui.roundPlayers, playersBox: ui.roundPlayersBox, schools: ui.roundSchools, schoolsBox: ui.roundSchoolsBox });
   }
 
   /** A round's standings ({players, schools}): the players (the first three on the podium, `onPodium`), the schools beside when more than one played. */
   function renderStandings(state, { players, schools }, onPodium, into) {
     const { steps, rest } = onPodium ? podium(players) : { steps: [], rest: players };
     into.podium.hidden = steps.length === 0;
-    into.podium.replaceChildren(...steps.map((p) => {
+    into.podium.replaceChildren(...steps.map(({ place, players: tied }) => {
       const step = document.createElement('div');
-      step.className = `step step-${p.place}`;
-      step.append(span('n', onPodium ? t.podiumPlace(p.place) : String(p.place)), span('name', p.player), span('school', nameOf(state, p.school)),
-                  span('t', number.format(p.count)));
+      step.className = `step step-${place}`;
+      // Players tied share the step, and their count (a place is a count).
+      step.append(span('n', placeWords(place, tied.length > 1)),
+                  ...tied.flatMap((p) => [span('name', p.player), span('school', nameOf(state, p.school))]), span('t', number.format(tied[0].count)));
       return step;
     }));
     const items = standingsItems(document, rest, (p) => [String(p.place), p.player, nameOf(state, p.school), number.format(p.count)], ['n', 'name', 'school', 't']);
     if (steps.length === 0 && items.length === 0) items.push(textElement(document, 'li', 'empty', t.boardEmpty));
     into.players.replaceChildren(...items);
+    // Every player on the podium: no heading over an empty list.
+    into.playersBox.hidden = items.length === 0;
     into.schoolsBox.hidden = schools.length === 0;
     into.schools.replaceChildren(...standingsItems(document, schools, (r) => [String(r.place), nameOf(state, r.id), number.format(r.count)], ['n', 'name', 't']));
   }
@@ -327,7 +342,8 @@ export function view(document, lang, dispatch) {
     ui.archiveBack.hidden = !detail;
     if (detail) {
       ui.archiveTitle.textContent = `${roundName(detail.round)} · ${when(detail.round)}`;
-      renderStandings(state, detail, true, { podium: ui.archivePodium, players: ui.archivePlayers, schools: ui.archiveSchools, schoolsBox: ui.archiveSchoolsBox });
+      ui.archiveCSV.setAttribute('href', resultsCSV(detail.round));
+      renderStandings(state, detail, true, { podium: ui.archivePodium, players: ui.archivePlayers, playersBox: ui.archivePlayersBox, schools: ui.archiveSchools, schoolsBox: ui.archiveSchoolsBox });
       return;
     }
     ui.archiveList.replaceChildren(...(list || []).map((round) => {
@@ -336,10 +352,18 @@ export function view(document, lang, dispatch) {
       button.type = 'button';
       button.dataset.id = String(round.id);
       button.append(span('name', roundName(round)), span('where', when(round)));
-      item.append(button);
+      const csv = document.createElement('a');
+      csv.className = 'csv';
+      csv.setAttribute('href', resultsCSV(round));
+      csv.setAttribute('download', '');
+      csv.textContent = t.downloadCSV;
+      item.append(button, csv);
       return item;
     }));
   }
+
+  /** A round's standings as a spreadsheet's file (`GET /v1/rounds/ID/results.csv`, an attachment). */
+  function resultsCSV(round) { return `/v1/rounds/${encodeURIComponent(round.id)}/results.csv`; }
 
   /** When a round ran, and how long (a round stopped early, as long as it ran). */
   function when(round) {
@@ -357,6 +381,13 @@ export function view(document, lang, dispatch) {
     ui.adminStop.disabled = state.adminBusy;
     const error = state.adminError;
     ui.adminError.textContent = !error ? '' : error.status ? t.adminFailed(error.status, error.error || '') : t.adminOffline;
+  }
+
+  /** Why no phone can open the join address, and the command that lets them in, whole on a line of its own. */
+  function renderJoinWarning(key) {
+    ui.joinWarning.hidden = !key;
+    ui.joinWarning.replaceChildren(...(key ? [t[key]] : []));
+    if (JOIN_COMMANDS[key]) ui.joinWarning.append(' ', textElement(document, 'code', '', JOIN_COMMANDS[key]));
   }
 
   /** The join address in words and as a QR code (the server draws it; SVG, sharp at any size). */
@@ -380,16 +411,19 @@ export function view(document, lang, dispatch) {
     // before its view, nothing is said.
     ui.schoolRank.textContent = !school ? '' : total === 0 ? t.noRank : rank ? t.rankIn(rank) : '';
     // One tap more than the difference overtakes (a tie only shares the place).
-    ui.gap.textContent = !school ? '' : gap ? (gap.school ? t.gap(nameOf(state, gap.school), number.format(gap.taps)) : t.gapOnly(number.format(gap.taps)))
+    ui.gap.textContent = !school ? '' : gap ? (gap.school ? t.gap(nameOf(state, gap.school), gap.taps) : t.gapOnly(gap.taps))
       : total === 0 ? t.firstTap : rank === 1 ? t.first : '';
     ui.miniList.replaceChildren(...miniRows(state).map((r) => {
-      const item = line('li', [String(r.rank), nameOf(state, r.school), number.format(r.total)], ['n', 's', 't'], r.mine);
+      const item = line('li', [rankText(r), nameOf(state, r.school), number.format(r.total)], ['n', 's', 't'], r.mine);
       // The neighbours after the top, places apart: a line between says so.
       if (r.after) item.classList.add('after');
       tellApart(state, item.children[1], r.school);
       return item;
     }));
   }
+
+  /** A row's rank as the terminal and `rank` show it: "-" for a school without a tap. */
+  function rankText(row) { return String(shownRank(row.rank, row.total) ?? '-'); }
 
   function renderBoard(state) {
     const rows = listRows(state);
@@ -402,7 +436,7 @@ export function view(document, lang, dispatch) {
     ui.boardRows.replaceChildren(...rows.map((r) => {
       const row = state.schools.get(r.school);
       const places = moved.get(r.school) || 0;
-      const element = line('tr', [String(r.rank), movementText(places), nameOf(state, r.school), row ? region(row) : '', number.format(r.total)],
+      const element = line('tr', [rankText(r), movementText(places), nameOf(state, r.school), row ? region(row) : '', number.format(r.total)],
                            [], r.mine, 'td');
       if (places !== 0) element.cells[1].className = places > 0 ? 'up' : 'down';
       // Shown only while the region column is not (a phone: style.css).
@@ -477,7 +511,14 @@ function movementText(moved) {
 }
 
 // ---------------------------------------------------------------- words
+/** Numbers grouped as each language writes them (1,234): the view's, and the counts the words below spell. */
+const NUMBER = { ko: new Intl.NumberFormat('ko-KR'), en: new Intl.NumberFormat('en-US') };
+const ko = (n) => NUMBER.ko.format(n);
+/** An English count as a person reads it, "1 tap", "1,234 taps" (Korean's 번/명/개 have no plural). */
+const counted = (n, one, many) => `${NUMBER.en.format(n)} ${n === 1 ? one : many}`;
+
 // In Korean and English (`data-t` elements take theirs by name); main.js reads the default player's.
+// A count is given as a number, each language groups it.
 export const TEXT = {
   ko: {
     title: '학교 대항전', changeSchool: '학교 바꾸기', play: '게임', board: '순위', fullscreen: '전체 화면',
@@ -486,35 +527,44 @@ export const TEXT = {
     level: '학교급', province: '시도', myLeague: '내 리그', rank: '순위', school: '학교', region: '지역', taps: '터치 수',
     boardEmpty: '아직 터치가 없습니다.', all: '전체', playArea: '터치하는 곳',
     levels: { elementary: '초등학교', middle: '중학교', high: '고등학교' },
-    found: (n) => `${n}개 학교`, foundMore: (n) => `${n}개 넘는 학교`, didYouMean: (name) => `혹시 ${name}?`,
+    found: (n) => `${ko(n)}개 학교`, foundMore: (n) => `${ko(n)}개 넘는 학교`, didYouMean: (name) => `혹시 ${name}?`,
     none: '찾는 학교가 없습니다.', searchFailed: '검색할 수 없습니다: 서버에 연결되지 않았습니다.',
     abnormal: '비정상적인 터치 수가 감지되었습니다.',
-    banned: '운영자가 이 기기를 차단했습니다: 터치가 세지 않습니다.',
-    // The terminal's words (Sources/TouchSchoolView/Strings.swift), so that both faces say the same.
-    rankIn: (n) => `전국 ${n}위`, first: '1위!', noRank: '아직 순위 없음', firstTap: '첫 터치면 1위!', gap: (school, n) => `${school}까지 ${n}번`,
-    gapOnly: (n) => `${n}번 더 터치하면 한 계단 위`,
-    speed: (now, best) => `초당 ${now}번 · 최고 ${best}번`, player: (name) => `플레이어 ${name}`,
+    // The terminal's words (Sources/TouchSchoolView/Strings.swift), so that both faces say the same;
+    // a refusal says what to do first (`warning(.banned)`, `refusal(_:)`).
+    banned: '운영자에게 문의하세요: 차단된 기기라 터치가 세지 않습니다.',
+    bannedAddress: '운영자에게 문의하세요: 이 주소는 차단되어 서버가 받지 않습니다.',
+    battleFull: '운영자에게 자리를 요청하세요: 대항전이 가득 차서 새 기기를 받지 않습니다.',
+    tooManyFromAddress: '운영자에게 문의하세요: 이 주소에서 서버가 받는 것보다 많이 접속합니다.',
+    refused: (why, n) => n ? `${why} 터치 ${ko(n)}번 대기 중, 계속 터치하세요` : why,
+    rankIn: (n) => `전국 ${n}위`, first: '1위!', noRank: '아직 순위 없음', firstTap: '첫 터치면 1위!', gap: (school, n) => `${school}까지 ${ko(n)}번`,
+    gapOnly: (n) => `${ko(n)}번 더 터치하면 한 계단 위`,
+    speed: (now, best) => `초당 ${ko(now)}번 · 최고 ${ko(best)}번`, player: (name) => `플레이어 ${name}`,
     confirmQuestion: '학교를 바꾸면 내 터치 수가 0부터 다시 시작합니다. 바꿀까요?',
     confirmFrom: (school) => `지금 학교: ${school}`, confirmTo: (school) => `바꿀 학교: ${school}`,
-    confirmKeeps: (n) => `내 터치 수 ${n}번은 지금 학교의 점수에 그대로 남습니다.`, yes: '예', no: '아니오',
+    confirmKeeps: (n) => `내 터치 수 ${ko(n)}번은 지금 학교의 점수에 그대로 남습니다.`, yes: '예', no: '아니오',
     movement: '변동', soundOn: '소리 켜짐', soundOff: '소리 꺼짐',
-    joinPrompt: '휴대폰으로 참여하세요', pageOf: (page, pages) => `${page} / ${pages}`,
+    joinPrompt: '휴대폰으로 참여하세요',
+    // The second and third sentences are `serve`'s own (Sources/TouchSchoolNetworkTUI/ServeGreeting.swift); its command follows.
+    joinLoopback: '휴대폰에서는 이 주소를 열 수 없습니다. 이 컴퓨터에서만 접속할 수 있습니다. 다른 기기도 들어오게 하려면:',
+    joinNoNetwork: '휴대폰에서는 이 주소를 열 수 없습니다: 이 컴퓨터가 어느 네트워크에도 연결되어 있지 않습니다.',
+    pageOf: (page, pages) => `${page} / ${pages}`,
     boardOffline: '오프라인', boardOfflineDetail: '서버와 연결이 끊겨 순위가 멈춰 있습니다. 다시 연결하는 중…',
     connecting: '연결 중…', online: '연결됨',
-    offline: (n) => n > 0 ? `오프라인 · ${n}번 대기 중` : '오프라인',
-    takenOver: '다른 창에서 플레이 중입니다. 여기서 하려면 새로 고침하세요.',
+    offline: (n) => n ? `오프라인 · ${ko(n)}번 대기 중` : '오프라인',
+    takenOver: '여기서 하려면 새로 고침하세요: 다른 창에서 플레이 중입니다.',
     elsewhere: '다른 탭에서 플레이 중입니다.', playHere: '여기서 플레이',
-    deviceLost: '다른 탭이 플레이를 가져갔습니다. 여기서 하려면 새로 고침하세요.',
-    versionMismatch: '이 페이지는 서버와 맞지 않습니다. 새로 고침하세요.',
+    deviceLost: '여기서 하려면 새로 고침하세요: 다른 탭이 플레이를 가져갔습니다.',
+    versionMismatch: '새로 고침하세요: 이 페이지는 서버의 프로토콜 버전과 맞지 않습니다.',
     unknownSchool: (id) => `'${id}' 학교가 없습니다. 검색해서 골라 주세요.`,
     defaultPlayer: '웹 플레이어', noSchool: '학교를 고르세요',
     roundDefault: (id) => `라운드 ${id}`, go: '시작!', timeLeft: (n) => `남은 시간 ${n}초`, counting: '집계 중…',
-    roundPlace: (place, players) => `${place}위 / ${players}명`, roundNoPlace: '아직 기록 없음', roundCount: (n) => `${n}번`,
-    roundResult: (place) => `${place}위!`, roundResultDetail: (count, players) => `${count}번 · ${players}명 중`,
-    roundNoResult: '이번 라운드 기록 없음', tapToClose: '(터치하면 닫힙니다)', podiumPlace: (place) => `${place}위`,
+    roundPlace: (place, players) => `${place} / ${players}명`, roundNoPlace: '아직 기록 없음', roundCount: (n) => `${ko(n)}번`,
+    roundResult: (place) => `${place}!`, roundResultDetail: (count, players) => `${ko(count)}번 · ${ko(players)}명 중`,
+    roundNoResult: '이번 라운드 기록 없음', tapToClose: '(터치하면 닫힙니다)', place: (place) => `${place}위`, tiedPlace: (place) => `공동 ${place}위`,
     roundPlayers: '선수', roundSchools: '학교', playerCount: (n) => `${n}명 참가`, roundFinal: '최종 결과',
     previousRounds: '지난 라운드', allRounds: '목록', backToBoard: '순위로 돌아가기', close: '닫기', currentRound: '지금 라운드',
-    roundsLoading: '불러오는 중…', roundsFailed: '불러올 수 없습니다: 서버에 연결되지 않았습니다.', roundsEmpty: '아직 라운드가 없습니다.',
+    downloadCSV: 'CSV 내려받기', roundsLoading: '불러오는 중…', roundsFailed: '불러올 수 없습니다: 서버에 연결되지 않았습니다.', roundsEmpty: '아직 라운드가 없습니다.',
     duration: (s) => (s < 60 ? `${s}초` : s % 60 ? `${Math.floor(s / 60)}분 ${s % 60}초` : `${s / 60}분`),
     roundSeconds: '시간', roundTitle: '제목', startRound: '라운드 시작', stopRound: '멈추기',
     adminFailed: (status, error) => `실패 (${status}) ${error}`, adminOffline: '서버에 연결되지 않았습니다.',
@@ -526,35 +576,42 @@ export const TEXT = {
     level: 'Level', province: 'Province', myLeague: 'My league', rank: 'Rank', school: 'School', region: 'Region', taps: 'Taps',
     boardEmpty: 'No taps yet.', all: 'All', playArea: 'Tap here',
     levels: { elementary: 'Elementary', middle: 'Middle', high: 'High' },
-    found: (n) => (n === 1 ? '1 school' : `${n} schools`), foundMore: (n) => `More than ${n} schools`,
+    found: (n) => counted(n, 'school', 'schools'), foundMore: (n) => `More than ${counted(n, 'school', 'schools')}`,
     didYouMean: (name) => `Did you mean ${name}?`,
     none: 'No school matches.', searchFailed: 'Cannot search: the server is not reachable.',
     abnormal: 'Abnormal tapping detected.',
-    banned: 'The operator has banned this device: its taps do not count.',
-    rankIn: (n) => `#${n} nationally`, first: '#1!', noRank: 'no rank yet', firstTap: 'One tap takes #1!', gap: (school, n) => `${n} taps to overtake ${school}`,
-    gapOnly: (n) => `${n} taps to climb a place`,
-    speed: (now, best) => `${now} taps/s · best ${best}`, player: (name) => `player ${name}`,
+    banned: 'Ask the operator: this device is banned; its taps do not count.',
+    bannedAddress: 'Ask the operator: this address is banned, so the server refuses it.',
+    battleFull: 'Ask the operator for room: the battle is full and takes no new device.',
+    tooManyFromAddress: 'Ask the operator: too many devices connect from this address for the server.',
+    refused: (why, n) => n ? `${why} ${counted(n, 'tap', 'taps')} waiting; keep tapping` : why,
+    rankIn: (n) => `#${n} nationally`, first: '#1!', noRank: 'no rank yet', firstTap: 'One tap takes #1!', gap: (school, n) => `${counted(n, 'tap', 'taps')} to overtake ${school}`,
+    gapOnly: (n) => `${counted(n, 'tap', 'taps')} to climb a place`,
+    speed: (now, best) => `${counted(now, 'tap/s', 'taps/s')} · best ${NUMBER.en.format(best)}`, player: (name) => `player ${name}`,
     confirmQuestion: 'If you change school, your own tap count starts again from 0. Change?',
     confirmFrom: (school) => `Current school: ${school}`, confirmTo: (school) => `New school: ${school}`,
-    confirmKeeps: (n) => `Your ${n} taps stay in your current school's total.`, yes: 'Yes', no: 'No',
+    confirmKeeps: (n) => `Your ${counted(n, 'tap stays', 'taps stay')} in your current school's total.`, yes: 'Yes', no: 'No',
     movement: 'Move', soundOn: 'Sound on', soundOff: 'Sound off',
-    joinPrompt: 'Join on your phone', pageOf: (page, pages) => `${page} / ${pages}`,
+    joinPrompt: 'Join on your phone',
+    joinLoopback: 'Phones cannot open this address. Only this machine can join. To let other devices in:',
+    joinNoNetwork: 'Phones cannot open this address: this computer is on no network.',
+    pageOf: (page, pages) => `${page} / ${pages}`,
     boardOffline: 'Offline', boardOfflineDetail: 'The connection to the server is lost: the ranking is frozen. Reconnecting…',
     connecting: 'Connecting…', online: 'Online',
-    offline: (n) => n > 0 ? `Offline · ${n} taps waiting` : 'Offline',
-    takenOver: 'Playing in another window. Reload to play here.',
+    offline: (n) => n ? `Offline · ${counted(n, 'tap', 'taps')} waiting` : 'Offline',
+    takenOver: 'Reload to play here: the game is playing in another window.',
     elsewhere: 'Playing in another tab.', playHere: 'Play here',
-    deviceLost: 'Another tab took over the game. Reload to play here.',
-    versionMismatch: 'This page does not match the server. Reload it.',
+    deviceLost: 'Reload to play here: another tab took over the game.',
+    versionMismatch: 'Reload the page: it does not speak the server\'s protocol version.',
     unknownSchool: (id) => `No school has the id '${id}'. Search for it instead.`,
     defaultPlayer: 'web player', noSchool: 'Choose a school',
     roundDefault: (id) => `Round ${id}`, go: 'GO!', timeLeft: (n) => `${n} s left`, counting: 'Counting…',
-    roundPlace: (place, players) => `${ordinal(place)} of ${players}`, roundNoPlace: 'no place yet', roundCount: (n) => `${n} taps`,
-    roundResult: (place) => `${ordinal(place)}!`, roundResultDetail: (count, players) => `${count} taps · of ${players}`,
-    roundNoResult: 'No taps counted this round', tapToClose: '(tap to close)', podiumPlace: (place) => ordinal(place),
+    roundPlace: (place, players) => `${place} of ${players}`, roundNoPlace: 'no place yet', roundCount: (n) => counted(n, 'tap', 'taps'),
+    roundResult: (place) => `${place}!`, roundResultDetail: (count, players) => `${counted(count, 'tap', 'taps')} · of ${NUMBER.en.format(players)}`,
+    roundNoResult: 'No taps counted this round', tapToClose: '(tap to close)', place: (place) => ordinal(place), tiedPlace: (place) => `tied ${ordinal(place)}`,
     roundPlayers: 'Players', roundSchools: 'Schools', playerCount: (n) => `${n} playing`, roundFinal: 'Final results',
     previousRounds: 'Previous rounds', allRounds: 'All rounds', backToBoard: 'Back to the ranking', close: 'Close', currentRound: 'Current round',
-    roundsLoading: 'Loading…', roundsFailed: 'Cannot load: the server is not reachable.', roundsEmpty: 'No rounds yet.',
+    downloadCSV: 'Download CSV', roundsLoading: 'Loading…', roundsFailed: 'Cannot load: the server is not reachable.', roundsEmpty: 'No rounds yet.',
     duration: (s) => (s < 60 ? `${s} s` : s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`),
     roundSeconds: 'Length', roundTitle: 'Title', startRound: 'Start a round', stopRound: 'Stop',
     adminFailed: (status, error) => `Failed (${status}) ${error}`, adminOffline: 'The server is not reachable.',

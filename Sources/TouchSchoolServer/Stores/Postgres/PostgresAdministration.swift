@@ -21,11 +21,7 @@ public enum PostgresAdministration {
                 // One import at a time; servers keep playing meanwhile.
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock + 1))", logger: logger)
                 let current = try await currentCatalog(connection, starterCatalogPath: starterCatalogPath, logger: logger)
-                if case let .official(edition) = current.source, list.edition < edition, !force {
-                    throw PostgresSetupError(message: "this list is the edition of \(list.edition), older than the one imported "
-                                             + "(\(edition)): importing it would mark the newer schools as no longer listed. "
-                                             + "Import it anyway with --force.")
-                }
+                if !force { try CatalogImport.check(current: current, official: list) }
                 var scored: Set<String> = []
                 for try await school in try await connection.query(
                     "SELECT school FROM touchschool_scores WHERE total > 0 UNION SELECT school FROM touchschool_devices WHERE school IS NOT NULL",
@@ -189,6 +185,9 @@ public enum PostgresAdministration {
                 return try await body(client)
             } catch let error as PostgresSetupError {
                 throw error
+            } catch let error as PostgresTransactionError where error.closureError is ImportRefusal {
+                // Said by the command in the user's language.
+                throw error.closureError!
             } catch {
                 throw PostgresSetupError(message: "PostgreSQL at \(PostgresSchema.redacted(url)): \(PostgresSchema.describe(error))")
             }

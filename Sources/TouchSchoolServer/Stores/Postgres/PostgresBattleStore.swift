@@ -8,16 +8,16 @@ import TouchSchoolStore
 ///
 /// A commit window is one transaction, in an order that keeps servers from deadlocking and
 /// holds the contended rows for the least time:
-/// 1. the devices' rows, locked (and created) in device-key order, read, and the current round;
+/// 1. the devices' rows, locked (and created) in device-key order, read, and the rounds taking batches;
 /// 2. `CommitTransaction.plan` on them, as every store applies it (the scores start empty, so
 ///    what it adds are this window's increments);
 /// 3. the devices' new last batch numbers and players written, their tallies, and what the
-///    round counted;
+///    rounds counted;
 /// 4. last, just before COMMIT, the hot rows: the board's version (one row: it orders every
 ///    change of the board) and the schools' totals, added to in school-id order;
 /// 5. COMMIT, with a NOTIFY that wakes the other servers' polls. Only then is anything acknowledged.
 /// A batch whose COMMIT was lost with the connection is sent again by its client and found
-/// applied by its device's last number: counted once, in the totals and in the round.
+/// applied by its device's last number: counted once, in the totals and in each round.
 final class PostgresBattleStore: BattleStore {
     let client: PostgresClient
     let logger: Logger
@@ -141,9 +141,17 @@ final class PostgresBattleStore: BattleStore {
             try await Self.take(locked, into: &rows)
         }
         (rows.activities, rows.banned) = try await PostgresOperator.activities(of: devices, on: connection, logger: logger)
-        // The round as saved now (`PostgresRounds`: read without a lock, a start or a stop counts
-        // from the commits that read after it).
-        rows.round = try await PostgresRounds.current(on: connection, logger: logger)
+        // The rounds taking batches as saved now (`PostgresRounds`: read without a lock, a start or
+        // a stop counts from the commits that read after it).
+        var limit = CommitTransaction.roundsFirstRead
+        while true {
+            let newest = try await PostgresRounds.list(limit: limit, on: connection, logger: logger)
+            if let open = CommitTransaction.roundsTakingBatches(newestFirst: newest, limit: limit, atMs: nowMs) {
+                rows.rounds = open
+                break
+            }
+            limit *= 4
+        }
         // 2. The rules, as every store applies them (`CommitTransaction.plan`); only the devices
         // locked can change (the others only repeat).
         let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)

@@ -10,10 +10,10 @@ import TouchSchoolCore
 /// A start or a stop is one transaction that holds the rounds' table against the others (not
 /// against reads, and commits only read it: none waits for another): two operators starting
 /// rounds through two servers at once make two rounds, the later stopping the earlier, never two
-/// running. A commit reads the current round without a
-/// lock, in its own transaction: one under way when a round starts or stops counts by the round
+/// running. A commit reads the rounds taking batches (`CommitTransaction.roundsTakingBatches`) without a
+/// lock, in its own transaction: one under way when a round starts or stops counts by the rounds
 /// it read, as if it had been saved a moment earlier (a start loses nothing by it: its window
-/// opens after the countdown).
+/// opens after the countdown, and the round it stops keeps its grace).
 enum PostgresRounds {
     /// The newest round, the current one (nil: none was ever started).
     static func current(on connection: PostgresConnection, logger: Logger) async throws -> Round? {
@@ -55,9 +55,12 @@ enum PostgresRounds {
         throw PostgresSetupError(message: "the new round's row was not returned")
     }
 
-    /// Moves a round's end (a stop).
-    static func setEnd(of id: Int64, to endsAtMs: Int64, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("UPDATE touchschool_rounds SET ends_at_ms = \(endsAtMs) WHERE id = \(id)", logger: logger)
+    /// Moves a round's window as `Round.stopped` moved it: its end, and its start too when it was
+    /// stopped in its countdown.
+    static func setWindow(of round: Round, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            UPDATE touchschool_rounds SET starts_at_ms = \(round.startsAtMs), ends_at_ms = \(round.endsAtMs) WHERE id = \(round.id)
+            """, logger: logger)
     }
 
     /// Adds what a commit counted (`CommitTransaction.Plan.rounds`) to the devices' counts in the
@@ -136,7 +139,7 @@ extension PostgresBattleStore {
             try await client.withTransaction(logger: logger) { connection in
                 // The next round stops the one still running: one round counts at a time.
                 if let current = try await PostgresRounds.lockCurrent(on: connection, logger: logger), current.endsAtMs > nowMs {
-                    try await PostgresRounds.setEnd(of: current.id, to: current.stopped(atMs: nowMs).endsAtMs, on: connection, logger: logger)
+                    try await PostgresRounds.setWindow(of: current.stopped(atMs: nowMs), on: connection, logger: logger)
                 }
                 return try await PostgresRounds.insert(title: asked.title, startsAtMs: asked.startsAtMs, endsAtMs: asked.endsAtMs,
                                                        on: connection, logger: logger)
@@ -150,7 +153,7 @@ extension PostgresBattleStore {
             try await client.withTransaction(logger: logger) { connection in
                 guard let current = try await PostgresRounds.lockCurrent(on: connection, logger: logger) else { return nil }
                 let stopped = current.stopped(atMs: nowMs)
-                if stopped != current { try await PostgresRounds.setEnd(of: stopped.id, to: stopped.endsAtMs, on: connection, logger: logger) }
+                if stopped != current { try await PostgresRounds.setWindow(of: stopped, on: connection, logger: logger) }
                 return stopped
             }
         }

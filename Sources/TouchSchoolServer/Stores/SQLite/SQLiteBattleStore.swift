@@ -87,7 +87,14 @@ final class SQLiteBattleStore: BattleStore {
                     rows.devices[device] = record
                     rows.players[device] = player
                 }
-                rows.round = try write.currentRound()
+                var limit = CommitTransaction.roundsFirstRead
+                while true {
+                    if let open = CommitTransaction.roundsTakingBatches(newestFirst: try write.rounds(limit: limit), limit: limit, atMs: nowMs) {
+                        rows.rounds = open
+                        break
+                    }
+                    limit *= 4
+                }
                 let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)
                 var changes: [String: ChangedDevice] = [:]
                 for row in plan.devices {
@@ -139,7 +146,7 @@ final class SQLiteBattleStore: BattleStore {
             try database.write { write throws(SQLiteError) -> Round in
                 // The next round stops the one still running: one round counts at a time.
                 if let current = try write.currentRound(), current.endsAtMs > nowMs {
-                    try write.setRoundEnd(id: current.id, endsAtMs: current.stopped(atMs: nowMs).endsAtMs)
+                    try write.setRoundWindow(current.stopped(atMs: nowMs))
                 }
                 return try write.startRound(title: asked.title, startsAtMs: asked.startsAtMs, endsAtMs: asked.endsAtMs)
             }
@@ -151,7 +158,7 @@ final class SQLiteBattleStore: BattleStore {
             try database.write { write throws(SQLiteError) -> Round? in
                 guard let current = try write.currentRound() else { return nil }
                 let stopped = current.stopped(atMs: nowMs)
-                if stopped != current { try write.setRoundEnd(id: stopped.id, endsAtMs: stopped.endsAtMs) }
+                if stopped != current { try write.setRoundWindow(stopped) }
                 return stopped
             }
         }
