@@ -198,6 +198,19 @@ enum ServeGreeting {
             : "A device at \(address) tried https://, but this server speaks http:// only: tell the students to type the address with http://, as printed above.\n"
     }
 
+    /// A line of `serve`'s laid out for a terminal `width` columns wide (nil: not a terminal, left
+    /// as it is, one line for a script or a log): broken between words, its next lines indented,
+    /// so that the terminal never breaks one in the middle ("학\n생들에게").
+    static func fitted(_ line: String, width: Int?) -> String {
+        guard let width, width > 20 else { return line }
+        let text = line.hasSuffix("\n") ? String(line.dropLast()) : line
+        let first = DisplayWidth.wrap(text, toWidth: width)
+        guard first.count > 1 else { return line }
+        // The lines after the first, two columns in, wrapped again to the narrower width.
+        let rest = DisplayWidth.wrap(first.dropFirst().joined(separator: " "), toWidth: width - 2)
+        return ([first[0]] + rest.map { "  " + $0 }).joined(separator: "\n") + "\n"
+    }
+
     /// Seconds to one decimal, rounded: "1.4".
     private static func tenths(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components

@@ -37,16 +37,16 @@ enum Serving {
         configuration.adminTokenFile = request.adminTokenFile
         configuration.adminToken = request.adminToken
         configuration.activityInterval = .seconds(request.activitySeconds ?? 60)
+        let columns = terminalColumns()
         configuration.reportActivity = { activity in
-            try? output.write(ServeGreeting.activity(activity, language: request.language))
+            try? output.write(ServeGreeting.fitted(ServeGreeting.activity(activity, language: request.language), width: columns))
         }
         configuration.reportHTTPSAttempt = { address in
-            try? output.write(ServeGreeting.httpsAttempt(from: address, language: request.language))
+            try? output.write(ServeGreeting.fitted(ServeGreeting.httpsAttempt(from: address, language: request.language), width: columns))
         }
         // The listening line first, as docs/operations.md promises scripts, once HTTP and SSH
         // are both up: the SSH listener is often up before the HTTP one.
         let token = tokenPlace(request)
-        let columns = terminalColumns()
         let greeting = ServeOutput(output, expectsSSH: request.sshPort != nil) { http, ssh in
             ServeGreeting.text(hosts: http.hosts, port: http.port, ssh: ssh, token: token, language: request.language,
                                width: min(ServeGreeting.width, columns ?? ServeGreeting.width))

@@ -315,6 +315,28 @@ import TouchSchoolView
         #expect(log.periodEnded(players: 2, total: 100, slowestSave: .seconds(1)) == ServerActivity(players: 2, taps: 0, slowestSave: .seconds(1)))
     }
 
+    /// The lines `serve` prints while it runs, on a terminal: broken between words at its width
+    /// (the Korean https note was 123 columns, and the terminal broke it inside "학생들에게"), the
+    /// lines after the first indented; not on a pipe, where a script reads one line.
+    @Test(arguments: [40, 60, 80])
+    func theLinesWhileItRunsBreakBetweenWordsOnATerminal(width: Int) {
+        let slow = ServerActivity(players: 1_234, taps: 56_789, slowestSave: .milliseconds(1_450))
+        for language in [Language.korean, .english] {
+            for line in [ServeGreeting.httpsAttempt(from: "192.168.100.200", language: language),
+                         ServeGreeting.activity(slow, language: language)] {
+                let fitted = ServeGreeting.fitted(line, width: width)
+                let lines = fitted.split(separator: "\n").map(String.init)
+                #expect(fitted.hasSuffix("\n"))
+                #expect(lines.allSatisfy { DisplayWidth.of($0) <= width }, "\(lines)")
+                #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }, "\(lines)")
+                // The same words in the same order: no word cut in two.
+                #expect(lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+                        == line.trimmingCharacters(in: .whitespacesAndNewlines), "\(lines)")
+                #expect(ServeGreeting.fitted(line, width: nil) == line, "a pipe gets one line")
+            }
+        }
+    }
+
     @Test func theActivityLineInBothLanguages() {
         let activity = ServerActivity(players: 12, taps: 3456)
         #expect(ServeGreeting.activity(activity, language: .korean) == "접속 12명 · 최근 1분 터치 3,456번\n")
