@@ -64,7 +64,7 @@ enum Serving {
         }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = request.logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .info
+            handler.logLevel = logLevel(request.logLevel, standardErrorIsTerminal: isatty(STDERR_FILENO) == 1)
             return handler
         }
         let logger = Logger(label: "touchschool.serve")
@@ -105,6 +105,14 @@ enum Serving {
     }
 
     /// The terminal's width when standard output is one, for the greeting's layout.
+    /// The log's level: `LOG_LEVEL`'s when given. Else, on a terminal (the teacher's, which the
+    /// greeting, the minute lines and the https note speak to in the teacher's words), warnings
+    /// and errors only, not a line in English for every SSH player who comes and goes; elsewhere
+    /// (a service's journal, a file) `info`: every admin request and SSH player, as ever.
+    static func logLevel(_ given: String?, standardErrorIsTerminal: Bool) -> Logger.Level {
+        given.flatMap(Logger.Level.init(rawValue:)) ?? (standardErrorIsTerminal ? .warning : .info)
+    }
+
     private static func terminalColumns() -> Int? {
         var size = winsize()
         guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import Testing
 import TouchSchoolQRCode
@@ -335,6 +336,16 @@ import TouchSchoolView
                 #expect(ServeGreeting.fitted(line, width: nil) == line, "a pipe gets one line")
             }
         }
+    }
+
+    /// The teacher's terminal gets words, not a log line in English for every SSH player who comes
+    /// and goes; a service's journal or a file keeps every notice; LOG_LEVEL decides when given.
+    @Test func theLogOnATerminalSaysWarningsOnlyUnlessAsked() {
+        #expect(Serving.logLevel(nil, standardErrorIsTerminal: true) == .warning)
+        #expect(Serving.logLevel(nil, standardErrorIsTerminal: false) == .info)
+        #expect(Serving.logLevel("debug", standardErrorIsTerminal: true) == .debug)
+        #expect(Serving.logLevel("info", standardErrorIsTerminal: true) == .info)
+        #expect(Serving.logLevel("loud", standardErrorIsTerminal: false) == .info, "a level it does not know: the default")
     }
 
     @Test func theActivityLineInBothLanguages() {
