@@ -37,9 +37,9 @@ public enum TerminalStyle {
         case .warning: return Look(foreground: .white, background: .red, colorAttributes: .bold, monochromeAttributes: [.reverse, .bold])
         case .rankUp: return Look(foreground: .green, colorAttributes: .bold, monochromeAttributes: .bold)
         case .rankDown: return Look(foreground: .red, monochromeAttributes: .dim)
-        case .effectFresh: return Look(foreground: .white, colorAttributes: .bold, monochromeAttributes: .bold)
-        case .effectFading: return Look(foreground: .cyan)
-        case .effectFaint: return Look(foreground: .blue, colorAttributes: .dim, monochromeAttributes: .dim)
+        case .puffFresh: return Look(foreground: .white, colorAttributes: .bold, monochromeAttributes: .bold)
+        case .puffFading: return Look(foreground: .cyan)
+        case .puffFaint: return Look(foreground: .blue, colorAttributes: .dim, monochromeAttributes: .dim)
         case .inputLine: return Look(foreground: .black, background: .white, monochromeAttributes: .reverse)
         }
     }

@@ -13,9 +13,9 @@ public enum CellStyle: UInt8, CaseIterable, Sendable {
     case warning
     case rankUp
     case rankDown
-    case effectFresh
-    case effectFading
-    case effectFaint
+    case puffFresh
+    case puffFading
+    case puffFaint
     case inputLine
 }
 

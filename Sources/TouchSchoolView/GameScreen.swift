@@ -48,10 +48,10 @@ extension Frame {
         let area = layout.playArea
         guard area.width > 0, area.height > 0 else { return }
         var anyVisible = false
-        for effect in state.effects.effects {
-            guard let stage = EffectRing.stage(of: effect, at: now) else { continue }
+        for puff in state.puffs.puffs {
+            guard let stage = PuffRing.stage(of: puff, at: now) else { continue }
             anyVisible = true
-            drawPuff(effect, stage: stage, in: area)
+            drawPuff(puff, stage: stage, in: area)
         }
         if !anyVisible {
             let hint = DisplayWidth.truncate(strings.mashHint, toWidth: area.width)
@@ -59,11 +59,11 @@ extension Frame {
         }
     }
 
-    private mutating func drawPuff(_ effect: Effect, stage: Int, in area: Rect) {
-        let centerColumn = area.x + min(area.width - 1, max(0, Int(effect.x * Float(area.width))))
-        let centerRow = area.y + min(area.height - 1, max(0, Int(effect.y * Float(area.height))))
-        let style: CellStyle = stage == 0 ? .effectFresh : stage >= EffectRing.fadeStages - 1 ? .effectFaint : .effectFading
-        for cell in SmokePuff.cells(variant: effect.variant, stage: stage, angle: effect.angle) {
+    private mutating func drawPuff(_ puff: Puff, stage: Int, in area: Rect) {
+        let centerColumn = area.x + min(area.width - 1, max(0, Int(puff.x * Float(area.width))))
+        let centerRow = area.y + min(area.height - 1, max(0, Int(puff.y * Float(area.height))))
+        let style: CellStyle = stage == 0 ? .puffFresh : stage >= PuffRing.fadeStages - 1 ? .puffFaint : .puffFading
+        for cell in SmokePuff.cells(variant: puff.variant, stage: stage, angle: puff.angle) {
             let column = centerColumn + cell.dx, row = centerRow + cell.dy
             guard area.contains(column: column, row: row) else { continue }
             grid.put(cell.glyph, column: column, row: row, style: style)

@@ -85,7 +85,7 @@ import TouchSchoolTestSupport
         #expect(game.leaderboard.count(of: 0) == 100)
         #expect(game.pendingChanges.scoreDeltas == ["S1": 100])
         #expect(game.pendingChanges.playerTaps == 100)
-        #expect(game.effects.count == EffectRing.capacity)
+        #expect(game.puffs.count == PuffRing.capacity)
         #expect(game.warning == nil)
     }
 
@@ -120,9 +120,9 @@ import TouchSchoolTestSupport
         let area = game.layout.playArea
         _ = update(&game, .click(column: area.x + area.width - 1, row: area.y), now: .milliseconds(10))
         #expect(game.counter.myTaps == 1)
-        let effect = try! #require(game.effects.effects.last)
-        #expect(effect.x > 0.9)
-        #expect(effect.y < 0.2)
+        let puff = try! #require(game.puffs.puffs.last)
+        #expect(puff.x > 0.9)
+        #expect(puff.y < 0.2)
         _ = update(&game, .click(column: 0, row: 0), now: .milliseconds(500))
         #expect(game.counter.myTaps == 1, "a click on the header is not a tap")
     }
@@ -132,9 +132,9 @@ import TouchSchoolTestSupport
         _ = update(&game, .key(.character("q")), now: .milliseconds(0))
         _ = update(&game, .key(.character("m")), now: .milliseconds(200))
         _ = update(&game, .key(.character("ㅔ")), now: .milliseconds(400))
-        let effects = game.effects.effects
-        #expect(effects[0].x < effects[2].x, "q is left of p (ㅔ)")
-        #expect(effects[0].y < effects[1].y, "the top row is high")
+        let puffs = game.puffs.puffs
+        #expect(puffs[0].x < puffs[2].x, "q is left of p (ㅔ)")
+        #expect(puffs[0].y < puffs[1].y, "the top row is high")
     }
 
     @Test func theFirstTickSyncsThenEveryHalfSecondAfterTheAnswer() {
@@ -308,13 +308,13 @@ import TouchSchoolTestSupport
         #expect(game.ranking.league == .levelInProvince(.elementary, "부산광역시"))
     }
 
-    @Test func aMillionTapsKeepThirtyEffects() {
+    @Test func aMillionTapsKeepThirtyPuffs() {
         var game = makeGame(school: 0)
         let keys = Array("qwertyuiopasdfghjklzxcvbnm")
         for i in 0..<20_000 {
             _ = update(&game, .key(.character(keys[i % keys.count])), now: .milliseconds(Int64(i) * 30))
         }
-        #expect(game.effects.count == EffectRing.capacity)
+        #expect(game.puffs.count == PuffRing.capacity)
         #expect(game.counter.myTaps == 20_000)
     }
 }

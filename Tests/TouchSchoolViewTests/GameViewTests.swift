@@ -4,14 +4,14 @@ import TouchSchoolCore
 @testable import TouchSchoolView
 
 @Suite(.onOwnThreads) struct GameViewTests {
-    static let effectStyles: Set<CellStyle> = [.effectFresh, .effectFading, .effectFaint]
+    static let puffStyles: Set<CellStyle> = [.puffFresh, .puffFading, .puffFaint]
 
-    /// Cells drawn with each effect style, and whether any lies outside `area`.
-    func effectCells(in grid: CellGrid, area: Rect) -> (styles: [CellStyle: Int], outside: Int) {
+    /// Cells drawn with each puff style, and whether any lies outside `area`.
+    func puffCells(in grid: CellGrid, area: Rect) -> (styles: [CellStyle: Int], outside: Int) {
         var styles: [CellStyle: Int] = [:]
         var outside = 0
         for row in 0..<grid.height {
-            for column in 0..<grid.width where Self.effectStyles.contains(grid[column, row].style) {
+            for column in 0..<grid.width where Self.puffStyles.contains(grid[column, row].style) {
                 styles[grid[column, row].style, default: 0] += 1
                 if !area.contains(column: column, row: row) { outside += 1 }
             }
@@ -26,20 +26,20 @@ import TouchSchoolCore
         _ = update(&state, .key(.character("g")), now: tapped)
         let area = state.layout.playArea
 
-        let fresh = effectCells(in: view(state, now: tapped), area: area)
+        let fresh = puffCells(in: view(state, now: tapped), area: area)
         #expect(fresh.outside == 0)
-        #expect(fresh.styles[.effectFresh, default: 0] > 0)
-        #expect(fresh.styles[.effectFading] == nil && fresh.styles[.effectFaint] == nil)
+        #expect(fresh.styles[.puffFresh, default: 0] > 0)
+        #expect(fresh.styles[.puffFading] == nil && fresh.styles[.puffFaint] == nil)
 
-        let fading = effectCells(in: view(state, now: tapped.adding(milliseconds: 300)), area: area)
-        #expect(fading.styles[.effectFading, default: 0] > 0 && fading.styles[.effectFresh] == nil)
-        #expect(fading.styles[.effectFading, default: 0] <= fresh.styles[.effectFresh, default: 0])
+        let fading = puffCells(in: view(state, now: tapped.adding(milliseconds: 300)), area: area)
+        #expect(fading.styles[.puffFading, default: 0] > 0 && fading.styles[.puffFresh] == nil)
+        #expect(fading.styles[.puffFading, default: 0] <= fresh.styles[.puffFresh, default: 0])
 
-        let faint = effectCells(in: view(state, now: tapped.adding(milliseconds: 800)), area: area)
-        #expect(faint.styles[.effectFaint, default: 0] > 0 && faint.styles.count == 1)
+        let faint = puffCells(in: view(state, now: tapped.adding(milliseconds: 800)), area: area)
+        #expect(faint.styles[.puffFaint, default: 0] > 0 && faint.styles.count == 1)
 
         let gone = view(state, now: tapped.adding(milliseconds: 1_100))
-        #expect(effectCells(in: gone, area: area).styles.isEmpty)
+        #expect(puffCells(in: gone, area: area).styles.isEmpty)
         #expect(gone.contains("아무 키나 마구 누르세요!"))
         #expect(!view(state, now: tapped).contains("아무 키나 마구 누르세요!"))
     }
@@ -56,7 +56,7 @@ import TouchSchoolCore
             _ = update(&state, .click(column: column, row: row), now: now)
         }
         let grid = view(state, now: now)
-        let cells = effectCells(in: grid, area: area)
+        let cells = puffCells(in: grid, area: area)
         #expect(cells.outside == 0)
         #expect(cells.styles.values.reduce(0, +) > 8)
         // The header and the panel are untouched by smoke.
@@ -68,11 +68,11 @@ import TouchSchoolCore
     @Test func thirtyPuffsAtOnceAllShowWithSafeGlyphs() {
         var state = Fixture.game(.korean, columns: 200, rows: 60)
         let end = Fixture.tap(40, into: &state, from: Fixture.start)
-        #expect(state.effects.count == 30)  // never more than 30 puffs at once
+        #expect(state.puffs.count == 30)  // never more than 30 puffs at once
         let grid = view(state, now: end)
         var glyphs = Set<Character>()
         for row in 0..<grid.height {
-            for column in 0..<grid.width where Self.effectStyles.contains(grid[column, row].style) {
+            for column in 0..<grid.width where Self.puffStyles.contains(grid[column, row].style) {
                 glyphs.insert(grid[column, row].character)
             }
         }
@@ -87,10 +87,10 @@ import TouchSchoolCore
         }
         for variant in UInt8(0)..<4 {
             for angle in UInt8(0)..<8 {
-                let sizes = (0..<EffectRing.fadeStages).map { shape(variant, $0, angle).count }
+                let sizes = (0..<PuffRing.fadeStages).map { shape(variant, $0, angle).count }
                 #expect(sizes.first! > sizes.last!)
                 #expect(sizes.allSatisfy { $0 >= 1 })
-                for stage in 0..<EffectRing.fadeStages {
+                for stage in 0..<PuffRing.fadeStages {
                     for cell in SmokePuff.cells(variant: variant, stage: stage, angle: angle) {
                         #expect(TerminalWidth.of(cell.glyph) == 1 && cell.glyph.allSatisfy(\.isASCII))
                         #expect(abs(cell.dx) <= 8 && abs(cell.dy) <= 4)

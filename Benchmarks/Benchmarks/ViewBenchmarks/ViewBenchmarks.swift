@@ -3,7 +3,7 @@ import BenchmarkSupport
 import TouchSchoolCore
 import TouchSchoolView
 
-/// One frame at 200×60: the game screen with 30 live effects and the leaderboard, and the
+/// One frame at 200×60: the game screen with 30 live puffs and the leaderboard, and the
 /// full ranking screen (from the catalog in memory, and mapped from its snapshot as the game reads
 /// it); beside the baseline of merely clearing a grid of that size.
 let benchmarks: @Sendable () -> Void = {
@@ -15,7 +15,7 @@ let benchmarks: @Sendable () -> Void = {
         _ = update(&state, .key(.character(keys[i % keys.count])), now: .milliseconds(Int64(i) * 20))
     }
     let frameTime = Instant.milliseconds(600)
-    precondition(state.effects.count == 30)
+    precondition(state.puffs.count == 30)
     let game = state
     _ = update(&state, .key(.tab), now: frameTime)
     let ranking = state
@@ -27,7 +27,7 @@ let benchmarks: @Sendable () -> Void = {
     let mappedRanking = mappedState
 
     let configuration = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, maxDuration: .seconds(5))
-    Benchmark("frame: game screen 200x60, 30 effects", configuration: configuration) { _ in
+    Benchmark("frame: game screen 200x60, 30 puffs", configuration: configuration) { _ in
         blackHole(view(game, now: frameTime))
     }
     Benchmark("frame: ranking screen 200x60", configuration: configuration) { _ in

@@ -20,7 +20,7 @@ public enum GameEvent: Equatable, Sendable {
     /// Text the terminal marked as pasted (bracketed paste): never taps.
     case paste(String)
     case resize(columns: Int, rows: Int)
-    /// Time passes: fades effects, refreshes the ranking baseline, asks for a sync when due.
+    /// Time passes: fades puffs, refreshes the ranking baseline, asks for a sync when due.
     case tick
     /// SIGTERM, SIGHUP or SIGPIPE: save and quit.
     case terminate

@@ -77,7 +77,7 @@ public struct GameState: Sendable {
     public internal(set) var search: SchoolSearch
     public var leaderboard: Leaderboard
     public var counter: TapCounter
-    public var effects: EffectRing
+    public var puffs: PuffRing
     public var tapGuard: TapGuard
     public var random: RandomSource
     public var language: Language
@@ -140,7 +140,7 @@ public struct GameState: Sendable {
         self.leaderboard = Leaderboard(catalog: catalog, counts: saved.counts(in: catalog))
         let record = saved.players[player] ?? PlayerRecord()
         self.counter = TapCounter(myTaps: record.taps, bestTapsPerSecond: record.bestTapsPerSecond)
-        self.effects = EffectRing()
+        self.puffs = PuffRing()
         self.tapGuard = TapGuard()
         self.random = RandomSource(seed: seed)
         self.language = language
@@ -180,6 +180,6 @@ public struct GameState: Sendable {
 
     /// Whether anything moves on screen, so the front end knows it may sleep.
     public func isAnimating(at now: Instant) -> Bool {
-        effects.hasVisibleEffects(at: now) || warning != nil
+        puffs.hasVisiblePuffs(at: now) || warning != nil
     }
 }

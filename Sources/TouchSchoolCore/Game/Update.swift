@@ -291,7 +291,7 @@ extension GameState {
             // A little scatter, so that mashing one key still looks like smoke, not a stamp.
             let jitterX = Float.random(in: -0.03...0.03, using: &random)
             let jitterY = Float.random(in: -0.08...0.08, using: &random)
-            effects.add(Effect(
+            puffs.add(Puff(
                 x: min(1, max(0, landing.x + jitterX)), y: min(1, max(0, landing.y + jitterY)), born: now,
                 variant: UInt8.random(in: 0..<4, using: &random), angle: UInt8.random(in: 0..<8, using: &random)
             ))
