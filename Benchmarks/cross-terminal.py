@@ -38,6 +38,8 @@ import tempfile
 import time
 import urllib.request
 
+import benchlib
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEADER_SCHOOL, OTHER_SCHOOL = "S0001", "S0006"
 LEADER_NAME = "서울고등학교"
@@ -87,15 +89,10 @@ def wait_for(predicate, timeout, every=0.005):
     return None
 
 
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
-
-
 def summary(name, values, wanted):
     if not values:
         return f"{name}: nothing seen"
-    return (f"{name}: p50 {percentile(values, 0.5):.0f} ms, p90 {percentile(values, 0.9):.0f} ms, max {max(values):.0f} ms "
+    return (f"{name}: p50 {benchlib.percentile(values, 0.5):.0f} ms, p90 {benchlib.percentile(values, 0.9):.0f} ms, max {max(values):.0f} ms "
             f"({len(values)} of {wanted})")
 
 
@@ -274,9 +271,9 @@ def main():
 
         own, seen = timed_presses(args.keys, key, lambda: my_taps(pane("leader")) or 0, time.monotonic)
         print("key -> the other terminal (ms):", ", ".join(f"{v:.0f}" for v in seen))
-        print(f"other terminal: p50 {percentile(seen, 0.5):.0f} ms, p90 {percentile(seen, 0.9):.0f} ms, max {max(seen):.0f} ms "
-              f"({len(seen)} of {args.keys} keys); floor p90 <= 500 ms: {'met' if percentile(seen, 0.9) <= 500 else 'MISSED'}")
-        print(f"baseline, own screen: p50 {percentile(own, 0.5):.0f} ms, p90 {percentile(own, 0.9):.0f} ms (capture-pane polling every 5 ms)")
+        print(f"other terminal: p50 {benchlib.percentile(seen, 0.5):.0f} ms, p90 {benchlib.percentile(seen, 0.9):.0f} ms, max {max(seen):.0f} ms "
+              f"({len(seen)} of {args.keys} keys); floor p90 <= 500 ms: {'met' if benchlib.percentile(seen, 0.9) <= 500 else 'MISSED'}")
+        print(f"baseline, own screen: p50 {benchlib.percentile(own, 0.5):.0f} ms, p90 {benchlib.percentile(own, 0.9):.0f} ms (capture-pane polling every 5 ms)")
         if args.browser:
             browser_legs(url, args.keys, work)
     finally:

@@ -26,7 +26,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import socket
 import struct
 import subprocess
@@ -34,6 +33,8 @@ import sys
 import tempfile
 import threading
 import time
+
+import benchlib
 
 ENDPOINTS = {
     # The projector's code of its join address: the same text each time, as a projector asks.
@@ -46,13 +47,6 @@ ENDPOINTS = {
     "scores": lambda i: "/v1/scores",
 }
 DEFAULT_RATES = {"qr": 5, "qr-varied": 5, "search": 38.5, "healthz": 38.5, "schools": 2, "scores": 5}
-
-
-def percentile(values, fraction):
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def cpu_seconds(pid):
@@ -200,31 +194,6 @@ def flood_process(port, addresses, endpoint, rate, seconds, queue):
     queue.put(counts)
 
 
-def start_server(program, data, folder):
-    """`program serve --port 0` on `data` (its log in `folder`), in a session of its own; the
-    process and its port, once it says where it listens."""
-    log = open(os.path.join(folder, "server.log"), "w")
-    server = subprocess.Popen([program, "serve", "--port", "0", "--data-dir", data],
-                              stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
-    for line in server.stdout:
-        found = re.search(r"listening on http://127\.0\.0\.1:(\d+) ", line)
-        if found:
-            threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
-            return server, int(found.group(1))
-    stop_server(server)
-    raise RuntimeError("the server did not say where it listens")
-
-
-def stop_server(server):
-    """SIGTERM (it saves and closes), SIGKILL after 20 s."""
-    os.killpg(server.pid, signal.SIGTERM)
-    try:
-        server.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait()
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--server", required=True, help="touchschool-network (or touchschool) to run as `serve`")
@@ -240,10 +209,10 @@ def main():
     folder = tempfile.mkdtemp(prefix="touchschool-flood-")
     if options.list:
         subprocess.run([options.server, "import", options.list, "--data-dir", os.path.join(folder, "data")], check=True, capture_output=True)
-    server, port = start_server(options.server, os.path.join(folder, "data"), folder)
+    server, port = benchlib.start_server(options.server, os.path.join(folder, "data"), os.path.join(folder, "server.log"))
     try:
         player = Player(port, "127.0.0.2")
-        player.send({"type": "hello", "protocol": 1, "device": player.device, "player": "probe"})
+        player.send({"type": "hello", "protocol": 2, "device": player.device, "player": "probe"})
         threading.Thread(target=player.read_acks, daemon=True).start()
         player.tap("S0001", 3)  # warm up
 
@@ -267,8 +236,8 @@ def main():
                 process.join()
             cpu = (cpu_seconds(server.pid) - started_cpu) / (time.monotonic() - started)
             answered = sum(value for key, value in counts.items() if key != "errors")
-            print(json.dumps({"phase": name, "acks": len(latencies), "ackP50ms": round(percentile(latencies, 0.5), 1),
-                              "ackP99ms": round(percentile(latencies, 0.99), 1), "ackMaxms": round(max(latencies or [0]), 1),
+            print(json.dumps({"phase": name, "acks": len(latencies), "ackP50ms": round(benchlib.upper_percentile(latencies, 0.5), 1),
+                              "ackP99ms": round(benchlib.upper_percentile(latencies, 0.99), 1), "ackMaxms": round(max(latencies or [0]), 1),
                               "serverCores": round(cpu, 2), "floodPerSecond": round(answered / options.seconds),
                               "floodStatuses": {str(k): v for k, v in sorted(counts.items(), key=str)}}), flush=True)
 
@@ -276,7 +245,7 @@ def main():
         for endpoint in (sorted(set(ENDPOINTS)) if options.endpoint == "all" else [options.endpoint]):
             phase(f"flood {endpoint}", endpoint)
     finally:
-        stop_server(server)
+        benchlib.stop_server(server)
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -19,6 +19,8 @@ import sys
 import tempfile
 import time
 
+import benchlib
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -52,8 +54,8 @@ def main():
     result = {
         "dir": os.path.abspath(args.dir),
         "syncs": count,
-        "p50ms": round(times[count // 2], 1),
-        "p99ms": round(times[min(count - 1, int(count * 0.99))], 1),
+        "p50ms": round(benchlib.upper_percentile(times, 0.5), 1),
+        "p99ms": round(benchlib.upper_percentile(times, 0.99), 1),
         "maxms": round(times[-1], 1),
         "over100ms": sum(ms > 100 for ms in times),
         "over250ms": sum(ms > 250 for ms in times),

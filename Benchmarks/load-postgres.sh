@@ -11,6 +11,7 @@
 # Raw results (one JSON object a line): $LOAD_RESULTS (default /tmp/touchschool-load-pg.jsonl).
 set -euo pipefail
 cd "$(dirname "$0")"
+. ./loadlib.sh
 
 STEPS=${LOAD_STEPS:-"1000 2000 3000 4000 5000"}
 DURATION=${LOAD_DURATION:-20}
@@ -38,9 +39,9 @@ run() { # label players [generator options…]
     local label=$1 players=$2 line
     shift 2
     line=$(timeout $((150 + players / 50 + DURATION)) "$BIN/LoadGenerator" --kind real --server "$SERVER" \
-        --players "$players" --ramp "$RAMP" --duration "$DURATION" "$@" | grep '^RESULT ' | head -1 | cut -c8-) || true
+        --players "$players" --ramp "$RAMP" --duration "$DURATION" "$@" | generator_result) || true
     if [ -z "$line" ]; then line="{\"players\":$players,\"lost\":-1,\"ackP99ms\":-1}"; fi
-    line=$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); r["label"]=sys.argv[2]; print(json.dumps(r))' "$line" "$label")
+    line=$(json_with "$line" label "\"$label\"")
     echo "$line" >> "$RESULTS"
     echo "$line" >&2
 }
@@ -65,9 +66,8 @@ done
 
 python3 - "$RESULTS" <<'PY'
 import json, sys
+from benchlib import figure as f
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
-def f(v, digits=0):
-    return "—" if v is None or (isinstance(v, (int, float)) and v < 0) else f"{v:,.{digits}f}"
 names = {"embedded": "1 embedded", "postgres-1": "1 on PostgreSQL", "postgres-2": "2 on PostgreSQL"}
 print("| players | servers | taps/s acked (offered) | ack p50 | ack p99 | tap→other p99 | servers' cores | server CPU µs / player-s | PostgreSQL cores | commits/s | PostgreSQL transactions/s | rows / commit | PostgreSQL CPU ms / commit | lost |")
 print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")

@@ -23,6 +23,7 @@
 # /tmp/touchschool-load-results.jsonl).
 set -euo pipefail
 cd "$(dirname "$0")"
+. ./loadlib.sh
 
 STEPS=${LOAD_STEPS:-"500 1000 2000 3000 4000"}
 KINDS=${LOAD_KINDS:-"bare real"}
@@ -57,10 +58,10 @@ run() { # kind (bare; real: protocol 2; real-v1: protocol 1; real-tmpfs: protoco
         data=(--data-dir "$MEMORY_DATA")
     fi
     line=$(timeout $((180 + $3 / 50 + DURATION)) "$BIN/LoadGenerator" --kind "$kind" --protocol "$protocol" --server "$2" --players "$3" \
-        --ramp "$RAMP" --duration "$DURATION" "${data[@]}" $([ "$ROUND" != 0 ] && [ "$kind" = real ] && echo --round) | grep '^RESULT ' | head -1 | cut -c8-) || true
+        --ramp "$RAMP" --duration "$DURATION" "${data[@]}" $([ "$ROUND" != 0 ] && [ "$kind" = real ] && echo --round) | generator_result) || true
     if [ -n "$MEMORY_DATA" ]; then
         rm -rf "$MEMORY_DATA"; MEMORY_DATA=
-        [ -n "$line" ] && line=$(python3 -c 'import json, sys; r = json.loads(sys.argv[1]); r["dataInMemory"] = True; print(json.dumps(r))' "$line")
+        [ -n "$line" ] && line=$(json_with "$line" dataInMemory true)
     fi
     if [ -z "$line" ]; then line="{\"kind\":\"$1\",\"protocol\":$protocol,\"players\":$3,\"lost\":-1,\"ackP99ms\":-1}"; fi
     echo "$line" >> "$RESULTS"
@@ -93,10 +94,9 @@ done
 
 python3 - "$RESULTS" <<'EOF'
 import json, sys
+from benchlib import figure as f
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 by = {(r["kind"] + ("-v1" if r.get("protocol") == 1 else "") + ("-tmpfs" if r.get("dataInMemory") else ""), r["players"]): r for r in rows}
-def f(v, digits=0):
-    return "—" if v is None or (isinstance(v, (int, float)) and v < 0) else f"{v:,.{digits}f}"
 def ratio(ours, bare):
     return "—" if ours is None or bare is None or ours < 0 or bare <= 0 else f"{ours / bare:.1f}×"
 def lost(r):

@@ -19,24 +19,14 @@ disabled (every run downloads every file). Baseline: `GET /healthz` from the sam
 one-line document (its DOMContentLoaded). Also when the socket was welcomed
 (`touchschool-online`) and the school directory arrived (`touchschool-directory`).
 """
-import argparse, gzip, json, os, random, re, shutil, signal, statistics, subprocess, sys, tempfile, time, urllib.request
+import argparse, gzip, json, os, random, shutil, statistics, subprocess, tempfile, time, urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
+import benchlib
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def start_server(binary, data):
-    log = open(os.path.join(data, "..", "server.log"), "w")
-    process = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", data], stdout=subprocess.PIPE, stderr=log,
-                               text=True, start_new_session=True)
-    line = process.stdout.readline()
-    match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
-    if not match:
-        process.kill()
-        sys.exit(f"the server did not start: {line}")
-    return process, f"http://127.0.0.1:{match.group(1)}"
 
 
 def prepare(binary, official, folder):
@@ -125,11 +115,6 @@ requestAnimationFrame(frame);
 """
 
 
-def percentile(values, p):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "debug", "touchschool"))
@@ -143,7 +128,8 @@ def main():
         server = driver = None
         try:
             data, ids, label = prepare(options.bin, official, folder)
-            server, url = start_server(options.bin, data)
+            server, port = benchlib.start_server(options.bin, data, os.path.join(folder, "server.log"))
+            url = f"http://127.0.0.1:{port}"
             print(f"## {label}: {len(ids):,} schools, every one with taps\n")
             print("| file | bytes | sent to a browser accepting gzip | gzip -9 (reference) |\n| --- | ---: | ---: | ---: |")
             total = total_served = total_gzip = 0
@@ -170,7 +156,7 @@ def main():
             base = statistics.median(rows["baseline: /healthz DOMContentLoaded"])
             print("| from navigation start (ms) | median | p90 | median / baseline |\n| --- | ---: | ---: | ---: |")
             for name, values in rows.items():
-                print(f"| {name} | {statistics.median(values):.1f} | {percentile(values, 90):.1f} | {statistics.median(values) / base:.1f} |")
+                print(f"| {name} | {statistics.median(values):.1f} | {benchlib.percentile(values, 0.9):.1f} | {statistics.median(values) / base:.1f} |")
 
             costs = [driver.execute_script(TAP_COST, 200) for _ in range(5)]
             print(f"\nOne tap's handler (200 synthetic pointerdowns, 5 rounds): median {statistics.median(costs):.1f} µs per tap")
@@ -183,15 +169,14 @@ def main():
                 result = driver.execute_async_script(FRAMES)
                 gaps = result["gaps"]
                 print(f"Frames on the {view} view while tapping 40 times a second ({result['taps']} taps, {len(gaps)} frames): "
-                      f"median {statistics.median(gaps):.1f} ms, p99 {percentile(gaps, 99):.1f} ms, longest {max(gaps):.1f} ms, "
+                      f"median {statistics.median(gaps):.1f} ms, p99 {benchlib.percentile(gaps, 0.99):.1f} ms, longest {max(gaps):.1f} ms, "
                       f"over 25 ms: {sum(1 for g in gaps if g > 25)}")
             print()
         finally:
             if driver:
                 driver.quit()
             if server:
-                os.killpg(server.pid, signal.SIGTERM)
-                server.wait(timeout=10)
+                benchlib.stop_server(server)
             shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -15,6 +15,7 @@
 #                                      before the change, run after ours at each count
 set -euo pipefail
 cd "$(dirname "$0")"
+. ./loadlib.sh
 
 STEPS=${ROUND_STEPS:-"1000 5000"}
 DURATION=${ROUND_DURATION:-30}
@@ -35,9 +36,9 @@ run() { # label server players
     local line
     line=$(timeout $((180 + $3 / 50 + DURATION)) "$BIN/LoadGenerator" --kind real --server "$2" --players "$3" --ramp "$RAMP" \
         --duration "$DURATION" --round --round-readers "$READERS" --reads-per-second "$READS_PER_SECOND" \
-        | grep '^RESULT ' | head -1 | cut -c8-) || true
+        | generator_result) || true
     [ -n "$line" ] || line="{\"players\":$3,\"lost\":-1}"
-    line=$(python3 -c 'import json, sys; r = json.loads(sys.argv[1]); r["build"] = sys.argv[2]; print(json.dumps(r))' "$line" "$1")
+    line=$(json_with "$line" build "\"$1\"")
     echo "$line" >> "$RESULTS"
     echo "$line" >&2
 }
@@ -55,9 +56,8 @@ done
 
 python3 - "$RESULTS" <<'EOF'
 import json, sys
+from benchlib import figure as f
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
-def f(v, digits=0):
-    return "—" if v is None or (isinstance(v, (int, float)) and v < 0) else f"{v:,.{digits}f}"
 print("| players | server | ack p50 idle → reading | ack p99 idle | ack p99 reading | ratio | reads/s (answers by status) | read p50 / p99 | answer | server cores idle → reading | generator cores idle → reading | lost |")
 print("| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |")
 for r in rows:

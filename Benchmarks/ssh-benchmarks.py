@@ -31,12 +31,14 @@ import threading
 import time
 import urllib.request
 
+import benchlib
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 spec = importlib.util.spec_from_file_location("terminal_benchmarks", os.path.join(HERE, "terminal-benchmarks.py"))
 terminal = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(terminal)
-PtyProcess, HarnessError, my_taps, percentile = terminal.PtyProcess, terminal.HarnessError, terminal.my_taps, terminal.percentile
+PtyProcess, HarnessError, my_taps = terminal.PtyProcess, terminal.HarnessError, terminal.my_taps
 
 SCHOOL = "S0336"  # 민족사관고등학교 in the starter catalog, found as 민사고
 SEARCH = "민사고"
@@ -56,7 +58,7 @@ class Server:
             self.log.seek(0)
             text = self.log.read()
             http = re.search(r"listening on http://127\.0\.0\.1:(\d+) ", text)
-            ssh = re.search(r"SSH on port (\d+)", text)
+            ssh = re.search(r"\bssh -p (\d+) ", text)  # the greeting's "SSH, no install" row
             if http and ssh:
                 self.http, self.ssh = int(http.group(1)), int(ssh.group(1))
                 # The networked program serves; `touchschool` hands `serve` to it.
@@ -65,6 +67,7 @@ class Server:
             if self.process.poll() is not None:
                 raise HarnessError("the server ended at start:\n" + text)
             time.sleep(0.05)
+        self.stop()
         raise HarnessError("the server did not listen within 60 s")
 
     def serving_pid(self):
@@ -136,7 +139,7 @@ def latency(process):
 
 
 def summary(values):
-    return f"{percentile(values, 0.5):.1f} / {percentile(values, 0.99):.1f} / {max(values):.1f} ms"
+    return f"{benchlib.percentile(values, 0.5):.1f} / {benchlib.percentile(values, 0.99):.1f} / {max(values):.1f} ms"
 
 
 def mash(players, seconds, per_second=10):

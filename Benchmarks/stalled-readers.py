@@ -30,6 +30,8 @@ import threading
 import time
 import urllib.request
 
+import benchlib
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("flood", os.path.join(HERE, "flood.py"))
 flood = importlib.util.module_from_spec(spec)
@@ -75,7 +77,7 @@ def main():
     subprocess.run([options.server, "import", options.list, "--data-dir", data], check=True, capture_output=True)
     ids = json.load(open(os.path.join(data, "catalog.json")))["schools"]
     ids = [school["id"] for school in ids][: options.schools]
-    server, port = flood.start_server(options.server, data, folder)
+    server, port = benchlib.start_server(options.server, data, os.path.join(folder, "server.log"))
     sockets = []
     try:
 
@@ -137,7 +139,7 @@ def main():
     finally:
         for sock in sockets:
             sock.close()
-        flood.stop_server(server)
+        benchlib.stop_server(server)
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -39,6 +39,8 @@ import termios
 import threading
 import time
 
+import benchlib
+
 try:
     import pyte
 except ImportError:
@@ -247,11 +249,6 @@ def refused_taps(screen):
     return None
 
 
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
-
-
 HUMAN_KEYS = [ord(c) for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"]
 
 
@@ -446,7 +443,7 @@ def table(latency, flood, idle, frames):
     def spread(values, missing):
         if not values:
             return f"none seen ({missing} missing)"
-        text = f"{percentile(values, 0.5):.1f} / {percentile(values, 0.99):.1f} / {max(values):.1f} ms"
+        text = f"{benchlib.percentile(values, 0.5):.1f} / {benchlib.percentile(values, 0.99):.1f} / {max(values):.1f} ms"
         return text + (f" ({missing} of {len(values) + missing} never shown)" if missing else "")
 
     row(f"Key → new count on screen, p50 / p99 / max ({len(game_ms) + game_missing} keys, 150–200 ms apart)",

@@ -32,6 +32,8 @@ import threading
 import time
 import urllib.request
 
+import benchlib
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("flood", os.path.join(HERE, "flood.py"))
 flood = importlib.util.module_from_spec(spec)
@@ -115,7 +117,7 @@ def main():
     data = os.path.join(folder, "data")
     subprocess.run([options.server, "import", options.list, "--data-dir", data], check=True, capture_output=True)
     ids = [school["id"] for school in json.load(open(os.path.join(data, "catalog.json")))["schools"]][:SCORED]
-    server, port = flood.start_server(options.server, data, folder)
+    server, port = benchlib.start_server(options.server, data, os.path.join(folder, "server.log"))
     stop = threading.Event()
     sockets = []
     try:
@@ -156,7 +158,7 @@ def main():
         stop.set()
         for sock in sockets:
             sock.close()
-        flood.stop_server(server)
+        benchlib.stop_server(server)
         shutil.rmtree(folder, ignore_errors=True)
 
 
