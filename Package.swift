@@ -41,8 +41,13 @@ let package = Package(
         // The pure core: catalog, search and the rules of the game. No files, locks, clock or terminal.
         .target(name: "TouchSchoolCore", swiftSettings: optimizedInTests),
         // The store: the state file, the catalog file and the import, with the file system and the
-        // clock passed in as values; the game's connection to the battle (`BattleConnection`).
+        // clock passed in as values. File formats only: what runs a game's battle is elsewhere.
         .target(name: "TouchSchoolStore", dependencies: ["TouchSchoolCore"], swiftSettings: optimizedInTests),
+        // A running game's connection to its battle (`BattleConnection`: hand changes over without
+        // waiting, take the answers as events) and the local one (`LocalBattle`: the state file
+        // shared by the games of one data directory, saved on a thread of its own). No Foundation:
+        // the lean game links it.
+        .target(name: "TouchSchoolLocalBattle", dependencies: ["TouchSchoolCore", "TouchSchoolStore"]),
         // The system's SQLite (Debian: libsqlite3-dev), for the battle database.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // A server's battle in its data directory's `battle.sqlite`: the schema and every query,
@@ -76,7 +81,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // The HTTP decoder's errors, answered by the connection guard (`ConnectionGuard`).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                // The play sockets' frames, written by their event loops (`SocketOutbox`).
+                // The play sockets' frames, written by their event loops (`SocketWriteBuffer`).
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             // The browser page (plain HTML, CSS, JavaScript), served at `/`: copied beside the built
@@ -84,13 +89,13 @@ let package = Package(
             resources: [.copy("Page/Web")]
         ),
         // The game over SSH (`serve --ssh-port`), for players with nothing installed: the game's
-        // own loop and view on an SSH channel, the client's outbox numbering and board mirror, all
+        // own loop and view on an SSH channel, the outbox's numbering and the board mirror, all
         // in the server's process, admitted and judged by its battle as a socket's player is.
         .target(
             name: "TouchSchoolSSH",
             dependencies: [
-                "TouchSchoolServer", "TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolClient",
-                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol",
+                "TouchSchoolServer", "TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolOutbox",
+                "TouchSchoolCore", "TouchSchoolLocalBattle", "TouchSchoolProtocol",
                 .product(name: "NIOSSH", package: "swift-nio-ssh"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -101,11 +106,17 @@ let package = Package(
         // A QR code of a short text (ISO/IEC 18004): the join address, drawn by `serve` in the
         // terminal and served as SVG to the projector. Pure, no dependencies.
         .target(name: "TouchSchoolQRCode"),
-        // A game's connection to a server: the durable outbox, the socket, the catalog's cache.
+        // A game's taps on their way to a server, without the socket, for the client's games and
+        // the SSH server's alike: the outbox of numbered batches (`outbox.json`), the board mirror
+        // shown with the outbox added, the clocks a batch is stamped by and the server's, the
+        // device key the batches are sent under, and the waits of a game's thread on them.
+        .target(name: "TouchSchoolOutbox", dependencies: ["TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol"]),
+        // A game's connection to a server (`NetworkBattle`): the socket, the HTTP requests, the
+        // server's folder and the catalog's cache.
         .target(
             name: "TouchSchoolClient",
             dependencies: [
-                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol",
+                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolLocalBattle", "TouchSchoolOutbox", "TouchSchoolProtocol",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -118,7 +129,7 @@ let package = Package(
         // The game on a terminal, without ncurses: the frame loop, the input decoder, the styles'
         // looks, and escape sequences both ways (keys in, cells out) for a terminal at the end of
         // an SSH channel. The local game (ncurses) and the SSH server both run this loop.
-        .target(name: "TouchSchoolTerminal", dependencies: ["TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView"]),
+        .target(name: "TouchSchoolTerminal", dependencies: ["TouchSchoolCore", "TouchSchoolLocalBattle", "TouchSchoolView"]),
         // The starter catalog, `Resources/schools.json`, shipped as SwiftPM's resource bundle beside
         // the programs (found by `StarterCatalogFile`). An executable target, which prints where the
         // file is, because the programs depend on it only to have the bundle built: SwiftPM links a
@@ -129,10 +140,10 @@ let package = Package(
             dependencies: ["TouchSchoolStore"],
             path: ".",
             exclude: [
-                "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolView",
-                "Sources/TouchSchoolProtocol", "Sources/TouchSchoolServer", "Sources/TouchSchoolClient", "Sources/TouchSchoolTUI",
+                "Sources/TouchSchoolCore", "Sources/TouchSchoolStore", "Sources/TouchSchoolLocalBattle", "Sources/TouchSchoolView",
+                "Sources/TouchSchoolProtocol", "Sources/TouchSchoolServer", "Sources/TouchSchoolOutbox", "Sources/TouchSchoolClient", "Sources/TouchSchoolTUI",
                 "Sources/TouchSchoolSSH", "Sources/TouchSchoolQRCode",
-                "Sources/TouchSchoolCommandLine", "Sources/TouchSchoolNetworkTUI", "Sources/TouchSchoolTerminal", "Sources/CNcurses",
+                "Sources/TouchSchoolCommandLine", "Sources/TouchSchoolNetworkCommands", "Sources/TouchSchoolNetworkTUI", "Sources/TouchSchoolTerminal", "Sources/TouchSchoolCurses", "Sources/CNcurses",
                 "Sources/CSQLite", "Sources/TouchSchoolBattleDatabase",
                 "Tests", "Benchmarks", "docs", "scripts", "README.md", "BENCHMARKS.md",
             ],
@@ -141,12 +152,16 @@ let package = Package(
         ),
         // ncurses macros and signal plumbing that Swift cannot call directly.
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
-        // The commands, their options and output, and the terminal game: everything `touchschool`
-        // does, with the network passed in (`NetworkCommands`). No network modules, no Foundation.
+        // The local game's terminal through ncurses (`TerminalScreen`, a `GameTerminal`: draws the
+        // changed cells, reads keys, wakes for the battle's news) and its exit signals.
+        .target(name: "TouchSchoolCurses", dependencies: ["CNcurses", "TouchSchoolTerminal", "TouchSchoolView"]),
+        // The commands, their options and output: everything `touchschool` does, with the network
+        // passed in (`NetworkCommands`). No network modules, no Foundation.
         .target(
             name: "TouchSchoolCommandLine",
             dependencies: [
-                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolView", "TouchSchoolTerminal", "CNcurses", "TouchSchoolBattleDatabase",
+                "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolLocalBattle", "TouchSchoolView", "TouchSchoolTerminal", "TouchSchoolCurses",
+                "TouchSchoolBattleDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -157,22 +172,29 @@ let package = Package(
             name: "TouchSchoolTUI",
             dependencies: ["TouchSchoolCommandLine", "TouchSchoolStore", "TouchSchoolCore", "TouchSchoolStarterCatalog"]
         ),
-        // `touchschool-network`: the same commands with the server, the client and PostgreSQL.
-        .executableTarget(
-            name: "TouchSchoolNetworkTUI",
+        // The commands' network (`LiveNetwork`): `serve` and its greeting, a game's joining of a
+        // server, `--server`'s reads, `admin`, `round` and `import --postgres`, over the server,
+        // the client and PostgreSQL.
+        .target(
+            name: "TouchSchoolNetworkCommands",
             dependencies: [
-                "TouchSchoolCommandLine", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolStarterCatalog",
-                "TouchSchoolServer", "TouchSchoolSSH", "TouchSchoolQRCode", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolView",
+                "TouchSchoolCommandLine", "TouchSchoolCore", "TouchSchoolStore",
+                "TouchSchoolServer", "TouchSchoolSSH", "TouchSchoolQRCode", "TouchSchoolClient", "TouchSchoolOutbox", "TouchSchoolProtocol", "TouchSchoolView",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `touchschool-network`: the same commands as `touchschool`, with `LiveNetwork`.
+        .executableTarget(
+            name: "TouchSchoolNetworkTUI",
+            dependencies: ["TouchSchoolCommandLine", "TouchSchoolNetworkCommands", "TouchSchoolStarterCatalog"]
+        ),
         // The core's tests read the starter catalog and the official list through the store.
         .testTarget(name: "TouchSchoolCoreTests", dependencies: ["TouchSchoolCore", "TouchSchoolStore", "TouchSchoolStarterCatalog", "TouchSchoolTestSupport"]),
-        .testTarget(name: "TouchSchoolStoreTests", dependencies: ["TouchSchoolStore", "TouchSchoolCore", "TouchSchoolStarterCatalog", "StateStoreWorker", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolStoreTests", dependencies: ["TouchSchoolStore", "TouchSchoolLocalBattle", "TouchSchoolCore", "TouchSchoolStarterCatalog", "StateStoreWorker", "TouchSchoolTestSupport"]),
         // One game's saving in a process of its own, for the multi-process tests of the state file.
         .executableTarget(name: "StateStoreWorker", dependencies: ["TouchSchoolCore", "TouchSchoolStore"], path: "Tests/StateStoreWorker"),
         .testTarget(name: "TouchSchoolViewTests", dependencies: ["TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolTestSupport"]),
-        .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolTestSupport"]),
+        .testTarget(name: "TouchSchoolTerminalTests", dependencies: ["TouchSchoolTerminal", "TouchSchoolLocalBattle", "TouchSchoolView", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolTestSupport"]),
         .testTarget(name: "TouchSchoolProtocolTests", dependencies: ["TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolTestSupport"]),
         // What the tests share: starting programs with a clean signal state, a server process
         // (`ServerProcess`), temporary folders, waiting for a condition (`Wait`), PostgreSQL
@@ -189,31 +211,38 @@ let package = Package(
         .testTarget(
             name: "TouchSchoolServerTests",
             dependencies: [
-                "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolNetworkTUI",
+                "TouchSchoolServer", "TouchSchoolClient", "TouchSchoolOutbox", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolNetworkCommands",
                 "TouchSchoolTestSupport", "TouchSchoolBattleDatabase", "TouchSchoolQRCode", "BattleDatabaseWorker",
                 // The battle and its routes in process, against the in-memory store.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                // A play socket's outbox on a channel turned by the test (`SocketOutboxTests`).
+                // A play socket's write buffer on a channel turned by the test (`SocketWriteBufferTests`).
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
-        // The client's parts: outbox, device key, URLs, board mirror, the battle against a scripted server.
+        // The outbox, the device key and the server's clock, as values and files.
+        .testTarget(
+            name: "TouchSchoolOutboxTests",
+            dependencies: ["TouchSchoolOutbox", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport"]
+        ),
+        // The client: its battle offline and against a scripted server, its folder, its waits, and
+        // the board mirror it shows (whose fixtures its tests share).
         .testTarget(
             name: "TouchSchoolClientTests",
             dependencies: [
-                "TouchSchoolClient", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport",
+                "TouchSchoolClient", "TouchSchoolOutbox", "TouchSchoolProtocol", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolTestSupport",
                 // A scripted server, to play what the real one does not (another protocol version).
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Drives the real `touchschool` binary: CLI subprocesses and the game under tmux.
-        .testTarget(name: "TouchSchoolTUITests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolTerminal", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolTestSupport"]),
+        // The programs end to end, as their users run them: the commands as processes, the game under
+        // tmux, the page in Chromium, SSH play with OpenSSH's client.
+        .testTarget(name: "TouchSchoolEndToEndTests", dependencies: ["TouchSchoolTUI", "TouchSchoolCommandLine", "TouchSchoolCurses", "TouchSchoolTerminal", "TouchSchoolCore", "TouchSchoolStore", "TouchSchoolProtocol", "TouchSchoolTestSupport"]),
     ]
 )
 

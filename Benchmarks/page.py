@@ -19,7 +19,7 @@ disabled (every run downloads every file). Baseline: `GET /healthz` from the sam
 one-line document (its DOMContentLoaded). Also when the socket was welcomed
 (`touchschool-online`) and the school directory arrived (`touchschool-directory`).
 """
-import argparse, gzip, json, os, random, shutil, statistics, subprocess, tempfile, time, urllib.request
+import argparse, gzip, json, os, random, re, shutil, statistics, subprocess, tempfile, time, urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -51,9 +51,11 @@ def sizes(url):
     """Per file: its bytes, the bytes sent to a browser that accepts gzip (urllib decodes
     nothing), and gzip -9 of it for reference."""
     rows = []
-    # Every file of the page (index.html, main.js and the modules it imports), then the directory the board fetches.
-    modules = ["main", "state", "update", "view", "effects", "rules"]
-    for path in ["/"] + [f"/{module}.js" for module in modules] + ["/style.css", "/v1/schools"]:
+    # Every file of the page (index.html, main.js and the modules it preloads, as index.html lists
+    # them), then the directory the board fetches.
+    index = urllib.request.urlopen(url + "/").read().decode()
+    modules = ["/main.js"] + re.findall(r'<link rel="modulepreload" href="([^"]+)"', index)
+    for path in ["/"] + modules + ["/style.css", "/v1/schools"]:
         body = urllib.request.urlopen(url + path).read()
         request = urllib.request.Request(url + path, headers={"Accept-Encoding": "gzip"})
         served = urllib.request.urlopen(request).read()

@@ -1,5 +1,6 @@
 import Foundation
 import TouchSchoolCore
+import TouchSchoolOutbox
 import TouchSchoolProtocol
 import TouchSchoolStore
 

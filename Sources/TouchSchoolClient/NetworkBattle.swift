@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 import Synchronization
 import TouchSchoolCore
+import TouchSchoolLocalBattle
+import TouchSchoolOutbox
 import TouchSchoolProtocol
-import TouchSchoolStore
 
 /// The battle on a server, as the game loop sees it. The game never waits on the network: each
 /// `submit` is kept in the durable outbox (on a thread of its own) and answered at once with the
@@ -92,7 +93,7 @@ public final class NetworkBattle: BattleConnection {
         // The views kept are shown at once, whether or not the server answers.
         self.shared = Mutex(Shared(outbox: outbox, mirror: board, catalog: catalog, catalogETag: catalogETag,
                                    events: board.views(in: catalog).map { .viewed($0, catalogGeneration: 0) },
-                                   lastSubmitMs: Self.wallClockMs()))
+                                   lastSubmitMs: BatchClock.wallClockMs()))
     }
 
     /// The battle as the game should start with it: the last board seen plus the waiting taps.
@@ -127,9 +128,9 @@ public final class NetworkBattle: BattleConnection {
 
     public func submit(_ changes: PendingChanges) {
         queue.async { [self] in
-            let now = Self.wallClockMs()
+            let now = BatchClock.wallClockMs()
             var (outbox, lastSubmitMs, offset) = shared.withLock { ($0.outbox, $0.lastSubmitMs, $0.serverOffsetMs) }
-            let startMs = Self.batchStartMs(after: lastSubmitMs, changes, nowMs: now)
+            let startMs = BatchClock.batchStartMs(after: lastSubmitMs, changes, nowMs: now)
             if outbox.append(changes, startMs: startMs + offset, endMs: now + offset) != nil {
                 do {
                     try folder.create()
@@ -297,7 +298,7 @@ public final class NetworkBattle: BattleConnection {
             shared.withLock { state in
                 let view: BoardView?
                 switch message {
-                case let .view(school):
+                case let .schoolView(school):
                     state.mirror.take(school)
                     view = SchoolView(school, in: state.catalog).map(BoardView.school)
                 case let .page(page):
@@ -310,7 +311,7 @@ public final class NetworkBattle: BattleConnection {
                 state.changed = true
                 // A new total of my school: the next sync (which brings it with my waiting taps
                 // added) is due now.
-                if case .view = message { state.events.append(.battleChanged) }
+                if case .schoolView = message { state.events.append(.battleChanged) }
             }
             wake()
         }
@@ -341,23 +342,4 @@ public final class NetworkBattle: BattleConnection {
             wake()
         }
     }
-
-    /// When a batch of `changes` handed over at `nowMs` starts (`BattleRules.batchStartMs`), its
-    /// first tap's time moved from the game's clock to the wall clock. The SSH server's games too.
-    package static func batchStartMs(after lastSubmitMs: Int64, _ changes: PendingChanges, nowMs: Int64) -> Int64 {
-        let firstTapMs = changes.firstTapAt.map { nowMs - monotonicNow().nanoseconds(since: $0) / 1_000_000 }
-        return BattleRules.batchStartMs(after: lastSubmitMs, firstTapMs: firstTapMs, taps: changes.scoreDeltas.values.reduce(0, +), nowMs: nowMs)
-    }
-
-    /// The monotonic clock of the game's `Instant`s (`MonotonicClock` of the terminal).
-    package static func monotonicNow() -> Instant {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Instant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
-    }
-
-    /// The wall clock in milliseconds, by which batches' spans are measured (also the SSH server's
-    /// games', in the server: their clock is the server's); a game claims them on the server's
-    /// clock (`Shared.serverOffsetMs`).
-    public static func wallClockMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 }

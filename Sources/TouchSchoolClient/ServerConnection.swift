@@ -4,6 +4,7 @@ import Logging
 import NIOPosix
 import Synchronization
 import TouchSchoolCore
+import TouchSchoolOutbox
 import TouchSchoolProtocol
 
 /// The network battle's connection task: keeps one WebSocket to the server open, says hello,
@@ -220,17 +221,6 @@ extension NetworkBattle {
         }
     }
 
-    /// The refusal a server's error names, by its code (nil: not a refusal of the game); the SSH
-    /// game's too, which the server refuses with the same errors.
-    package static func refusal(_ code: UInt16) -> ServerRefusal? {
-        switch code {
-        case CloseCode.banned: .bannedAddress
-        case CloseCode.battleFull: .battleFull
-        case CloseCode.tooManyConnections: .tooManyFromAddress
-        default: nil
-        }
-    }
-
     /// Reads the server's messages until the connection ends.
     private func receive(_ inbound: WebSocketInboundStream, session: SessionState, server: ServerAddress) async throws {
         for try await message in inbound.messages(maxSize: PlayProtocol.maximumServerMessageBytes) {
@@ -266,23 +256,23 @@ extension NetworkBattle {
                 refreshCatalogIfChanged(welcome.catalog, from: server)
             case let .ack(ack):
                 acknowledged(ack)
-            case .view, .page:
+            case .schoolView, .page:
                 viewed(message)
             case .round, .roundPlace:
                 // Both clocks read together: the game moves the round's times from this moment,
                 // not from when it takes the event.
-                let (clock, now, toldAt) = session.withLock { ($0.clock, Self.wallClockMs(), Self.monotonicNow()) }
+                let (clock, now, toldAt) = session.withLock { ($0.clock, BatchClock.wallClockMs(), BatchClock.monotonicNow()) }
                 if let event = GameEvent.round(message, clock: clock, localMs: now, toldAt: toldAt) { told(event) }
             case let .pong(serverMs):
                 let offset = session.withLock { session in
-                    session.clock.ponged(serverMs: serverMs, atMs: Self.wallClockMs())
+                    session.clock.ponged(serverMs: serverMs, atMs: BatchClock.wallClockMs())
                     return session.clock.offsetMs
                 }
                 // Kept beyond this connection: taps made offline claim the last measure.
                 if let offset { shared.withLock { $0.serverOffsetMs = offset } }
             case let .error(error):
                 if error.code == CloseCode.unsupportedVersion { session.withLock { $0.unsupported = true } }
-                if let refusal = Self.refusal(error.code) { session.withLock { $0.refusal = refusal } }
+                if let refusal = ServerRefusal(closeCode: error.code) { session.withLock { $0.refusal = refusal } }
             }
         }
     }
@@ -312,7 +302,7 @@ extension NetworkBattle {
             let measuring = session.withLock { $0.clock.wantsSample }
                 && Date().timeIntervalSince(lastClockPing) >= ServerClock.sampleIntervalSeconds
             if measuring || (batches.isEmpty && Date().timeIntervalSince(lastSent) >= Self.keepAliveSeconds) {
-                session.withLock { $0.clock.pinged(atMs: Self.wallClockMs()) }
+                session.withLock { $0.clock.pinged(atMs: BatchClock.wallClockMs()) }
                 try await outbound.write(.text(MessageCoding.encode(.ping)))
                 lastSent = Date()
                 lastClockPing = Date()

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import TouchSchoolCore
+import TouchSchoolOutbox
 import TouchSchoolProtocol
 
 /// One answer of the server's HTTP side.

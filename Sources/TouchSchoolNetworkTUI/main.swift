@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import TouchSchoolCommandLine
+import TouchSchoolNetworkCommands
 
 // `touchschool-network`: every command of `touchschool`, with the network (`serve`, `--server`,
 // `import --postgres`). `touchschool` hands those commands to this program (`NetworkHandOff`).

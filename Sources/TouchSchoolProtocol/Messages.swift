@@ -46,8 +46,8 @@ public enum ClientMessage: Equatable, Sendable {
 public enum ServerMessage: Equatable, Sendable {
     case welcome(Welcome)
     case ack(Acknowledgement)
-    /// The player's school's view.
-    case view(SchoolViewMessage)
+    /// The player's school's view (on the wire, type `view`).
+    case schoolView(SchoolViewMessage)
     /// The watched page of a league.
     case page(PageMessage)
     /// The operator's round, as it is or as it changed, with this player's place in it.
@@ -248,6 +248,19 @@ public enum CloseCode {
     public static let tooManyConnections: UInt16 = 4029
 }
 
+extension ServerRefusal {
+    /// The refusal a server's close code names (nil: not a refusal of the game): a socket's game
+    /// and the SSH game, which the server refuses with the same errors.
+    public init?(closeCode code: UInt16) {
+        switch code {
+        case CloseCode.banned: self = .bannedAddress
+        case CloseCode.battleFull: self = .battleFull
+        case CloseCode.tooManyConnections: self = .tooManyFromAddress
+        default: return nil
+        }
+    }
+}
+
 // MARK: - Encoding
 
 extension ClientMessage: Codable {
@@ -282,7 +295,7 @@ extension ServerMessage: Codable {
         switch try decoder.container(keyedBy: Keys.self).decode(Kind.self, forKey: .type) {
         case .welcome: self = .welcome(try Welcome(from: decoder))
         case .ack: self = .ack(try Acknowledgement(from: decoder))
-        case .view: self = .view(try SchoolViewMessage(from: decoder))
+        case .view: self = .schoolView(try SchoolViewMessage(from: decoder))
         case .page: self = .page(try PageMessage(from: decoder))
         case .round: self = .round(try RoundMessage(from: decoder))
         case .roundPlace: self = .roundPlace(try RoundStanding(from: decoder))
@@ -296,7 +309,7 @@ extension ServerMessage: Codable {
         switch self {
         case let .welcome(welcome): try container.encode(Kind.welcome, forKey: .type); try welcome.encode(to: encoder)
         case let .ack(ack): try container.encode(Kind.ack, forKey: .type); try ack.encode(to: encoder)
-        case let .view(view): try container.encode(Kind.view, forKey: .type); try view.encode(to: encoder)
+        case let .schoolView(view): try container.encode(Kind.view, forKey: .type); try view.encode(to: encoder)
         case let .page(page): try container.encode(Kind.page, forKey: .type); try page.encode(to: encoder)
         case let .round(round): try container.encode(Kind.round, forKey: .type); try round.encode(to: encoder)
         case let .roundPlace(place): try container.encode(Kind.roundPlace, forKey: .type); try place.encode(to: encoder)
@@ -319,9 +332,9 @@ public enum MessageCoding {
     public static func encode(_ message: ServerMessage) -> String { text(message) }
     public static func encode(_ message: ClientMessage) -> String { text(message) }
 
-    /// A school's view exactly as `encode(.view(…))` writes it, without JSONEncoder: the server
+    /// A school's view exactly as `encode(.schoolView(…))` writes it, without JSONEncoder: the server
     /// encodes one for each school watched, four times a second.
-    public static func encodeView(_ view: SchoolViewMessage) -> String {
+    public static func encodeSchoolView(_ view: SchoolViewMessage) -> String {
         // Sorted keys: above, below, ranks, school, top, total, type, version. Written as bytes:
         // a server with a school per player encodes a view per player four times a second, and
         // string interpolation made that 8 % of its CPU (BENCHMARKS.md, "Network play over views").

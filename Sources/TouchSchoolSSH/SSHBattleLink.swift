@@ -1,10 +1,10 @@
 import TouchSchoolServer
 import Foundation
 import Synchronization
-import TouchSchoolClient
+import TouchSchoolOutbox
 import TouchSchoolCore
+import TouchSchoolLocalBattle
 import TouchSchoolProtocol
-import TouchSchoolStore
 
 /// An SSH player's game joined to the server's battle in process, as a play connection joins it
 /// (`Play/PlayConnection.swift`): the same admission (bans, devices per address), a hello
@@ -104,7 +104,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
         outbox.serverApplied(upTo: welcome.lastSeq)
         var mirror = BoardMirror()
         mirror.take(welcome)
-        state = Mutex(State(outbox: outbox, mirror: mirror, lastSubmitMs: NetworkBattle.wallClockMs()))
+        state = Mutex(State(outbox: outbox, mirror: mirror, lastSubmitMs: BatchClock.wallClockMs()))
         let (sending, requests) = AsyncStream.makeStream(of: Request.self)
         self.sending = sending
         self.requests = requests
@@ -163,7 +163,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 state.changed = true
                 if ack.banned == true { state.events.append(.tapsRefusedByOperator(ack.refused)) }
                 else if ack.refused > 0 { state.events.append(.tapsRefusedByServer(ack.refused)) }
-            case let .view(view):
+            case let .schoolView(view):
                 state.mirror.take(view)
                 state.changed = true
                 if let view = SchoolView(view, in: catalog) { state.events.append(.viewed(.school(view), catalogGeneration: 0)) }
@@ -177,8 +177,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 state.lost = .error(error)
             case .round, .roundPlace:
                 // The game runs in the server: its clock is the server's.
-                if let event = GameEvent.round(message, clock: ServerClock(), localMs: NetworkBattle.wallClockMs(),
-                                               toldAt: NetworkBattle.monotonicNow()) {
+                if let event = GameEvent.round(message, clock: ServerClock(), localMs: BatchClock.wallClockMs(),
+                                               toldAt: BatchClock.monotonicNow()) {
                     state.events.append(event)
                 }
             case .welcome, .pong:
@@ -193,8 +193,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
 
     func submit(_ changes: PendingChanges) {
         state.withLock { state in
-            let now = NetworkBattle.wallClockMs()
-            let startMs = NetworkBattle.batchStartMs(after: state.lastSubmitMs, changes, nowMs: now)
+            let now = BatchClock.wallClockMs()
+            let startMs = BatchClock.batchStartMs(after: state.lastSubmitMs, changes, nowMs: now)
             if let batch = state.outbox.append(changes, startMs: startMs, endMs: now) {
                 requests.yield(.batch(batch))
                 state.changed = true

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOSSH
-import TouchSchoolClient
+import TouchSchoolOutbox
 import TouchSchoolCore
 import TouchSchoolTerminal
 

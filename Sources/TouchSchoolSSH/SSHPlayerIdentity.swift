@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 import NIOSSH
 import Synchronization
-import TouchSchoolClient
+import TouchSchoolOutbox
 
 /// Who an SSH client plays as. The public key it proves it holds is its device: the same key
 /// comes back to its school and its taps, from any machine. A client without a key plays as a

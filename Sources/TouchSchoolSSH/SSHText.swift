@@ -1,4 +1,3 @@
-import TouchSchoolClient
 import TouchSchoolCore
 import TouchSchoolProtocol
 import TouchSchoolView
@@ -78,7 +77,7 @@ struct SSHText {
         case .endedByServer: return said(ko ? "서버가 게임을 끝냈습니다" : "the server ended the game")
         case let .error(error):
             // A refusal in the terminal game's words, what to do first (`Strings.refusal`).
-            if let refusal = NetworkBattle.refusal(error.code) { return said(Strings(language).refusal(refusal)) }
+            if let refusal = ServerRefusal(closeCode: error.code) { return said(Strings(language).refusal(refusal)) }
             guard ko else { return said(error.message) }
             switch error.code {
             case CloseCode.goingAway: return self.parting(.serverShuttingDown)

@@ -1,5 +1,5 @@
 import TouchSchoolCore
-import TouchSchoolStore
+import TouchSchoolLocalBattle
 import TouchSchoolView
 
 /// The frame loop: reads input, runs it through `update`, carries out the commands, and draws

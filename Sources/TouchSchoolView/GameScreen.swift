@@ -35,7 +35,8 @@ extension Frame {
         let chase: (String, CellStyle)
         if let above = standing.chase {
             chase = (above.school.map { strings.overtake(state.catalog[$0].name, taps: above.taps) } ?? strings.moveUp(taps: above.taps), .normal)
-        } else if standing.rank == nil {
+        } else if standing.rank != 1 {
+            // No rank yet, or on a server past the distance its view said: the next view says more.
             chase = ("", .normal)
         } else {
             chase = (total == 0 ? strings.firstTapLeads : strings.leader, .accent)

@@ -5,11 +5,12 @@
 // out by hand. `node --test Tests/Page`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { update, adminTokenIn } from '../../Sources/TouchSchoolServer/Page/Web/update.js';
 import { initialState, clockOffset, serverNow, roundStage, roundScreen, podium, projectorScreen, ordinal }
   from '../../Sources/TouchSchoolServer/Page/Web/state.js';
-import { standingsItems, TEXT } from '../../Sources/TouchSchoolServer/Page/Web/view.js';
+import { standingsItems } from '../../Sources/TouchSchoolServer/Page/Web/view.js';
+import { TEXT } from '../../Sources/TouchSchoolServer/Page/Web/view/words.js';
 import { runningPage } from './dom.mjs';
 
 const BATTLE = 'battleAAAAAAAAAAAAAA';
@@ -209,12 +210,12 @@ const EVENT = { id: 7, title: '3반 대항전', startsAtMs: 100000, endsAtMs: 13
                 playerCount: 5, players: PLAYERS, schools: [{ place: 1, id: 'S1', count: 77 }, { place: 2, id: 'S2', count: 81 }] };
 
 function projector(options = {}) {
-  return run(initialState({ boardOnly: true, join: 'http://10.0.0.5:8080/', ...options }), [{ type: 'start' }]);
+  return run(initialState({ projector: true, join: 'http://10.0.0.5:8080/', ...options }), [{ type: 'start' }]);
 }
 
 test('the projector\'s round: the event\'s clock, one way; the round replaces the board while it runs', () => {
   const [started] = projector();
-  assert.equal(projectorScreen(started), 'board');
+  assert.equal(projectorScreen(started), 'ranking');
   const [state, effects] = run(started, [{ type: 'boardRound', round: EVENT }, 47000]);
   assert.equal(clockOffset(state.clock), 50000);
   assert.deepEqual(state.roundStage, { id: 7, phase: 'countdown', n: 3 });
@@ -266,9 +267,9 @@ test('the projector\'s podium stays once final, until the teacher goes back to t
   assert.deepEqual(roundScreen(final), { phase: 'podium', n: 0, round: final.round });
   assert.deepEqual(run(final, [{ type: 'roundTick' }, 900000])[0].roundStage.phase, 'final', 'no time limit');
   const [board] = run(final, [{ type: 'dismissRound' }]);
-  assert.equal(projectorScreen(board), 'board');
+  assert.equal(projectorScreen(board), 'ranking');
   assert.equal(projectorScreen(run(board, [{ type: 'showRounds' }], [{ type: 'reopenRound' }])[0]), 'round', 'brought back, over the previous rounds too');
-  assert.equal(projectorScreen(run(board, [{ type: 'boardRound', round: { ...EVENT, final: true, nowMs: 200500 } }, 150500])[0]), 'board',
+  assert.equal(projectorScreen(run(board, [{ type: 'boardRound', round: { ...EVENT, final: true, nowMs: 200500 } }, 150500])[0]), 'ranking',
                'the same round again stays closed');
   const [next] = run(board, [{ type: 'boardRound', round: { ...EVENT, id: 8, startsAtMs: 210000, endsAtMs: 220000, nowMs: 207000, final: false } }, 157000]);
   assert.equal(projectorScreen(next), 'round');
@@ -288,7 +289,7 @@ test('previous rounds: the list, one round\'s results, back; a new round closes 
   assert.equal(detail.archive.detail, answer);
   assert.equal(run(detail, [{ type: 'archiveBack' }])[0].archive.detail, null);
   assert.equal(run(detail, [{ type: 'roundsFailed' }])[0].archive.failed, true);
-  assert.equal(projectorScreen(run(detail, [{ type: 'closeRounds' }])[0]), 'board');
+  assert.equal(projectorScreen(run(detail, [{ type: 'closeRounds' }])[0]), 'ranking');
   const [racing] = run(detail, [{ type: 'boardRound', round: EVENT }, 47000]);
   assert.equal(projectorScreen(racing), 'round');
 });
@@ -357,9 +358,12 @@ test('names and titles from the data reach the page as text only', () => {
   assert.deepEqual(items.map((item) => item.children[1].textContent),
                    ['민수', '지우', '하늘', '<script>alert(1)</script>', 'Kim'], 'in place order');
   assert.ok(document.created.every((element) => element.tagName !== 'SCRIPT'));
-  // And nowhere else in the page's drawing: view.js sets no markup at all.
-  const source = readFileSync(new URL('../../Sources/TouchSchoolServer/Page/Web/view.js', import.meta.url), 'utf8');
-  assert.doesNotMatch(source, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment/);
+  // And nowhere else in the page's drawing: view.js and its screens (view/) set no markup at all.
+  const web = new URL('../../Sources/TouchSchoolServer/Page/Web/', import.meta.url);
+  for (const script of ['view.js', ...readdirSync(new URL('view/', web)).map((name) => `view/${name}`)]) {
+    const source = readFileSync(new URL(script, web), 'utf8');
+    assert.doesNotMatch(source, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment/, script);
+  }
 });
 
 test('the round\'s messages change nothing they were given', () => {

@@ -15,6 +15,8 @@ const groups = {
   movement: [(c) => rules.movement({ before: c.before[c.school], now: c.now[c.school] },
                                    c.before.map((before, i) => ({ before, now: c.now[i] }))), 'movement'],
   shownRank: [(c) => rules.shownRank(c.rank, c.count), 'shown'],
+  standing: [(c) => rules.standing(c.total, c.view, c.hidden), 'standing'],
+  pageMovements: [(c) => rules.pageMovements(c.rows, c.from, c.then), 'movements'],
 };
 
 for (const [group, [rule, expected]] of Object.entries(groups)) {

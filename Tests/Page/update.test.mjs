@@ -39,7 +39,7 @@ const tap = (x = 1, y = 2) => ({ type: 'tap', x, y });
 
 test('the state starts in the picker, playing nothing, with an empty outbox', () => {
   const state = fresh();
-  assert.equal(state.view, 'picker');
+  assert.equal(state.screen, 'picker');
   assert.equal(state.owner, false);
   assert.deepEqual(state.box, { nextSeq: 1, batches: [] });
   assert.equal(state.open, null);
@@ -49,22 +49,22 @@ test('the state starts in the picker, playing nothing, with an empty outbox', ()
 
 test('start: a player\'s page asks for the device and the directory; with a school it opens the game', () => {
   const [state, effects] = run(fresh({ school: 'S1' }), [{ type: 'start' }]);
-  assert.equal(state.view, 'game');
+  assert.equal(state.screen, 'game');
   assert.deepEqual(effects.find((e) => e.type === 'claimDevice'), { type: 'claimDevice', steal: false });
   assert.ok(types(effects).includes('loadDirectory'));
   assert.deepEqual(effects.filter((e) => e.type === 'every').map((e) => [e.ms, e.message.type]),
                    [[100, 'sealTick'], [15000, 'pingTick'], [10000, 'baselineTick']]);
-  assert.equal(run(fresh(), [{ type: 'start' }])[0].view, 'picker');
+  assert.equal(run(fresh(), [{ type: 'start' }])[0].screen, 'picker');
 });
 
 test('start: the projector watches the board, never claims the device, and asks for the join address only on loopback', () => {
-  const [state, effects] = run(fresh({ boardOnly: true, join: 'http://127.0.0.1:8080/' }), [{ type: 'start' }]);
-  assert.equal(state.view, 'board');
+  const [state, effects] = run(fresh({ projector: true, join: 'http://127.0.0.1:8080/' }), [{ type: 'start' }]);
+  assert.equal(state.screen, 'ranking');
   assert.equal(state.stream, 'connecting');
   assert.ok(types(effects).includes('watchBoard') && types(effects).includes('findJoin'));
   assert.ok(!types(effects).includes('claimDevice'));
   assert.ok(effects.some((e) => e.type === 'every' && e.ms === 8000 && e.message.type === 'pageTick'));
-  assert.ok(!types(run(fresh({ boardOnly: true }), [{ type: 'start' }])[1]).includes('findJoin'));
+  assert.ok(!types(run(fresh({ projector: true }), [{ type: 'start' }])[1]).includes('findJoin'));
 });
 
 test('a tap in a tab that does not play, or without a school, changes nothing', () => {
@@ -276,7 +276,7 @@ test('granted the device: the tab reads the record, seals a batch left open, and
   assert.equal(state.device, DEVICE);
   assert.deepEqual(state.box.batches.map((b) => [b.seq, b.taps]), [[1, { S1: 3 }]]);
   assert.equal(state.open, null);
-  assert.equal(state.view, 'game');
+  assert.equal(state.screen, 'game');
   assert.deepEqual(types(effects), ['cancel', 'unwatchBoard', 'cancel', 'store', 'store', 'store', 'connect']);
   assert.deepEqual(stores(effects), ['device', 'outbox', 'open']);
   assert.equal(run(fresh(), [{ type: 'granted', record: EMPTY, device: DEVICE, freshDevice: 'new', school: null }])[0].device, DEVICE);
@@ -343,15 +343,15 @@ test('the search waits 120 ms after typing; its answer shows 20 results at most'
 test('choosing a school: at once without taps of mine, after a yes with them', () => {
   const [chosen] = run(playing(EMPTY, null), [{ type: 'choose', id: 'S2' }]);
   assert.equal(chosen.school, 'S2');
-  assert.equal(chosen.view, 'game');
-  const [tapped] = run(playing(), [tap(), 0], [tap(), 1], [{ type: 'show', view: 'picker' }]);
+  assert.equal(chosen.screen, 'game');
+  const [tapped] = run(playing(), [tap(), 0], [tap(), 1], [{ type: 'show', screen: 'picker' }]);
   const [asking] = run(tapped, [{ type: 'choose', id: 'S2' }, 5]);
   assert.deepEqual(asking.confirm, { id: 'S2', taps: 2 });
   assert.equal(asking.school, 'S1');
   assert.equal(run(asking, [{ type: 'confirmNo' }])[0].confirm, null);
   const [changed, effects] = run(asking, [{ type: 'confirmYes' }, 6]);
   assert.equal(changed.school, 'S2');
-  assert.equal(changed.view, 'game');
+  assert.equal(changed.screen, 'game');
   assert.deepEqual(changed.box.batches.map((b) => [b.taps, b.playerTaps, b.switchedTo]), [[{ S1: 2 }, 2, 'S1'], [{}, 0, 'S2']],
                    'the open batch keeps its school; the switch is told at once, by a batch of no taps');
   assert.ok(effects.some((e) => e.type === 'store' && e.name === 'school' && e.value === 'S2'));
@@ -387,7 +387,7 @@ test('the directory: schools, names more than one school has, provinces in Korea
   assert.equal(state.province, '', 'a province the directory does not have');
   assert.equal(state.directoryTag, 'c9');
   assert.equal(state.school, null);
-  assert.equal(state.view, 'picker');
+  assert.equal(state.screen, 'picker');
   assert.deepEqual(state.warning, { key: 'unknownSchool', arg: 'Z' });
   assert.ok(effects.some((e) => e.type === 'store' && e.name === 'school' && e.value === null));
   const [mine] = run(state, [{ type: 'choose', id: 'A' }], [{ type: 'myLeague' }]);
@@ -395,7 +395,7 @@ test('the directory: schools, names more than one school has, provinces in Korea
 });
 
 test('the projector turns its pages, and hides its controls 3 s after the pointer rests', () => {
-  const [started] = run(fresh({ boardOnly: true }), [{ type: 'start' }]);
+  const [started] = run(fresh({ projector: true }), [{ type: 'start' }]);
   assert.equal(update(started, { type: 'pageTick' }, 0).state, started, 'no page shown yet: nothing to turn');
   const rows = Array.from({ length: 11 }, (_, i) => [i + 1, `S${i + 1}`, 100 - i]);
   const [shown] = run(started, [{ type: 'boardPage', page: { type: 'page', version: 1, league: {}, from: 0, size: 50, rows } }]);
@@ -422,7 +422,7 @@ test('update changes nothing it was given', () => {
   const copy = structuredClone(tapped);
   for (const message of [{ type: 'sealTick' }, { type: 'server', message: { type: 'view', version: 9, school: 'S1', total: 99, ranks: [[1, 2, null]],
                                                                             above: [], below: [], top: [] } },
-    { type: 'show', view: 'board' }, { type: 'server', message: { type: 'page', version: 9, league: {}, from: 0, size: 2, rows: [[1, 'S1', 99]] } },
+    { type: 'show', screen: 'ranking' }, { type: 'server', message: { type: 'page', version: 9, league: {}, from: 0, size: 2, rows: [[1, 'S1', 99]] } },
     { type: 'server', message: { type: 'ack', seq: 0, refused: 0, player: PLAYER } }, tap(), { type: 'baselineTick' }]) {
     update(tapped, message, 5000);
     assert.deepEqual(tapped, copy, message.type);

@@ -8,7 +8,7 @@ import { update, pageStreamURL } from '../../Sources/TouchSchoolServer/Page/Web/
 import { initialState, standing, miniRows, listRows, movements, schoolTotal, projectorPosition, keyboardAtHand }
   from '../../Sources/TouchSchoolServer/Page/Web/state.js';
 import { runningPage } from './dom.mjs';
-import { TEXT } from '../../Sources/TouchSchoolServer/Page/Web/view.js';
+import { TEXT } from '../../Sources/TouchSchoolServer/Page/Web/view/words.js';
 
 const BATTLE = 'battleAAAAAAAAAAAAAA';
 const DEVICE = 'q3R8sU0vW1xY2zA3bC4dE5fG6hI7jK8lM9nO0pQ1rS2';
@@ -134,18 +134,18 @@ test('the view of another school (before a switch is acknowledged) is not mine',
 });
 
 test('the ranking shown watches its league\'s top rows; a new league watches again; leaving it stops', () => {
-  const [shown, effects] = run(welcomed(), [{ type: 'show', view: 'board' }]);
+  const [shown, effects] = run(welcomed(), [{ type: 'show', screen: 'ranking' }]);
   assert.deepEqual(sent(effects), [{ type: 'watch', league: {}, from: 0, count: 100 }]);
   const [high, again] = run(shown, [{ type: 'league', level: 'high', province: '' }]);
   assert.deepEqual(sent(again), [{ type: 'watch', league: { level: 'high' }, from: 0, count: 100 }]);
   const [mine, mineFx] = run(high, [{ type: 'myLeague' }]);
   assert.deepEqual(sent(mineFx), [{ type: 'watch', league: { level: 'high', province: '서울특별시' }, from: 0, count: 100 }]);
   assert.deepEqual(sent(run(mine, [{ type: 'myLeague' }])[1]), [], 'the same league: nothing new to ask');
-  assert.deepEqual(sent(run(mine, [{ type: 'show', view: 'game' }])[1]), [{ type: 'watch' }]);
+  assert.deepEqual(sent(run(mine, [{ type: 'show', screen: 'game' }])[1]), [{ type: 'watch' }]);
 });
 
 test('the ranking is asked for again on a new connection, not while offline', () => {
-  const [shown] = run(welcomed(), [{ type: 'show', view: 'board' }], [{ type: 'socketClosed', code: 1006, reason: '' }]);
+  const [shown] = run(welcomed(), [{ type: 'show', screen: 'ranking' }], [{ type: 'socketClosed', code: 1006, reason: '' }]);
   const [, offline] = run(shown, [{ type: 'league', level: 'middle', province: '' }]);
   assert.deepEqual(sent(offline), []);
   const [, effects] = run(shown, [{ type: 'socketOpen' }],
@@ -157,7 +157,7 @@ const PAGE = { type: 'page', version: 7, league: {}, from: 0, size: 6,
   rows: [[1, 'S1', 40], [2, 'S2', 25], [3, 'S3', 20], [4, 'S4', 12], [5, 'S5', 0], [5, 'S6', 0]] };
 
 test('a page replaces the rows; the schools without a tap are left out but mine', () => {
-  const [shown] = run(welcomed(), [{ type: 'show', view: 'board' }]);
+  const [shown] = run(welcomed(), [{ type: 'show', screen: 'ranking' }]);
   const [state] = run(shown, server(PAGE));
   assert.equal(state.page, PAGE);
   assert.deepEqual(listRows(state).map((r) => [r.rank, r.school, r.total, r.mine]),
@@ -169,7 +169,7 @@ test('a page replaces the rows; the schools without a tap are left out but mine'
 });
 
 test('my school past the rows shown is added at its place in the league, from the view', () => {
-  const [shown] = run(welcomed(), server(VIEW), [{ type: 'show', view: 'board' }], [{ type: 'league', level: 'high', province: '' }]);
+  const [shown] = run(welcomed(), server(VIEW), [{ type: 'show', screen: 'ranking' }], [{ type: 'league', level: 'high', province: '' }]);
   const [state] = run(shown, server({ ...PAGE, league: { level: 'high' }, rows: [[1, 'S1', 40], [2, 'S2', 25]] }));
   assert.deepEqual(listRows(state).map((r) => [r.rank, r.school, r.total, r.mine]),
                    [[1, 'S1', 40, false], [2, 'S2', 25, false], [3, 'S3', 20, true]]);
@@ -178,7 +178,7 @@ test('my school past the rows shown is added at its place in the league, from th
 });
 
 test('▲/▼: against the same page a moment ago, taken again every 10 s', () => {
-  const [shown] = run(welcomed(), [{ type: 'show', view: 'board' }], server(PAGE));
+  const [shown] = run(welcomed(), [{ type: 'show', screen: 'ranking' }], server(PAGE));
   assert.deepEqual([...movements(shown)].filter(([, moved]) => moved !== 0), []);
   const [passed] = run(shown, server({ ...PAGE, rows: [[1, 'S3', 50], [2, 'S1', 40], [3, 'S2', 25], [4, 'S4', 12], [5, 'S5', 1], [6, 'S6', 0]] }));
   assert.deepEqual(Object.fromEntries(movements(passed)), { S3: 2, S1: -1, S2: -1, S4: 0, S5: 0, S6: 0 });
@@ -195,14 +195,14 @@ test('the page stream\'s address names the league and the places', () => {
 });
 
 /** The projector, its stream connected, shown `rows` for the page from `from`: [rank, id, total]. */
-function projector(from, rows, state = run(initialState({ boardOnly: true, join: 'http://10.0.0.5:8080/' }), [{ type: 'start' }])[0]) {
+function projector(from, rows, state = run(initialState({ projector: true, join: 'http://10.0.0.5:8080/' }), [{ type: 'start' }])[0]) {
   return run(state, [{ type: 'boardPage', page: { type: 'page', version: 1, league: {}, from, size: 500, rows } }]);
 }
 const ranked = (from, count, played) => Array.from({ length: count }, (_, i) => [from + i + 1 > played ? played + 1 : from + i + 1, `S${from + i + 1}`,
                                                                                    from + i + 1 > played ? 0 : 1000 - from - i]);
 
 test('the projector streams a page of ten rows and one more, which says whether a next page has taps', () => {
-  const [started, effects] = run(initialState({ boardOnly: true, join: 'http://10.0.0.5:8080/' }), [{ type: 'start' }]);
+  const [started, effects] = run(initialState({ projector: true, join: 'http://10.0.0.5:8080/' }), [{ type: 'start' }]);
   assert.deepEqual(effects.filter((e) => e.type === 'watchBoard'), [{ type: 'watchBoard', url: '/v1/board?count=11&from=0' }]);
   assert.equal(started.stream, 'connecting');
   const [first] = projector(0, ranked(0, 11, 25), started);
@@ -242,7 +242,7 @@ test('a tab waiting for the device streams the national page, and its header rea
   const [state] = run(waiting, [{ type: 'boardPage', page: PAGE }]);
   assert.deepEqual(standing(state), { total: 20, rank: 3, gap: { school: 'S2', taps: 6 } });
   assert.deepEqual(miniRows(state).map((r) => r.school), ['S1', 'S2', 'S3', 'S4'], 'S5 has no tap');
-  const [board, shown] = run(state, [{ type: 'show', view: 'board' }], [{ type: 'league', level: 'middle', province: '' }]);
+  const [board, shown] = run(state, [{ type: 'show', screen: 'ranking' }], [{ type: 'league', level: 'middle', province: '' }]);
   assert.deepEqual(shown, [{ type: 'watchBoard', url: '/v1/board?count=100&from=0&level=middle' }]);
   assert.equal(board.stream, 'live');
   const [playing, granted] = run(board, [{ type: 'granted', record, device: DEVICE, freshDevice: 'x', school: 'S3' }]);
@@ -281,7 +281,7 @@ test('the page stream closed is asked again in 10 s', () => {
 
 test('the projector says, beside its code, when no phone can open the address it shows, and what to run instead', () => {
   // `touchschool serve` on 127.0.0.1: the server's join addresses are this machine's loopback only.
-  const opened = (join) => runningPage(run(initialState({ boardOnly: true, join }), [{ type: 'start' }])[0]);
+  const opened = (join) => runningPage(run(initialState({ projector: true, join }), [{ type: 'start' }])[0]);
   const ko = opened('http://127.0.0.1:8080/');
   assert.equal(ko.shown('join-warning'), false, 'nothing said before the server answered');
   ko.send({ type: 'join', addresses: ['http://127.0.0.1:8080/'] });
@@ -289,7 +289,7 @@ test('the projector says, beside its code, when no phone can open the address it
   assert.equal(ko.text('join-warning'),
                '휴대폰에서는 이 주소를 열 수 없습니다. 이 컴퓨터에서만 접속할 수 있습니다. 다른 기기도 들어오게 하려면: touchschool serve --host 0.0.0.0');
   assert.ok(ko.shown('join-warning'));
-  const en = runningPage(run(initialState({ boardOnly: true, join: 'http://localhost:8080/' }), [{ type: 'start' }])[0], 'en');
+  const en = runningPage(run(initialState({ projector: true, join: 'http://localhost:8080/' }), [{ type: 'start' }])[0], 'en');
   en.send({ type: 'join', addresses: ['http://localhost:8080/'] });
   assert.equal(en.text('join-warning'),
                'Phones cannot open this address. Only this machine can join. To let other devices in: touchschool serve --host 0.0.0.0');
@@ -301,7 +301,7 @@ test('the projector says, beside its code, when no phone can open the address it
   assert.equal(lan.text('join-url'), 'http://10.0.0.5:8080/');
   assert.equal(lan.shown('join-warning'), false);
   // Opened at the address phones use (a school's domain, behind a proxy): no question asked, nothing said.
-  const [domain, effects] = run(initialState({ boardOnly: true, join: 'https://touch.school.kr/' }), [{ type: 'start' }]);
+  const [domain, effects] = run(initialState({ projector: true, join: 'https://touch.school.kr/' }), [{ type: 'start' }]);
   assert.ok(!effects.some((e) => e.type === 'findJoin'));
   assert.equal(runningPage(domain).shown('join-warning'), false);
 });
@@ -315,7 +315,7 @@ test('the header names the player once: the name chosen after its label, the def
   assert.equal(en.text('player'), 'web player');
   en.send({ type: 'name', text: 'Kim' });
   assert.equal(en.text('player'), 'player Kim');
-  assert.equal(runningPage(initialState({ boardOnly: true, defaultPlayer: '웹 플레이어' })).text('player'), '', 'the projector plays as nobody');
+  assert.equal(runningPage(initialState({ projector: true, defaultPlayer: '웹 플레이어' })).text('player'), '', 'the projector plays as nobody');
 });
 
 test('the play hint names the keyboard only where there is one: not on a touch screen, even one that says its pointer is fine', () => {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TouchSchoolClient
 import TouchSchoolCore
+import TouchSchoolOutbox
 import TouchSchoolProtocol
 import TouchSchoolStore
 import TouchSchoolTestSupport

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Synchronization
 import Testing
+import TouchSchoolOutbox
 import TouchSchoolTestSupport
 @testable import TouchSchoolClient
 import TouchSchoolCore
@@ -104,12 +105,14 @@ import TouchSchoolStore
         defer { directory.remove() }
         let server = ServerAddress(secure: false, host: "127.0.0.1", port: Int(UInt16(bigEndian: address.sin_port)))
         let folder = BattleFolder(dataDirectory: directory.path, battle: "silent-battle-0001", servers: [server])
+        // The handshake's deadline shortened (15 s in play), not waited out.
+        let handshake = 2.0
         let battle = NetworkBattle(folder: folder, device: String(repeating: "B", count: 43), player: "p", catalog: Self.catalog,
-                                   catalogETag: nil, board: BoardMirror(), outbox: Outbox())
+                                   catalogETag: nil, board: BoardMirror(), outbox: Outbox(), handshakeSeconds: handshake)
         let start = Date()
         battle.start()
         var all: [GameEvent] = []
-        while !all.contains(.connectionChanged(.offline(waitingTaps: 0))), Date().timeIntervalSince(start) < NetworkBattle.standardHandshakeSeconds + 15 {
+        while !all.contains(.connectionChanged(.offline(waitingTaps: 0))), Date().timeIntervalSince(start) < handshake + 15 {
             all += battle.takeEvents()
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 import TouchSchoolTestSupport
 @testable import TouchSchoolClient
+@testable import TouchSchoolOutbox
 import TouchSchoolCore
 import TouchSchoolProtocol
 import TouchSchoolStore
@@ -90,7 +91,7 @@ enum ScriptedReply: Sendable {
 
     /// A view of S1 (of `catalog`) at `total`, first of the two; `top` as given.
     static func view(total: UInt64, top: [RankedRow] = []) -> ServerMessage {
-        .view(SchoolViewMessage(version: total, school: "S1", total: total, ranks: Array(repeating: Standing(rank: 1, size: 2, gap: nil), count: 4),
+        .schoolView(SchoolViewMessage(version: total, school: "S1", total: total, ranks: Array(repeating: Standing(rank: 1, size: 2, gap: nil), count: 4),
                                 above: [], below: [], top: top))
     }
 
@@ -359,10 +360,10 @@ enum ScriptedReply: Sendable {
                 return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, player: Self.me, catalog: "\"c\"")))]
             case .ping:
                 let count = pongs.withLock { count in count += 1; return count }
-                var replies: [ScriptedReply] = [.send(.pong(nowMs: NetworkBattle.wallClockMs() + ahead))]
+                var replies: [ScriptedReply] = [.send(.pong(nowMs: BatchClock.wallClockMs() + ahead))]
                 // Once the clock is measured, the round (its own clock 30 s off).
                 if count == ServerClock.samplesWanted {
-                    let now = NetworkBattle.wallClockMs() + ahead
+                    let now = BatchClock.wallClockMs() + ahead
                     replies.append(.send(.round(RoundMessage(id: 9, title: "3반", startsAtMs: now + 3_000, endsAtMs: now + 13_000, graceMs: 5_000,
                                                              nowMs: now - 30_000, place: nil, count: 0, players: 0, final: false))))
                     replies.append(.send(.roundPlace(RoundStanding(id: 9, place: 1, count: 4, players: 2, final: false))))
@@ -376,10 +377,10 @@ enum ScriptedReply: Sendable {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let (battle, _) = battle(on: server.port, in: directory)
-        let before = NetworkBattle.wallClockMs()
+        let before = BatchClock.wallClockMs()
         battle.start()
         let events = try await collect(battle) { $0.contains { if case .roundPlaceTold = $0 { true } else { false } } }
-        let after = NetworkBattle.wallClockMs()
+        let after = BatchClock.wallClockMs()
         guard let news = events.lazy.compactMap({ event -> RoundNews? in if case let .roundTold(news) = event { news } else { nil } }).first else {
             Issue.record("the round: \(events)")
             return
@@ -407,7 +408,7 @@ enum ScriptedReply: Sendable {
             case .hello:
                 return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, player: Self.me, catalog: "\"c\"")))]
             case .ping:
-                return [.send(.pong(nowMs: NetworkBattle.wallClockMs() + ahead))]
+                return [.send(.pong(nowMs: BatchClock.wallClockMs() + ahead))]
             case let .taps(batch):
                 return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: batch.totalTaps, refused: 0, player: Self.me)))]
             case .watch:
@@ -418,16 +419,16 @@ enum ScriptedReply: Sendable {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let (battle, _) = battle(on: server.port, in: directory)
-        let before = NetworkBattle.wallClockMs()
+        let before = BatchClock.wallClockMs()
         battle.start()
         for _ in 0..<500 where battle.shared.withLock({ $0.serverOffsetMs }) == 0 { try await Task.sleep(nanoseconds: 10_000_000) }
-        let tappedAt = NetworkBattle.wallClockMs()
+        let tappedAt = BatchClock.wallClockMs()
         battle.submit(PendingChanges(player: "p", scoreDeltas: ["S1": 3], playerTaps: 3, bestTapsPerSecond: 3,
-                                     firstTapAt: NetworkBattle.monotonicNow()))
+                                     firstTapAt: BatchClock.monotonicNow()))
         for _ in 0..<500 where battle.waitingTaps > 0 || server.received.all.allSatisfy({ if case .taps = $0 { false } else { true } }) {
             try await Task.sleep(nanoseconds: 10_000_000)
         }
-        let after = NetworkBattle.wallClockMs()
+        let after = BatchClock.wallClockMs()
         let batch = try #require(server.received.all.lazy.compactMap { message -> TapBatch? in if case let .taps(batch) = message { batch } else { nil } }.first)
         let error = (after - before) / 2
         #expect(batch.endMs >= tappedAt + ahead - error && batch.endMs <= after + ahead + error,

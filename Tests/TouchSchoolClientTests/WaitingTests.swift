@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TouchSchoolOutbox
 import TouchSchoolTestSupport
 @testable import TouchSchoolClient
 

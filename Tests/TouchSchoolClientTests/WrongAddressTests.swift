@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
+import TouchSchoolOutbox
 import TouchSchoolTestSupport
 @testable import TouchSchoolClient
 import TouchSchoolCore

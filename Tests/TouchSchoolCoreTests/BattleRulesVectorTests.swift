@@ -35,6 +35,8 @@ import TouchSchoolCore
         #expect(Self.cases("battleID").count >= 6)
         #expect(Self.cases("movement").count >= 8)
         #expect(Self.cases("shownRank").count >= 5)
+        #expect(Self.cases("standing").count >= 11)
+        #expect(Self.cases("pageMovements").count >= 7)
     }
 
     @Test func aBatchChangesAPlayerAsWritten() {
@@ -73,6 +75,52 @@ import TouchSchoolCore
             for (school, count) in now.enumerated() { board.setCount(count, of: school) }
             let school = (example["school"] as! NSNumber).intValue
             #expect(board.movement(of: school, in: .national) == (example["movement"] as! NSNumber).intValue, "\(example["case"]!)")
+        }
+    }
+
+    /// Where my school stands nationally, as the game's header says it on a server: the rule
+    /// `nationalStanding` applies to its view, schools named by letters as the catalog's positions.
+    @Test func theStandingIsAsWritten() {
+        for example in Self.cases("standing") {
+            var positions: [String: Int] = [:]
+            let position = { (id: String) -> Int in
+                if let known = positions[id] { return known }
+                positions[id] = positions.count
+                return positions.count - 1
+            }
+            let rows = { (value: Any?) -> [RankedSchool] in
+                (value as! [[Any]]).map { RankedSchool(position: position($0[0] as! String), rank: 0, count: ($0[1] as! NSNumber).uint64Value) }
+            }
+            let view = example["view"] as! [String: Any]
+            let standing = BattleRules.standing(total: (example["total"] as! NSNumber).uint64Value, count: (view["total"] as! NSNumber).uint64Value,
+                                                rank: (view["rank"] as! NSNumber).intValue, gap: (view["gap"] as? NSNumber)?.uint64Value,
+                                                above: rows(view["above"]), hidden: rows(example["hidden"]))
+            let wanted = example["standing"] as! [String: Any]
+            let gap = wanted["gap"] as? [String: Any]
+            #expect(standing.rank == (wanted["rank"] as! NSNumber).intValue, "\(example["case"]!)")
+            #expect(standing.chase?.school == (gap?["school"] as? String).map { positions[$0]! }, "\(example["case"]!)")
+            #expect(standing.chase?.taps == (gap?["taps"] as? NSNumber)?.uint64Value, "\(example["case"]!)")
+            #expect((standing.chase == nil) == (gap == nil), "\(example["case"]!)")
+        }
+    }
+
+    /// The ▲/▼ of a page a server sent, against the same page a moment ago: the rule ServedViews'
+    /// `movement` applies, schools named by letters as the catalog's positions.
+    @Test func aPagesMovementsAreAsWritten() {
+        for example in Self.cases("pageMovements") {
+            var positions: [String: Int] = [:]
+            let rows = { (value: Any?) -> [RankedSchool]? in
+                (value as? [[Any]])?.map { row in
+                    let id = row[0] as! String
+                    let position = positions[id] ?? positions.count
+                    positions[id] = position
+                    return RankedSchool(position: position, rank: 0, count: (row[1] as! NSNumber).uint64Value)
+                }
+            }
+            let now = rows(example["rows"])!, then = rows(example["then"])
+            let moved = BattleRules.pageMovements(rows: now, from: (example["from"] as! NSNumber).intValue, then: then)
+            let wanted = (example["movements"] as! [[Any]]).map { (positions[$0[0] as! String]!, ($0[1] as! NSNumber).intValue) }
+            #expect(moved.map(\.position) == wanted.map(\.0) && moved.map(\.climbed) == wanted.map(\.1), "\(example["case"]!): \(moved)")
         }
     }
 

@@ -48,9 +48,9 @@ import TouchSchoolProtocol
         let text = #"{"above":[[3,"B1",130],[4,"B2",123]],"below":[[6,"B3",120]],"#
             + #""ranks":[[5,12011,3],[2,2376,3],[1,1,null],[1,1,null]],"school":"B000012052","top":[[1,"B9",900]],"#
             + #""total":120,"type":"view","version":41}"#
-        #expect(MessageCoding.encodeView(view) == text)
-        #expect(MessageCoding.encode(.view(view)) == text)
-        #expect(try MessageCoding.decodeServer(text) == .view(view))
+        #expect(MessageCoding.encodeSchoolView(view) == text)
+        #expect(MessageCoding.encode(.schoolView(view)) == text)
+        #expect(try MessageCoding.decodeServer(text) == .schoolView(view))
 
         let page = PageMessage(version: 9, league: LeagueName(level: "high", province: "서울특별시"), from: 20, size: 321,
                                rows: [RankedRow(rank: 21, school: "B5", total: 8)])
@@ -86,7 +86,7 @@ import TouchSchoolProtocol
                 version: number(), school: ids.randomElement(using: &random)!, total: number(),
                 ranks: (0..<4).map { _ in Standing(rank: Int(number() % 100_000), size: Int(number() % 100_000), gap: Bool.random() ? nil : number()) },
                 above: rows(), below: rows(), top: rows())
-            #expect(MessageCoding.encodeView(view) == MessageCoding.encode(.view(view)))
+            #expect(MessageCoding.encodeSchoolView(view) == MessageCoding.encode(.schoolView(view)))
             let league = LeagueName(level: Bool.random() ? nil : "middle", province: Bool.random() ? nil : ids.randomElement(using: &random)!)
             let page = PageMessage(version: number(), league: league, from: Int(number() % 100_000), size: Int(number() % 100_000), rows: rows())
             #expect(MessageCoding.encodePage(page) == MessageCoding.encode(.page(page)))

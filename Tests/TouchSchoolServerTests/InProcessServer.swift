@@ -99,7 +99,8 @@ final class InProcessServer: RunningServer, Sendable {
             let pool = PostgresClient(configuration: try PostgresSchema.configuration(url: url), backgroundLogger: logger)
             postgres = pool
             client = Task { await pool.run() }
-            let postgresStore = PostgresBattleStore(client: pool, starterCatalogPath: configuration.starterCatalogPath, logger: logger)
+            let postgresStore = PostgresBattleStore(client: pool, starterCatalogPath: configuration.starterCatalogPath, logger: logger,
+                                                    operationTimeout: configuration.postgresTimeout)
             store = postgresStore
             storeServices = [postgresStore]
         }
@@ -116,7 +117,7 @@ final class InProcessServer: RunningServer, Sendable {
             throw error
         }
         var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
-        groupConfiguration.maximumGracefulShutdownDuration = TouchSchoolServer.maximumShutdown
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.maximumShutdown
         groupConfiguration.maximumCancellationDuration = TouchSchoolServer.maximumCancellation
         let group = ServiceGroup(configuration: groupConfiguration)
         let running = Task {

@@ -60,11 +60,21 @@ import TouchSchoolTestSupport
         #expect(!ServedBody.acceptsGzip(["*;q=0"]))
     }
 
+    /// The page's modules (`/main.js`, `/update/taps.js`, …) as its source folder holds them, in
+    /// its folders too: every script but the service worker. The server serves its copy.
+    static let modules: [String] = {
+        let web = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/TouchSchoolServer/Page/Web")
+        let paths = (try? FileManager.default.subpathsOfDirectory(atPath: web.path)) ?? []
+        return paths.filter { $0.hasSuffix(".js") && $0 != "sw.js" }.map { "/" + $0 }.sorted()
+    }()
+
     @Test func thePageIsServedWithItsContentTypesAndRevalidated() async throws {
+        let modules = Self.modules
+        #expect(modules.contains("/main.js") && modules.contains("/update.js") && modules.count >= 6, "\(modules)")
         try await RoutedServer.with { server in
-            let modules = ["main", "state", "update", "view", "effects", "rules"]
             for (path, type) in [("/", "text/html; charset=utf-8"), ("/style.css", "text/css; charset=utf-8")]
-                + modules.map({ ("/\($0).js", "text/javascript; charset=utf-8") }) {
+                + modules.map({ ($0, "text/javascript; charset=utf-8") }) {
                 let first = try await server.get(path)
                 #expect(first.status == 200, "\(path)")
                 #expect(first.header("Content-Type") == type, "\(path)")
@@ -80,8 +90,8 @@ import TouchSchoolTestSupport
             #expect(page.body.contains(#"<script type="module" src="/main.js"></script>"#))
             let worker = try await server.get("/sw.js")
             for module in modules {
-                if module != "main" { #expect(page.body.contains(#"<link rel="modulepreload" href="/\#(module).js">"#), "\(module)") }
-                #expect(worker.body.contains("'/\(module).js'"), "sw.js does not keep \(module).js")
+                if module != "/main.js" { #expect(page.body.contains(#"<link rel="modulepreload" href="\#(module)">"#), "\(module)") }
+                #expect(worker.body.contains("'\(module)'"), "sw.js does not keep \(module)")
             }
             // Nothing from elsewhere: the page works on a school LAN without internet.
             #expect(!page.body.contains("http://") && !page.body.contains("https://"))

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import TouchSchoolClient
 import TouchSchoolCore
+import TouchSchoolOutbox
 import TouchSchoolProtocol
 import TouchSchoolStore
 import TouchSchoolTestSupport

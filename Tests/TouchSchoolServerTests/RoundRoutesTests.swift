@@ -387,11 +387,11 @@ import TouchSchoolTestSupport
                                  school: index == RoundLive.shownPlaces ? lastSchool : "S1", bySchool: ["S1": UInt64(100 - index)], reachedMs: 2_000)
             }
         }
-        let before = RoundBoard(round: round, counts: counts(lastSchool: "S1"), readAtMs: 10_000)
-        let after = RoundBoard(round: round, counts: counts(lastSchool: "S2"), readAtMs: 10_250)
+        let before = PlacedRound(round: round, counts: counts(lastSchool: "S1"), readAtMs: 10_000)
+        let after = PlacedRound(round: round, counts: counts(lastSchool: "S2"), readAtMs: 10_250)
         #expect(before.live == after.live && before.places == after.places)
         #expect(!before.sameStandings(after))
-        #expect(before.sameStandings(RoundBoard(round: round, counts: counts(lastSchool: "S1"), readAtMs: 10_250)))
+        #expect(before.sameStandings(PlacedRound(round: round, counts: counts(lastSchool: "S1"), readAtMs: 10_250)))
     }
 
     /// Three players tied at 150 and one at 90: places 1, 1, 1, 4, the same in the JSON of
@@ -410,7 +410,7 @@ import TouchSchoolTestSupport
         let tiedSchools = RoundRoutes.results(round, [counts[0], counts[1]], nowMs: 100_000)
         #expect(tiedSchools.schools.map { "\($0.place) \($0.tied)" } == ["1 true", "1 true"])
 
-        let board = RoundBoard(round: round, counts: counts, readAtMs: 100_000)
+        let board = PlacedRound(round: round, counts: counts, readAtMs: 100_000)
         #expect(board.live.players.map(\.place) == [1, 1, 1, 4])
         #expect(board.liveEvent(nowMs: 100_000).contains(#""tied":true"#))
         #expect(board.place(of: "device-c") == RoundStanding(id: 4, place: 1, tied: true, count: 150, players: 4, final: true))

@@ -1,6 +1,6 @@
 import Testing
 import TouchSchoolCore
-@testable import TouchSchoolNetworkTUI
+@testable import TouchSchoolNetworkCommands
 @testable import TouchSchoolServer
 
 /// `serve`'s activity line reads its counts as a person reads them: "1 player", "1 tap".

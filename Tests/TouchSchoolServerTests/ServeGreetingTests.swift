@@ -7,7 +7,7 @@ import TouchSchoolTestSupport
 import TouchSchoolCommandLine
 import TouchSchoolCore
 import TouchSchoolView
-@testable import TouchSchoolNetworkTUI
+@testable import TouchSchoolNetworkCommands
 @testable import TouchSchoolServer
 
 /// What `serve` prints for the teacher: the addresses to hand out, a QR code of the phone page

@@ -4,7 +4,7 @@ import Testing
 import TouchSchoolProtocol
 import TouchSchoolStore
 import TouchSchoolTestSupport
-@testable import TouchSchoolNetworkTUI
+@testable import TouchSchoolNetworkCommands
 
 /// `--server` commands and `admin` run in process (`runTouchSchool`) with the real network
 /// (`LiveNetwork`), against the server in process: what `touchschool-network` prints, without its process.

@@ -16,14 +16,14 @@ import TouchSchoolProtocol
             #expect(welcomeA.protocol == 2)
             try await a.send(.taps(leader.batch(schoolA, taps: 10, switchTo: true)))
             _ = try await a.ack(1)
-            let first = try await a.next("A's view") { if case let .view(view) = $0, view.total == 10 { view } else { nil } }
+            let first = try await a.next("A's view") { if case let .schoolView(view) = $0, view.total == 10 { view } else { nil } }
             #expect(first.school == schoolA && first.ranks[0].rank == 1 && first.ranks[0].gap == nil)
             #expect(first.top.first == RankedRow(rank: 1, school: schoolA, total: 10))
 
             let (b, _) = try await TestPlayer.join(server, device: chaser)
             try await b.send(.taps(chaser.batch(schoolB, taps: 4, switchTo: true)))
             _ = try await b.ack(1)
-            let second = try await b.next("B's view") { if case let .view(view) = $0, view.total == 4 { view } else { nil } }
+            let second = try await b.next("B's view") { if case let .schoolView(view) = $0, view.total == 4 { view } else { nil } }
             #expect(second.school == schoolB && second.ranks[0].rank == 2 && second.ranks[0].gap == 6)
             #expect(second.above == [RankedRow(rank: 1, school: schoolA, total: 10)])
 
@@ -36,7 +36,7 @@ import TouchSchoolProtocol
             // GET gives what a watcher is sent: the same view, the same page.
             let view = try await HTTP.get("\(server.baseURL)/v1/view?school=\(schoolB)")
             #expect(view.status == 200)
-            #expect(try MessageCoding.decodeServer(view.body) == .view(second))
+            #expect(try MessageCoding.decodeServer(view.body) == .schoolView(second))
             let got = try await HTTP.get("\(server.baseURL)/v1/page?count=2")
             #expect(try MessageCoding.decodeServer(got.body) == .page(page))
             #expect(try await HTTP.get("\(server.baseURL)/v1/view?school=NOPE").status == 404)

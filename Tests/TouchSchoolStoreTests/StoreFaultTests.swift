@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import TouchSchoolTestSupport
 @testable import TouchSchoolCore
+import TouchSchoolLocalBattle
 @testable import TouchSchoolStore
 
 /// Faults that cannot be made for real in a test (a full disk, a lock another process never

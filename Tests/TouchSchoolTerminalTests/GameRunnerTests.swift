@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import TouchSchoolCore
+import TouchSchoolLocalBattle
 import TouchSchoolStore
 import TouchSchoolTerminal
 import TouchSchoolTestSupport

@@ -123,6 +123,25 @@ import TouchSchoolCore
         #expect(!grid.lines[list.y].contains("▲") && !grid.lines[list.y + 1].contains("▼"))
     }
 
+    /// The arrows count schools passed, as the page and a local game count them: joining a tie
+    /// passes no one, though the shared rank is a place higher (`BattleRules.pageMovements`).
+    @Test func joiningATieOnAServedPageShowsNoArrow() {
+        var state = Self.served(.korean)
+        _ = update(&state, .key(.tab), now: Fixture.start)
+        let first = state.ranking.scroll
+        func page(_ rows: [RankedSchool]) -> GameEvent {
+            .viewed(.page(PageView(league: .national, places: first..<(first + rows.count), size: 12_011, rows: rows)), catalogGeneration: 0)
+        }
+        _ = update(&state, page([RankedSchool(position: 2, rank: first + 1, count: 777), RankedSchool(position: 1, rank: first + 2, count: 700)]),
+                   now: Fixture.start)
+        _ = update(&state, page([RankedSchool(position: 2, rank: first + 1, count: 777), RankedSchool(position: 1, rank: first + 1, count: 777)]),
+                   now: Fixture.start)
+        let grid = view(state, now: Fixture.start)
+        let list = state.layout.rankingList
+        #expect(grid.lines[list.y + 1].contains("휘문고등학교"), "\(grid.text)")
+        #expect(!grid.lines[list.y].contains("▲") && !grid.lines[list.y + 1].contains("▲") && !grid.lines[list.y + 1].contains("▼"), "\(grid.text)")
+    }
+
     @Test func aLocalGameNeverWatches() {
         var state = Fixture.game(.korean, columns: 120, rows: 40)
         #expect(update(&state, .key(.tab), now: Fixture.start) == [])

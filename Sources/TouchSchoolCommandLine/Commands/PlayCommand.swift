@@ -1,5 +1,7 @@
 import ArgumentParser
 import TouchSchoolCore
+import TouchSchoolCurses
+import TouchSchoolLocalBattle
 import TouchSchoolStore
 import TouchSchoolTerminal
 
@@ -31,8 +33,8 @@ struct PlayCommand: ContextCommand {
 
     func run(in context: CommandContext) throws {
         // Before anything slow: a script that runs the game without a terminal learns it at once.
-        try TerminalScreen.checkIsTerminal()
         let environment = ProcessEnvironment.current
+        do { try TerminalScreen.checkIsTerminal() } catch { throw CommandError(error, environment: environment) }
         let language = lang ?? Language.fromLocale(environment: environment)
         let directory = data.directory
         let playerName = player ?? DataDirectory.defaultPlayerName(environment: environment)
@@ -81,7 +83,7 @@ struct PlayCommand: ContextCommand {
         } catch let notAnswering as ServerNotAnswering {
             // The terminal opens now, for the waiting screen, and stays open for the game.
             ExitSignals.install()
-            let opened = try TerminalScreen(colors: (environment["NO_COLOR"] ?? "").isEmpty, mouse: !noMouse, environment: environment)
+            let opened = try TerminalScreen.open(colors: (environment["NO_COLOR"] ?? "").isEmpty, mouse: !noMouse, environment: environment)
             screen = opened
             guard let joined = try ServerWaiting(screen: opened, language: language).wait(for: notAnswering, join: join) else {
                 opened.restore()
@@ -105,7 +107,7 @@ struct PlayCommand: ContextCommand {
                       notices: [Notice], startingSchool: Int?, playerName: String, language: Language,
                       environment: [String: String], screen opened: TerminalScreen? = nil) throws {
         ExitSignals.install()
-        let screen = try opened ?? TerminalScreen(
+        let screen = try opened ?? TerminalScreen.open(
             colors: (environment["NO_COLOR"] ?? "").isEmpty, mouse: !noMouse, environment: environment
         )
         defer { screen.restore() }

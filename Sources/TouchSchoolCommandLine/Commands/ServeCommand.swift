@@ -42,6 +42,30 @@ struct ServeCommand: ContextCommand {
     @Option(help: .hidden)
     var activitySeconds: Int?
 
+    // How long a connection may keep the server waiting (default: the server's own), hidden: for
+    // tests, which would otherwise wait the standard limits out.
+    @Option(help: .hidden)
+    var headSeconds: Int?
+
+    @Option(help: .hidden)
+    var idleSeconds: Int?
+
+    @Option(help: .hidden)
+    var helloSeconds: Int?
+
+    @Option(help: .hidden)
+    var writeStallSeconds: Int?
+
+    // How long a graceful shutdown may take before it is cancelled (default: the server's own),
+    // hidden: for tests of that bound, which would otherwise wait it out.
+    @Option(help: .hidden)
+    var shutdownSeconds: Int?
+
+    // How long one PostgreSQL operation may wait before the store is said away (default: the
+    // server's own), hidden: for tests of an unreachable database, which would otherwise wait it out.
+    @Option(help: .hidden)
+    var postgresSeconds: Int?
+
     @Option(help: ArgumentHelp(CommandText.addressTapsHelp,
                                valueName: "taps"))
     var addressTapsPerSecond: Int?
@@ -87,6 +111,11 @@ struct ServeCommand: ContextCommand {
         if let sshIdleSeconds, sshIdleSeconds < 1 { throw ValidationError(CommandText.optionAtLeast("--ssh-idle-seconds", 1)) }
         if let sshLoginGraceSeconds, sshLoginGraceSeconds < 1 { throw ValidationError(CommandText.optionAtLeast("--ssh-login-grace-seconds", 1)) }
         if let activitySeconds, activitySeconds < 1 { throw ValidationError(CommandText.optionAtLeast("--activity-seconds", 1)) }
+        for (name, seconds) in [("--head-seconds", headSeconds), ("--idle-seconds", idleSeconds), ("--hello-seconds", helloSeconds),
+                                ("--write-stall-seconds", writeStallSeconds), ("--shutdown-seconds", shutdownSeconds),
+                                ("--postgres-seconds", postgresSeconds)] {
+            if let seconds, seconds < 1 { throw ValidationError(CommandText.optionAtLeast(name, 1)) }
+        }
         let budget = 1...Int(TapBudget.maximum)
         if let addressTapsPerSecond, !budget.contains(addressTapsPerSecond) {
             throw ValidationError(CommandText.optionBetween("--address-taps-per-second", 1, budget.upperBound))
@@ -109,7 +138,9 @@ struct ServeCommand: ContextCommand {
             trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, socketsPerAddress: socketsPerAddress, devicesPerAddress: devicesPerAddress,
             addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst, maximumDevices: maximumDevices,
             logLevel: ProcessEnvironment.current["LOG_LEVEL"], language: Language.fromLocale(environment: ProcessEnvironment.current),
-            activitySeconds: activitySeconds, adminTokenFile: adminTokenFile,
+            activitySeconds: activitySeconds, headSeconds: headSeconds, idleSeconds: idleSeconds, helloSeconds: helloSeconds,
+            writeStallSeconds: writeStallSeconds, shutdownSeconds: shutdownSeconds,
+            postgresSeconds: postgresSeconds, adminTokenFile: adminTokenFile,
             adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name], sshPort: sshPort,
             sshConnectionsPerAddress: sshConnectionsPerAddress, sshIdleSeconds: sshIdleSeconds,
             sshLoginGraceSeconds: sshLoginGraceSeconds), output: context.output)

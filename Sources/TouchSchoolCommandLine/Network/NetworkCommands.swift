@@ -1,5 +1,5 @@
 import TouchSchoolCore
-import TouchSchoolStore
+import TouchSchoolLocalBattle
 
 /// What the commands need the network for: `serve`, `import --postgres`, and a server's battle
 /// (`--server URL` or `$TOUCHSCHOOL_SERVER`) for `play`, `search`, `rank` and `stats`.
@@ -86,6 +86,16 @@ public struct ServeRequest: Sendable {
     public var language: Language
     /// How often the players and taps are said, in seconds, when not every minute (for tests).
     public var activitySeconds: Int?
+    /// How long a connection may keep the server waiting, in seconds, when not the server's own
+    /// (hidden options, for tests): its first head, an idle keep-alive, a hello, a stalled reader.
+    public var headSeconds: Int?
+    public var idleSeconds: Int?
+    public var helloSeconds: Int?
+    public var writeStallSeconds: Int?
+    /// How long a graceful shutdown may take, in seconds, when not the server's own (hidden, for tests).
+    public var shutdownSeconds: Int?
+    /// How long one PostgreSQL operation may wait, in seconds, when not the server's own (hidden, for tests).
+    public var postgresSeconds: Int?
     /// The operator's token: from this file, else `adminToken` ($TOUCHSCHOOL_ADMIN_TOKEN), else the
     /// data directory's admin.token. Never an argument: the process list would show it.
     public var adminTokenFile: String?

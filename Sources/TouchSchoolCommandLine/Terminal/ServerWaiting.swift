@@ -1,4 +1,5 @@
 import TouchSchoolCore
+import TouchSchoolCurses
 import TouchSchoolTerminal
 import TouchSchoolView
 

@@ -21,20 +21,81 @@ public struct ServedViews: Equatable, Sendable {
         earlierPage = page
     }
 
-    /// Places `position` climbed in `league` since the baseline, as far as both views show it;
-    /// 0 for a school either leaves out.
+    /// Places `position` climbed in `league` since the baseline, by the rule the page applies to
+    /// its pages (`BattleRules.pageMovements`, as the local leaderboard's `movement` counts them):
+    /// on the page of `league` shown, against that league's page of a moment ago; nationally off
+    /// the page, against my school's view of a moment ago, whose rows are no one page from the top
+    /// (a school new among them may have come from either side: unmoved). 0 for a school neither shows.
     func movement(of position: Int, in league: League) -> Int {
-        guard let before = Self.rank(of: position, in: league, school: earlierSchool, page: earlierPage),
-              let now = Self.rank(of: position, in: league, school: school, page: page) else { return 0 }
-        return before - now
+        let rows: [RankedSchool], then: [RankedSchool]?, from: Int
+        if let page, page.league == league, page.rows.contains(where: { $0.position == position }) {
+            (rows, from) = (page.rows, page.places.lowerBound)
+            then = earlierPage.flatMap { $0.league == league ? $0.rows : nil }
+        } else if league == .national, let school {
+            (rows, from) = (Self.rows(of: school), 1)
+            then = earlierSchool.map(Self.rows(of:))
+        } else {
+            return 0
+        }
+        return BattleRules.pageMovements(rows: rows, from: from, then: then).first { $0.position == position }?.climbed ?? 0
     }
 
-    /// The rank the page of `league` or, nationally, a school's view gives `position`.
-    private static func rank(of position: Int, in league: League, school: SchoolView?, page: PageView?) -> Int? {
-        if let page, page.league == league, let row = page.rows.first(where: { $0.position == position }) { return row.rank }
-        guard league == .national, let school else { return nil }
-        if school.school == position { return school.national.rank }
-        return (school.top + school.above + school.below).first { $0.position == position }?.rank
+    /// A school's view as rows in rank order: the top, those above, the school, those below, each once.
+    private static func rows(of view: SchoolView) -> [RankedSchool] {
+        var seen = Set<Int>()
+        let mine = RankedSchool(position: view.school, rank: view.national.rank, count: view.count)
+        return (view.top + view.above + [mine] + view.below).filter { seen.insert($0.position).inserted }
+    }
+}
+
+extension BattleRules {
+    /// Where my school stands nationally, as the game's header says it on a server, from the
+    /// server's last view of it (its `count`, national `rank` and `gap` to the school above then,
+    /// nil for a leader; `above`, the national rows just above it, nearest last) and its `total`
+    /// now, with the taps since. The rank climbs past each school of `above` those taps passed; the
+    /// school to overtake is the nearest one ahead of that total, of `hidden` (the rows of a page
+    /// naming a school that schools tied with mine hid from `above`) or `above`, one tap more than
+    /// the difference (a tie only shares the place); with none named, only how far the view said
+    /// the next place was, less the taps since (`school` nil), and nothing once passed. The page
+    /// applies the same rule (`rules.js`'s `standing`): both give every `standing` case of
+    /// `Tests/Vectors/battle-rules.json`.
+    public static func standing(total: UInt64, count: UInt64, rank: Int, gap: UInt64?, above: [RankedSchool],
+                                hidden: [RankedSchool] = []) -> (rank: Int, chase: NationalStanding.Chase?) {
+        let passed = above.filter { $0.count > count && $0.count <= total }.count
+        let rank = rank - passed
+        if let ahead = (hidden + above).last(where: { $0.count > total }) {
+            return (rank, NationalStanding.Chase(school: ahead.position, taps: ahead.count - total + 1))
+        }
+        guard let gap, passed == 0 else { return (rank, nil) }
+        // Signed: a total below the view's (a view newer than the taps counted) leaves more to go.
+        let left = Int64(clamping: gap) - (Int64(clamping: total) - Int64(clamping: count)) + 1
+        return (rank, left > 0 ? NationalStanding.Chase(school: nil, taps: UInt64(left)) : nil)
+    }
+}
+
+extension BattleRules {
+    /// ▲/▼ of each school of a page of a league (`rows`, the page starting at place `from`,
+    /// 0-based) since the same page a moment ago (`then`: its rows then; nil when none was seen:
+    /// the page is its own baseline): one place for each other school of the page ahead then and
+    /// behind now, less one for each behind then and ahead now (strictly: joining a tie passes no
+    /// one), in the page's order. A school not on the page then came from below it when the page
+    /// starts at the top; on a later page it may have come from either side, and is taken as
+    /// unmoved. The page applies the same rule (`rules.js`'s `pageMovements`): both give every
+    /// `pageMovements` case of `Tests/Vectors/battle-rules.json`.
+    public static func pageMovements(rows: [RankedSchool], from: Int, then: [RankedSchool]?) -> [(position: Int, climbed: Int)] {
+        let before = Dictionary((then ?? rows).map { ($0.position, Int64(clamping: $0.count)) }, uniquingKeysWith: { first, _ in first })
+        let counts = rows.map { row in
+            (position: row.position, now: Int64(clamping: row.count),
+             before: before[row.position] ?? (from == 0 ? -1 : Int64(clamping: row.count)))
+        }
+        return counts.map { mine in
+            var climbed = 0
+            for other in counts {
+                if other.before > mine.before && other.now < mine.now { climbed += 1 }
+                else if other.before < mine.before && other.now > mine.now { climbed -= 1 }
+            }
+            return (mine.position, climbed)
+        }
     }
 }
 
@@ -91,13 +152,8 @@ extension GameState {
             return NationalStanding(total: total, rank: leaderboard.rank(of: school, in: .national), chase: chase)
         }
         guard let view = myView else { return NationalStanding(total: total, rank: nil, chase: nil) }
-        let chase = view.national.gap.map { gap in
-            // Taps since the view close the gap; past it, the next view says the new rank.
-            let since = total - min(total, view.count)
-            let above = view.above.last { $0.count > view.count }
-            return NationalStanding.Chase(school: above?.position, taps: gap > since ? gap - since + 1 : 1)
-        }
-        return NationalStanding(total: total, rank: view.national.rank, chase: chase)
+        let standing = BattleRules.standing(total: total, count: view.count, rank: view.national.rank, gap: view.national.gap, above: view.above)
+        return NationalStanding(total: total, rank: standing.rank, chase: standing.chase)
     }
 
     /// How many schools `league` holds, as far as this game knows: on a server, the watched

@@ -32,8 +32,9 @@ struct AdminRoutes {
             }
             log(request, context, "list the devices", ["top": "\(top)"])
             return try await answer {
-                let devices = try await battle.listDevices(top: top, nowMs: Int64(Date().timeIntervalSince1970 * 1000))
-                let hour = DeviceActivity.hour(ofMs: Int64(Date().timeIntervalSince1970 * 1000))
+                let nowMs = battle.clock.wallMs()
+                let devices = try await battle.listDevices(top: top, nowMs: nowMs)
+                let hour = DeviceActivity.hour(ofMs: nowMs)
                 return Routes.json(MessageCoding.encodeJSON(devices.map { Self.answer($0, hour: hour) }))
             }
         }

@@ -93,7 +93,7 @@ final class HTTPSAttempts: Sendable {
     private let report: @Sendable (String) -> Void
     private let now: @Sendable () -> ContinuousClock.Instant
 
-    init(report: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    init(report: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> ContinuousClock.Instant) {
         self.report = report
         self.now = now
     }

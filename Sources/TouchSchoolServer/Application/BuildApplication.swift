@@ -16,10 +16,11 @@ extension TouchSchoolServer {
         let page = try WebPage()
 
         let router = Router(context: HTTPRequestContext.self)
-        let budgets = RequestBudgets(policy: .standard)
+        let budgets = RequestBudgets(policy: .standard, clock: battle.clock)
         router.add(middleware: RequestBudgetMiddleware(budgets: budgets, trustedProxies: configuration.trustedProxies, metrics: metrics))
         Routes(battle: battle, metrics: metrics, costly: .shared).add(to: router)
-        BoardStream(battle: battle, limits: limits, metrics: metrics, trustedProxies: configuration.trustedProxies).add(to: router)
+        BoardStream(battle: battle, limits: limits, metrics: metrics, trustedProxies: configuration.trustedProxies,
+                    keepAliveInterval: configuration.timeouts.writeStall).add(to: router)
         let join = JoinAddresses { LANAddresses.hosts(listeningOn: configuration.host, interfaces: LANAddresses.current()) }
         PageRoutes(battle: battle, page: page, lookup: SchoolLookup(), join: join, budgets: budgets, costly: .shared).add(to: router)
         AdminRoutes(battle: battle, token: adminToken, trustedProxies: configuration.trustedProxies, logger: logger).add(to: router)
@@ -31,11 +32,11 @@ extension TouchSchoolServer {
                                            forwardedFor: context.request.headers[ClientAddress.forwardedFor],
                                            trustedProxies: configuration.trustedProxies)
             try await PlayConnection(battle: battle, limits: limits, metrics: metrics, address: address,
-                                     channel: context.requestContext.channel, logger: logger)
+                                     channel: context.requestContext.channel, timeouts: configuration.timeouts, logger: logger)
                 .run(inbound: inbound, outbound: outbound)
         }
 
-        let guardPolicy = ConnectionGuardPolicy.standard
+        let guardPolicy = ConnectionGuardPolicy(timeouts: configuration.timeouts)
         let webSocketResponder = playRouter.buildResponder()
         // Later requests on a kept-alive connection: Hummingbird's idle timeout and the
         // decoder's size limits, from the same policy as the guard of the first.
@@ -50,7 +51,7 @@ extension TouchSchoolServer {
             // waits for every connection to end.
             ws: .init(maxFrameSize: PlayConnection.maximumFrameBytes, autoPing: .enabled(timePeriod: .seconds(30)),
                       closeTimeout: PlayConnection.closeGrace))
-        let httpsAttempts = configuration.reportHTTPSAttempt.map { HTTPSAttempts(report: $0) }
+        let httpsAttempts = configuration.reportHTTPSAttempt.map { HTTPSAttempts(report: $0, now: battle.clock.now) }
         let server = HTTPServerBuilder { responder in
             GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
                                                                     configuration: channelConfiguration),

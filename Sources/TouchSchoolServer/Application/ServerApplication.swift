@@ -29,6 +29,15 @@ public struct ServerConfiguration: Sendable {
     /// tallies: two million, a national battle's players, is a couple of gigabytes.
     public var maximumDevices = ServerConfiguration.standardMaximumDevices
     public static let standardMaximumDevices = 2_000_000
+    /// How long a connection may keep the server waiting (its head, an idle keep-alive, a hello, a
+    /// reader that stopped reading): the standard limits unless a test shortens them.
+    public var timeouts = ConnectionTimeouts.standard
+    /// How long a graceful shutdown (save, acknowledge, close) may take before it is cancelled:
+    /// the standard bound unless a test shortens it rather than wait it out.
+    public var maximumShutdown = TouchSchoolServer.maximumShutdown
+    /// How long one PostgreSQL operation may wait (an unreachable database: for a connection)
+    /// before it fails and the battle says the store is away: the standard unless a test shortens it.
+    public var postgresTimeout = PostgresBattleStore.standardOperationTimeout
     /// Load balancers whose `X-Forwarded-For` names the player's address for the limits.
     public var trustedProxies: Set<String> = []
     /// The operator's token (`AdminToken`): from this file, else this value (the environment's
@@ -173,7 +182,8 @@ public enum TouchSchoolServer {
             do { try await PostgresSchema.prepare(client, url: url, logger: logger) } catch {
                 throw ServerError(description: "cannot prepare PostgreSQL at \(PostgresSchema.redacted(url)): \(PostgresSchema.describe(error))")
             }
-            let store = PostgresBattleStore(client: client, starterCatalogPath: configuration.starterCatalogPath, logger: logger)
+            let store = PostgresBattleStore(client: client, starterCatalogPath: configuration.starterCatalogPath, logger: logger,
+                                            operationTimeout: configuration.postgresTimeout)
             try await serve(configuration, store: store, services: [store], entrances: entrances, logger: logger,
                             onListening: onListening)
         }
@@ -195,7 +205,7 @@ public enum TouchSchoolServer {
         // and a cancellation that takes too long ends the process; a second SIGTERM or Ctrl-C ends
         // it at once (what was acknowledged is saved; what was not, its clients send again).
         var group = ServiceGroupConfiguration(services: running, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        group.maximumGracefulShutdownDuration = Self.maximumShutdown
+        group.maximumGracefulShutdownDuration = configuration.maximumShutdown
         group.maximumCancellationDuration = Self.maximumCancellation
         let secondSignal = Task {
             var signals = await UnixSignalsSequence(trapping: .sigterm, .sigint).makeAsyncIterator()
@@ -278,8 +288,8 @@ public enum TouchSchoolServer {
         return (app, [battle] + services.map { $0.service(for: battle) } + reporters + entered as [any Service])
     }
 
-    /// How long a graceful shutdown (save, acknowledge, close) may take before it is cancelled,
-    /// and a cancellation before the process is ended.
+    /// How long a graceful shutdown (save, acknowledge, close) may take before it is cancelled
+    /// (the standard; `ServerConfiguration.maximumShutdown`), and a cancellation before the process is ended.
     static let maximumShutdown: Duration = .seconds(20)
     static let maximumCancellation: Duration = .seconds(5)
     /// The exit status after a second signal: as a shell reports a process ended by SIGTERM.

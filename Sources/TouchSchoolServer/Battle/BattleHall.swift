@@ -13,13 +13,14 @@ import TouchSchoolProtocol
 /// the client's view of it (`NetworkBattle`, `LocalBattle`); the hall is where the server holds
 /// the one battle it hosts, with the connections gathered in it.
 ///
-/// State:
-/// - connections (`peers`): players (bound to a device by their welcome) and board streams;
-///   the hellos not yet answered, waiting for their device's commit or reading its row;
-/// - the commit window: `pending` batches since `pendingSince`, the batches `inFlight` in the
-///   one commit under way, when the last commit started, when a failed one may be tried again;
-/// - the board: every school's total as last saved with the version it was read at, the
-///   schools changed since the last broadcast and when that was, the versions polled;
+/// State, each part a value of its own with its rules:
+/// - the connections (`HallConnections`): players (bound to a device by their welcome) and board
+///   streams, each one's hello, page, page budget and round told in one `Connection`;
+/// - the commit window (`CommitWindow`): the batches waiting, the one commit under way, when the
+///   last started, when a failed one may be tried again;
+/// - the board: every school's total as last saved with the version it was read at, ranked for
+///   the views; when the views go out (`ViewSchedule`: the slices, what each has to send, the
+///   ticks); the round and what of it is still to be told (`RoundNews`);
 /// - the devices the store holds (for `maximumDevices`), the store's health
 ///   (`lastSaveError`), the catalog served, the devices' judges (`histories`);
 /// - the alarms asked for, and whether the battle is closing, stopped taking batches, finished.
@@ -38,7 +39,7 @@ import TouchSchoolProtocol
 /// saved; a hello waits until no batch of its device waits or is being saved; each view goes
 /// out at most once a `broadcastInterval`, the views in `slices` sent one slice a tick, ticks at
 /// least `broadcastInterval / slices` apart, a tick whose news is stale waiting for the commit
-/// coming (`nextTick()`); on shutdown what arrived is saved (three tries) and
+/// coming (`ViewSchedule.nextTick`); on shutdown what arrived is saved (three tries) and
 /// acknowledged before every connection is told "going away" and closed.
 struct BattleHall: Sendable {
     typealias Instant = ContinuousClock.Instant
@@ -49,7 +50,7 @@ struct BattleHall: Sendable {
     static let commitBatchLimit = 2_000
     /// The least time between two broadcasts of the views: four a second, the bare stack's
     /// cadence. A tap reaches the other players within the commit window, the save and at most
-    /// this (under load 225 ms: the ticks follow the commits, `nextTick()`). Every view changes
+    /// this (under load 225 ms: the ticks follow the commits, `ViewSchedule.nextTick`). Every view changes
     /// every interval in a national battle (each carries the leaders, who never stop), so this
     /// is what each player receives: at 180 ms (5.5 views a second) the server's CPU was
     /// 1.43–1.68× the bare stack's at 1,000–2,000 players, at 250 ms 1.34–1.43× (same rounds),
@@ -145,8 +146,11 @@ struct BattleHall: Sendable {
         case poll(since: UInt64, countDevices: Bool)
         case readCatalog(current: CatalogResource)
         /// Read the latest round, and its standings unless it is `settled` (final, held, and
-        /// past `RoundBoard.readsStandings`).
+        /// past `PlacedRound.readsStandings`).
         case readRound(settled: Round?)
+        /// The round as last read, for `GET /v1/rounds/ID` (`RoundAnswers`): readers take it
+        /// without a turn of the hall.
+        case publishRound(PlacedRound?, version: UInt64)
         /// Sends `.alarm(alarm)` at `at`, replacing the same alarm asked for before.
         case wake(Alarm, at: Instant)
         case log(Logger.Level, String, metadata: [String: String] = [:])
@@ -162,31 +166,6 @@ struct BattleHall: Sendable {
         case taps(accepted: UInt64, refused: UInt64)
     }
 
-    struct Peer: Sendable, Equatable {
-        /// The device a welcome bound it to (nil before its hello, or once it is being closed).
-        var device: String?
-        /// Protocol 2: the player's school (its id, as saved), whose view it receives.
-        var school: String?
-        /// Protocol 2: the page of a league it watches.
-        var page: BoardViewKey?
-        /// A board stream of one page: its `page` events, without a device.
-        var streamsPage = false
-        /// The round its last `round` message told (a player), and the place it last told with
-        /// when; the round board's version its last `round` event showed (a page stream).
-        var roundTold: Round?
-        var placeTold: RoundStanding?
-        var placeToldAt: Instant?
-        var roundEventTold: UInt64 = 0
-
-        var watchesViews: Bool { device != nil || streamsPage }
-    }
-
-    enum HelloPhase: Equatable, Sendable {
-        /// Waits for the device's batches waiting or being saved.
-        case waiting(device: String)
-        case reading(device: String)
-    }
-
     // MARK: - State
 
     let battleID: String
@@ -196,29 +175,8 @@ struct BattleHall: Sendable {
     private(set) var catalog: CatalogResource
     private(set) var histories: TapJudges
 
-    private(set) var peers: [ConnectionID: Peer] = [:] { didSet { watchList = nil } }
-    /// The connections watching views, in the order they are sent, and the views they watch:
-    /// made from `peers` at the first interval after any change to it (and after a new catalog),
-    /// so that in an interval with no connection changed the views go out without a pass over
-    /// every connection's state.
-    private var watchList: WatchList?
-    /// Whether the list of watchers is made (for the tests: it is made again only after a change).
-    var hasWatchList: Bool { watchList != nil }
-    private(set) var connectionOfDevice: [String: ConnectionID] = [:]
-    private(set) var hellos: [ConnectionID: HelloPhase] = [:]
-
-    private(set) var pending: [ReceivedBatch] = []
-    /// When the oldest waiting batch arrived: the commit window runs from then.
-    private(set) var pendingSince: Instant?
-    /// The batches of the commit under way (nil: none), and their `pendingSince`.
-    private(set) var committing: (batches: [ReceivedBatch], since: Instant?, final: Bool)?
-    /// Devices with batches in the commit under way.
-    private(set) var inFlight: Set<String> = []
-    /// When the last commit started: the next starts a window later at the soonest.
-    private(set) var lastCommitStarted: Instant?
-    /// After a failed commit, the next is tried no sooner than this.
-    private(set) var retryAt: Instant?
-
+    private(set) var connections = HallConnections()
+    private(set) var commits = CommitWindow()
     /// Every school's total as last saved (here or by another server on the same store).
     private(set) var scores: [String: UInt64]
     /// The board version each total was read at: an older reading never overwrites a newer one
@@ -227,44 +185,17 @@ struct BattleHall: Sendable {
     private(set) var boardVersion: UInt64
     /// Every change up to this version has been read from the store.
     private(set) var polledVersion: UInt64
-    /// The slices the views are sent in (`broadcastSlices`; the tests of one view at a time use 1).
-    let slices: Int
-    /// By slice: a total changed since the slice was last sent (its views are computed again),
-    /// and when that was.
-    private(set) var slicesChanged: [Bool]
-    private(set) var sliceSentAt: [Instant]
-    /// When the last tick sent a slice or the round's news.
-    private(set) var lastBroadcast: Instant
-    /// When a total last changed (a commit landed, a poll read another server's).
-    private(set) var lastChange: Instant?
     /// The board ranked for protocol 2's views.
     private(set) var ranking: BoardRanking
-    /// By the slice of the view: connections whose school's view, or page, has not been sent
-    /// since they were welcomed, switched school or asked for another page: sent at the slice's
-    /// next tick, changed or not.
-    private var schoolViewsDue: [Set<ConnectionID>]
-    private var pagesDue: [Set<ConnectionID>]
-    /// When each watcher of a page may be sent its next (`PageBudget`), and those whose
-    /// page changed before then (by the page's slice): sent when that time has come, changed
-    /// again or not.
-    private var nextPageAt: [ConnectionID: Instant] = [:]
-    private var pagesHeld: [Set<ConnectionID>]
+    /// The views' slices and ticks (`broadcastSlices`; the tests of one view at a time use 1).
+    private(set) var schedule: ViewSchedule
     var pageBudget = PageBudget.standard
+    /// Whether the store keeps rounds: the hall reads the latest every `roundPollInterval`.
+    let readsRounds: Bool
+    private(set) var round = RoundNews()
 
     /// Devices the store holds: read at start, grown by each save's new devices, read again
     /// every `deviceCountInterval` (other servers on the same store add theirs).
-    /// Whether the store keeps rounds: the hall reads the latest every `roundPollInterval`.
-    let readsRounds: Bool
-    /// The latest round as last read, its standings placed; a version per change.
-    private(set) var roundBoard: RoundBoard?
-    private(set) var roundBoardVersion: UInt64 = 0
-    private var readingRound = false
-    /// Some player or stream has round news not yet sent, held back until this instant (nil:
-    /// at the next tick).
-    private var roundDue = false
-    private var roundHeldUntil: Instant?
-    /// The server's clock at an instant of the hall's: a round's times are the server's clock.
-    private var wallClock: (instant: Instant, ms: Int64)?
     private(set) var devicesStored: Int
     private(set) var devicesCountedAt: Instant
     private(set) var polling = false
@@ -277,37 +208,45 @@ struct BattleHall: Sendable {
     /// The final save began: no batch is taken any more (it was never acknowledged; its client
     /// sends it again to the next server).
     private(set) var stopped = false
-    private var finalFailures = 0
     private(set) var finished = false
 
     init(battleID: String, catalog: CatalogResource, board: StoredBoard, histories: TapJudges,
          devicesStored: Int = 0, maximumDevices: Int = .max, readsRounds: Bool = false,
          slices: Int = BattleHall.broadcastSlices, now: Instant) {
         self.battleID = battleID
-        self.slices = max(1, slices)
-        slicesChanged = Array(repeating: false, count: self.slices)
-        sliceSentAt = Array(repeating: now, count: self.slices)
-        schoolViewsDue = Array(repeating: [], count: self.slices)
-        pagesDue = Array(repeating: [], count: self.slices)
-        pagesHeld = Array(repeating: [], count: self.slices)
+        schedule = ViewSchedule(slices: slices, now: now)
         self.readsRounds = readsRounds
         self.catalog = catalog
         self.histories = histories
         self.devicesStored = devicesStored
         self.maximumDevices = maximumDevices
         scores = board.scores
-        ranking = BoardRanking(catalog: catalog.catalog, scores: board.scores, slices: self.slices)
+        ranking = BoardRanking(catalog: catalog.catalog, scores: board.scores, slices: schedule.count)
         boardVersion = board.version
         polledVersion = board.version
-        lastBroadcast = now
         devicesCountedAt = now
     }
+
+    // MARK: - Reads
 
     /// The board as saved, for `GET /v1/scores`.
     var board: Board { Board(version: boardVersion, scores: scores.filter { $0.value > 0 }) }
 
+    /// A view as its watchers are sent it, computed now; nil for a school the catalog lacks.
+    func view(_ key: BoardViewKey) -> String? {
+        if case let .school(position) = key, position >= ranking.catalog.count { return nil }
+        return ranking.messageNow(key, version: boardVersion)
+    }
+
+    /// The key of a school's view by its id, in the catalog served now.
+    func viewKey(ofSchool id: String) -> BoardViewKey? { ranking.key(ofSchool: id) }
+
     // MARK: - Update
 
+    /// One event: its handler changes the state; then, whatever the event, a commit due starts (or
+    /// a shutdown saves and finishes) and the next tick of the views is decided. Only a batch
+    /// leaves the tick as it was: it can only make the tick later (a commit comes), and the alarm
+    /// asked for looks again when it fires; so a tap costs no pass over the views' slices.
     mutating func update(_ event: Event, now: Instant) -> [Effect] {
         var effects: [Effect] = []
         switch event {
@@ -317,105 +256,57 @@ struct BattleHall: Sendable {
             if readsRounds { readRound(&effects) }
         case let .connect(id):
             guard !closing else { effects.append(.finish(id)); break }
-            peers[id] = Peer()
+            connections.add(id, Connection(kind: .player))
         case let .disconnect(id):
-            disconnect(id, &effects)
+            remove(id, &effects)
         case let .streamPage(id, key):
             guard !closing else { effects.append(.finish(id)); break }
-            peers[id] = Peer(page: key, streamsPage: true)
-            pagesDue[ranking.slice(of: key)].insert(id)
-            if roundBoard != nil { newRoundNews() }
-            broadcastWhenDue(now: now, &effects)
+            connections.add(id, Connection(kind: .pageStream, page: key))
+            schedule.pageDue(id, slice: ranking.slice(of: key))
+            if round.board != nil { round.announce() }
         case let .hello(id, device):
-            guard !closing, peers[id] != nil else { effects.append(.answerHello(id, .refused(Self.goingAway))); break }
-            hellos[id] = .waiting(device: device)
-            if !inFlight.contains(device), !pending.contains(where: { $0.device == device }) { read(id, device: device, &effects) }
+            guard !closing, connections[id] != nil else { effects.append(.answerHello(id, .refused(Self.goingAway))); break }
+            connections.setHello(id, .waiting(device: device))
+            if !commits.holds(device: device) { read(id, device: device, &effects) }
         case let .deviceRead(id, device, result):
             deviceRead(id, device: device, result, now: now, &effects)
-            broadcastWhenDue(now: now, &effects)
         case let .watch(id, key):
-            guard let peer = peers[id], peer.watchesViews, peer.page != key else { break }
-            peers[id]?.page = key
-            for slice in 0..<slices { pagesHeld[slice].remove(id) }
-            if let key {
-                pagesDue[ranking.slice(of: key)].insert(id)
-                broadcastWhenDue(now: now, &effects)
-            }
+            guard let connection = connections[id], connection.watchesViews, connection.page != key else { break }
+            connections.setPage(id, key)
+            schedule.releasePages(of: id)
+            if let key { schedule.pageDue(id, slice: ranking.slice(of: key)) }
         case let .batch(batch):
             // A connection being closed (a batch out of order, replaced by a newer connection of
             // its device) has no device any more: what it still sends is not applied.
-            guard !stopped, peers[batch.connection]?.device == batch.device else { break }
-            if pending.isEmpty { pendingSince = now }
-            pending.append(batch)
+            if !stopped, connections[batch.connection]?.device == batch.device { commits.add(batch, now: now) }
+            proceed(now: now, &effects)
+            return effects
         case let .committed(result):
             committed(result, now: now, &effects)
-            // The next commit starts before the views are computed and sent: its batches have
-            // waited their window already, and under load the views of thousands of players
-            // would hold it back by as long as they take.
-            proceed(now: now, &effects)
-            broadcastWhenDue(now: now, &effects)
         case let .roundRead(result):
-            roundRead(result, now: now, &effects)
+            round.read(result, now: now)
+            effects.append(.publishRound(round.board, version: round.version))
+            if !closing { wake(.round, at: now + Self.roundPollInterval, &effects) }
         case .roundChanged:
             if readsRounds { readRound(&effects) }
         case let .polled(devices, result):
-            polling = false
-            if let devices {
-                devicesStored = devices
-                devicesCountedAt = now
-            }
-            switch result {
-            case let .failure(error):
-                noteSaveFailure(error, &effects)
-            case let .success(changes):
-                // The store answers again: with nothing waiting to be saved, saving works too.
-                if pending.isEmpty && committing == nil { noteSaveWorks(&effects) }
-                guard let changes else { break }
-                effects.append(.measure(.boardPoll))
-                polledVersion = max(polledVersion, changes.version)
-                take(changes, now: now)
-                broadcastWhenDue(now: now, &effects)
-            }
+            polled(devices: devices, result, now: now, &effects)
         case let .boardHint(version):
             // Unless this server's own commit brought the board there already.
             if let version, version <= boardVersion { break }
             poll(now: now, &effects)
         case let .catalogRead(result):
-            readingCatalog = false
-            switch result {
-            case let .success(resource?):
-                effects.append(.log(.info, "Serving a new catalog",
-                                    metadata: ["source": resource.path, "schools": "\(resource.catalog.count)", "etag": resource.etag]))
-                catalog = resource
-                // Positions change with the catalog: every view is computed and sent again.
-                ranking = BoardRanking(catalog: resource.catalog, scores: scores, slices: slices)
-                watchList = nil
-                // A school's slice changes with its position.
-                schoolViewsDue = Array(repeating: [], count: slices)
-                for (id, peer) in peers where peer.watchesViews {
-                    if let school = peer.school { schoolViewDue(id, school: school) }
-                    if let page = peer.page { pagesDue[ranking.slice(of: page)].insert(id) }
-                }
-                broadcastWhenDue(now: now, &effects)
-            case .success(nil):
-                break
-            case let .failure(error):
-                effects.append(.log(.warning, "Cannot read the new catalog; keeping the one served", metadata: ["error": "\(error)"]))
-            }
+            catalogRead(result, &effects)
         case let .banned(outcome):
-            if let board = outcome.board {
-                take(board, now: now)
-                broadcastWhenDue(now: now, &effects)
-            }
+            if let board = outcome.board { take(board, now: now) }
         case let .alarm(alarm):
             // A replaced alarm that fired anyway is not the one asked for: the other comes.
             guard let at = alarms[alarm], at <= now else { break }
             alarms[alarm] = nil
             switch alarm {
-            case .commit:
+            case .commit, .broadcast:
+                // What comes next whatever the event does it (`proceed`, `broadcastWhenDue`).
                 break
-            case .broadcast:
-                if !finished { broadcast(now: now, &effects) }
             case .poll:
                 guard !closing else { break }
                 wake(.poll, at: now + Self.pollInterval, &effects)
@@ -435,44 +326,42 @@ struct BattleHall: Sendable {
             guard !closing else { break }
             if saying { effects.append(.log(.info, "Shutting down: saving what arrived, then closing every connection")) }
             closing = true
-            for id in hellos.keys.sorted() { answer(id, .refused(Self.goingAway), &effects) }
+            for id in connections.helloing.sorted() { answer(id, .refused(Self.goingAway), &effects) }
         }
+        // The next commit starts before the views are computed and sent: its batches have
+        // waited their window already, and under load the views of thousands of players would
+        // hold it back by as long as they take.
         proceed(now: now, &effects)
+        broadcastWhenDue(now: now, &effects)
         return effects
     }
 
     // MARK: - Connections and hellos
 
-    private mutating func disconnect(_ id: ConnectionID, _ effects: inout [Effect]) {
-        if hellos[id] != nil { answer(id, .refused(Self.goingAway), &effects) }
-        guard let peer = peers.removeValue(forKey: id) else { return }
-        for slice in 0..<slices {
-            schoolViewsDue[slice].remove(id)
-            pagesDue[slice].remove(id)
-            pagesHeld[slice].remove(id)
-        }
-        nextPageAt[id] = nil
-        if let device = peer.device, connectionOfDevice[device] == id { connectionOfDevice[device] = nil }
+    private mutating func remove(_ id: ConnectionID, _ effects: inout [Effect]) {
+        if connections[id]?.hello != nil { answer(id, .refused(Self.goingAway), &effects) }
+        guard connections.remove(id) != nil else { return }
+        schedule.forget(id)
         effects.append(.finish(id))
     }
 
     private mutating func answer(_ id: ConnectionID, _ outcome: HelloOutcome, _ effects: inout [Effect]) {
-        hellos[id] = nil
+        connections.setHello(id, nil)
         effects.append(.answerHello(id, outcome))
     }
 
     private mutating func read(_ id: ConnectionID, device: String, _ effects: inout [Effect]) {
-        hellos[id] = .reading(device: device)
+        connections.setHello(id, .reading(device: device))
         effects.append(.readDevice(id, device: device, after: .zero))
     }
 
     /// After a commit (saved or not), the hellos whose device has no batch waiting or being saved
     /// any more read its row. (Only a commit's end frees a device: a batch only adds to the wait.)
     private mutating func readHellosNoLongerWaiting(_ effects: inout [Effect]) {
-        guard !closing, hellos.values.contains(where: { if case .waiting = $0 { true } else { false } }) else { return }
-        let waitingDevices = Set(pending.map(\.device))
-        for (id, phase) in hellos.sorted(by: { $0.key < $1.key }) {
-            guard case let .waiting(device) = phase, !waitingDevices.contains(device) else { continue }
+        guard !closing, !connections.helloing.isEmpty else { return }
+        let waitingDevices = Set(commits.pending.map(\.device))
+        for id in connections.helloing.sorted() {
+            guard case let .waiting(device) = connections[id]?.hello, !waitingDevices.contains(device) else { continue }
             read(id, device: device, &effects)
         }
     }
@@ -481,8 +370,8 @@ struct BattleHall: Sendable {
     /// store cannot be read, the hello waits and the connection stays.
     private mutating func deviceRead(_ id: ConnectionID, device: String, _ result: Result<(DeviceRecord, PlayerRecord)?, BattleStoreError>,
                                      now: Instant, _ effects: inout [Effect]) {
-        guard hellos[id] == .reading(device: device) else { return }
-        guard !closing, peers[id] != nil else { return answer(id, .refused(Self.goingAway), &effects) }
+        guard let connection = connections[id], connection.hello == .reading(device: device) else { return }
+        guard !closing else { return answer(id, .refused(Self.goingAway), &effects) }
         let known: (DeviceRecord, PlayerRecord)?
         switch result {
         case let .failure(error):
@@ -501,87 +390,49 @@ struct BattleHall: Sendable {
                           &effects)
         }
         // Another connection of the same device is closed: the newest wins.
-        if let other = connectionOfDevice[device], other != id {
+        if let other = connections.connectionOfDevice[device], other != id {
             effects.append(.send(.close(code: CloseCode.normal, reason: "this device connected again"), to: other))
-            if peers[other] != nil { peers[other]?.device = nil }
         }
-        connectionOfDevice[device] = id
-        peers[id]?.device = device
         let player = CommitRules.playerState(known?.1)
         // The view follows the welcome at its slice's next tick.
-        peers[id]?.school = player.schoolID
+        connections.bind(id, device: device, school: player.schoolID)
         if let school = player.schoolID { schoolViewDue(id, school: school) }
         let welcome = MessageCoding.encode(.welcome(Welcome(battle: battleID, lastSeq: known?.0.lastSeq ?? 0, player: player,
                                                             catalog: catalog.etag)))
         // The round follows the welcome in the same answer: a message sent through the queue now
         // would reach the queue before the welcome does.
-        var round: [String] = []
-        if let board = roundBoard, let nowMs = wallMs(now), board.isShown(atMs: nowMs) {
-            round = [MessageCoding.encode(.round(board.message(for: device, nowMs: nowMs)))]
-            peers[id]?.roundTold = board.round
-            peers[id]?.placeTold = board.place(of: device)
-            peers[id]?.placeToldAt = now
+        var then: [String] = []
+        if let told = round.welcome(device, now: now) {
+            then = [told.message]
+            connections.toldRound(id, told.round, place: told.place, at: now)
         }
-        answer(id, .welcome(welcome, then: round), &effects)
+        answer(id, .welcome(welcome, then: then), &effects)
     }
 
     // MARK: - Commits
 
     /// What comes next whatever the event: a commit due starts (or an alarm is asked for its
-    /// time); a shutdown saves and finishes.
+    /// time); a shutdown saves and acknowledges what arrived (later batches wait for the next
+    /// server), then finishes.
     private mutating func proceed(now: Instant, _ effects: inout [Effect]) {
-        guard !finished, committing == nil else { return }
-        if closing {
-            // Save and acknowledge what arrived; later batches wait for the next server.
-            stopped = true
-            if !pending.isEmpty && finalFailures < Self.finalTries {
-                if let retryAt, retryAt > now { return wake(.commit, at: retryAt, &effects) }
-                return startCommit(now: now, final: true, &effects)
-            }
-            return finish(now: now, &effects)
-        }
-        guard !pending.isEmpty else { return }
-        // The window runs from the oldest waiting batch's arrival, not from the end of the last
-        // save: batches that arrived during a save (an fsync can take tens of milliseconds on a
-        // busy disk) have waited their window already and are saved at once. Nor does a save
-        // start sooner than a window after the previous one started: fast saves (a PostgreSQL
-        // transaction takes a few milliseconds) would otherwise follow each other with a batch
-        // or two each, and commits would grow with the players instead of staying at most
-        // 1 / window a second.
-        var due = retryAt ?? now
-        if pending.count < Self.commitBatchLimit {
-            if let pendingSince { due = max(due, pendingSince + Self.commitWindow) }
-            if let lastCommitStarted { due = max(due, lastCommitStarted + Self.commitWindow) }
+        guard !finished, !commits.isCommitting else { return }
+        if closing { stopped = true }
+        guard let due = commits.due(now: now, final: closing) else {
+            if closing { finish(now: now, &effects) }
+            return
         }
         if due > now { return wake(.commit, at: due, &effects) }
-        startCommit(now: now, final: false, &effects)
-    }
-
-    private mutating func startCommit(now: Instant, final: Bool, _ effects: inout [Effect]) {
-        committing = (pending, pendingSince, final)
-        inFlight = Set(pending.map(\.device))
-        lastCommitStarted = now
-        retryAt = nil
-        effects.append(.commit(pending, histories: histories.judging(pending), catalog: catalog.catalog))
-        pending = []
-        pendingSince = nil
+        let batches = commits.start(now: now, final: closing)
+        effects.append(.commit(batches, histories: histories.judging(batches), catalog: catalog.catalog))
     }
 
     private mutating func committed(_ result: Result<CommittedWindow, BattleStoreError>, now: Instant, _ effects: inout [Effect]) {
-        guard let (batches, since, final) = committing else { return }
-        committing = nil
-        inFlight = []
-        defer { readHellosNoLongerWaiting(&effects) }
         switch result {
         case let .failure(error):
-            // Nothing is acknowledged: the batches wait (their players stay connected) and are
-            // saved when the store works again.
-            pending = batches + pending
-            pendingSince = since ?? now
+            guard commits.failed(now: now) else { return }
             noteSaveFailure(error, &effects)
-            if final { finalFailures += 1 }
-            retryAt = now + (final ? Self.finalRetryDelay : Self.retryDelay)
         case let .success(window):
+            guard let batches = commits.saved() else { return }
             let result = window.rules
             effects.append(.measure(.committed))
             noteSaveWorks(&effects)
@@ -591,44 +442,45 @@ struct BattleHall: Sendable {
             devicesStored += result.newDevices
             var acknowledged = 0
             for (received, outcome) in zip(batches, result.outcomes) {
+                let id = received.connection
                 switch outcome {
                 case let .acknowledged(ack):
                     acknowledged += 1
                     if ack.accepted == 0 && ack.refused == 0 && received.batch.totalTaps > 0 { effects.append(.measure(.duplicateBatch)) }
-                    effects.append(.send(.text(MessageCoding.encodeAck(ack)), to: received.connection))
+                    effects.append(.send(.text(MessageCoding.encodeAck(ack)), to: id))
                     // A player who switched school watches the new school's view from now.
-                    if let peer = peers[received.connection], peer.watchesViews, peer.school != ack.player.schoolID {
-                        peers[received.connection]?.school = ack.player.schoolID
-                        if let school = ack.player.schoolID { schoolViewDue(received.connection, school: school) }
+                    if let connection = connections[id], connection.watchesViews, connection.school != ack.player.schoolID {
+                        connections.setSchool(id, ack.player.schoolID)
+                        if let school = ack.player.schoolID { schoolViewDue(id, school: school) }
                     }
                 case let .outOfOrder(expected):
-                    guard peers[received.connection] != nil else { continue }
+                    guard connections[id] != nil else { continue }
                     effects.append(.measure(.protocolError))
                     let message = "batch \(received.batch.seq) out of order: expected \(expected)"
                     effects.append(.send(.text(MessageCoding.encode(.error(ProtocolError(code: CloseCode.policyViolation, message: message)))),
-                                         to: received.connection))
-                    effects.append(.send(.close(code: CloseCode.policyViolation, reason: "batch out of order"), to: received.connection))
-                    peers[received.connection]?.device = nil
+                                         to: id))
+                    effects.append(.send(.close(code: CloseCode.policyViolation, reason: "batch out of order"), to: id))
+                    connections.unbind(id)
                     // What the connection sent after the gap and is waiting for the next save is
                     // not applied either: the connection was told it is closed.
-                    pending.removeAll { $0.connection == received.connection }
-                    if pending.isEmpty { pendingSince = nil }
+                    commits.drop(connection: id)
                 }
             }
             effects.append(.measure(.batches(acknowledged)))
             effects.append(.measure(.taps(accepted: result.accepted, refused: result.refused)))
         }
+        readHellosNoLongerWaiting(&effects)
     }
 
     /// The end of a shutdown: the last changes, then every connection told and closed.
     private mutating func finish(now: Instant, _ effects: inout [Effect]) {
-        for slice in 0..<slices where readyAt(slice) != nil { sendSlice(slice, now: now, &effects) }
-        if roundDue { sendRound(now: now, &effects) }
-        for (id, peer) in peers.sorted(by: { $0.key < $1.key }) {
-            if !peer.streamsPage { effects.append(.send(.text(MessageCoding.encode(.error(Self.goingAway))), to: id)) }
+        for slice in 0..<schedule.count where schedule.readyAt(slice, connections) != nil { sendSlice(slice, now: now, &effects) }
+        if round.due { round.send(now: now, to: &connections, &effects) }
+        for (id, connection) in connections.byID.sorted(by: { $0.key < $1.key }) {
+            if !connection.streamsPage { effects.append(.send(.text(MessageCoding.encode(.error(Self.goingAway))), to: id)) }
             effects.append(.send(.close(code: CloseCode.goingAway, reason: "going away"), to: id))
         }
-        for id in hellos.keys.sorted() { answer(id, .refused(Self.goingAway), &effects) }
+        for id in connections.helloing.sorted() { answer(id, .refused(Self.goingAway), &effects) }
         finished = true
         effects.append(.stop)
     }
@@ -647,80 +499,91 @@ struct BattleHall: Sendable {
             scores[id] = total
             changed.append(id)
         }
-        if !changed.isEmpty {
-            slicesChanged = Array(repeating: true, count: slices)
-            lastChange = now
-        }
+        if !changed.isEmpty { schedule.totalsChanged(now: now) }
         // Taps taken off (a ban's removal, a reset, on this server or another) show on every page
         // at the next interval, whatever its budget (the operator's promise: within a second).
         // Rare: taps only ever add otherwise.
         if wentDown {
-            for (id, peer) in peers { if let page = peer.page { pagesDue[ranking.slice(of: page)].insert(id) } }
+            for (id, connection) in connections.byID { if let page = connection.page { schedule.pageDue(id, slice: ranking.slice(of: page)) } }
         }
         ranking.take(changed: changed, scores: scores)
         if changes.version > boardVersion { boardVersion = changes.version }
     }
 
+    private mutating func polled(devices: Int?, _ result: Result<StoredBoard?, BattleStoreError>, now: Instant, _ effects: inout [Effect]) {
+        polling = false
+        if let devices {
+            devicesStored = devices
+            devicesCountedAt = now
+        }
+        switch result {
+        case let .failure(error):
+            noteSaveFailure(error, &effects)
+        case let .success(changes):
+            // The store answers again: with nothing waiting to be saved, saving works too.
+            if !commits.commitComing { noteSaveWorks(&effects) }
+            guard let changes else { return }
+            effects.append(.measure(.boardPoll))
+            polledVersion = max(polledVersion, changes.version)
+            take(changes, now: now)
+        }
+    }
+
+    private mutating func catalogRead(_ result: Result<CatalogResource?, BattleStoreError>, _ effects: inout [Effect]) {
+        readingCatalog = false
+        switch result {
+        case let .success(resource?):
+            effects.append(.log(.info, "Serving a new catalog",
+                                metadata: ["source": resource.path, "schools": "\(resource.catalog.count)", "etag": resource.etag]))
+            catalog = resource
+            // Positions change with the catalog: every view is computed and sent again.
+            ranking = BoardRanking(catalog: resource.catalog, scores: scores, slices: schedule.count)
+            connections.rankingChanged()
+            // A school's slice changes with its position.
+            schedule.forgetSchoolViewsDue()
+            for (id, connection) in connections.byID where connection.watchesViews {
+                if let school = connection.school { schoolViewDue(id, school: school) }
+                if let page = connection.page { schedule.pageDue(id, slice: ranking.slice(of: page)) }
+            }
+        case .success(nil):
+            break
+        case let .failure(error):
+            effects.append(.log(.warning, "Cannot read the new catalog; keeping the one served", metadata: ["error": "\(error)"]))
+        }
+    }
+
+    /// Asks the store for other servers' saves (one poll at a time), counting its devices again
+    /// every `deviceCountInterval`.
+    private mutating func poll(now: Instant, _ effects: inout [Effect]) {
+        guard !closing, !polling else { return }
+        polling = true
+        effects.append(.poll(since: polledVersion, countDevices: now - devicesCountedAt >= Self.deviceCountInterval))
+    }
+
+    // MARK: - The views
+
     /// Sends the next slice (or the round's news) now when it is ready and the last tick is a
     /// tick old, else asks to be woken when it will be.
     private mutating func broadcastWhenDue(now: Instant, _ effects: inout [Effect]) {
         guard !finished, let due = nextTick() else { return }
-        if due <= now { broadcast(now: now, &effects) } else { wake(.broadcast, at: due, &effects) }
+        if due > now { return wake(.broadcast, at: due, &effects) }
+        broadcast(now: now, &effects)
     }
 
-    /// The time between two ticks: a slice each.
-    private var tickInterval: Duration { Self.broadcastInterval / slices }
-
-    /// When a slice has views to send: a total changed or a view is due, its last send an
-    /// interval old; only pages held by their budget, when the soonest may go. Nil: nothing.
-    private func readyAt(_ slice: Int) -> Instant? {
-        let next = sliceSentAt[slice] + Self.broadcastInterval
-        if slicesChanged[slice] || !schoolViewsDue[slice].isEmpty || !pagesDue[slice].isEmpty { return next }
-        return pagesHeld[slice].compactMap { nextPageAt[$0] }.min().map { max(next, $0) }
-    }
-
-    /// The next tick: the soonest a slice or the round's news is ready, a tick after the last at
-    /// the soonest; nil when nothing waits. When the last change is over half a tick older than
-    /// that and a commit is coming, the tick waits for it to land (at most a commit window).
-    ///
-    /// Under load a commit lands every window, the ticks come every tick, and nothing else keeps
-    /// them in step. A tick just before a landing sends its slice nothing new: that slice shows
-    /// the commit's taps only an interval later, 250 ms after the landing. Ticks that follow the
-    /// landings, half a tick late at most, show every slice a commit's taps within that half tick
-    /// and the four ticks after: 225 ms (`BattleHallSlicesTests`).
     private func nextTick() -> Instant? {
-        var soonest = roundDue ? roundHeldUntil ?? lastBroadcast : nil
-        for slice in 0..<slices { if let ready = readyAt(slice) { soonest = min(soonest ?? ready, ready) } }
-        guard let soonest else { return nil }
-        let due = max(soonest, lastBroadcast + tickInterval)
-        let commitComing = committing != nil || !pending.isEmpty
-        let stale = lastChange.map { due - $0 > tickInterval / 2 } ?? true
-        return commitComing && stale ? due + Self.commitWindow : due
+        schedule.nextTick(roundAt: round.readyAt(lastTick: schedule.lastBroadcast), commitComing: commits.commitComing, connections)
     }
 
     /// One tick: the slice ready the longest, and the round's news when ready; then the next
     /// tick asked for.
     private mutating func broadcast(now: Instant, _ effects: inout [Effect]) {
-        if let next = nextTick(), next > now { return wake(.broadcast, at: next, &effects) }
-        // A slice nobody watches has nothing to send: it takes no tick.
-        let list = watchList ?? WatchList(peers, ranking: ranking)
-        watchList = list
-        for slice in 0..<slices where list.watched[slice].isEmpty {
-            slicesChanged[slice] = false
-            schoolViewsDue[slice] = []
-            pagesDue[slice] = []
-            pagesHeld[slice] = []
-        }
-        var chosen: (slice: Int, ready: Instant)?
-        for slice in 0..<slices {
-            guard let ready = readyAt(slice), ready <= now, chosen.map({ ready < $0.ready }) ?? true else { continue }
-            chosen = (slice, ready)
-        }
-        let roundReady = roundDue && (roundHeldUntil ?? now) <= now
-        if chosen != nil || roundReady {
-            if let slice = chosen?.slice { sendSlice(slice, now: now, &effects) }
-            if roundReady { sendRound(now: now, &effects) }
-            lastBroadcast = now
+        schedule.clearUnwatched(connections.watchers(in: ranking))
+        let slice = schedule.sliceReady(now: now, connections)
+        let roundReady = round.ready(now: now)
+        if slice != nil || roundReady {
+            if let slice { sendSlice(slice, now: now, &effects) }
+            if roundReady { round.send(now: now, to: &connections, &effects) }
+            schedule.ticked(now: now)
         }
         if let next = nextTick() { wake(.broadcast, at: max(next, now), &effects) }
     }
@@ -730,14 +593,8 @@ struct BattleHall: Sendable {
     /// that changed or are due, the same bytes to every watcher of one view; a page changed within
     /// its watcher's byte budget waits for it (`PageBudget`), a page newly asked for does not.
     private mutating func sendSlice(_ slice: Int, now: Instant, _ effects: inout [Effect]) {
-        let list = watchList ?? WatchList(peers, ranking: ranking)
-        watchList = list
-        let scoresChanged = slicesChanged[slice]
-        let (viewsDue, pagesAsked) = (schoolViewsDue[slice], pagesDue[slice])
-        slicesChanged[slice] = false
-        schoolViewsDue[slice] = []
-        pagesDue[slice] = []
-        sliceSentAt[slice] = now
+        let list = connections.watchers(in: ranking)
+        let (scoresChanged, viewsDue, pagesAsked) = schedule.send(slice, now: now)
         if scoresChanged { effects.append(.measure(.broadcast)) }
         let watched = list.watched[slice]
         guard !watched.isEmpty else { return }
@@ -752,61 +609,25 @@ struct BattleHall: Sendable {
                 continue
             }
             let asked = pagesAsked.contains(watch.id)
-            guard asked || changed.contains(watch.key) || pagesHeld[slice].contains(watch.id), let text = ranking.message(watch.key) else { continue }
-            if !asked, let next = nextPageAt[watch.id], next > now {
-                pagesHeld[slice].insert(watch.id)
+            let held = schedule.slices[slice].pagesHeld.contains(watch.id)
+            guard asked || changed.contains(watch.key) || held, let text = ranking.message(watch.key) else { continue }
+            if !asked, let next = connections[watch.id]?.nextPageAt, next > now {
+                schedule.hold(watch.id, slice: slice)
                 continue
             }
-            pagesHeld[slice].remove(watch.id)
+            schedule.release(watch.id, slice: slice)
             let sent = watch.streamsPage ? BoardStream.event("page", json: text) : text
             let budget = watch.streamsPage ? pageBudget.streamBytesPerSecond : pageBudget.playerBytesPerSecond
             // The next no sooner than this one's bytes over the budget (less the interval's
             // jitter: the tick that finds it due runs at an interval's multiple).
-            nextPageAt[watch.id] = now + .milliseconds(sent.utf8.count * 1_000 / budget) - Self.broadcastInterval / 2
+            connections.setNextPageAt(watch.id, now + .milliseconds(sent.utf8.count * 1_000 / budget) - Self.broadcastInterval / 2)
             effects.append(.send(.text(sent), to: watch.id))
         }
     }
 
     /// The connection's school's view is due (at its slice's next tick).
     private mutating func schoolViewDue(_ id: ConnectionID, school: String) {
-        schoolViewsDue[ranking.key(ofSchool: school).map { ranking.slice(of: $0) } ?? 0].insert(id)
-    }
-
-    /// The round changed: its news goes at the next tick.
-    private mutating func newRoundNews() {
-        roundDue = true
-        roundHeldUntil = nil
-    }
-
-    /// The connections watching views (`Peer.watchesViews`) by the slice of each view they watch,
-    /// in the order they are sent (by connection, a school's view before a page), with the keys
-    /// watched in each slice, in the ranking of the catalog served.
-    private struct WatchList {
-        struct Watch {
-            let id: ConnectionID
-            let key: BoardViewKey
-            /// A page (`Peer.page`), not the connection's school's view.
-            let isPage: Bool
-            let streamsPage: Bool
-        }
-
-        var slices: [[Watch]]
-        var watched: [Set<BoardViewKey>]
-
-        init(_ peers: [ConnectionID: Peer], ranking: BoardRanking) {
-            slices = Array(repeating: [], count: ranking.slices)
-            watched = Array(repeating: [], count: ranking.slices)
-            for (id, peer) in peers.sorted(by: { $0.key < $1.key }) where peer.watchesViews {
-                if let school = peer.school.flatMap({ ranking.key(ofSchool: $0) }) { add(Watch(id: id, key: school, isPage: false, streamsPage: peer.streamsPage), ranking) }
-                if let page = peer.page { add(Watch(id: id, key: page, isPage: true, streamsPage: peer.streamsPage), ranking) }
-            }
-        }
-
-        private mutating func add(_ watch: Watch, _ ranking: BoardRanking) {
-            let slice = ranking.slice(of: watch.key)
-            slices[slice].append(watch)
-            watched[slice].insert(watch.key)
-        }
+        schedule.schoolViewDue(id, slice: ranking.key(ofSchool: school).map { ranking.slice(of: $0) } ?? 0)
     }
 
     // MARK: - The round
@@ -814,99 +635,9 @@ struct BattleHall: Sendable {
     /// Reads the latest round (one read at a time); the next read follows `roundPollInterval`
     /// after this one's answer.
     private mutating func readRound(_ effects: inout [Effect]) {
-        guard !readingRound, !closing else { return }
-        readingRound = true
-        let settled = roundBoard.flatMap { board in
-            board.final && wallMs(nil).map { !RoundBoard.readsStandings(board.round, atMs: $0) } == true ? board.round : nil
-        }
-        effects.append(.readRound(settled: settled))
-    }
-
-    private mutating func roundRead(_ result: Result<RoundReading?, BattleStoreError>, now: Instant, _ effects: inout [Effect]) {
-        readingRound = false
-        if !closing { wake(.round, at: now + Self.roundPollInterval, &effects) }
-        // A store that cannot be read now is the commits' news (they fail too); the round waits.
-        guard case let .success(reading) = result else { return }
-        guard let reading else {
-            roundBoard = nil
-            return
-        }
-        wallClock = (now, reading.atMs)
-        let board: RoundBoard
-        if let counts = reading.counts {
-            board = RoundBoard(round: reading.round, counts: counts, readAtMs: reading.atMs)
-        } else if let held = roundBoard, held.round == reading.round {
-            board = held
-        } else {
-            return
-        }
-        if roundBoard.map({ !$0.sameStandings(board) }) ?? true {
-            roundBoard = board
-            roundBoardVersion += 1
-            newRoundNews()
-        }
-        broadcastWhenDue(now: now, &effects)
-    }
-
-    /// The server's clock at `now`, from the last round read (nil before the first).
-    private func wallMs(_ now: Instant?) -> Int64? {
-        guard let wallClock else { return nil }
-        guard let now else { return wallClock.ms }
-        let elapsed = (now - wallClock.instant).components
-        return wallClock.ms + elapsed.seconds * 1_000 + elapsed.attoseconds / 1_000_000_000_000_000
-    }
-
-    /// To each player its round news: the round when it is new to them (with their place), then
-    /// their place when it changed, at most every `RoundMessage.placeIntervalMs` (at once when
-    /// final); to each page stream the round's event when it changed. A place held back is sent
-    /// when its interval is over.
-    private mutating func sendRound(now: Instant, _ effects: inout [Effect]) {
-        roundDue = false
-        roundHeldUntil = nil
-        guard let board = roundBoard, let nowMs = wallMs(now), board.isShown(atMs: nowMs) else { return }
-        var event: String?
-        var heldBack: Instant?
-        let version = roundBoardVersion
-        for id in peers.keys.sorted() {
-            let peer = peers[id]!
-            if peer.streamsPage {
-                guard peer.roundEventTold != version else { continue }
-                if event == nil { event = board.liveEvent(nowMs: nowMs) }
-                effects.append(.send(.text(event!), to: id))
-                peers[id]?.roundEventTold = version
-                continue
-            }
-            guard let device = peer.device else { continue }
-            if peer.roundTold != board.round {
-                effects.append(.send(.text(MessageCoding.encode(.round(board.message(for: device, nowMs: nowMs)))), to: id))
-                peers[id]?.roundTold = board.round
-                peers[id]?.placeTold = board.place(of: device)
-                peers[id]?.placeToldAt = now
-                continue
-            }
-            let place = board.place(of: device)
-            guard place != peer.placeTold else { continue }
-            let due = (peer.placeToldAt ?? now) + .milliseconds(RoundMessage.placeIntervalMs)
-            guard place.final || due <= now else {
-                heldBack = min(heldBack ?? due, due)
-                continue
-            }
-            effects.append(.send(.text(MessageCoding.encodeRoundPlace(place)), to: id))
-            peers[id]?.placeTold = place
-            peers[id]?.placeToldAt = now
-        }
-        if let heldBack {
-            roundDue = true
-            roundHeldUntil = max(heldBack, now + Self.broadcastInterval)
-        }
-    }
-
-    /// Asks the store for other servers' saves (one poll at a time), counting its devices again
-    /// every `deviceCountInterval`.
-    private mutating func poll(now: Instant, _ effects: inout [Effect]) {
-        guard !closing, !polling else { return }
-        polling = true
-        effects.append(.poll(since: polledVersion, countDevices: now - devicesCountedAt >= Self.deviceCountInterval))
+        guard !closing else { return }
+        let (settled, begun) = round.beginRead()
+        if begun { effects.append(.readRound(settled: settled)) }
     }
 
     // MARK: - Alarms and the store's health

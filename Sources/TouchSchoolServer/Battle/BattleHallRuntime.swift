@@ -23,34 +23,31 @@ package enum Outgoing: Sendable, Equatable {
 }
 
 /// Where a connection's messages go: a queue its own task writes from (an SSH session, a board
-/// stream), or a play socket's outbox, written by the socket's event loop.
+/// stream), or a play socket's write buffer, written by the socket's event loop.
 package enum SendQueue: Sendable {
     case stream(AsyncStream<Outgoing>.Continuation)
-    case socket(SocketOutbox)
+    case socket(SocketWriteBuffer)
 }
 
 /// The one battle of a server, as a service: a thin shell around `BattleHall`, the battle's
-/// state and rules as a value. The shell turns calls (a connection, a hello, a batch, a
-/// shutdown) into the hall's events and runs the effects it returns: messages into the
-/// connections' send queues, the store's calls (`Stores/`), timers, logs and metrics; each store
-/// call's result and each timer come back as an event. What the shell keeps is only what the
-/// hall cannot hold as a value: the send queues, the callers waiting for their hello's answer, the
-/// timers' tasks, the batches arrived and not yet taken (`submit`). The hall runs on a thread of
-/// its own, its store calls on another (`thread`, `storeThread`). The operator's calls
-/// (`Admin/BattleAdministration.swift`) go to the store and tell the hall what changed.
+/// state and rules as a value. The shell turns calls (a connection, a hello, a batch, a round
+/// started, a ban, a shutdown) into the hall's events and runs the effects it returns: messages
+/// into the connections' send queues, the store's calls (`Stores/`), timers, logs and metrics;
+/// each store call's result and each timer come back as an event. What the shell keeps is only
+/// what the hall cannot hold as a value: the send queues, the callers waiting for their hello's
+/// answer, the timers' tasks, the batches arrived and not yet taken (`submit`). Time is the
+/// `clock` passed in. The hall runs on a thread of its own, its store calls on another
+/// (`thread`, `storeThread`). The operator's calls (`Admin/BattleAdministration.swift`, the
+/// rounds') go to the store and tell the hall what changed.
 package actor BattleHallRuntime: Service {
-    /// The store as play sees it; the catalog reload and the operator see theirs.
-    let store: any PlayStore
-    let catalogStore: any CatalogStore
-    let operatorStore: any OperatorStore
-    /// The store's rounds.
-    let roundStore: any RoundStore
+    /// The store: play's saves and reads, the catalog, the operator's and the rounds'. Reached
+    /// through the hall's effects and the calls of this shell only.
+    let store: any BattleStore
     /// The standings `GET /v1/rounds/ID` answers with, the hall's latest board's published after
     /// each read of the round: readers take them without a turn of the hall.
     nonisolated let roundAnswers = RoundAnswers()
-    /// The server's clock, in milliseconds since 1970: commits judge by it, rounds are timed by it,
-    /// `pong` tells it.
-    nonisolated let wallClockMs: @Sendable () -> Int64
+    /// The server's clock: every "now" of the battle, its routes and its connections.
+    nonisolated let clock: BattleClock
     /// The battle's identity (`PlayStore.battleID()`), told in every welcome.
     nonisolated let battleID: String
     let metrics: ServerMetrics
@@ -74,28 +71,28 @@ package actor BattleHallRuntime: Service {
     private nonisolated let eventLoop: any EventLoop = BattleHallRuntime.thread.next()
     package nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
     private var sendQueues: [ConnectionID: SendQueue] = [:]
-    /// The outboxes this turn of the hall queued messages in, to hand to their event loops at its end.
-    private var outboxesToDrain: [SocketOutbox] = []
+    /// The write buffers this turn of the hall queued messages in, to hand to their event loops at its end.
+    private var buffersToDrain: [SocketWriteBuffer] = []
     private var nextConnection: ConnectionID = 1
     private var helloAnswers: [ConnectionID: CheckedContinuation<HelloOutcome, Never>] = [:]
     private var alarms: [BattleHall.Alarm: Task<Void, Never>] = [:]
     private var stopWaiter: CheckedContinuation<Void, Never>?
+    /// Events an effect gave rise to while the hall's last were run (a stream too slow, dropped):
+    /// handled next, in order, in the same turn, never from inside another's effects.
+    private var followUps: [BattleHall.Event] = []
     /// Batches submitted and not yet taken into the hall (`submit`).
     private nonisolated let arrivals = Mutex<[ReceivedBatch]>([])
 
     init(store: any BattleStore, battleID: String, catalog: CatalogResource, board: StoredBoard, metrics: ServerMetrics,
          limits: AddressLimitPolicy = .standard, devicesStored: Int = 0, maximumDevices: Int = .max, logger: Logger,
-         wallClockMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+         clock: BattleClock = .system) {
         self.store = store
-        catalogStore = store
-        operatorStore = store
-        roundStore = store
-        self.wallClockMs = wallClockMs
+        self.clock = clock
         self.battleID = battleID
         self.metrics = metrics
         self.logger = logger
         hall = BattleHall(battleID: battleID, catalog: catalog, board: board, histories: TapJudges(addresses: limits),
-                          devicesStored: devicesStored, maximumDevices: maximumDevices, readsRounds: true, now: .now)
+                          devicesStored: devicesStored, maximumDevices: maximumDevices, readsRounds: true, now: clock.now())
     }
 
     /// The catalog served; replaced when an import is taken up while the server runs.
@@ -127,8 +124,8 @@ package actor BattleHallRuntime: Service {
 
     private func untilStopped() async {
         if !hall.finished { await withCheckedContinuation { stopWaiter = $0 } }
-        let deadline = ContinuousClock.now + Self.closingGrace
-        while !sendQueues.isEmpty, ContinuousClock.now < deadline, !Task.isCancelled {
+        let deadline = clock.now() + Self.closingGrace
+        while !sendQueues.isEmpty, clock.now() < deadline, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(10))
         }
     }
@@ -141,30 +138,28 @@ package actor BattleHallRuntime: Service {
 
     /// A new connection, or nil when the server is shutting down.
     package func connect(sendQueue: SendQueue) -> ConnectionID? {
-        guard !hall.closing else { return nil }
-        let id = nextConnection
-        nextConnection += 1
-        sendQueues[id] = sendQueue
-        handle(.connect(id))
-        return id
+        open(sendQueue) { .connect($0) }
     }
 
     /// A new board stream of one page of a league, or nil when the server is shutting down: the
     /// page at the next interval, then whenever it changes.
     func streamPage(_ key: BoardViewKey, sendQueue: AsyncStream<Outgoing>.Continuation) -> ConnectionID? {
-        guard !hall.closing else { return nil }
+        open(.stream(sendQueue)) { .streamPage($0, key) }
+    }
+
+    /// A connection the hall takes, or ends at once in its answer (`.finish`: it is shutting down).
+    private func open(_ sendQueue: SendQueue, _ event: (ConnectionID) -> BattleHall.Event) -> ConnectionID? {
         let id = nextConnection
         nextConnection += 1
-        sendQueues[id] = .stream(sendQueue)
-        handle(.streamPage(id, key))
-        return id
+        sendQueues[id] = sendQueue
+        take(event(id))
+        let taken = sendQueues[id] != nil
+        // Ended by what followed (its first page could not be queued), it was taken all the same.
+        endTurn()
+        return taken ? id : nil
     }
 
     package func disconnect(_ id: ConnectionID) { handle(.disconnect(id)) }
-
-    /// A round was started or stopped through this server: every screen hears of it now rather
-    /// than at the next read.
-    func roundChanged() { handle(.roundChanged) }
 
     /// The welcome for a device that said hello: its last applied batch number and its player,
     /// once none of its batches waits to be saved (the number is the truth). Another connection of the same device is closed: the newest wins.
@@ -217,39 +212,51 @@ package actor BattleHallRuntime: Service {
     func board() -> Board { hall.board }
 
     /// A view as its watchers are sent it, computed now; nil for a school the catalog lacks.
-    func view(_ key: BoardViewKey) -> String? {
-        if case let .school(position) = key, position >= hall.ranking.catalog.count { return nil }
-        return hall.ranking.messageNow(key, version: hall.boardVersion)
-    }
+    func view(_ key: BoardViewKey) -> String? { hall.view(key) }
 
     /// The key of a school's view by its id, in the catalog served now.
-    func viewKey(ofSchool id: String) -> BoardViewKey? { hall.ranking.key(ofSchool: id) }
+    func viewKey(ofSchool id: String) -> BoardViewKey? { hall.viewKey(ofSchool: id) }
 
+    /// The device's player and row as the store has them, for `GET /v1/me`.
     func playerRecord(device: String) async throws(BattleStoreError) -> (PlayerState, DeviceRecord)? {
         guard let (record, player) = try await store.device(device) else { return nil }
         return (CommitRules.playerState(player), record)
     }
 
+    /// Whether the operator banned this address (or network, `ClientAddress.bannedNetwork`).
+    func isBanned(address: String) async throws(BattleStoreError) -> Bool { try await store.isBanned(address: address) }
+
     // MARK: - The hall's events and effects
 
+    /// One event, then the events its effects gave rise to, each taken by the hall in turn.
     func handle(_ event: BattleHall.Event) {
-        for effect in hall.update(event, now: .now) { run(effect) }
-        if case .roundRead = event { roundAnswers.publish(hall.roundBoard, version: hall.roundBoardVersion) }
-        drainOutboxes()
+        take(event)
+        endTurn()
     }
 
-    /// Hands each event loop the outboxes of its sockets that this turn queued messages in: one
+    /// The hall's answer to one event, run.
+    private func take(_ event: BattleHall.Event) {
+        for effect in hall.update(event, now: clock.now()) { run(effect) }
+    }
+
+    /// The events that followed, then what was queued for the sockets handed to their loops.
+    private func endTurn() {
+        while !followUps.isEmpty { take(followUps.removeFirst()) }
+        drainWriteBuffers()
+    }
+
+    /// Hands each event loop the write buffers of its sockets that this turn queued messages in: one
     /// turn of the loop writes them all (a broadcast's thousands of views take one hop per loop).
-    private func drainOutboxes() {
-        guard !outboxesToDrain.isEmpty else { return }
-        var byLoop: [ObjectIdentifier: (loop: any EventLoop, outboxes: [SocketOutbox])] = [:]
-        for outbox in outboxesToDrain {
-            let loop = outbox.eventLoop
-            byLoop[ObjectIdentifier(loop), default: (loop, [])].outboxes.append(outbox)
+    private func drainWriteBuffers() {
+        guard !buffersToDrain.isEmpty else { return }
+        var byLoop: [ObjectIdentifier: (loop: any EventLoop, buffers: [SocketWriteBuffer])] = [:]
+        for buffer in buffersToDrain {
+            let loop = buffer.eventLoop
+            byLoop[ObjectIdentifier(loop), default: (loop, [])].buffers.append(buffer)
         }
-        outboxesToDrain.removeAll(keepingCapacity: true)
-        for (loop, outboxes) in byLoop.values {
-            loop.execute { for outbox in outboxes { outbox.drain() } }
+        buffersToDrain.removeAll(keepingCapacity: true)
+        for (loop, buffers) in byLoop.values {
+            loop.execute { for buffer in buffers { buffer.drain() } }
         }
     }
 
@@ -259,83 +266,57 @@ package actor BattleHallRuntime: Service {
             switch sendQueues[id] {
             case nil:
                 return
-            case let .socket(outbox):
-                // A socket too slow to keep up ends itself (`SocketOutbox.bufferLimit`).
-                if outbox.enqueue(message) { outboxesToDrain.append(outbox) }
+            case let .socket(buffer):
+                // A socket too slow to keep up ends itself (`SocketWriteBuffer.bufferLimit`).
+                if buffer.enqueue(message) { buffersToDrain.append(buffer) }
             case let .stream(sendQueue):
                 if case .enqueued = sendQueue.yield(message) { return }
                 // Too slow to keep up: the connection is dropped; the client reconnects and resends.
                 logger.notice("Dropping a connection too slow to read its messages")
-                handle(.disconnect(id))
+                followUps.append(.disconnect(id))
             }
         case let .finish(id):
             switch sendQueues.removeValue(forKey: id) {
             case nil: return
-            case let .socket(outbox): if outbox.finish() { outboxesToDrain.append(outbox) }
+            case let .socket(buffer): if buffer.finish() { buffersToDrain.append(buffer) }
             case let .stream(sendQueue): sendQueue.finish()
             }
         case let .answerHello(id, outcome):
             helloAnswers.removeValue(forKey: id)?.resume(returning: outcome)
         case let .readDevice(id, device, delay):
             let store = store
-            onStoreThread { runtime in
+            ask({ () async throws(BattleStoreError) in
                 if delay > .zero { try? await Task.sleep(for: delay) }
-                let result: Result<(DeviceRecord, PlayerRecord)?, BattleStoreError>
-                do throws(BattleStoreError) { result = .success(try await store.device(device)) } catch { result = .failure(error) }
-                await runtime.handle(.deviceRead(id, device: device, result))
-            }
+                return try await store.device(device)
+            }, answer: { .deviceRead(id, device: device, $0) })
         case let .readRound(settled):
-            let (rounds, clock) = (roundStore, wallClockMs)
-            onStoreThread { runtime in
-                let result: Result<RoundReading?, BattleStoreError>
-                do throws(BattleStoreError) {
-                    if let round = try await rounds.rounds(limit: 1).first {
-                        let counts = round == settled ? nil : try await rounds.round(round.id)?.1
-                        result = .success(RoundReading(round: round, counts: counts, atMs: clock()))
-                    } else {
-                        result = .success(nil)
-                    }
-                } catch {
-                    result = .failure(error)
-                }
-                await runtime.handle(.roundRead(result))
-            }
+            let (store, wallMs) = (store, clock.wallMs)
+            ask({ () async throws(BattleStoreError) in
+                guard let round = try await store.rounds(limit: 1).first else { return nil }
+                let counts = round == settled ? nil : try await store.round(round.id)?.1
+                return RoundReading(round: round, counts: counts, atMs: wallMs())
+            }, answer: { .roundRead($0) })
+        case let .publishRound(board, version):
+            roundAnswers.publish(board, version: version)
         case let .commit(batches, histories, catalog):
-            let (store, metrics, clock) = (store, metrics, wallClockMs)
-            onStoreThread { runtime in
-                let started = ContinuousClock.now
-                let result: Result<CommittedWindow, BattleStoreError>
-                do throws(BattleStoreError) {
-                    result = .success(try await store.commit(batches, histories: histories, catalog: catalog,
-                                                             nowMs: clock()))
-                    let took = ContinuousClock.now - started
-                    metrics.commitLatency.record(took)
-                    metrics.activity.saved(took: took)
-                } catch {
-                    result = .failure(error)
-                }
-                await runtime.handle(.committed(result))
-            }
+            let (store, metrics, clock) = (store, metrics, clock)
+            ask({ () async throws(BattleStoreError) in
+                let started = clock.now()
+                let window = try await store.commit(batches, histories: histories, catalog: catalog, nowMs: clock.wallMs())
+                let took = clock.now() - started
+                metrics.commitLatency.record(took)
+                metrics.activity.saved(took: took)
+                return window
+            }, answer: { .committed($0) })
         case let .poll(since, countDevices):
             let store = store
-            onStoreThread { runtime in
-                var devices: Int?
-                let result: Result<StoredBoard?, BattleStoreError>
-                do throws(BattleStoreError) {
-                    if countDevices { devices = try await store.deviceCount() }
-                    result = .success(try await store.changes(since: since))
-                } catch {
-                    result = .failure(error)
-                }
-                await runtime.handle(.polled(devices: devices, result))
-            }
+            // A count read before a failed read of the changes is read again at the next poll.
+            ask({ () async throws(BattleStoreError) in
+                (countDevices ? try await store.deviceCount() : nil, try await store.changes(since: since))
+            }, answer: { result in .polled(devices: try? result.get().0, result.map(\.1)) })
         case let .readCatalog(current):
-            let store = catalogStore
-            onStoreThread { runtime in
-                let result: Result<CatalogResource?, BattleStoreError>
-                do throws(BattleStoreError) { result = .success(try await store.newCatalog(current: current)) } catch { result = .failure(error) }
-                await runtime.handle(.catalogRead(result))
-            }
+            let store = store
+            ask({ () async throws(BattleStoreError) in try await store.newCatalog(current: current) }, answer: { .catalogRead($0) })
         case let .wake(alarm, instant):
             alarms[alarm]?.cancel()
             alarms[alarm] = Task {
@@ -355,11 +336,16 @@ package actor BattleHallRuntime: Service {
         }
     }
 
-    /// Runs `call` (a store call, then its answer handed to the hall) as a task that starts at
-    /// once on `storeThread`, beside the hall's turn rather than after it.
-    private func onStoreThread(_ call: @escaping @Sendable (BattleHallRuntime) async -> Void) {
+    /// Runs a store call as a task that starts at once on `storeThread`, beside the hall's turn
+    /// rather than after it; its result goes back to the hall as the event `answer` makes of it.
+    private func ask<Value: Sendable>(_ call: @escaping @Sendable () async throws(BattleStoreError) -> Value,
+                                      answer: @escaping @Sendable (Result<Value, BattleStoreError>) -> BattleHall.Event) {
         let runtime = self
-        Task(executorPreference: Self.storeThread) { @Sendable in await call(runtime) }
+        Task(executorPreference: Self.storeThread) { @Sendable in
+            let result: Result<Value, BattleStoreError>
+            do throws(BattleStoreError) { result = .success(try await call()) } catch { result = .failure(error) }
+            await runtime.handle(answer(result))
+        }
     }
 
     private func record(_ measure: BattleHall.Measure) {

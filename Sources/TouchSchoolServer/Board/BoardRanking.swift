@@ -111,7 +111,7 @@ struct BoardRanking: Sendable {
 
     private func encode(_ view: BoardView, version: UInt64) -> String {
         switch view {
-        case let .school(school): MessageCoding.encodeView(message(school, version: version))
+        case let .school(school): MessageCoding.encodeSchoolView(message(school, version: version))
         case let .page(page): MessageCoding.encodePage(message(page, version: version))
         }
     }

@@ -24,8 +24,9 @@ struct BoardStream {
     let limits: AddressLimits
     let metrics: ServerMetrics
     let trustedProxies: Set<String>
+    /// The keep-alive comment's interval, and the look at the writer's (`ConnectionTimeouts.writeStall`).
+    let keepAliveInterval: Duration
 
-    static let keepAliveInterval: Duration = .seconds(15)
     /// Events waiting for one reader: sixteen seconds of boards at four a second. Fewer than a play
     /// connection keeps: a board that far behind is of no use to a screen, and the reader comes
     /// back with the whole board.
@@ -144,7 +145,7 @@ struct BoardStream {
     /// reader that stopped reading: its connection is closed (which ends the write).
     private func keepAlive(_ sendQueue: AsyncStream<Outgoing>.Continuation, watching progress: WriteProgress,
                            closing channel: any Channel) async {
-        await progress.watch(every: Self.keepAliveInterval, channel: channel) {
+        await progress.watch(every: keepAliveInterval, channel: channel) {
             if case .enqueued = sendQueue.yield(.text(Self.keepAlive)) { return true }
             return false
         } stalled: {

@@ -3,6 +3,33 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import TouchSchoolProtocol
+
+/// How long a connection may keep the server waiting before it is closed: the standard limits,
+/// which tests shorten (`ServerConfiguration.timeouts`, `serve`'s hidden options, e.g.
+/// `--idle-seconds`) rather than wait them out.
+public struct ConnectionTimeouts: Sendable {
+    /// From the connection's start to the end of its first request head (`ConnectionGuardPolicy`).
+    public var head: Duration
+    /// A keep-alive connection with no request in progress (`ConnectionGuardPolicy`).
+    public var idle: Duration
+    /// From a play socket's upgrade to the player's hello (`PlayProtocol.helloTimeoutSeconds`).
+    public var hello: Duration
+    /// How often a play socket's or a board stream's writes are looked at (`WriteProgress`; the
+    /// board stream's keep-alive comment goes then): a reader that took nothing from one look to
+    /// the next stopped reading, and its connection is closed, one to two of these after.
+    public var writeStall: Duration
+
+    public static let standard = ConnectionTimeouts(head: .seconds(10), idle: .seconds(30), hello: .seconds(PlayProtocol.helloTimeoutSeconds),
+                                                    writeStall: .seconds(15))
+
+    public init(head: Duration, idle: Duration, hello: Duration, writeStall: Duration) {
+        self.head = head
+        self.idle = idle
+        self.hello = hello
+        self.writeStall = writeStall
+    }
+}
 
 /// How long and how large a connection may be before it has said what it wants. Hummingbird
 /// times out a keep-alive connection only once its first request is read, and its WebSocket
@@ -19,11 +46,10 @@ public struct ConnectionGuardPolicy: Sendable {
     /// the largest part); anything larger is answered 431 and closed.
     public var maximumHeadBytes: Int
 
-    public static let standard = ConnectionGuardPolicy(headTimeout: .seconds(10), idleTimeout: .seconds(30), maximumHeadBytes: 16 << 10)
-
-    public init(headTimeout: TimeAmount, idleTimeout: TimeAmount, maximumHeadBytes: Int) {
-        self.headTimeout = headTimeout
-        self.idleTimeout = idleTimeout
+    /// The head's and the idle keep-alive's timeouts from `timeouts`.
+    public init(timeouts: ConnectionTimeouts, maximumHeadBytes: Int = 16 << 10) {
+        headTimeout = TimeAmount(timeouts.head)
+        idleTimeout = TimeAmount(timeouts.idle)
         self.maximumHeadBytes = maximumHeadBytes
     }
 }

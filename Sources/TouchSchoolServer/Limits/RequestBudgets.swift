@@ -1,4 +1,3 @@
-import Dispatch
 import HTTPTypes
 import Hummingbird
 import Synchronization
@@ -73,8 +72,11 @@ final class RequestBudgets: Sendable {
     }
     private let budgets: Mutex<Budgets>
     private static let everyone = "*"
+    /// The budgets' clock: `nowMs()`.
+    private let clock: BattleClock
 
-    init(policy: RequestBudgetPolicy) {
+    init(policy: RequestBudgetPolicy, clock: BattleClock = .system) {
+        self.clock = clock
         budgets = Mutex(Budgets(search: AddressBudgets(perSecond: policy.searchesPerSecond, burst: policy.searchBurst),
                                 bulk: AddressBudgets(perSecond: policy.bulkPerSecond, burst: policy.bulkBurst),
                                 request: AddressBudgets(perSecond: policy.requestsPerSecond, burst: policy.requestBurst),
@@ -120,8 +122,8 @@ final class RequestBudgets: Sendable {
                  body: .init(byteBuffer: .init(string: #"{"error":"the server is busy with requests like this one: try again in a second"}"#)))
     }
 
-    /// The budgets' clock: monotonic milliseconds.
-    static func nowMs() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
+    /// The budgets' time: monotonic milliseconds.
+    func nowMs() -> Int64 { clock.monotonicMs() }
 
     /// An admin request refused for its token.
     func adminFailed(by address: String, atMs nowMs: Int64) {
@@ -141,7 +143,7 @@ struct RequestBudgetMiddleware<Context: RemoteAddressRequestContext>: RouterMidd
                                                                  trustedProxies: trustedProxies))
         let path = request.uri.path
         let isAdmin = path.hasPrefix("/v1/admin/")
-        let nowMs = RequestBudgets.nowMs()
+        let nowMs = budgets.nowMs()
         switch budgets.admit(Self.kind(of: path), admin: isAdmin, by: address, atMs: nowMs) {
         case .admitted: break
         case .addressSpent:

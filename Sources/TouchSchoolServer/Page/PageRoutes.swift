@@ -51,7 +51,7 @@ struct PageRoutes {
             // A code cached is answered here; only one to draw goes to the costly thread.
             var drawn = qrCodes.svg(for: text) { false }
             if drawn == .busy {
-                drawn = await costly.run { [qrCodes] in qrCodes.svg(for: text) { budgets.drawQRCode(atMs: RequestBudgets.nowMs()) } }
+                drawn = await costly.run { [qrCodes] in qrCodes.svg(for: text) { budgets.drawQRCode(atMs: budgets.nowMs()) } }
             }
             switch drawn {
             case let .svg(drawn): svg = drawn

@@ -33,11 +33,12 @@ struct WebPage: Sendable {
 
     var names: [String] { files.keys.sorted() }
 
-    /// The files of `directory` (`/index.html`, `/main.js`, …); those of the installation by default.
+    /// The files of `directory` and its folders (`/index.html`, `/main.js`, `/update/taps.js`, …);
+    /// those of the installation by default.
     init(directory: String? = Self.installedDirectory) throws {
         guard let directory else { throw ServerError(description: "the web page's files are missing from the installation") }
         var files: [String: File] = [:]
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = (try? FileManager.default.subpathsOfDirectory(atPath: directory)) ?? []
         for name in names {
             guard let type = Self.contentTypes[(name as NSString).pathExtension] else { continue }
             let bytes: [UInt8]

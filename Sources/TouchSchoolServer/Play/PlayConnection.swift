@@ -6,7 +6,7 @@ import Synchronization
 import TouchSchoolCore
 import TouchSchoolProtocol
 
-/// One player's WebSocket at `/v1/play`: hello first (within `PlayProtocol.helloTimeoutSeconds`),
+/// One player's WebSocket at `/v1/play`: hello first (within `ConnectionTimeouts.hello`),
 /// then numbered batches and pings. Anything malformed, oversized or out of order closes this
 /// connection alone, with an `error` message and its close code, and counts nothing.
 package struct PlayConnection {
@@ -16,16 +16,16 @@ package struct PlayConnection {
     let address: String
     /// Closed outright when the reader stops reading: a write waiting for room waits for ever.
     let channel: any Channel
+    /// The hello's time, and how often the socket is looked at (`ConnectionTimeouts.writeStall`): a
+    /// reader that acknowledged nothing owed from one look to the next (one to two intervals: 15 to
+    /// 30 seconds) stopped reading, and its connection is closed.
+    let timeouts: ConnectionTimeouts
     let logger: Logger
 
     /// The largest frame accepted: a message over the protocol's limit is still read whole (up to
     /// this) so that the client is told why it is closed; beyond this the WebSocket layer closes
     /// the connection itself (1009).
     static let maximumFrameBytes = 4 * PlayProtocol.maximumClientMessageBytes
-
-    /// How often the socket is looked at: a reader that acknowledged nothing owed from one look to
-    /// the next (15 to 30 seconds) stopped reading, and its connection is closed.
-    static let writeStallInterval: Duration = .seconds(15)
 
     /// How long a closed connection waits for the peer's close frame before it is dropped.
     static let closeGrace: Duration = .seconds(3)
@@ -55,10 +55,10 @@ package struct PlayConnection {
             return
         }
         defer { limits.closeConnection(from: address) }
-        let outbox = SocketOutbox(channel: channel)
+        let buffer = SocketWriteBuffer(channel: channel)
         // Whatever ends the connection, nothing is written after the WebSocket layer's close.
-        defer { outbox.end() }
-        guard let id = await battle.connect(sendQueue: .socket(outbox)) else {
+        defer { buffer.end() }
+        guard let id = await battle.connect(sendQueue: .socket(buffer)) else {
             try await close(outbound, BattleHallRuntime.goingAway)
             return
         }
@@ -70,16 +70,16 @@ package struct PlayConnection {
         }
         let greeted = Flag()
         let layerError = CaughtError()
-        // The outbox's writes are the event loop's, never under way in this task: the socket's
+        // The write buffer's writes are the event loop's, never under way in this task: the socket's
         // progress alone tells a reader that stopped reading (`SocketProgress`), and a reader
-        // that leaves more than `SocketOutbox.bufferLimit` unread is dropped at once.
+        // that leaves more than `SocketWriteBuffer.bufferLimit` unread is dropped at once.
         let progress = WriteProgress()
         enum Part { case writer, reader, timer, grace }
         await withTaskGroup(of: Part.self) { group in
-            // The writer's end: the outbox writes the messages; its close (after them) goes through
+            // The writer's end: the write buffer writes the messages; its close (after them) goes through
             // the WebSocket layer, which then waits for the peer's.
             group.addTask {
-                switch await outbox.ending() {
+                switch await buffer.ending() {
                 case let .close(code, reason):
                     try? await outbound.close(.init(codeNumber: Int(code)), reason: reason)
                 case .tooSlow:
@@ -95,7 +95,7 @@ package struct PlayConnection {
             group.addTask {
                 let failure: ProtocolError?
                 do {
-                    try await read(inbound, id: id, outbox: outbox, greeted: greeted)
+                    try await read(inbound, id: id, buffer: buffer, greeted: greeted)
                     failure = nil
                 } catch let Closing.error(error) {
                     failure = error
@@ -106,15 +106,15 @@ package struct PlayConnection {
                     layerError.keep(error)
                     failure = nil
                 }
-                if let failure { fail(failure, outbox: outbox) }
-                // Either way, the connection is over once the reader is: the outbox sends
+                if let failure { fail(failure, buffer: buffer) }
+                // Either way, the connection is over once the reader is: the write buffer sends
                 // what is queued (a close at the end when there was an error), then ends.
                 await battle.disconnect(id)
                 return .reader
             }
             // A reader that stopped reading.
             group.addTask {
-                await progress.watch(every: Self.writeStallInterval, channel: channel) {
+                await progress.watch(every: timeouts.writeStall, channel: channel) {
                     logger.notice("Closing a connection whose reader stopped reading", metadata: ["address": "\(address)"])
                     metrics.protocolErrors.increment()
                     channel.close(promise: nil)
@@ -123,10 +123,10 @@ package struct PlayConnection {
             }
             // Hello in time.
             group.addTask {
-                try? await Task.sleep(for: .seconds(PlayProtocol.helloTimeoutSeconds))
+                try? await Task.sleep(for: timeouts.hello)
                 if !Task.isCancelled, !greeted.isSet {
                     fail(ProtocolError(code: CloseCode.policyViolation,
-                                       message: "no hello within \(PlayProtocol.helloTimeoutSeconds) seconds"), outbox: outbox)
+                                       message: "no hello within \(timeouts.hello.components.seconds) seconds"), buffer: buffer)
                 }
                 return .timer
             }
@@ -146,7 +146,7 @@ package struct PlayConnection {
                         }
                     }
                 case .reader:
-                    // The outbox still sends what the reader queued (an error, a close), then
+                    // The write buffer still sends what the reader queued (an error, a close), then
                     // ends: the reader's end had the battle finish it.
                     readerDone = true
                     if writerDone { group.cancelAll() }
@@ -161,14 +161,14 @@ package struct PlayConnection {
         if let error = layerError.error { throw error }
     }
 
-    private func fail(_ failure: ProtocolError, outbox: SocketOutbox) {
+    private func fail(_ failure: ProtocolError, buffer: SocketWriteBuffer) {
         metrics.protocolErrors.increment()
         logger.debug("Closing a connection", metadata: ["address": "\(address)", "reason": "\(failure.message)"])
-        outbox.send(.text(MessageCoding.encode(.error(failure))))
-        outbox.send(.close(code: failure.code, reason: Self.reason(failure.code)))
+        buffer.send(.text(MessageCoding.encode(.error(failure))))
+        buffer.send(.close(code: failure.code, reason: Self.reason(failure.code)))
     }
 
-    private func read(_ inbound: WebSocketInboundStream, id: ConnectionID, outbox: SocketOutbox,
+    private func read(_ inbound: WebSocketInboundStream, id: ConnectionID, buffer: SocketWriteBuffer,
                       greeted: Flag) async throws {
         var messages = inbound.messages(maxSize: Self.maximumFrameBytes).makeAsyncIterator()
         guard let first = try await messages.next() else { return }
@@ -189,7 +189,7 @@ package struct PlayConnection {
             guard BattleRules.isValidDeviceKey(hello.device) else {
                 throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "not a device key: 22 to 64 base64url characters"))
             }
-            let said = ContinuousClock.now
+            let said = battle.clock.now()
             if let refusal = await Self.refusal(of: hello.device, from: address, battle: battle, limits: limits, metrics: metrics) {
                 throw Closing.error(refusal)
             }
@@ -197,13 +197,13 @@ package struct PlayConnection {
             client = hello.client.flatMap(ClientKind.init(rawValue:))
             switch await battle.hello(id, device: hello.device) {
             case let .welcome(welcome, then):
-                outbox.send(.text(welcome))
-                for text in then { outbox.send(.text(text)) }
+                buffer.send(.text(welcome))
+                for text in then { buffer.send(.text(text)) }
             case let .refused(error): throw Closing.error(error)
             }
             // A welcome the store held back is worth the operator's notice: a game gives up a
             // connection not welcomed within 15 s and tries again.
-            let waited = ContinuousClock.now - said
+            let waited = battle.clock.now() - said
             logger.log(level: waited > Self.slowWelcome ? .notice : .debug, "Welcomed a device",
                        metadata: ["address": "\(address)", "after_ms": "\(waited / .milliseconds(1))"])
             device = hello.device
@@ -216,7 +216,7 @@ package struct PlayConnection {
             case .hello:
                 throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: "hello twice"))
             case .ping:
-                outbox.send(.text(MessageCoding.encode(.pong(nowMs: battle.wallClockMs()))))
+                buffer.send(.text(MessageCoding.encode(.pong(nowMs: battle.clock.wallMs()))))
             case let .watch(watch):
                 do {
                     await battle.watch(id, try BoardRanking.key(of: watch))
@@ -255,12 +255,12 @@ package struct PlayConnection {
         let network = ClientAddress.network(of: address)
         var banned = false
         for key in network == address ? [address] : [network, address] where !banned {
-            banned = (try? await battle.store.isBanned(address: key)) == true
+            banned = (try? await battle.isBanned(address: key)) == true
         }
         if banned {
             return ProtocolError(code: CloseCode.banned, message: "this address is banned from the battle")
         }
-        guard limits.admitDevice(device, from: address, nowSeconds: nowSeconds()) else {
+        guard limits.admitDevice(device, from: address, nowSeconds: battle.clock.monotonicMs() / 1_000) else {
             metrics.connectionsRefused.increment()
             return ProtocolError(code: CloseCode.tooManyConnections, message: "too many devices from \(address) this hour")
         }
@@ -310,9 +310,5 @@ package struct PlayConnection {
         private let value = Mutex(false)
         var isSet: Bool { value.withLock { $0 } }
         func set() { value.withLock { $0 = true } }
-    }
-
-    static func nowSeconds() -> Int64 {
-        Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000_000)
     }
 }

@@ -118,25 +118,25 @@ final class RoundAnswers: Sendable {
         state = Mutex(State(settled: SettledCache(maximumCount: maximumSettled, maximumBytes: maximumSettledBytes)))
     }
 
-    /// The hall's board after a read of the round (nil: none); a board already published is kept
-    /// with what it encoded.
-    func publish(_ board: RoundBoard?, version: UInt64) {
+    /// The hall's standings after a read of the round (nil: none); standings already published
+    /// are kept with what they encoded.
+    func publish(_ read: PlacedRound?, version: UInt64) {
         state.withLock { state in
-            guard let board else {
+            guard let read else {
                 state.current = nil
                 return
             }
             guard state.current?.version != version else { return }
-            state.current = (version, board.round, Standings(board.results))
+            state.current = (version, read.round, Standings(read.results))
         }
     }
 
-    /// The standings of round `id` shared at `nowMs` by the server's clock: the hall's board's
-    /// while the hall reads them (`RoundBoard.readsStandings`), else the kept settled ones; nil:
+    /// The standings of round `id` shared at `nowMs` by the server's clock: the hall's placed round's
+    /// while the hall reads them (`PlacedRound.readsStandings`), else the kept settled ones; nil:
     /// read them from the store.
     func standings(_ id: Int64, atMs nowMs: Int64) -> Standings? {
         state.withLock { state in
-            if let current = state.current, current.round.id == id, RoundBoard.readsStandings(current.round, atMs: nowMs) {
+            if let current = state.current, current.round.id == id, PlacedRound.readsStandings(current.round, atMs: nowMs) {
                 return current.standings
             }
             return state.settled.standings(id)
@@ -144,10 +144,10 @@ final class RoundAnswers: Sendable {
     }
 
     /// Keeps the standings of `round` as read from the store at `nowMs` when it is settled (the
-    /// hall reads it no more: `RoundBoard.readsStandings`); they are returned to answer with.
+    /// hall reads it no more: `PlacedRound.readsStandings`); they are returned to answer with.
     func read(_ round: Round, _ results: RoundAnswer.Results, atMs nowMs: Int64) async throws -> Standings {
         let standings = Standings(results)
-        guard !RoundBoard.readsStandings(round, atMs: nowMs) else { return standings }
+        guard !PlacedRound.readsStandings(round, atMs: nowMs) else { return standings }
         let size = try await standings.bytes()
         state.withLock { $0.settled.keep(standings, size: size, of: round.id) }
         return standings

@@ -14,8 +14,6 @@ struct RoundRoutes {
     let token: AdminToken
     let trustedProxies: Set<String>
     let logger: Logger
-    /// The server's clock, in milliseconds since 1970 (a value, for tests).
-    var nowMs: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
 
     /// The most rounds `GET /v1/rounds` lists, newest first.
     static let listed = 50
@@ -24,7 +22,6 @@ struct RoundRoutes {
         let admin = router.group("/v1/admin/rounds")
             .add(middleware: AdminRoutes.Authentication(token: token, trustedProxies: trustedProxies, logger: logger))
         admin.post { request, context -> Response in
-            let rounds = battle.roundStore
             let query = request.uri.queryParameters
             guard let seconds = query.get("seconds").flatMap({ Int($0) }), Round.seconds.contains(seconds) else {
                 return AdminRoutes.error("seconds: a whole number from \(Round.seconds.lowerBound) to \(Round.seconds.upperBound)",
@@ -38,29 +35,25 @@ struct RoundRoutes {
             logger.notice("Admin request", metadata: ["action": "start a round", "seconds": "\(seconds)",
                                                       "from": "\(AdminRoutes.Authentication.address(request, context, trustedProxies: trustedProxies))"])
             return try await Self.answer {
-                guard let round = try await rounds.startRound(title: title.title, seconds: seconds, nowMs: nowMs()) else {
+                guard let round = try await battle.startRound(title: title.title, seconds: seconds) else {
                     return AdminRoutes.error("seconds out of range", status: .badRequest)
                 }
-                await battle.roundChanged()
                 return Routes.json(MessageCoding.encodeJSON(Self.summary(round)))
             }
         }
         admin.post("stop") { request, context -> Response in
-            let rounds = battle.roundStore
             logger.notice("Admin request", metadata: ["action": "stop the round",
                                                       "from": "\(AdminRoutes.Authentication.address(request, context, trustedProxies: trustedProxies))"])
             return try await Self.answer {
-                guard let round = try await rounds.stopRound(nowMs: nowMs()) else {
+                guard let round = try await battle.stopRound() else {
                     return AdminRoutes.error("no round was ever started", status: .notFound)
                 }
-                await battle.roundChanged()
                 return Routes.json(MessageCoding.encodeJSON(Self.summary(round)))
             }
         }
         router.get("/v1/rounds") { _, _ -> Response in
-            let rounds = battle.roundStore
             return try await Self.answer {
-                Routes.json(MessageCoding.encodeJSON(try await rounds.rounds(limit: Self.listed).map(Self.summary)))
+                Routes.json(MessageCoding.encodeJSON(try await battle.rounds(limit: Self.listed).map(Self.summary)))
             }
         }
         router.get("/v1/rounds/:id") { _, context -> Response in
@@ -89,15 +82,14 @@ struct RoundRoutes {
     /// server's time: shared (`RoundAnswers`: the hall's latest read, or a settled round's kept),
     /// else read from the store.
     private func standings(_ context: HTTPRequestContext, answer: (RoundAnswers.Standings, Int64) async throws -> Response) async throws -> Response {
-        let rounds = battle.roundStore
         // Any number is looked up: one no round has (0 included) is 404, as documented.
         guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
             return AdminRoutes.error("a round's id: a whole number, as GET /v1/rounds lists them", status: .badRequest)
         }
-        let now = nowMs()
+        let now = battle.clock.wallMs()
         if let shared = battle.roundAnswers.standings(id, atMs: now) { return try await answer(shared, now) }
         return try await Self.answer {
-            guard let (round, counts) = try await rounds.round(id) else {
+            guard let (round, counts) = try await battle.round(id) else {
                 return AdminRoutes.error("no round has the id \(id)", status: .notFound)
             }
             return try await answer(try await battle.roundAnswers.read(round, Self.results(round, counts, nowMs: now), atMs: now), now)

@@ -73,8 +73,8 @@ protocol OperatorStore: Sendable {
 
 /// The operator's rounds (`Round`), kept in the store so that every server sharing it counts the
 /// same rounds: each commit reads the rounds still taking batches in its own transaction (`CommitTransaction.Rows`).
-/// Every store keeps them (SQLite's, PostgreSQL's, the tests' in-memory one); the battle finds them by
-/// a cast (`BattleHallRuntime.roundStore`), and a store without them is answered 501.
+/// Every store keeps them (SQLite's, PostgreSQL's, the tests' in-memory one); the routes reach them through
+/// the battle (`BattleHallRuntime.startRound`, `Admin/BattleAdministration.swift`), which tells the hall.
 protocol RoundStore: Sendable {
     /// Starts a round of `seconds` (its window opening after `Round.countdownMs`), stopping the
     /// one still running (so that no round closes after a later one: the commits' read of the rounds

@@ -156,4 +156,26 @@ import TouchSchoolStore
         let again = T.sent(effects).filter { $0.to == 5 }.compactMap(\.text).filter { $0.hasPrefix("event: round\n") }
         #expect(again.isEmpty)
     }
+
+    /// Telling a player its round or its place is no change to who watches which view: the list
+    /// of watchers made for the views is kept through the round's ticks (under load it is a pass
+    /// over every connection).
+    @Test func theRoundsNewsKeepsTheListOfWatchers() throws {
+        var hall = T.hall(readsRounds: true)
+        _ = hall.update(.start, now: T.at(0))
+        _ = V.welcomed(&hall, 1, "device-1", school: "A")
+        _ = V.welcomed(&hall, 2, "device-2", school: "B")
+        // The views due after the welcomes make the list.
+        _ = hall.update(.alarm(.broadcast), now: T.at(250))
+        #expect(hall.connections.hasWatchList)
+        // The news goes at the first tick after the read (at once: the last tick is long past).
+        let told = Self.read(&hall, [Self.count("device-1", 40, at: 5_000), Self.count("device-2", 55, at: 5_100)], at: 6_000)
+        #expect(Self.messages(told, to: 1).contains { if case .round = $0 { true } else { false } })
+        let kept = hall.connections.hasWatchList
+        #expect(kept, "the round told: the same watchers")
+        let placed = Self.read(&hall, [Self.count("device-1", 70, at: 7_000), Self.count("device-2", 55, at: 5_100)], at: 7_500)
+        #expect(Self.messages(placed, to: 1).contains { if case .roundPlace = $0 { true } else { false } })
+        let stillKept = hall.connections.hasWatchList
+        #expect(stillKept, "a place told: the same watchers")
+    }
 }

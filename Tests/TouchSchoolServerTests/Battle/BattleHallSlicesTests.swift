@@ -20,7 +20,7 @@ import TouchSchoolStore
     static func ticks(_ effects: [BattleHall.Effect], at ms: Int) -> [Tick] {
         var views: [ConnectionID: String] = [:]
         for (to, messages) in V.views(effects) {
-            for case let .view(view) in messages { views[to] = view.school }
+            for case let .schoolView(view) in messages { views[to] = view.school }
         }
         return views.isEmpty ? [] : [Tick(ms: ms, views: views)]
     }
@@ -131,7 +131,7 @@ extension BattleHallSlicesTests {
         func record(_ effects: [BattleHall.Effect], at ms: Int) {
             for case let .commit(batches, _, _) in effects { landing = (ms + commitMs, batches) }
             for (to, messages) in V.views(effects) {
-                for case let .view(view) in messages { load.views[to, default: []].append((ms, view.version)) }
+                for case let .schoolView(view) in messages { load.views[to, default: []].append((ms, view.version)) }
             }
         }
         for ms in start...end {

@@ -43,14 +43,14 @@ import TouchSchoolStore
         _ = hall.update(.connect(id), now: at(ms))
         _ = hall.update(.hello(id, device: device), now: at(ms))
         _ = hall.update(.deviceRead(id, device: device, .success(nil)), now: at(ms))
-        #expect(hall.peers[id]?.device == device)
+        #expect(hall.connections[id]?.device == device)
     }
 
     // MARK: - Reading effects
 
     /// Whether `message` is the view of `school` with that total.
     static func isView(_ message: ServerMessage?, of school: String, total: UInt64) -> Bool {
-        if case let .view(view)? = message { view.school == school && view.total == total } else { false }
+        if case let .schoolView(view)? = message { view.school == school && view.total == total } else { false }
     }
 
     static func commits(_ effects: [BattleHall.Effect]) -> [[ReceivedBatch]] {
@@ -108,7 +108,7 @@ import TouchSchoolStore
         #expect(Self.commits(second).isEmpty && Self.wakes(second).isEmpty, "the window runs from the oldest batch")
         let due = hall.update(.alarm(.commit), now: Self.at(60))
         #expect(Self.commits(due).map { $0.map(\.device) } == [["device-1", "device-2"]])
-        #expect(hall.inFlight == ["device-1", "device-2"] && hall.pending.isEmpty)
+        #expect(hall.commits.inFlight == ["device-1", "device-2"] && hall.commits.pending.isEmpty)
     }
 
     @Test func aCommitWaitsForTheOneUnderWayAndStartsAWindowAfterItStarted() {
@@ -172,7 +172,7 @@ import TouchSchoolStore
         _ = hall.update(.alarm(.commit), now: Self.at(50))
         let failed = hall.update(.committed(.failure(BattleStoreError(message: "the disk is full"))), now: Self.at(60))
         #expect(Self.sent(failed).isEmpty)
-        #expect(hall.lastSaveError == "the disk is full" && hall.pending.map(\.batch.seq) == [1])
+        #expect(hall.lastSaveError == "the disk is full" && hall.commits.pending.map(\.batch.seq) == [1])
         #expect(Self.wakes(failed) == [.commit: Self.at(1_060)])
         _ = hall.update(.batch(Self.batch(1, "device-1", seq: 2, taps: 1)), now: Self.at(500))
         let retried = hall.update(.alarm(.commit), now: Self.at(1_060))
@@ -193,8 +193,8 @@ import TouchSchoolStore
         #expect(Self.sent(done).map(\.close) == [nil, CloseCode.policyViolation])
         #expect(Self.sent(done).first?.message == .error(ProtocolError(code: CloseCode.policyViolation,
                                                                        message: "batch 3 out of order: expected 1")))
-        #expect(hall.pending.isEmpty && Self.commits(done).isEmpty)
-        #expect(hall.update(.batch(Self.batch(1, "device-1", seq: 5, taps: 1)), now: Self.at(70)).isEmpty && hall.pending.isEmpty,
+        #expect(hall.commits.pending.isEmpty && Self.commits(done).isEmpty)
+        #expect(hall.update(.batch(Self.batch(1, "device-1", seq: 5, taps: 1)), now: Self.at(70)).isEmpty && hall.commits.pending.isEmpty,
                 "the connection has no device any more")
     }
 
@@ -222,7 +222,7 @@ import TouchSchoolStore
                                    player: PlayerState(schoolID: "A", taps: 3, bestTapsPerSecond: 5), catalog: Self.catalog.etag))
         #expect(Self.sent(read) == [Self.Sent(to: 1, message: nil, close: CloseCode.normal, text: nil)],
                 "the device's older connection is closed: the newest wins")
-        #expect(hall.peers[1]?.device == nil && hall.connectionOfDevice["device-1"] == 2)
+        #expect(hall.connections[1]?.device == nil && hall.connections.connectionOfDevice["device-1"] == 2)
     }
 
     @Test func aHelloWaitsWhileItsDevicesBatchesWaitForTheirWindow() {
@@ -363,14 +363,14 @@ import TouchSchoolStore
             _ = hall.update(.alarm(.commit), now: Self.at(start + 60))
             _ = hall.update(.committed(Self.saved([.acknowledged(Self.ack(seq, 3 * seq))], board: .init(version: seq, scores: ["A": 3 * seq]))),
                             now: Self.at(start + 70))
-            let kept = hall.hasWatchList
+            let kept = hall.connections.hasWatchList
             if seq > 1 { #expect(kept, "batch \(seq): kept through a batch and its commit") }
             #expect(Self.sent(hall.update(.alarm(.broadcast), now: Self.at(start + 250))).count == 1, "batch \(seq): its school's view")
-            let made = hall.hasWatchList
+            let made = hall.connections.hasWatchList
             #expect(made)
         }
         _ = hall.update(.disconnect(2), now: Self.at(1_100))
-        let dropped = !hall.hasWatchList
+        let dropped = !hall.connections.hasWatchList
         #expect(dropped, "a connection gone: made again")
     }
 
@@ -409,7 +409,7 @@ import TouchSchoolStore
         let closing = hall.update(.shutdown(saying: true), now: Self.at(20))
         #expect(Self.commits(closing).count == 1, "saved at once, without waiting for the window")
         #expect(!Self.stops(closing))
-        #expect(hall.update(.batch(Self.batch(1, "device-1", seq: 2, taps: 1)), now: Self.at(25)).isEmpty && hall.pending.isEmpty,
+        #expect(hall.update(.batch(Self.batch(1, "device-1", seq: 2, taps: 1)), now: Self.at(25)).isEmpty && hall.commits.pending.isEmpty,
                 "no batch is taken once the final save began")
         let done = hall.update(.committed(Self.saved([.acknowledged(Self.ack(1, 3))], board: .init(version: 1, scores: ["A": 3]))),
                                now: Self.at(40))

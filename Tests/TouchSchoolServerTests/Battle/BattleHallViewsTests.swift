@@ -47,7 +47,7 @@ import TouchSchoolStore
             above: [Self.row(1, "A", 10)], below: [Self.row(3, "C", 0)],
             top: [Self.row(1, "A", 10), Self.row(2, "B", 5), Self.row(3, "C", 0)]
         )
-        #expect(Self.views(effects) == [1: [.view(expected)]])
+        #expect(Self.views(effects) == [1: [.schoolView(expected)]])
         // Nothing changed: nothing more.
         #expect(Self.views(hall.update(.alarm(.broadcast), now: due + .seconds(1))).isEmpty)
     }
@@ -72,7 +72,7 @@ import TouchSchoolStore
         // top, which every view holds.
         now = now + BattleHall.broadcastInterval
         effects = hall.update(.banned(BanOutcome(removed: [:], board: StoredBoard(version: 6, scores: ["A": 11]))), now: now)
-        guard case let .view(a)? = Self.views(effects)[1]?.first else {
+        guard case let .schoolView(a)? = Self.views(effects)[1]?.first else {
             Issue.record("A's players get A's view: \(effects)")
             return
         }
@@ -100,7 +100,7 @@ import TouchSchoolStore
         // S7 at 15 is above S8.
         now = now + BattleHall.broadcastInterval
         let effects = hall.update(.banned(BanOutcome(removed: [:], board: StoredBoard(version: 3, scores: ["S7": 15]))), now: now)
-        guard case let .view(last)? = Self.views(effects)[8]?.first, Self.views(effects).count == 1 else {
+        guard case let .schoolView(last)? = Self.views(effects)[8]?.first, Self.views(effects).count == 1 else {
             Issue.record("only S8's view changed: \(effects)")
             return
         }
@@ -118,7 +118,7 @@ import TouchSchoolStore
         let saved = hall.update(.committed(T.saved([.acknowledged(ack)], board: StoredBoard(version: 5, scores: ["C": 2]))), now: T.at(360))
         let messages = Self.views(saved)[1] ?? []
         #expect(messages.first == .ack(ack))
-        guard case let .view(view)? = messages.last else {
+        guard case let .schoolView(view)? = messages.last else {
             Issue.record("the ack is followed by C's view: \(messages)")
             return
         }

@@ -29,13 +29,13 @@ import TouchSchoolStore
         private let inbox = Inbox()
         private let reader: Task<Void, Never>
 
-        init(storage: InMemoryBattleStore.Storage = .init()) async throws {
+        init(storage: InMemoryBattleStore.Storage = .init(), clock: BattleClock = .system) async throws {
             self.storage = storage
             let catalog = try CatalogResource(bytes: CatalogFile.encode(storeTestCatalog), source: "test")
             let store = InMemoryBattleStore(storage: storage, catalog: catalog)
             let logger = Logger(label: "battle-test")
             battle = BattleHallRuntime(store: store, battleID: await store.battleID(), catalog: catalog, board: await store.board(),
-                            metrics: metrics, logger: logger)
+                            metrics: metrics, logger: logger, clock: clock)
             group = ServiceGroup(configuration: .init(services: [battle], logger: logger))
             running = Task { [group] in try await group.run() }
             let (stream, sendQueue) = AsyncStream<Outgoing>.makeStream()
@@ -196,5 +196,44 @@ import TouchSchoolStore
         #expect(storage.saved.scores == ["A": 5])
         #expect(storage.saved.devices[Self.device]?.lastSeq == 2)
         #expect(running.messages.last == .error(BattleHallRuntime.goingAway))
+    }
+
+    /// The battle's time is the clock it is given, not one it reads: a round started through it
+    /// starts by that clock, and the player hears of it at once (the start enters the hall as an
+    /// event), timed by that clock too.
+    @Test func aRoundStartedThroughTheBattleIsTimedByItsClockAndToldAtOnce() async throws {
+        let wallMs: Int64 = 1_900_000_000_000
+        let clock = BattleClock(now: { .now }, wallMs: { wallMs }, monotonicMs: BattleClock.system.monotonicMs)
+        let running = try await RunningBattle(clock: clock)
+        let round = try #require(try await running.battle.startRound(title: "clock", seconds: 30))
+        #expect(round.startsAtMs == wallMs + Round.countdownMs)
+        // Told within the first ticks, well before the next read of the round would have come.
+        #expect(try await Wait.until(timeout: 30) { running.messages.contains { if case .round = $0 { true } else { false } } })
+        let told = try #require(running.messages.lazy.compactMap { if case let .round(message) = $0 { message } else { nil } }.first)
+        #expect(told.id == round.id && told.startsAtMs == round.startsAtMs && told.nowMs >= wallMs && told.nowMs < wallMs + 10_000)
+        #expect(try await running.battle.rounds(limit: 5).map(\.id) == [round.id])
+        let stopped = try await running.battle.stopRound()
+        #expect(stopped?.id == round.id && stopped?.endsAtMs == wallMs)
+        try await running.shutDown()
+    }
+
+    /// A board stream that reads nothing cannot be queued its first page: it is dropped (an
+    /// event that follows the turn which found it full, not one handled inside it) and the battle
+    /// runs on for the others.
+    @Test func aStreamTooSlowToReadIsDroppedAndTheBattleRunsOn() async throws {
+        let running = try await RunningBattle()
+        let (stream, sendQueue) = AsyncStream<Outgoing>.makeStream(bufferingPolicy: .bufferingOldest(0))
+        let ended = Mutex(false)
+        sendQueue.onTermination = { _ in ended.withLock { $0 = true } }
+        let page = try #require(try BoardRanking.key(of: Watch(league: LeagueName(), from: 0, count: 11)))
+        // An interval after the start, the page goes out in the very turn that opens the stream:
+        // dropped then, it was opened all the same.
+        try await Task.sleep(for: BattleHall.broadcastInterval + .milliseconds(50))
+        _ = try #require(await running.battle.streamPage(page, sendQueue: sendQueue))
+        #expect(try await Wait.until(timeout: 30) { ended.withLock { $0 } }, "the stream ended by the battle")
+        for await _ in stream {}
+        await running.submit(1, taps: 3)
+        #expect(try await Wait.until(timeout: 30) { running.acks.map(\.seq) == [1] }, "the player is answered as before")
+        try await running.shutDown()
     }
 }

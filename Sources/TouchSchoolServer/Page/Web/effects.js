@@ -1,9 +1,12 @@
 // The effects update.js asks for, run against the world, and the world's news as messages for
-// it: the storage, the sound and vibration, the server (socket, board stream, fetches), which tab
-// plays, the address, and timers. main.js runs each effect with the function of its name.
+// it: the storage (and what it holds, read into the news that needs it), the sound and vibration,
+// the server (socket, board stream, fetches), which tab plays (election.js's rules without Web
+// Locks), the address, the drawing's pace, and timers. main.js runs each effect with the function
+// of its name.
 import { isValidBattleID } from './rules.js';
-import { battleKey } from './state.js';
+import { battleKey, speedFallsAt } from './state.js';
 import { SEARCH_LIMIT } from './update.js';
+import { initialTab, elect, TAB_HEARTBEAT_MS } from './election.js';
 
 // ---------------------------------------------------------------- storage
 // localStorage, under 'touchschool.', as JSON, shared by the browser's tabs: any tab reads; only
@@ -44,7 +47,22 @@ function run(effect) {
   else if (!set(effect.name, effect.value) && effect.orRemove) remove(effect.name);
 }
 
-export const storage = { get, set, remove, record, run };
+/**
+ * The world's news with what the storage holds read into it, for the messages that need it
+ * (update.js reads no storage): the record when the device is granted (the tab that played until
+ * then wrote its last: read now, not at the page's start), waited for or stored anew by the
+ * playing tab, and at a welcome, of its battle. `freshDevice()`: a new device key, should the
+ * stored one be missing or invalid.
+ */
+function readInto(message, freshDevice) {
+  const { type } = message;
+  if (type === 'granted') return { type, record: record(), device: get('device', null), freshDevice: freshDevice(), school: get('school', null) };
+  if (type === 'waiting' || type === 'storedRecord') return { type, record: record() };
+  if (type === 'server' && message.message.type === 'welcome') return { ...message, record: record(message.message.battle) };
+  return message;
+}
+
+export const storage = { get, set, remove, record, run, readInto };
 
 // The teacher's token in sessionStorage: this tab's only, gone with it, never in an address.
 const ADMIN_KEY = `${KEY}admin`;
@@ -53,6 +71,15 @@ export const session = {
   admin() { try { return sessionStorage.getItem(ADMIN_KEY); } catch { return null; } },
   keepAdmin({ token }) { try { sessionStorage.setItem(ADMIN_KEY, token); } catch { /* no storage: kept until a reload */ } },
 };
+
+// ---------------------------------------------------------------- the browser
+/** A mark on the page's timeline (the tests and benchmarks read them), once. */
+export function mark({ name }) { if (performance.getEntriesByName(name).length === 0) performance.mark(name); }
+
+export function fullscreen() {
+  if (document.fullscreenElement) document.exitFullscreen();
+  else document.documentElement.requestFullscreen().catch(() => {});
+}
 
 /** The address without its fragment (the token was there), in place: no new history entry, no reload. */
 export function forgetHash() { history.replaceState(history.state, '', location.pathname + location.search); }
@@ -229,15 +256,9 @@ export function net(dispatch) {
 // Only the tab holding the device's Web Lock plays (docs/protocol.md, "One tab plays").
 // Messages: granted, waiting, claiming, lost {to}; effects: claim, release.
 const DEVICE_LOCK = 'touchschool-device';
-// Without Web Locks (plain http to another machine: no secure context) the tabs agree over the
-// BroadcastChannel `touchschool-device`: claim, owner, take and release, ranked by epoch, start
-// and id, as docs/protocol.md ("One tab plays") describes them.
-const TAB_HEARTBEAT_MS = 1000;
-const TAB_SILENT_MS = 3000;
-const TAB_ANSWER_MS = 500;
 
 export function tabs(tell, id) {
-  let waitingForDevice = null, releaseDevice = null;
+  let waitingForDevice = null, releaseLock = null;
 
   function claim(steal) {
     if (!navigator.locks) { claimByChannel(steal); return; }
@@ -263,109 +284,79 @@ export function tabs(tell, id) {
   /** Plays, holding the lock until the tab ends or another takes it (`release`). */
   function playHolding() {
     waitingForDevice = null;
-    return new Promise((resolve) => { releaseDevice = resolve; tell({ type: 'granted' }); });
+    return new Promise((resolve) => { releaseLock = resolve; tell({ type: 'granted' }); });
   }
 
   // ---------------------------------------------------------------- without Web Locks
-  const tab = { id, since: performance.timeOrigin, epoch: 0 };
-  /** 'claiming', 'taking' (play here), 'owner', 'waiting', or 'stopped' (for good). */
-  let role = 'waiting';
-  let channel = null, topEpoch = 0, ownerHeard = 0, answerTimer = 0, beatTimer = 0;
+  // The BroadcastChannel `touchschool-device`, by election.js's rules: this runs its effects.
+  let tab = initialTab(id, performance.timeOrigin);
+  let channel = null, answerTimer = 0, beatTimer = 0;
+
+  function elected(event) {
+    const next = elect(tab, event, performance.now());
+    tab = next.tab;
+    for (const effect of next.effects) {
+      if (effect.type === 'say') channel.postMessage(effect.message);
+      else if (effect.type === 'tell') tell(effect.message);
+      else if (effect.type === 'answerIn') {
+        clearTimeout(answerTimer);
+        answerTimer = setTimeout(() => elected({ type: 'answerOver' }), effect.ms);
+      } else if (effect.type === 'cancelAnswer') clearTimeout(answerTimer);
+      else if (effect.type === 'stopBeating') clearInterval(beatTimer);
+      else if (effect.type === 'reload') location.reload();
+    }
+  }
 
   function claimByChannel(steal) {
     if (!channel) {
       channel = new BroadcastChannel(DEVICE_LOCK);
-      channel.onmessage = (event) => hear(event.data);
-      beatTimer = setInterval(beat, TAB_HEARTBEAT_MS);
-      // Closed or left, the device goes to a waiting tab now rather than after TAB_SILENT_MS.
-      // A page shown again from the back-forward cache gave it up: it starts again.
-      addEventListener('pagehide', () => { if (role === 'owner') tell({ type: 'lost' }); });
-      addEventListener('pageshow', (event) => { if (event.persisted && role === 'stopped') location.reload(); });
+      channel.onmessage = (event) => elected({ type: 'heard', message: event.data });
+      beatTimer = setInterval(() => elected({ type: 'beat' }), TAB_HEARTBEAT_MS);
+      addEventListener('pagehide', () => elected({ type: 'pagehide' }));
+      addEventListener('pageshow', (event) => elected({ type: 'pageshow', persisted: event.persisted }));
     }
-    ask(steal ? 'take' : 'claim');
-  }
-
-  function ask(type) {
-    role = type === 'take' ? 'taking' : 'claiming';
-    topEpoch += 1;
-    tab.epoch = topEpoch;
-    say(type);
-    clearTimeout(answerTimer);
-    answerTimer = setTimeout(own, TAB_ANSWER_MS);
-    tell({ type: 'claiming' });
-  }
-
-  function own() {
-    clearTimeout(answerTimer);
-    role = 'owner';
-    say('owner');
-    releaseDevice = (to) => {
-      role = 'stopped';
-      clearInterval(beatTimer);
-      say('release', to ? { to } : {});
-    };
-    tell({ type: 'granted' });
-  }
-
-  function giveWay() {
-    clearTimeout(answerTimer);
-    role = 'waiting';
-    ownerHeard = performance.now();
-    tell({ type: 'waiting' });
-  }
-
-  function say(type, extra) {
-    channel.postMessage({ type, id: tab.id, since: tab.since, epoch: tab.epoch, ...extra });
-  }
-
-  /** Whether the tab that sent `message` outranks this one. */
-  function outranks(message) {
-    if (message.epoch !== tab.epoch) return message.epoch > tab.epoch;
-    if (message.since !== tab.since) return message.since < tab.since;
-    return message.id < tab.id;
-  }
-
-  function hear(message) {
-    if (role === 'stopped' || !message || message.id === tab.id || typeof message.epoch !== 'number') return;
-    topEpoch = Math.max(topEpoch, message.epoch);
-    switch (message.type) {
-      case 'claim':
-        // A waiting tab lets that claim run its course rather than outbid it with a newer epoch.
-        if (role === 'waiting') ownerHeard = performance.now();
-        else if (role === 'owner') say('owner');
-        else if (role === 'taking') say('take');
-        // The claim it outranks learns of this one (it may have started before that tab listened).
-        else if (role === 'claiming') { if (outranks(message)) giveWay(); else say('claim'); }
-        break;
-      case 'owner':
-        ownerHeard = performance.now();
-        if (role === 'claiming') giveWay();
-        else if (role === 'owner') { if (outranks(message)) tell({ type: 'lost', to: message.id }); else say('owner'); }
-        break;
-      case 'take':
-        ownerHeard = performance.now();
-        if (role === 'owner') tell({ type: 'lost', to: message.id });
-        else if (role === 'claiming' || (role === 'taking' && outranks(message))) giveWay();
-        break;
-      case 'release':
-        if (message.to === tab.id && role === 'taking') own();
-        else if (message.to) ownerHeard = performance.now();
-        else if (role === 'waiting') ask('claim');
-        break;
-      default:
-        break;
-    }
-  }
-
-  function beat() {
-    if (role === 'owner') say('owner');
-    else if (role === 'waiting' && performance.now() - ownerHeard > TAB_SILENT_MS) ask('claim');
+    elected({ type: 'claim', steal });
   }
 
   return {
     claim: ({ steal }) => claim(steal),
-    release({ to }) { if (releaseDevice) releaseDevice(to); },
+    release({ to }) {
+      if (releaseLock) releaseLock(to);
+      else if (channel) elected({ type: 'release', to });
+    },
   };
+}
+
+// ---------------------------------------------------------------- drawing
+/** Ranks and boards are recomputed at most this often, never per tap. */
+const RANK_MS = 250;
+
+/**
+ * The drawing of `page` (view.js's) with the state `current()`: `now`, or `soon` (at the next
+ * frame, once however many messages came within it). My own taps move my rank, so the ranks follow
+ * the taps too, at their own pace (RANK_MS); the speed is drawn again until it is back to 0.
+ */
+export function frames(page, current) {
+  let frame = 0, lastRanks = -Infinity, rankTimer = 0, speedTimer = 0;
+  function soon() { if (!frame) frame = requestAnimationFrame(now); }
+  function now() {
+    cancelAnimationFrame(frame);
+    frame = 0;
+    const state = current();
+    const wall = Date.now();
+    page.render(state, wall);
+    clearTimeout(speedTimer);
+    const falls = speedFallsAt(state.recent, wall);
+    if (falls !== null) speedTimer = setTimeout(soon, falls - wall + 1);
+    const at = performance.now();
+    if (at - lastRanks < RANK_MS) {
+      if (!rankTimer) rankTimer = setTimeout(() => { rankTimer = 0; soon(); }, RANK_MS - (at - lastRanks));
+      return;
+    }
+    lastRanks = at;
+    page.renderRanks(state);
+  }
+  return { now, soon };
 }
 
 // ---------------------------------------------------------------- timers

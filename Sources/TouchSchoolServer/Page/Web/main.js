@@ -1,13 +1,11 @@
-// TouchSchool in a browser, in the Elm architecture: state.js, the pure update.js, view.js; this
-// file runs the effects (effects.js) and draws once a frame. Six files, not one a concern: each is
-// a request, and twelve made the page interactive 1.6 times as late.
+// TouchSchool in a browser, in the Elm architecture: state.js, the pure update.js (its parts in
+// update/), view.js (its screens in view/); this file only wires them: each message through
+// `update`, its effects run by effects.js, the page drawn by effects.js's `frames`.
 import { initialState, keyboardAtHand } from './state.js';
 import { update } from './update.js';
-import { view, TEXT } from './view.js';
-import { storage, session, forgetHash, feedback, net, tabs, timers } from './effects.js';
-
-/** Ranks and boards are recomputed at most this often, never per tap. */
-const RANK_MS = 250;
+import { view } from './view.js';
+import { TEXT } from './view/words.js';
+import { storage, session, forgetHash, feedback, net, tabs, timers, frames, mark, fullscreen } from './effects.js';
 
 const params = new URLSearchParams(location.search);
 const lang = (params.get('lang') || navigator.language || 'en').toLowerCase().startsWith('ko') ? 'ko' : 'en';
@@ -17,7 +15,7 @@ let mouseSeen = false;
 const keyboardHint = () => keyboardAtHand({ finePointer: finePointer.matches, touchPoints: navigator.maxTouchPoints || 0, mouseSeen });
 const asked = params.get('school');
 let state = initialState({
-  boardOnly: params.has('board'), asked, school: asked || storage.get('school', null), name: storage.get('name', '') || '',
+  projector: params.has('board'), asked, school: asked || storage.get('school', null), name: storage.get('name', '') || '',
   muted: storage.get('muted', false) === true, defaultPlayer: TEXT[lang].defaultPlayer, join: `${location.origin}/`,
   keyboardHint: keyboardHint(), hash: location.hash, admin: session.admin(),
 });
@@ -36,22 +34,13 @@ function dispatch(message) {
   if (state === was) return;
   // A new view or question is drawn at once (its focus with it), and anything in a hidden tab (no
   // frames there: a stopped or waiting tab says so when it is looked at); else at the next frame.
-  if (state.view !== was.view || state.confirm !== was.confirm || document.hidden) render(); else scheduleRender();
+  if (state.screen !== was.screen || state.confirm !== was.confirm || document.hidden) drawing.now(); else drawing.soon();
 }
 
-/** What the storage holds, read into the messages that need it (update reads no storage). */
-function read(message) {
-  const { type } = message;
-  if (type === 'granted') {
-    return { type, record: storage.record(), device: storage.get('device', null), freshDevice: randomText(32), school: storage.get('school', null) };
-  }
-  if (type === 'waiting' || type === 'storedRecord') return { type, record: storage.record() };
-  if (type === 'server' && message.message.type === 'welcome') return { ...message, record: storage.record(message.message.battle) };
-  return message;
-}
-const world = (message) => dispatch(read(message));
+const world = (message) => dispatch(storage.readInto(message, () => randomText(32)));
 
 const page = view(document, lang, dispatch);
+const drawing = frames(page, () => state);
 const server = net(world);
 const device = tabs(world, randomText(16));
 const timer = timers(dispatch);
@@ -63,35 +52,8 @@ const run = {
   claimDevice: device.claim, releaseDevice: device.release,
   after: timer.after, cancel: timer.cancel, every: timer.every,
   feedback: ({ kind, muted }) => feedback[kind](muted),
-  mark: ({ name }) => { if (performance.getEntriesByName(name).length === 0) performance.mark(name); },
-  fullscreen: () => {
-    if (document.fullscreenElement) document.exitFullscreen();
-    else document.documentElement.requestFullscreen().catch(() => {});
-  },
+  mark, fullscreen,
 };
-
-// ---------------------------------------------------------------- drawing
-let frame = 0, lastRanks = -Infinity, rankTimer = 0, speedTimer = 0;
-function scheduleRender() { if (!frame) frame = requestAnimationFrame(render); }
-
-function render() {
-  cancelAnimationFrame(frame);
-  frame = 0;
-  const wall = Date.now();
-  page.render(state, wall);
-  // The speed is drawn again until it is back to 0.
-  clearTimeout(speedTimer);
-  const oldest = state.recent.find((at) => at > wall - 1000);
-  if (oldest !== undefined) speedTimer = setTimeout(scheduleRender, oldest + 1000 - wall + 1);
-  // My own taps move my rank, so ranks follow the taps too, at their own pace.
-  const now = performance.now();
-  if (now - lastRanks < RANK_MS) {
-    if (!rankTimer) rankTimer = setTimeout(() => { rankTimer = 0; scheduleRender(); }, RANK_MS - (now - lastRanks));
-    return;
-  }
-  lastRanks = now;
-  page.renderRanks(state);
-}
 
 // ---------------------------------------------------------------- the world, as messages
 // A hidden page may be closed without notice: its open batch goes out now.
@@ -107,7 +69,7 @@ const sawMouse = (event) => {
 };
 finePointer.addEventListener('change', () => dispatch({ type: 'keyboardHint', on: keyboardHint() }));
 addEventListener('pointermove', sawMouse, true);
-if (state.boardOnly) {
+if (state.projector) {
   // The projector's controls show while the pointer moves; its rows fill the screen's height.
   addEventListener('pointermove', () => dispatch({ type: 'wake' }));
   addEventListener('keydown', () => dispatch({ type: 'wake' }));
@@ -115,8 +77,8 @@ if (state.boardOnly) {
 }
 
 dispatch({ type: 'start' });
-render();
-if (state.boardOnly) page.fitRows();
+drawing.now();
+if (state.projector) page.fitRows();
 // The page as an app (sw.js), opened without the network next time: only on secure pages
 // (https://, localhost); a phone on a classroom's plain http:// plays as before.
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});

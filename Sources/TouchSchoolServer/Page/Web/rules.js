@@ -1,6 +1,6 @@
 // The battle's rules the page applies, as pure functions: the page's copy of
 // Sources/TouchSchoolCore/Battle/BattleRules.swift (and of Leaderboard.swift's movement). Both are run against the same hand-written
-// cases, Tests/Vectors/battle-rules.json (in Chromium by Tests/TouchSchoolTUITests/
+// cases, Tests/Vectors/battle-rules.json (in Chromium by Tests/TouchSchoolEndToEndTests/
 // WebPageDeviceEndToEndTests.swift, and in Node by Tests/Page/rules.test.mjs); a change to a rule
 // changes both and the cases. An ES module: `import * as rules from './rules.js'`.
 /** 22 to 64 characters of base64url: what the server accepts as a device key. */
@@ -48,10 +48,42 @@ export function movement(mine, others) {
 }
 
 /**
+ * ▲/▼ of each school of a page of a league (`rows`: [school, total], the page starting at place
+ * `from`, 0-based) since the same page a moment ago (`then`: its rows then; null when none was
+ * seen: the page is its own baseline), by `movement`: [school, places climbed] in the page's
+ * order. A school not on the page then came from below it when the page starts at the top; on a
+ * later page it may have come from either side, and is taken as unmoved.
+ */
+export function pageMovements(rows, from, then) {
+  const before = new Map(then || rows);
+  const counts = rows.map(([school, now]) => ({ school, now, before: before.has(school) ? before.get(school) : from === 0 ? -1 : now }));
+  return counts.map((mine) => [mine.school, movement(mine, counts)]);
+}
+
+/**
  * The rank a screen shows for a school at `rank` with `count` taps: none (null) without a tap, which
  * would otherwise share the first place with every school of a fresh battle (`RankedSchool.shownRank`).
  */
 export function shownRank(rank, count) { return count > 0 ? rank : null; }
+
+/**
+ * Where my school stands nationally, as its header says it, from the server's last view of it
+ * (`view`: {total, rank, gap, above}: its total, rank and the taps to the school above then, nil
+ * for a leader; `above`, the rows [school, total] just above it, nearest last) and its `total` now,
+ * with my taps since: {rank, gap}. The rank climbs past each school of `above` those taps passed;
+ * the school to overtake is the nearest one ahead of that total, of `hidden` (the rows of a page
+ * that names a school schools tied with mine hid from `above`) or `above`, one tap more than the
+ * difference (a tie only shares the place); with none named, only how far the view said the next
+ * place was, less the taps since (`school` null), and nothing once passed.
+ */
+export function standing(total, view, hidden) {
+  const passed = view.above.filter(([, score]) => score > view.total && score <= total).length;
+  const rank = view.rank - passed;
+  const ahead = [...hidden, ...view.above].findLast(([, score]) => score > total);
+  if (ahead) return { rank, gap: { school: ahead[0], taps: ahead[1] - total + 1 } };
+  const left = view.gap === null || passed > 0 ? 0 : view.gap - (total - view.total) + 1;
+  return { rank, gap: left > 0 ? { school: null, taps: left } : null };
+}
 
 export function isValidDeviceKey(key) { return typeof key === 'string' && DEVICE_KEY.test(key); }
 

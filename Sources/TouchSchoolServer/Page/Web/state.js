@@ -5,7 +5,8 @@ import * as rules from './rules.js';
 /** The state before anything happened, with what the page knows at its start (`options`). */
 export function initialState(options) {
   return {
-    boardOnly: false, asked: null, school: null, name: '', muted: false, defaultPlayer: '', join: '', keyboardHint: false,
+    // `projector`: this page is the projector (`/?board`), showing the ranking without the device.
+    projector: false, asked: null, school: null, name: '', muted: false, defaultPlayer: '', join: '', keyboardHint: false,
     // Why no phone can open the join address (the key of its words), or null: none known.
     joinWarning: null,
     // The address's fragment, and the teacher's token the session kept (the projector's controls).
@@ -27,8 +28,9 @@ export function initialState(options) {
     // The last page of the league shown (`page`), and its totals "a moment ago" (for ▲/▼), {key, totals}.
     page: null, baseline: null,
     schools: new Map(), sharedNames: new Set(), provinces: [], directoryTag: null,
-    // The projector's page (0-based), and how many of its pages have taps (0: not known yet).
-    view: 'picker', level: '', province: '', projectorPage: 0, projectorPages: 0, idle: true, firstConnectionOver: false,
+    // The screen shown ('picker', 'game', 'ranking', as the terminal's screens are named); the
+    // projector's page (0-based), and how many of its pages have taps (0: not known yet).
+    screen: 'picker', level: '', province: '', projectorPage: 0, projectorPages: 0, idle: true, firstConnectionOver: false,
     // The socket ('none', 'connecting', 'welcomed') and the page it watches (its key, null for none); the
     // board stream ('none', 'connecting', 'live') and its address (null when closed).
     socket: 'none', sentUpTo: 0, retryMs: 500, lastPong: 0, watching: null, stream: 'none', streaming: null,
@@ -58,6 +60,21 @@ export function initialState(options) {
  * school's name.)
  */
 export function keyboardAtHand({ finePointer, touchPoints, mouseSeen }) { return mouseSeen || (finePointer && touchPoints === 0); }
+
+/** The speed's window: taps per second are the taps of the last second. */
+const SECOND_MS = 1000;
+
+/** Of tap times `recent` (oldest first), those of the second up to `now`: as many as the speed shown. */
+export function lastSecond(recent, now) {
+  const from = recent.findIndex((at) => at > now - SECOND_MS);
+  return from === 0 ? recent : from < 0 ? [] : recent.slice(from);
+}
+
+/** When the speed shown at `now` next falls (its oldest tap leaves the second), or null: it is 0. */
+export function speedFallsAt(recent, now) {
+  const [oldest] = lastSecond(recent, now);
+  return oldest === undefined ? null : oldest + SECOND_MS;
+}
 
 /** The state with pending, waitingTaps and played worked out again from the outbox and the open batch. */
 export function recount(state) {
@@ -104,8 +121,8 @@ export function pageKey(league, from) { return JSON.stringify([league.level || '
  * school ahead, nationally: the place before the first of my rank).
  */
 export function pageWanted(state) {
-  if (state.boardOnly) return { league: leagueShown(state), from: state.projectorPage * PROJECTOR_ROWS, count: PROJECTOR_ROWS + 1 };
-  if (state.view === 'board') return { league: leagueShown(state), from: 0, count: BOARD_ROWS };
+  if (state.projector) return { league: leagueShown(state), from: state.projectorPage * PROJECTOR_ROWS, count: PROJECTOR_ROWS + 1 };
+  if (state.screen === 'ranking') return { league: leagueShown(state), from: 0, count: BOARD_ROWS };
   if (!state.owner) return { league: {}, from: 0, count: BOARD_ROWS };
   const view = state.schoolView;
   if (!view || view.school !== state.school || view.ranks[0][2] === null || view.above.some(([, , score]) => score > view.total)) return null;
@@ -150,15 +167,12 @@ export function standing(state) {
   const total = schoolTotal(state);
   const view = myView(state);
   if (!view) return { total, rank: null, gap: null };
-  const [serverRank, , serverGap] = view.ranks[0];
-  const passed = view.above.filter(([, , score]) => score > view.total && score <= total).length;
-  const rank = total === 0 ? null : serverRank - passed;
+  const [rank, , gap] = view.ranks[0];
+  const rows = (list) => list.map(([, school, score]) => [school, score]);
   // The school hidden by a tie, as its page says, is farther than the rows above.
-  const hidden = state.owner && state.view !== 'board' && pageShown(state);
-  const ahead = [...(hidden ? hidden.rows : []), ...view.above].findLast(([, , score]) => score > total);
-  if (ahead) return { total, rank, gap: { school: ahead[1], taps: ahead[2] - total + 1 } };
-  const left = serverGap === null || passed > 0 ? 0 : serverGap - (total - view.total) + 1;
-  return { total, rank, gap: left > 0 ? { school: null, taps: left } : null };
+  const hidden = state.owner && state.screen !== 'ranking' && pageShown(state);
+  const stands = rules.standing(total, { total: view.total, rank, gap, above: rows(view.above) }, hidden ? rows(hidden.rows) : []);
+  return { total, rank: rules.shownRank(stands.rank, total), gap: stands.gap };
 }
 
 /**
@@ -199,7 +213,7 @@ export function miniRows(state) {
 export function pageShown(state) {
   const want = pageWanted(state);
   const page = state.page;
-  if (state.boardOnly || !page) return page;
+  if (state.projector || !page) return page;
   return want && pageKey(page.league, page.from) === pageKey(want.league, want.from) ? page : null;
 }
 
@@ -211,11 +225,11 @@ export function pageShown(state) {
 export function listRows(state) {
   const page = pageShown(state);
   if (!page) return [];
-  const shown = state.boardOnly ? page.rows.slice(0, PROJECTOR_ROWS) : page.rows;
+  const shown = state.projector ? page.rows.slice(0, PROJECTOR_ROWS) : page.rows;
   const rows = shown.filter(([, school, total]) => total > 0 || school === state.school)
     .map(([rank, school, total]) => ({ rank, school, total, mine: school === state.school }));
   const view = state.schoolView;
-  if (state.boardOnly || !view || view.school !== state.school || rows.some((row) => row.mine)) return rows;
+  if (state.projector || !view || view.school !== state.school || rows.some((row) => row.mine)) return rows;
   const row = state.schools.get(view.school);
   const { level, province } = page.league;
   if (!row || (level && level !== row.level) || (province && province !== row.province)) return rows;
@@ -224,23 +238,18 @@ export function listRows(state) {
   return rows;
 }
 
-/** A page's totals by school. */
-export function totalsOf(page) { return new Map(page.rows.map(([, school, total]) => [school, total])); }
+/** A page's rows as [school, total]: the movement's baseline. */
+export function totalsOf(page) { return page.rows.map(([, school, total]) => [school, total]); }
 
 /**
- * ▲/▼ of each school on the page shown: places climbed since the same page "a moment ago"
- * (`baseline`), by the rules the terminal's ranking shows them with. A school not on that page
- * then came from below it on a page that starts at the top; on a later page it may have come
- * from either side, and is taken as unmoved.
+ * ▲/▼ of each school on the page shown (a Map): places climbed since the same page "a moment ago"
+ * (`baseline`), by the rules the terminal's ranking shows them with (`rules.pageMovements`).
  */
 export function movements(state) {
   const page = pageShown(state);
-  const moved = new Map();
-  if (!page) return moved;
-  const then = state.baseline && state.baseline.key === pageKey(page.league, page.from) ? state.baseline.totals : totalsOf(page);
-  const counts = page.rows.map(([, school, total]) => ({ school, now: total, before: then.has(school) ? then.get(school) : page.from === 0 ? -1 : total }));
-  for (const mine of counts) moved.set(mine.school, rules.movement(mine, counts));
-  return moved;
+  if (!page) return new Map();
+  const then = state.baseline && state.baseline.key === pageKey(page.league, page.from) ? state.baseline.totals : null;
+  return new Map(rules.pageMovements(totalsOf(page), page.from, then));
 }
 
 /**
@@ -313,16 +322,16 @@ export function roundStage(round, t) {
 export function roundScreen(state) {
   const { round, roundStage: stage } = state;
   if (!round || !stage || stage.id !== round.id) return null;
-  if (state.boardOnly && state.roundClosed === round.id) return null;
+  if (state.projector && state.roundClosed === round.id) return null;
   if (stage.phase !== 'final') return { phase: stage.phase, n: stage.n, round };
-  if (state.boardOnly) return { phase: 'podium', n: 0, round };
+  if (state.projector) return { phase: 'podium', n: 0, round };
   return state.roundResult && state.roundResult.id === round.id ? { phase: 'result', n: 0, round } : null;
 }
 
 /** The projector's screen: the previous rounds, the round on now, or the board. */
 export function projectorScreen(state) {
   if (state.archive) return 'archive';
-  return roundScreen(state) ? 'round' : 'board';
+  return roundScreen(state) ? 'round' : 'ranking';
 }
 
 /** The places the podium has steps for. */

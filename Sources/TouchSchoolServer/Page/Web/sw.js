@@ -12,9 +12,10 @@
 'use strict';
 
 /** Raised when what is kept changes: the new worker's cache replaces the old one's. */
-const CACHE = 'touchschool-page-v3';
-/** The page (index.html, its modules: main.js and what it imports) and the app's manifest and icons. */
-const FILES = ['/', '/main.js', '/state.js', '/update.js', '/view.js', '/effects.js', '/rules.js', '/style.css',
+const CACHE = 'touchschool-page-v4';
+/** The page (index.html, its modules: main.js and what it imports, update/ and view/ too) and the app's manifest and icons. */
+const FILES = ['/', '/main.js', '/state.js', '/update.js', '/update/play.js', '/update/screens.js', '/update/rounds.js',
+  '/view.js', '/view/projector.js', '/view/words.js', '/effects.js', '/election.js', '/rules.js', '/style.css',
   '/manifest.webmanifest', '/icon-192.png', '/icon-512.png'];
 /** The content type of each kind of file kept, by its name's ending. */
 const TYPES = { js: 'text/javascript', css: 'text/css', webmanifest: 'application/manifest+json', png: 'image/png' };

@@ -3,27 +3,24 @@
 // and the ranking. Only this module touches the elements; names from the data only ever as textContent.
 import { PUFFS } from './update.js';
 import { shownRank } from './rules.js';
-import { myTaps, me, schoolTotal, standing, miniRows, pageShown, listRows, movements, projectorPosition, region, PROJECTOR_ROWS,
-         roundScreen, projectorScreen, podium, ordinal } from './state.js';
+import { myTaps, me, lastSecond, schoolTotal, standing, miniRows, pageShown, listRows, movements, projectorPosition, region,
+         roundScreen } from './state.js';
+import { TEXT, NUMBER } from './view/words.js';
+import { projectorView } from './view/projector.js';
 
 const PUFF_MS = 1000;          // a puff fades over a second
-/** The lengths of a round the teacher picks from (the server takes 5 to 3,600 s). */
-const ROUND_SECONDS = [10, 30, 60, 120, 300];
-const DEFAULT_ROUND_SECONDS = 30;
-/** What to run so that phones can join, by the warning it answers (`serve`'s own advice, ServeGreeting.swift). */
-const JOIN_COMMANDS = { joinLoopback: 'touchschool serve --host 0.0.0.0' };
-
 export function view(document, lang, dispatch) {
   const t = TEXT[lang];
   const number = NUMBER[lang];
   const $ = (id) => document.getElementById(id);
+  // The elements by the names of what they show; their ids are style.css's and the tests' (`#board`: the ranking).
   const ui = {
-    status: $('status'), picker: $('picker'), game: $('game'), board: $('board'), query: $('query'), found: $('found'),
+    status: $('status'), picker: $('picker'), game: $('game'), ranking: $('board'), query: $('query'), found: $('found'),
     results: $('results'), playerName: $('player-name'), schoolName: $('school-name'), schoolRegion: $('school-region'),
     schoolRank: $('school-rank'), myTaps: $('my-taps'), schoolTotal: $('school-total'), gap: $('gap'), warning: $('warning'),
     play: $('play'), miniList: $('mini-list'), level: $('league-level'), province: $('league-province'),
-    boardRows: $('board-rows'), boardEmpty: $('board-empty'), elsewhere: $('elsewhere'), speed: $('speed'),
-    player: $('player'), sound: $('sound'), boardPage: $('board-page'), join: $('join'), joinWarning: $('join-warning'), offline: $('offline-overlay'),
+    rankingRows: $('board-rows'), rankingEmpty: $('board-empty'), elsewhere: $('elsewhere'), speed: $('speed'),
+    player: $('player'), sound: $('sound'), projectorPage: $('board-page'), join: $('join'), joinWarning: $('join-warning'), offline: $('offline-overlay'),
     confirm: $('confirm'), playHint: $('play-hint'), toGame: $('to-game'), toPicker: $('to-picker'),
     confirmYes: $('confirm-yes'),
     roundBar: $('round-bar'), roundTitle: $('round-title'), roundTime: $('round-time'), roundPlace: $('round-place'),
@@ -36,7 +33,9 @@ export function view(document, lang, dispatch) {
     archiveSchoolsBox: $('archive-schools-box'), archiveCSV: $('archive-csv'), admin: $('admin'), adminSeconds: $('admin-seconds'), adminTitle: $('admin-title'),
     adminStart: $('admin-start'), adminStop: $('admin-stop'), adminError: $('admin-error'),
   };
-  const dateTime = new Intl.DateTimeFormat(lang === 'ko' ? 'ko-KR' : 'en-US', { dateStyle: 'short', timeStyle: 'short' });
+  const make = elements(document);
+  const { option, span, line } = make;
+  const projector = projectorView({ document, lang, ui, t, number, make, nameOf, roundName, placeWords });
   /** What was drawn last: a part is drawn again only when its part of the state changed. */
   let drawn = {};
 
@@ -48,8 +47,6 @@ export function view(document, lang, dispatch) {
   ui.level.replaceChildren(option('', t.all), ...Object.keys(t.levels).map((level) => option(level, t.levels[level])));
   ui.province.replaceChildren(option('', t.all));
   ui.playerName.placeholder = t.defaultPlayer;
-  ui.adminSeconds.replaceChildren(...ROUND_SECONDS.map((seconds) => option(String(seconds), t.duration(seconds))));
-  ui.adminSeconds.value = String(DEFAULT_ROUND_SECONDS);
   const puffs = [], animations = [];
   for (let i = 0; i < PUFFS; i++) {
     const element = document.createElement('div');
@@ -98,9 +95,9 @@ export function view(document, lang, dispatch) {
     if (event.key === 'y') dispatch({ type: 'confirmYes' });
     if (event.key === 'n') dispatch({ type: 'confirmNo' });
   });
-  on(ui.toPicker, 'click', () => ({ type: 'show', view: 'picker' }));
-  on(ui.toGame, 'click', () => ({ type: 'show', view: 'game' }));
-  on($('to-board'), 'click', () => ({ type: 'show', view: 'board' }));
+  on(ui.toPicker, 'click', () => ({ type: 'show', screen: 'picker' }));
+  on(ui.toGame, 'click', () => ({ type: 'show', screen: 'game' }));
+  on($('to-board'), 'click', () => ({ type: 'show', screen: 'ranking' }));
   on($('fullscreen'), 'click', () => ({ type: 'fullscreen' }));
   on($('my-league'), 'click', () => ({ type: 'myLeague' }));
   on($('play-here'), 'click', () => ({ type: 'playHere' }));
@@ -134,23 +131,22 @@ export function view(document, lang, dispatch) {
     set(ui.myTaps, 'textContent', number.format(myTaps(state)));
     set(ui.schoolTotal, 'textContent', number.format(schoolTotal(state)));
     // Taps in the last second and my best, as the terminal shows them.
-    let speed = 0;
-    for (const at of state.recent) if (at > now - 1000) speed += 1;
+    const speed = lastSecond(state.recent, now).length;
     set(ui.speed, 'textContent', state.school ? t.speed(speed, Math.max(state.best, me(state).best)) : '');
     renderStatus(state);
     if (state.puffCount !== was.puffCount) renderPuffs(state, was.puffCount || 0);
-    if (state.view !== was.view) renderView(state);
-    ui.toGame.hidden = state.boardOnly || !state.school;
-    ui.toPicker.hidden = state.boardOnly;
+    if (state.screen !== was.screen) renderScreen(state);
+    ui.toGame.hidden = state.projector || !state.school;
+    ui.toPicker.hidden = state.projector;
     if (state.school !== was.school || state.schools !== was.schools) renderSchool(state);
     if (state.name !== was.name) {
       ui.playerName.value = state.name;
       // The default name says "player" itself: after the label it read "플레이어 웹 플레이어".
-      ui.player.textContent = state.boardOnly ? '' : state.name ? t.player(state.name) : t.defaultPlayer;
+      ui.player.textContent = state.projector ? '' : state.name ? t.player(state.name) : t.defaultPlayer;
     }
     ui.sound.textContent = state.muted ? t.soundOff : t.soundOn;
     ui.sound.setAttribute('aria-pressed', String(state.muted));
-    ui.sound.hidden = state.boardOnly;
+    ui.sound.hidden = state.projector;
     ui.elsewhere.hidden = !state.elsewhere;
     if (state.warning) set(ui.warning, 'textContent', words(state.warning));
     ui.warning.hidden = !state.warning;
@@ -164,17 +160,17 @@ export function view(document, lang, dispatch) {
     set(ui.province, 'value', state.province);
     // The keyboard's part of the hint only where there is a keyboard.
     set(ui.playHint, 'textContent', state.keyboardHint ? `${t.playHint} ${t.keyboardHint}` : t.playHint);
-    if (state.boardOnly) {
+    if (state.projector) {
       document.body.classList.add('projector');
       document.body.classList.toggle('idle', state.idle);
       ui.join.hidden = false;
-      if (state.join !== was.join) showJoin(state.join);
-      if (state.joinWarning !== was.joinWarning) renderJoinWarning(state.joinWarning);
+      if (state.join !== was.join) projector.showJoin(state.join);
+      if (state.joinWarning !== was.joinWarning) projector.renderJoinWarning(state.joinWarning);
     }
     if (['round', 'roundStage', 'roundResult', 'roundClosed', 'archive', 'schools'].some((part) => state[part] !== was[part])) {
-      if (state.boardOnly) renderProjector(state); else renderGameRound(roundScreen(state));
+      if (state.projector) projector.renderProjector(state); else renderGameRound(roundScreen(state));
     }
-    if (state.admin !== was.admin || state.adminBusy !== was.adminBusy || state.adminError !== was.adminError) renderAdmin(state);
+    if (state.admin !== was.admin || state.adminBusy !== was.adminBusy || state.adminError !== was.adminError) projector.renderAdmin(state);
   }
 
   function words({ key, arg }) { return typeof t[key] === 'function' ? t[key](arg) : t[key]; }
@@ -202,7 +198,7 @@ export function view(document, lang, dispatch) {
     ui.status.dataset.waiting = String(state.waitingTaps);
     // The projector cannot be read up close: a frozen board says so across the whole screen
     // (after its first connection has had its moment).
-    if (state.boardOnly) ui.offline.hidden = state.stream === 'live' || !state.firstConnectionOver;
+    if (state.projector) ui.offline.hidden = state.stream === 'live' || !state.firstConnectionOver;
   }
 
   /** The puffs of the taps since the last drawing (the last PUFFS of them), each on its element of the ring. */
@@ -218,10 +214,10 @@ export function view(document, lang, dispatch) {
     }
   }
 
-  function renderView(state) {
-    const name = state.view;
-    for (const section of ['picker', 'game', 'board']) ui[section].hidden = section !== name;
-    for (const [button, section] of [[ui.toPicker, 'picker'], [ui.toGame, 'game'], [$('to-board'), 'board']]) {
+  function renderScreen(state) {
+    const name = state.screen;
+    for (const section of ['picker', 'game', 'ranking']) ui[section].hidden = section !== name;
+    for (const [button, section] of [[ui.toPicker, 'picker'], [ui.toGame, 'game'], [$('to-board'), 'ranking']]) {
       if (section === name) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
     }
     if (name === 'picker') ui.query.focus();
@@ -285,123 +281,10 @@ export function view(document, lang, dispatch) {
       : '';
   }
 
-  /** The projector's screen: the board, the round (which replaces it while on), or the previous rounds. */
-  function renderProjector(state) {
-    const screen = projectorScreen(state);
-    const wasBoard = !ui.board.hidden;
-    ui.board.hidden = screen !== 'board';
-    ui.roundScreen.hidden = screen !== 'round';
-    ui.archive.hidden = screen !== 'archive';
-    ui.toRounds.hidden = screen === 'archive';
-    ui.roundClose.hidden = screen !== 'round';
-    // A round taken off the screen can be brought back while it is on (or on its podium).
-    ui.roundOpen.hidden = !(state.round && state.roundStage && state.roundClosed === state.round.id);
-    if (screen === 'round') renderRoundScreen(state, roundScreen(state));
-    if (screen === 'archive') renderArchive(state);
-    // The rows were sized for the screen while the board showed; they are again when it does.
-    if (screen === 'board' && !wasBoard) fitRows();
-  }
-
-  function renderRoundScreen(state, { phase, n, round }) {
-    ui.roundScreen.dataset.phase = phase;
-    ui.roundHeading.textContent = roundName(round);
-    ui.roundPlayersCount.textContent = t.playerCount(number.format(round.playerCount));
-    ui.roundClock.textContent = phase === 'countdown' ? String(n) : phase === 'go' ? t.go : phase === 'race' ? clockText(n)
-      : phase === 'counting' ? t.counting : t.roundFinal;
-    renderStandings(state, round, phase === 'podium',
-                    { podium: ui.roundPodium, players: ui.roundPlayers, playersBox: ui.roundPlayersBox, schools: ui.roundSchools, schoolsBox: ui.roundSchoolsBox });
-  }
-
-  /** A round's standings ({players, schools}): the players (the first three on the podium, `onPodium`), the schools beside when more than one played. */
-  function renderStandings(state, { players, schools }, onPodium, into) {
-    const { steps, rest } = onPodium ? podium(players) : { steps: [], rest: players };
-    into.podium.hidden = steps.length === 0;
-    into.podium.replaceChildren(...steps.map(({ place, players: tied }) => {
-      const step = document.createElement('div');
-      step.className = `step step-${place}`;
-      // Players tied share the step, and their count (a place is a count).
-      step.append(span('n', placeWords(place, tied.length > 1)),
-                  ...tied.flatMap((p) => [span('name', p.player), span('school', nameOf(state, p.school))]), span('t', number.format(tied[0].count)));
-      return step;
-    }));
-    const items = standingsItems(document, rest, (p) => [String(p.place), p.player, nameOf(state, p.school), number.format(p.count)], ['n', 'name', 'school', 't']);
-    if (steps.length === 0 && items.length === 0) items.push(textElement(document, 'li', 'empty', t.boardEmpty));
-    into.players.replaceChildren(...items);
-    // Every player on the podium: no heading over an empty list.
-    into.playersBox.hidden = items.length === 0;
-    into.schoolsBox.hidden = schools.length === 0;
-    into.schools.replaceChildren(...standingsItems(document, schools, (r) => [String(r.place), nameOf(state, r.id), number.format(r.count)], ['n', 'name', 't']));
-  }
-
-  /** The previous rounds: their list, newest first, or one round's results. */
-  function renderArchive(state) {
-    const { list, detail, failed } = state.archive;
-    ui.archiveStatus.textContent = failed ? t.roundsFailed : !detail && !list ? t.roundsLoading : !detail && list.length === 0 ? t.roundsEmpty : '';
-    ui.archiveList.hidden = Boolean(detail);
-    ui.archiveDetail.hidden = !detail;
-    ui.archiveBack.hidden = !detail;
-    if (detail) {
-      ui.archiveTitle.textContent = `${roundName(detail.round)} · ${when(detail.round)}`;
-      ui.archiveCSV.setAttribute('href', resultsCSV(detail.round));
-      renderStandings(state, detail, true, { podium: ui.archivePodium, players: ui.archivePlayers, playersBox: ui.archivePlayersBox, schools: ui.archiveSchools, schoolsBox: ui.archiveSchoolsBox });
-      return;
-    }
-    ui.archiveList.replaceChildren(...(list || []).map((round) => {
-      const item = document.createElement('li');
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.dataset.id = String(round.id);
-      button.append(span('name', roundName(round)), span('where', when(round)));
-      const csv = document.createElement('a');
-      csv.className = 'csv';
-      csv.setAttribute('href', resultsCSV(round));
-      csv.setAttribute('download', '');
-      csv.textContent = t.downloadCSV;
-      item.append(button, csv);
-      return item;
-    }));
-  }
-
-  /** A round's standings as a spreadsheet's file (`GET /v1/rounds/ID/results.csv`, an attachment). */
-  function resultsCSV(round) { return `/v1/rounds/${encodeURIComponent(round.id)}/results.csv`; }
-
-  /** When a round ran, and how long (a round stopped early, as long as it ran). */
-  function when(round) {
-    return `${dateTime.format(new Date(round.startsAtMs))} · ${t.duration(Math.max(0, Math.round((round.endsAtMs - round.startsAtMs) / 1000)))}`;
-  }
-
-  function clockText(seconds) {
-    return seconds < 60 ? String(seconds) : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-  }
-
-  /** The teacher's controls, only with the token; the server's error as it said it (text). */
-  function renderAdmin(state) {
-    ui.admin.hidden = !(state.boardOnly && state.admin);
-    ui.adminStart.disabled = state.adminBusy;
-    ui.adminStop.disabled = state.adminBusy;
-    const error = state.adminError;
-    ui.adminError.textContent = !error ? '' : error.status ? t.adminFailed(error.status, error.error || '') : t.adminOffline;
-  }
-
-  /** Why no phone can open the join address, and the command that lets them in, whole on a line of its own. */
-  function renderJoinWarning(key) {
-    ui.joinWarning.hidden = !key;
-    ui.joinWarning.replaceChildren(...(key ? [t[key]] : []));
-    if (JOIN_COMMANDS[key]) ui.joinWarning.append(' ', textElement(document, 'code', '', JOIN_COMMANDS[key]));
-  }
-
-  /** The join address in words and as a QR code (the server draws it; SVG, sharp at any size). */
-  function showJoin(address) {
-    $('join-url').textContent = address;
-    const qr = $('join-qr');
-    qr.alt = address;
-    qr.src = `/v1/qr.svg?text=${encodeURIComponent(address)}`;
-  }
-
   // ---------------------------------------------------------------- ranks
   function renderRanks(state) {
-    if (state.view === 'game') renderGameRanks(state);
-    if (state.view === 'board') renderBoard(state);
+    if (state.screen === 'game') renderGameRanks(state);
+    if (state.screen === 'ranking') renderRanking(state);
   }
 
   function renderGameRanks(state) {
@@ -425,15 +308,15 @@ export function view(document, lang, dispatch) {
   /** A row's rank as the terminal and `rank` show it: "-" for a school without a tap. */
   function rankText(row) { return String(shownRank(row.rank, row.total) ?? '-'); }
 
-  function renderBoard(state) {
+  function renderRanking(state) {
     const rows = listRows(state);
     const moved = movements(state);
     // The projector shows one screenful at a time and turns the pages itself.
-    if (state.boardOnly) {
+    if (state.projector) {
       const at = projectorPosition(state);
-      ui.boardPage.textContent = !at ? '' : at.pages ? t.pageOf(at.page, at.pages) : String(at.page);
+      ui.projectorPage.textContent = !at ? '' : at.pages ? t.pageOf(at.page, at.pages) : String(at.page);
     }
-    ui.boardRows.replaceChildren(...rows.map((r) => {
+    ui.rankingRows.replaceChildren(...rows.map((r) => {
       const row = state.schools.get(r.school);
       const places = moved.get(r.school) || 0;
       const element = line('tr', [rankText(r), movementText(places), nameOf(state, r.school), row ? region(row) : '', number.format(r.total)],
@@ -444,7 +327,7 @@ export function view(document, lang, dispatch) {
       return element;
     }));
     // "No taps yet" once the page has come with none (before it, nothing is known).
-    ui.boardEmpty.hidden = rows.length > 0 || !pageShown(state);
+    ui.rankingEmpty.hidden = rows.length > 0 || !pageShown(state);
   }
 
   /** A small, dim "where" after a name more than one school has; nothing for a name of its own. */
@@ -453,13 +336,34 @@ export function view(document, lang, dispatch) {
     if (row && state.sharedNames.has(row.name)) cell.append(span(className, ` ${region(row)}`));
   }
 
-  /** Rows tall enough that PROJECTOR_ROWS of them fill the screen below the table's head (and above the section's padding). */
-  function fitRows() {
-    const below = parseFloat(getComputedStyle(ui.board).paddingBottom) + PROJECTOR_ROWS;   // and a pixel of border a row
-    const room = innerHeight - ui.boardRows.getBoundingClientRect().top - below;
-    ui.board.style.setProperty('--row-height', `${Math.max(20, Math.floor(room / PROJECTOR_ROWS))}px`);
-  }
+  return { render, renderRanks, fitRows: projector.fitRows };
+}
 
+/** As the terminal's ranking: ▲ places climbed, ▼ places lost, - for none. */
+function movementText(moved) {
+  return moved > 0 ? `▲${Math.min(moved, 999)}` : moved < 0 ? `▼${Math.min(-moved, 999)}` : '-';
+}
+
+// Elements made for the page's lists, their texts only ever as textContent (names come from the data).
+
+function textElement(document, tag, className, text) {
+  const element = document.createElement(tag);
+  if (className) element.className = className;
+  element.textContent = text;
+  return element;
+}
+
+/** A round's standings as list items in place order: `cells(row)` the texts of a row, each a span of its class in `classes`. */
+export function standingsItems(document, rows, cells, classes = []) {
+  return [...rows].sort((a, b) => a.place - b.place).map((row) => {
+    const item = document.createElement('li');
+    item.append(...cells(row).map((text, i) => textElement(document, 'span', classes[i], text)));
+    return item;
+  });
+}
+
+/** The element makers of one document: an option, a span of a class, a line of cells (`mine`: my school's). */
+export function elements(document) {
   function option(value, label) {
     const element = document.createElement('option');
     element.value = value;
@@ -486,134 +390,5 @@ export function view(document, lang, dispatch) {
     return element;
   }
 
-  return { render, renderRanks, fitRows };
+  return { option, span, line, text: (tag, className, value) => textElement(document, tag, className, value) };
 }
-
-function textElement(document, tag, className, text) {
-  const element = document.createElement(tag);
-  if (className) element.className = className;
-  element.textContent = text;
-  return element;
-}
-
-/** A round's standings as list items in place order: `cells(row)` the texts of a row, each a span of its class in `classes`. */
-export function standingsItems(document, rows, cells, classes = []) {
-  return [...rows].sort((a, b) => a.place - b.place).map((row) => {
-    const item = document.createElement('li');
-    item.append(...cells(row).map((text, i) => textElement(document, 'span', classes[i], text)));
-    return item;
-  });
-}
-
-/** As the terminal's ranking: ▲ places climbed, ▼ places lost, - for none. */
-function movementText(moved) {
-  return moved > 0 ? `▲${Math.min(moved, 999)}` : moved < 0 ? `▼${Math.min(-moved, 999)}` : '-';
-}
-
-// ---------------------------------------------------------------- words
-/** Numbers grouped as each language writes them (1,234): the view's, and the counts the words below spell. */
-const NUMBER = { ko: new Intl.NumberFormat('ko-KR'), en: new Intl.NumberFormat('en-US') };
-const ko = (n) => NUMBER.ko.format(n);
-/** An English count as a person reads it, "1 tap", "1,234 taps" (Korean's 번/명/개 have no plural). */
-const counted = (n, one, many) => `${NUMBER.en.format(n)} ${n === 1 ? one : many}`;
-
-// In Korean and English (`data-t` elements take theirs by name); main.js reads the default player's.
-// A count is given as a number, each language groups it.
-export const TEXT = {
-  ko: {
-    title: '학교 대항전', changeSchool: '학교 바꾸기', play: '게임', board: '순위', fullscreen: '전체 화면',
-    searchPrompt: '학교를 검색해주세요', playerName: '내 이름', myTaps: '내 터치', schoolTotal: '학교 합계',
-    playHint: '화면을 마구 터치하세요!', keyboardHint: '(키보드: Space 또는 Enter)', national: '전국 순위', ranking: '순위',
-    level: '학교급', province: '시도', myLeague: '내 리그', rank: '순위', school: '학교', region: '지역', taps: '터치 수',
-    boardEmpty: '아직 터치가 없습니다.', all: '전체', playArea: '터치하는 곳',
-    levels: { elementary: '초등학교', middle: '중학교', high: '고등학교' },
-    found: (n) => `${ko(n)}개 학교`, foundMore: (n) => `${ko(n)}개 넘는 학교`, didYouMean: (name) => `혹시 ${name}?`,
-    none: '찾는 학교가 없습니다.', searchFailed: '검색할 수 없습니다: 서버에 연결되지 않았습니다.',
-    abnormal: '비정상적인 터치 수가 감지되었습니다.',
-    // The terminal's words (Sources/TouchSchoolView/Strings.swift), so that both faces say the same;
-    // a refusal says what to do first (`warning(.banned)`, `refusal(_:)`).
-    banned: '운영자에게 문의하세요: 차단된 기기라 터치가 세지 않습니다.',
-    bannedAddress: '운영자에게 문의하세요: 이 주소는 차단되어 서버가 받지 않습니다.',
-    battleFull: '운영자에게 자리를 요청하세요: 대항전이 가득 차서 새 기기를 받지 않습니다.',
-    tooManyFromAddress: '운영자에게 문의하세요: 이 주소에서 서버가 받는 것보다 많이 접속합니다.',
-    refused: (why, n) => n ? `${why} 터치 ${ko(n)}번 대기 중, 계속 터치하세요` : why,
-    rankIn: (n) => `전국 ${n}위`, first: '1위!', noRank: '아직 순위 없음', firstTap: '첫 터치면 1위!', gap: (school, n) => `${school}까지 ${ko(n)}번`,
-    gapOnly: (n) => `${ko(n)}번 더 터치하면 한 계단 위`,
-    speed: (now, best) => `초당 ${ko(now)}번 · 최고 ${ko(best)}번`, player: (name) => `플레이어 ${name}`,
-    confirmQuestion: '학교를 바꾸면 내 터치 수가 0부터 다시 시작합니다. 바꿀까요?',
-    confirmFrom: (school) => `지금 학교: ${school}`, confirmTo: (school) => `바꿀 학교: ${school}`,
-    confirmKeeps: (n) => `내 터치 수 ${ko(n)}번은 지금 학교의 점수에 그대로 남습니다.`, yes: '예', no: '아니오',
-    movement: '변동', soundOn: '소리 켜짐', soundOff: '소리 꺼짐',
-    joinPrompt: '휴대폰으로 참여하세요',
-    // The second and third sentences are `serve`'s own (Sources/TouchSchoolNetworkTUI/ServeGreeting.swift); its command follows.
-    joinLoopback: '휴대폰에서는 이 주소를 열 수 없습니다. 이 컴퓨터에서만 접속할 수 있습니다. 다른 기기도 들어오게 하려면:',
-    joinNoNetwork: '휴대폰에서는 이 주소를 열 수 없습니다: 이 컴퓨터가 어느 네트워크에도 연결되어 있지 않습니다.',
-    pageOf: (page, pages) => `${page} / ${pages}`,
-    boardOffline: '오프라인', boardOfflineDetail: '서버와 연결이 끊겨 순위가 멈춰 있습니다. 다시 연결하는 중…',
-    connecting: '연결 중…', online: '연결됨',
-    offline: (n) => n ? `오프라인 · ${ko(n)}번 대기 중` : '오프라인',
-    takenOver: '여기서 하려면 새로 고침하세요: 다른 창에서 플레이 중입니다.',
-    elsewhere: '다른 탭에서 플레이 중입니다.', playHere: '여기서 플레이',
-    deviceLost: '여기서 하려면 새로 고침하세요: 다른 탭이 플레이를 가져갔습니다.',
-    versionMismatch: '새로 고침하세요: 이 페이지는 서버의 프로토콜 버전과 맞지 않습니다.',
-    unknownSchool: (id) => `'${id}' 학교가 없습니다. 검색해서 골라 주세요.`,
-    defaultPlayer: '웹 플레이어', noSchool: '학교를 고르세요',
-    roundDefault: (id) => `라운드 ${id}`, go: '시작!', timeLeft: (n) => `남은 시간 ${n}초`, counting: '집계 중…',
-    roundPlace: (place, players) => `${place} / ${players}명`, roundNoPlace: '아직 기록 없음', roundCount: (n) => `${ko(n)}번`,
-    roundResult: (place) => `${place}!`, roundResultDetail: (count, players) => `${ko(count)}번 · ${ko(players)}명 중`,
-    roundNoResult: '이번 라운드 기록 없음', tapToClose: '(터치하면 닫힙니다)', place: (place) => `${place}위`, tiedPlace: (place) => `공동 ${place}위`,
-    roundPlayers: '선수', roundSchools: '학교', playerCount: (n) => `${n}명 참가`, roundFinal: '최종 결과',
-    previousRounds: '지난 라운드', allRounds: '목록', backToBoard: '순위로 돌아가기', close: '닫기', currentRound: '지금 라운드',
-    downloadCSV: 'CSV 내려받기', roundsLoading: '불러오는 중…', roundsFailed: '불러올 수 없습니다: 서버에 연결되지 않았습니다.', roundsEmpty: '아직 라운드가 없습니다.',
-    duration: (s) => (s < 60 ? `${s}초` : s % 60 ? `${Math.floor(s / 60)}분 ${s % 60}초` : `${s / 60}분`),
-    roundSeconds: '시간', roundTitle: '제목', startRound: '라운드 시작', stopRound: '멈추기',
-    adminFailed: (status, error) => `실패 (${status}) ${error}`, adminOffline: '서버에 연결되지 않았습니다.',
-  },
-  en: {
-    title: 'School Battle', changeSchool: 'Change school', play: 'Play', board: 'Ranking', fullscreen: 'Full screen',
-    searchPrompt: 'Search for your school', playerName: 'My name', myTaps: 'My taps', schoolTotal: 'School total',
-    playHint: 'Tap the screen like crazy!', keyboardHint: '(keyboard: Space or Enter)', national: 'National ranking', ranking: 'Ranking',
-    level: 'Level', province: 'Province', myLeague: 'My league', rank: 'Rank', school: 'School', region: 'Region', taps: 'Taps',
-    boardEmpty: 'No taps yet.', all: 'All', playArea: 'Tap here',
-    levels: { elementary: 'Elementary', middle: 'Middle', high: 'High' },
-    found: (n) => counted(n, 'school', 'schools'), foundMore: (n) => `More than ${counted(n, 'school', 'schools')}`,
-    didYouMean: (name) => `Did you mean ${name}?`,
-    none: 'No school matches.', searchFailed: 'Cannot search: the server is not reachable.',
-    abnormal: 'Abnormal tapping detected.',
-    banned: 'Ask the operator: this device is banned; its taps do not count.',
-    bannedAddress: 'Ask the operator: this address is banned, so the server refuses it.',
-    battleFull: 'Ask the operator for room: the battle is full and takes no new device.',
-    tooManyFromAddress: 'Ask the operator: too many devices connect from this address for the server.',
-    refused: (why, n) => n ? `${why} ${counted(n, 'tap', 'taps')} waiting; keep tapping` : why,
-    rankIn: (n) => `#${n} nationally`, first: '#1!', noRank: 'no rank yet', firstTap: 'One tap takes #1!', gap: (school, n) => `${counted(n, 'tap', 'taps')} to overtake ${school}`,
-    gapOnly: (n) => `${counted(n, 'tap', 'taps')} to climb a place`,
-    speed: (now, best) => `${counted(now, 'tap/s', 'taps/s')} · best ${NUMBER.en.format(best)}`, player: (name) => `player ${name}`,
-    confirmQuestion: 'If you change school, your own tap count starts again from 0. Change?',
-    confirmFrom: (school) => `Current school: ${school}`, confirmTo: (school) => `New school: ${school}`,
-    confirmKeeps: (n) => `Your ${counted(n, 'tap stays', 'taps stay')} in your current school's total.`, yes: 'Yes', no: 'No',
-    movement: 'Move', soundOn: 'Sound on', soundOff: 'Sound off',
-    joinPrompt: 'Join on your phone',
-    joinLoopback: 'Phones cannot open this address. Only this machine can join. To let other devices in:',
-    joinNoNetwork: 'Phones cannot open this address: this computer is on no network.',
-    pageOf: (page, pages) => `${page} / ${pages}`,
-    boardOffline: 'Offline', boardOfflineDetail: 'The connection to the server is lost: the ranking is frozen. Reconnecting…',
-    connecting: 'Connecting…', online: 'Online',
-    offline: (n) => n ? `Offline · ${counted(n, 'tap', 'taps')} waiting` : 'Offline',
-    takenOver: 'Reload to play here: the game is playing in another window.',
-    elsewhere: 'Playing in another tab.', playHere: 'Play here',
-    deviceLost: 'Reload to play here: another tab took over the game.',
-    versionMismatch: 'Reload the page: it does not speak the server\'s protocol version.',
-    unknownSchool: (id) => `No school has the id '${id}'. Search for it instead.`,
-    defaultPlayer: 'web player', noSchool: 'Choose a school',
-    roundDefault: (id) => `Round ${id}`, go: 'GO!', timeLeft: (n) => `${n} s left`, counting: 'Counting…',
-    roundPlace: (place, players) => `${place} of ${players}`, roundNoPlace: 'no place yet', roundCount: (n) => counted(n, 'tap', 'taps'),
-    roundResult: (place) => `${place}!`, roundResultDetail: (count, players) => `${counted(count, 'tap', 'taps')} · of ${NUMBER.en.format(players)}`,
-    roundNoResult: 'No taps counted this round', tapToClose: '(tap to close)', place: (place) => ordinal(place), tiedPlace: (place) => `tied ${ordinal(place)}`,
-    roundPlayers: 'Players', roundSchools: 'Schools', playerCount: (n) => `${n} playing`, roundFinal: 'Final results',
-    previousRounds: 'Previous rounds', allRounds: 'All rounds', backToBoard: 'Back to the ranking', close: 'Close', currentRound: 'Current round',
-    downloadCSV: 'Download CSV', roundsLoading: 'Loading…', roundsFailed: 'Cannot load: the server is not reachable.', roundsEmpty: 'No rounds yet.',
-    duration: (s) => (s < 60 ? `${s} s` : s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`),
-    roundSeconds: 'Length', roundTitle: 'Title', startRound: 'Start a round', stopRound: 'Stop',
-    adminFailed: (status, error) => `Failed (${status}) ${error}`, adminOffline: 'The server is not reachable.',
-  },
-};

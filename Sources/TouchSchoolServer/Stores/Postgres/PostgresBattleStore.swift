@@ -28,18 +28,21 @@ final class PostgresBattleStore: BattleStore {
 
     var name: String { "PostgreSQL" }
 
-    init(client: PostgresClient, starterCatalogPath: String?, logger: Logger) {
+    /// How long one of the store's operations may take: PostgresNIO waits for a connection as
+    /// long as the database is unreachable; the battle must hear of it to say so (`/healthz`).
+    let operationTimeout: Duration
+    /// `operationTimeout` unless a test shortens it (`ServerConfiguration.postgresTimeout`).
+    static let standardOperationTimeout: Duration = .seconds(5)
+
+    init(client: PostgresClient, starterCatalogPath: String?, logger: Logger, operationTimeout: Duration = standardOperationTimeout) {
         self.client = client
         self.starterCatalogPath = starterCatalogPath
         self.logger = logger
+        self.operationTimeout = operationTimeout
     }
 
-    /// How long one of the store's operations may take: PostgresNIO waits for a connection as
-    /// long as the database is unreachable; the battle must hear of it to say so (`/healthz`).
-    static let operationTimeout: Duration = .seconds(5)
-
     func run<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws(BattleStoreError) -> T {
-        do { return try await PostgresSchema.withTimeout(Self.operationTimeout, body) } catch {
+        do { return try await PostgresSchema.withTimeout(operationTimeout, body) } catch {
             throw BattleStoreError(message: "PostgreSQL: cannot \(what): \(PostgresSchema.describe(error))")
         }
     }
