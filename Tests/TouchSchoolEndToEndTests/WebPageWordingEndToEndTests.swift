@@ -44,8 +44,9 @@ struct WebPageWordingEndToEndTests {
         try phone.waitFor("one school again") { Page.text(phone, "found") == "1개 학교" }
 
         // The name the page plays under is shown, and the server is told it.
+        // Drawn at the page's next frame, not within the script that changed it: read once it is.
         try phone.script("const n = document.getElementById('player-name'); n.value = '김하늘'; n.dispatchEvent(new Event('change'))")
-        #expect(Page.text(phone, "player") == "플레이어 김하늘")
+        try phone.waitFor("the name in the header", timeout: 5) { Page.text(phone, "player") == "플레이어 김하늘" }
         try phone.click("#results button")
         try Page.waitUntilDelivered(phone)
         #expect(Page.text(phone, "speed") == "초당 0번 · 최고 0번")
