@@ -263,7 +263,7 @@ struct BattleHall: Sendable {
             guard !closing else { effects.append(.finish(id)); break }
             connections.add(id, Connection(kind: .pageStream, page: key))
             schedule.pageDue(id, slice: ranking.slice(of: key))
-            if round.board != nil { round.announce() }
+            if round.placed != nil { round.announce() }
         case let .hello(id, device):
             guard !closing, connections[id] != nil else { effects.append(.answerHello(id, .refused(Self.goingAway))); break }
             connections.setHello(id, .waiting(device: device))
@@ -285,7 +285,7 @@ struct BattleHall: Sendable {
             committed(result, now: now, &effects)
         case let .roundRead(result):
             round.read(result, now: now)
-            effects.append(.publishRound(round.board, version: round.version))
+            effects.append(.publishRound(round.placed, version: round.version))
             if !closing { wake(.round, at: now + Self.roundPollInterval, &effects) }
         case .roundChanged:
             if readsRounds { readRound(&effects) }

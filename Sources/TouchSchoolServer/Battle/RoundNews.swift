@@ -10,7 +10,7 @@ struct RoundNews: Sendable {
     typealias Instant = ContinuousClock.Instant
 
     /// The latest round as last read, its standings placed; a version per change.
-    private(set) var board: PlacedRound?
+    private(set) var placed: PlacedRound?
     private(set) var version: UInt64 = 0
     /// A read is under way (one at a time).
     private(set) var reading = false
@@ -34,32 +34,32 @@ struct RoundNews: Sendable {
     mutating func beginRead() -> (settled: Round?, begun: Bool) {
         guard !reading else { return (nil, false) }
         reading = true
-        let settled = board.flatMap { board in
-            board.final && wallMs(nil).map { !PlacedRound.readsStandings(board.round, atMs: $0) } == true ? board.round : nil
+        let settled = placed.flatMap { placed in
+            placed.final && wallMs(nil).map { !PlacedRound.readsStandings(placed.round, atMs: $0) } == true ? placed.round : nil
         }
         return (settled, true)
     }
 
-    /// A read's answer: the board kept when the standings are the same, the news due when not.
+    /// A read's answer: the round placed kept when the standings are the same, the news due when not.
     /// (A store that cannot be read now is the commits' news: they fail too; the round waits.)
     mutating func read(_ result: Result<RoundReading?, BattleStoreError>, now: Instant) {
         reading = false
         guard case let .success(reading) = result else { return }
         guard let reading else {
-            board = nil
+            placed = nil
             return
         }
         wallClock = (now, reading.atMs)
         let read: PlacedRound
         if let counts = reading.counts {
             read = PlacedRound(round: reading.round, counts: counts, readAtMs: reading.atMs)
-        } else if let held = board, held.round == reading.round {
+        } else if let held = placed, held.round == reading.round {
             read = held
         } else {
             return
         }
-        if board.map({ !$0.sameStandings(read) }) ?? true {
-            board = read
+        if placed.map({ !$0.sameStandings(read) }) ?? true {
+            placed = read
             version += 1
             announce()
         }
@@ -77,8 +77,8 @@ struct RoundNews: Sendable {
 
     /// The round's message for a device welcomed at `now`, when one is shown; told it.
     func welcome(_ device: String, now: Instant) -> (message: String, round: Round, place: RoundStanding)? {
-        guard let board, let nowMs = wallMs(now), board.isShown(atMs: nowMs) else { return nil }
-        return (MessageCoding.encode(.round(board.message(for: device, nowMs: nowMs))), board.round, board.place(of: device))
+        guard let placed, let nowMs = wallMs(now), placed.isShown(atMs: nowMs) else { return nil }
+        return (MessageCoding.encode(.round(placed.message(for: device, nowMs: nowMs))), placed.round, placed.place(of: device))
     }
 
     /// The news to each connection that has not had it (in the order of their ids); a place held
@@ -86,25 +86,25 @@ struct RoundNews: Sendable {
     mutating func send(now: Instant, to connections: inout HallConnections, _ effects: inout [BattleHall.Effect]) {
         due = false
         heldUntil = nil
-        guard let board, let nowMs = wallMs(now), board.isShown(atMs: nowMs) else { return }
+        guard let placed, let nowMs = wallMs(now), placed.isShown(atMs: nowMs) else { return }
         var event: String?
         var heldBack: Instant?
         for id in connections.ids.sorted() {
             let connection = connections[id]!
             if connection.streamsPage {
                 guard connection.roundEventTold != version else { continue }
-                if event == nil { event = board.liveEvent(nowMs: nowMs) }
+                if event == nil { event = placed.liveEvent(nowMs: nowMs) }
                 effects.append(.send(.text(event!), to: id))
                 connections.toldRoundEvent(id, version: version)
                 continue
             }
             guard let device = connection.device else { continue }
-            if connection.roundTold != board.round {
-                effects.append(.send(.text(MessageCoding.encode(.round(board.message(for: device, nowMs: nowMs)))), to: id))
-                connections.toldRound(id, board.round, place: board.place(of: device), at: now)
+            if connection.roundTold != placed.round {
+                effects.append(.send(.text(MessageCoding.encode(.round(placed.message(for: device, nowMs: nowMs)))), to: id))
+                connections.toldRound(id, placed.round, place: placed.place(of: device), at: now)
                 continue
             }
-            let place = board.place(of: device)
+            let place = placed.place(of: device)
             guard place != connection.placeTold else { continue }
             let due = (connection.placeToldAt ?? now) + .milliseconds(RoundMessage.placeIntervalMs)
             guard place.final || due <= now else {

@@ -30,7 +30,7 @@ import TouchSchoolCore
         #expect(!news.due && news.version == 1)
         _ = news.beginRead()
         news.read(.failure(BattleStoreError(message: "the disk is full")), now: T.at(7_000))
-        #expect(news.board != nil && !news.reading)
+        #expect(news.placed != nil && !news.reading)
     }
 
     @Test func aPlayerIsToldTheRoundThenItsPlaceAtMostOnceASecond() throws {
