@@ -524,11 +524,12 @@ struct RoundScreensEndToEndTests {
             terminalWords: ["내 터치", "학교 합계", "남은 시간"], phoneWords: ["남은 시간"], projectorWords: ["선수", "학교", "명 참가"],
             foreignLetters: "[A-Za-z]+")
 
+        // A count of one is "1 tap" (`NumberText.counted`): a player a second into the race has one.
         static let english = Language(
             code: "en", locale: "C.UTF-8", browser: "en-US", title: "Class 3", tapsLabel: "My taps", webPlayer: "web player",
-            clock: #"(\d+) ?s left"#, raceLine: #"\d+s left · "# + englishPlace + #" of (\d+) · ([\d,]+) taps"#,
-            resultPlace: #"\|\s*"# + englishPlace + #" of (\d+)\s*\|"#, resultCount: #"\|\s*([\d,]+) taps\s*\|"#,
-            phoneBar: #"\d+ s left "# + englishPlace + #" of (\d+) ([\d,]+) taps"#, phoneResult: englishPlace + #"! ([\d,]+) taps · of (\d+)"#,
+            clock: #"(\d+) ?s left"#, raceLine: #"\d+s left · "# + englishPlace + #" of (\d+) · ([\d,]+) taps?"#,
+            resultPlace: #"\|\s*"# + englishPlace + #" of (\d+)\s*\|"#, resultCount: #"\|\s*([\d,]+) taps?\s*\|"#,
+            phoneBar: #"\d+ s left "# + englishPlace + #" of (\d+) ([\d,]+) taps?"#, phoneResult: englishPlace + #"! ([\d,]+) taps? · of (\d+)"#,
             projectorFinal: "Final results",
             terminalWords: ["My taps", "School total", "s left"], phoneWords: ["s left"], projectorWords: ["Players", "Schools", "playing"],
             foreignLetters: "[가-힣ㄱ-ㅎㅏ-ㅣ]+")
