@@ -201,19 +201,30 @@ public enum TouchSchoolServer {
         }
         // Shut down in reverse order: the entrances first (each SSH game hands its last taps to the
         // battle), the battle next (save, acknowledge, close the sockets with "going away"),
-        // then the HTTP server. A shutdown that takes too long is cancelled,
-        // and a cancellation that takes too long ends the process; a second SIGTERM or Ctrl-C ends
-        // it at once (what was acknowledged is saved; what was not, its clients send again).
+        // then the HTTP server. A shutdown that takes too long is cancelled, and one still running
+        // when the cancellation's time is up too ends the process, in words (ServiceLifecycle's own
+        // bound is a crash: SIGILL and a backtrace that took seconds to print); a second SIGTERM or
+        // Ctrl-C ends it at once (what was acknowledged is saved; what was not, its clients send again).
         var group = ServiceGroupConfiguration(services: running, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = configuration.maximumShutdown
-        group.maximumCancellationDuration = Self.maximumCancellation
+        group.maximumCancellationDuration = nil
+        let bound = configuration.maximumShutdown + Self.maximumCancellation
         let secondSignal = Task {
             var signals = await UnixSignalsSequence(trapping: .sigterm, .sigint).makeAsyncIterator()
             guard await signals.next() != nil, await signals.next() != nil else { return }
             logger.notice("A second signal: exiting now")
             exit(Self.secondSignalStatus)
         }
-        defer { secondSignal.cancel() }
+        let overdue = Task {
+            var signals = await UnixSignalsSequence(trapping: .sigterm, .sigint).makeAsyncIterator()
+            guard await signals.next() != nil, (try? await Task.sleep(for: bound)) != nil else { return }
+            logger.error("The shutdown took longer than \(bound.components.seconds) s: exiting now (what was acknowledged is saved; what was not, its clients send again)")
+            exit(Self.overdueStatus)
+        }
+        defer {
+            secondSignal.cancel()
+            overdue.cancel()
+        }
         do {
             try await ServiceGroup(configuration: group).run()
         } catch let error as ServerError {
@@ -294,6 +305,8 @@ public enum TouchSchoolServer {
     static let maximumCancellation: Duration = .seconds(5)
     /// The exit status after a second signal: as a shell reports a process ended by SIGTERM.
     static let secondSignalStatus: Int32 = 128 + SIGTERM
+    /// The exit status of a shutdown that outlived its bound (`maximumShutdown` + `maximumCancellation`).
+    static let overdueStatus: Int32 = 1
 
     /// Set once the HTTP server listens: a failure before is a failure to start.
     final class ListeningFlag: Sendable {
