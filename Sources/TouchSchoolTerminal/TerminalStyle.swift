@@ -41,6 +41,11 @@ public enum TerminalStyle {
         case .puffFading: return Look(foreground: .cyan)
         case .puffFaint: return Look(foreground: .blue, colorAttributes: .dim, monochromeAttributes: .dim)
         case .inputLine: return Look(foreground: .black, background: .white, monochromeAttributes: .reverse)
+        case .mapLit: return Look(foreground: .cyan, colorAttributes: .bold, monochromeAttributes: .bold)
+        case .mapWarm: return Look(foreground: .yellow)
+        case .mapHot: return Look(foreground: .red, colorAttributes: .bold, monochromeAttributes: .bold)
+        case .mapBlazing: return Look(foreground: .white, background: .red, colorAttributes: .bold, monochromeAttributes: [.reverse, .bold])
+        case .mapLeader: return Look(foreground: .magenta, colorAttributes: .bold, monochromeAttributes: [.reverse])
         }
     }
 }

@@ -17,6 +17,14 @@ public enum CellStyle: UInt8, CaseIterable, Sendable {
     case puffFading
     case puffFaint
     case inputLine
+    /// The map: the schools of the league shown, when it is not the national one.
+    case mapLit
+    /// The map: schools tapping in the last seconds, by how fast (`MapGlow`).
+    case mapWarm
+    case mapHot
+    case mapBlazing
+    /// The map: the league's leaders, marked by their place.
+    case mapLeader
 }
 
 /// One terminal cell. A wide character (Hangul) occupies its cell and the next one, which holds

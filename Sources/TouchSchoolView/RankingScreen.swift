@@ -65,6 +65,11 @@ extension Frame {
             myPlace = hasTaps ? strings.myPlace(NumberText.grouped(rank), of: NumberText.grouped(size)) : strings.noRankYet
         }
         drawTitleBar(strings.rankingTitle(strings.leagueName(league), index: index, of: leagues.count), right: myPlace)
+        if state.ranking.tab == .map {
+            grid.put(DisplayWidth.truncate(strings.rankingMapHint, toWidth: columns - 2), column: 1, row: 1, style: .dim)
+            drawMap()
+            return
+        }
         grid.put(DisplayWidth.truncate(strings.rankingHint, toWidth: columns - 2), column: 1, row: 1, style: .dim)
 
         let area = layout.rankingList

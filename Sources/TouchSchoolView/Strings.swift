@@ -295,7 +295,8 @@ public struct Strings: Sendable {
     func rankingTitle(_ league: String, index: Int, of count: Int) -> String {
         ko ? "순위 · \(league) (\(index)/\(count))" : "Ranking · \(league) (\(index)/\(count))"
     }
-    var rankingHint: String { ko ? "←/→ 리그 바꾸기  Enter/m 내 학교" : "←/→ league  Enter/m my school" }
+    var rankingHint: String { ko ? "←/→ 리그 바꾸기  Enter/m 내 학교  v 지도" : "←/→ league  Enter/m my school  v map" }
+    var rankingMapHint: String { ko ? "←/→ 리그 바꾸기  v 순위표" : "←/→ league  v table" }
     func myPlace(_ rank: String, of size: String) -> String { ko ? "내 학교 \(rank)위 / \(size)" : "mine #\(rank) of \(size)" }
     var rankHeading: String { ko ? "순위" : "Rank" }
     var movementHeading: String { ko ? "변동" : "Move" }
@@ -303,11 +304,22 @@ public struct Strings: Sendable {
     var provinceHeading: String { ko ? "시도" : "Province" }
     var districtHeading: String { ko ? "시군구" : "District" }
     var scoreHeading: String { ko ? "터치 수" : "Taps" }
+    /// The map's legend: what the glow, the digits, the star and the lit dots mean.
+    var mapGlowLegend: String { ko ? "최근 5초에 터치한 학교 (빠를수록 밝게)" : "tapped in the last 5 s (brighter: faster)" }
+    func mapLeadersLegend(_ league: String, count: Int) -> String { ko ? "\(league) 1~\(count)위" : "top \(count), \(league)" }
+    var mapMineLegend: String { ko ? "내 학교" : "my school" }
+    func mapLitLegend(_ league: String) -> String { ko ? "밝은 점: \(league)" : "lit: \(league)" }
+    /// The starter list has no coordinates: where its schools are drawn, and how to get the real map.
+    var mapAtProvinceCentres: String {
+        ko ? "기본 목록에는 좌표가 없어 학교를 시도청 자리에 모아 찍었습니다. 전체 지도는 touchschool import로 전국 목록을 가져오면 나옵니다."
+            : "The starter list has no coordinates: each school is drawn at its province's seat. The full map comes with touchschool import."
+    }
     var emptyLeague: String { ko ? "이 리그에는 학교가 없습니다." : "No schools in this league." }
     var rankingKeys: String {
         ko ? "↑↓ PgUp/PgDn Home/End 이동  Tab 게임  Esc 뒤로  F1 도움말"
             : "↑↓ PgUp/PgDn Home/End scroll  Tab game  Esc back  F1 help"
     }
+    var rankingMapKeys: String { ko ? "Tab 게임  Esc 뒤로  F1 도움말" : "Tab game  Esc back  F1 help" }
 
     /// The level as the game names it (also `search`'s table, in the command's language).
     public func levelName(_ level: SchoolLevel, plural: Bool = false) -> String {
@@ -342,6 +354,7 @@ public struct Strings: Sendable {
             ("↑↓ PgUp/PgDn", "목록 이동"),
             ("Home/End", "목록의 처음과 끝"),
             ("←/→", "순위: 전국 · 학교급 · 시도 · 시도의 학교급"),
+            ("v", "순위: 순위표와 학교 지도 오가기"),
             ("Enter", "선택 · 순위에서는 내 학교로"),
         ] : [
             ("Tab", "switch between the game and the ranking"),
@@ -352,6 +365,7 @@ public struct Strings: Sendable {
             ("↑↓ PgUp/PgDn", "move through lists"),
             ("Home/End", "first and last of a list"),
             ("←/→", "ranking: national, level, province, level in province"),
+            ("v", "ranking: switch between the table and the map of schools"),
             ("Enter", "choose; in the ranking, jump to my school"),
         ]
     }

@@ -48,7 +48,7 @@ struct Frame {
             drawStatusLine(keys: strings.gameKeys)
         case .ranking:
             drawRanking()
-            drawStatusLine(keys: strings.rankingKeys)
+            drawStatusLine(keys: state.ranking.tab == .map ? strings.rankingMapKeys : strings.rankingKeys)
         case .help:
             drawHelp()
             drawStatusLine(keys: strings.helpKeys)

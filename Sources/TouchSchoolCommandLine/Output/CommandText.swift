@@ -30,7 +30,7 @@ enum CommandText {
 
             게임 중 키:
               아무 키   내 학교에 터치 한 번 (게임 영역의 마우스 클릭도)
-              Tab       순위: ←/→ 리그, ↑/↓ PgUp/PgDn 이동, m 내 학교
+              Tab       순위: ←/→ 리그, ↑/↓ PgUp/PgDn 이동, m 내 학교, v 지도
               F1        도움말       F2       학교 바꾸기
               Esc       뒤로 (게임에서는 종료할지 묻습니다)
               Ctrl-C    저장하고 종료
@@ -44,7 +44,7 @@ enum CommandText {
 
             Keys while playing:
               any key    a tap for your school (a mouse click in the play area too)
-              Tab        the ranking: ←/→ league, ↑/↓ PgUp/PgDn scroll, m my school
+              Tab        the ranking: ←/→ league, ↑/↓ PgUp/PgDn scroll, m my school, v map
               F1         help          F2       choose another school
               Esc        back (in the game, asks whether to quit)
               Ctrl-C     save and quit

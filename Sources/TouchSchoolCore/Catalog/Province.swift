@@ -1,26 +1,30 @@
 // MARK: - Provinces and levels
 
 public enum Province {
-    /// Each of the 17 시도: its name in the official list, its short name, its English name, and
-    /// the other names it goes by (former names, romanizations), compared after `SchoolSearch.normalize`.
-    private static let names: [(official: String, short: String, english: String, others: [String])] = [
-        ("서울특별시", "서울", "Seoul", ["서울시"]),
-        ("부산광역시", "부산", "Busan", ["부산시", "pusan"]),
-        ("대구광역시", "대구", "Daegu", ["대구시", "taegu"]),
-        ("인천광역시", "인천", "Incheon", ["인천시", "inchon"]),
-        ("광주광역시", "광주", "Gwangju", ["광주시", "kwangju"]),
-        ("대전광역시", "대전", "Daejeon", ["대전시", "taejon"]),
-        ("울산광역시", "울산", "Ulsan", ["울산시"]),
-        ("세종특별자치시", "세종", "Sejong", ["세종시"]),
-        ("경기도", "경기", "Gyeonggi", ["gyeonggido", "kyonggi"]),
-        ("강원특별자치도", "강원", "Gangwon", ["강원도", "gangwondo", "kangwon"]),
-        ("충청북도", "충북", "North Chungcheong", ["chungbuk", "chungcheongbukdo"]),
-        ("충청남도", "충남", "South Chungcheong", ["chungnam", "chungcheongnamdo"]),
-        ("전북특별자치도", "전북", "North Jeolla", ["전라북도", "jeonbuk", "jeollabukdo"]),
-        ("전라남도", "전남", "South Jeolla", ["jeonnam", "jeollanamdo"]),
-        ("경상북도", "경북", "North Gyeongsang", ["gyeongbuk", "gyeongsangbukdo"]),
-        ("경상남도", "경남", "South Gyeongsang", ["gyeongnam", "gyeongsangnamdo"]),
-        ("제주특별자치도", "제주", "Jeju", ["제주도", "jejudo", "cheju"]),
+    /// Each of the 17 시도: its name in the official list, its short name, its English name, the
+    /// other names it goes by (former names, romanizations), compared after `SchoolSearch.normalize`,
+    /// and where its seat of government stands (the city hall or the provincial office, as any
+    /// map shows it; to four decimals, about ten metres): where the map puts a school of the
+    /// province that comes without coordinates (the starter list's).
+    private static let names: [(official: String, short: String, english: String, others: [String],
+                                centre: (latitude: Double, longitude: Double))] = [
+        ("서울특별시", "서울", "Seoul", ["서울시"], (37.5663, 126.9779)),
+        ("부산광역시", "부산", "Busan", ["부산시", "pusan"], (35.1798, 129.075)),
+        ("대구광역시", "대구", "Daegu", ["대구시", "taegu"], (35.8714, 128.6014)),
+        ("인천광역시", "인천", "Incheon", ["인천시", "inchon"], (37.4563, 126.7052)),
+        ("광주광역시", "광주", "Gwangju", ["광주시", "kwangju"], (35.1601, 126.8514)),
+        ("대전광역시", "대전", "Daejeon", ["대전시", "taejon"], (36.3504, 127.3845)),
+        ("울산광역시", "울산", "Ulsan", ["울산시"], (35.5384, 129.3114)),
+        ("세종특별자치시", "세종", "Sejong", ["세종시"], (36.48, 127.289)),
+        ("경기도", "경기", "Gyeonggi", ["gyeonggido", "kyonggi"], (37.2636, 127.0286)),
+        ("강원특별자치도", "강원", "Gangwon", ["강원도", "gangwondo", "kangwon"], (37.8813, 127.7298)),
+        ("충청북도", "충북", "North Chungcheong", ["chungbuk", "chungcheongbukdo"], (36.6424, 127.489)),
+        ("충청남도", "충남", "South Chungcheong", ["chungnam", "chungcheongnamdo"], (36.6588, 126.6728)),
+        ("전북특별자치도", "전북", "North Jeolla", ["전라북도", "jeonbuk", "jeollabukdo"], (35.8242, 127.148)),
+        ("전라남도", "전남", "South Jeolla", ["jeonnam", "jeollanamdo"], (34.8161, 126.4629)),
+        ("경상북도", "경북", "North Gyeongsang", ["gyeongbuk", "gyeongsangbukdo"], (36.576, 128.5056)),
+        ("경상남도", "경남", "South Gyeongsang", ["gyeongnam", "gyeongsangnamdo"], (35.2383, 128.6925)),
+        ("제주특별자치도", "제주", "Jeju", ["제주도", "jejudo", "cheju"], (33.4996, 126.5312)),
     ]
 
     /// The 17 시도 as the official list names them.
@@ -50,6 +54,11 @@ public enum Province {
     /// The office of education's name (`서울특별시교육청`) names its province too.
     public static func canonical(_ text: String) -> String? {
         index(of: text).map { names[$0].official }
+    }
+
+    /// Where the province's seat of government stands (`names`), nil when it names no province.
+    public static func centre(of province: String) -> (latitude: Double, longitude: Double)? {
+        index(of: province).map { names[$0].centre }
     }
 
     /// `서울특별시` (or any other name of it, such as the former `강원도`) → `Seoul`.

@@ -63,6 +63,10 @@ public struct GameLayout: Equatable, Sendable {
     /// Ranking screen: title, league line and column headings above the list.
     public var rankingList: Rect { Rect(x: 0, y: 3, width: columns, height: rows - 4) }
 
+    /// Ranking screen's map: under the title and the key line, above the status line; the map
+    /// and its legend share it (`MapCanvas`).
+    public var rankingMap: Rect { Rect(x: 0, y: 2, width: columns, height: rows - 3) }
+
     /// School choice: title, prompt and the search line above the results.
     public var pickerResults: Rect { Rect(x: 0, y: 4, width: columns, height: rows - 5) }
 }

@@ -75,15 +75,20 @@ extension GameState {
 
     /// The store's totals plus what this game has not handed over yet; a school the store does
     /// not have is at 0 (a reset). My taps likewise, unless a switch of school is still unsaved.
-    mutating func apply(_ board: SyncedBoard) {
+    /// What a total grew by is the school's recent taps, for the map (a reset, a drop, is none).
+    mutating func apply(_ board: SyncedBoard, now: Instant) {
         guard board.catalogGeneration == catalogGeneration, board.counts.count == catalog.count else { return }
+        func set(_ total: UInt64, of position: Int) {
+            let before = leaderboard.count(of: position)
+            guard before != total else { return }
+            if total > before { recentTaps.record(total - before, school: position, at: now) }
+            leaderboard.setCount(total, of: position)
+        }
         for position in board.counts.indices where pendingScores[position] == nil {
-            let total = board.counts[position]
-            if leaderboard.count(of: position) != total { leaderboard.setCount(total, of: position) }
+            set(board.counts[position], of: position)
         }
         for (position, taps) in pendingScores {
-            let total = board.counts[position].addingSaturating(taps)
-            if leaderboard.count(of: position) != total { leaderboard.setCount(total, of: position) }
+            set(board.counts[position].addingSaturating(taps), of: position)
         }
         if let mySchool, pendingSwitch == nil {
             let saved = board.player.flatMap { record in
@@ -103,6 +108,9 @@ extension GameState {
         catalogGeneration = replacement.generation
         search = replacement.search
         leaderboard = replacement.leaderboard
+        recentTaps.removeAll()
+        schoolMap = nil
+        mapCanvas = nil
         // The views name schools by position in the old catalog; the server's come again in the new one.
         served = ServedViews()
         setPending(unsaved)

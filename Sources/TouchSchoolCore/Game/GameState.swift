@@ -24,11 +24,17 @@ public struct PickerState: Equatable, Sendable {
     public init() {}
 }
 
+/// The ranking screen's two faces: the table of places, and the map of the schools.
+public enum RankingTab: Equatable, Sendable {
+    case table, map
+}
+
 /// The full ranking screen.
 public struct RankingState: Equatable, Sendable {
     public var league: League = .national
     /// The first place shown.
     public var scroll: Int = 0
+    public var tab: RankingTab = .table
 
     public init() {}
 }
@@ -109,6 +115,14 @@ public struct GameState: Sendable {
     public internal(set) var watchedPage: PageWatch?
     /// Playing on a server: which one, as the player gave it (host:port), to show where taps go.
     public var server: String?
+
+    /// The taps of the last few seconds, by school: what the map glows with.
+    public internal(set) var recentTaps = RecentTaps()
+    /// The catalog's schools placed on a map: made when the map is first shown, again after the
+    /// catalog changed (`refreshMap`).
+    public internal(set) var schoolMap: SchoolMap?
+    /// The map drawn for the terminal's size and the league shown (`refreshMap`).
+    public internal(set) var mapCanvas: MapCanvas?
 
     /// Taps not yet handed to the store, by catalog position.
     public internal(set) var pendingScores: [Int: UInt64] = [:]

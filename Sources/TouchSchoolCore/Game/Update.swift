@@ -6,6 +6,7 @@ public func update(_ state: inout GameState, _ event: GameEvent, now: Instant) -
 extension GameState {
     mutating func handle(_ event: GameEvent, now: Instant) -> [GameCommand] {
         let commands = handleEvent(event, now: now)
+        refreshMap()
         // Whatever moved the ranking screen (a key, a resize, a switch of school): the server is
         // asked for the page it now shows, once.
         guard wantedPage != watchedPage else { return commands }
@@ -48,7 +49,7 @@ extension GameState {
         case let .synced(board):
             syncInFlight = nil
             saveFailure = nil
-            if let board { apply(board) }
+            if let board { apply(board, now: now) }
             return []
         case let .syncFailed(changes, reason):
             syncInFlight = nil
@@ -287,6 +288,7 @@ extension GameState {
         case .counted:
             counter.record(at: now)
             leaderboard.add(1, to: school)
+            recentTaps.record(1, school: school, at: now)
             countPendingTap(for: school, at: now)
             // A little scatter, so that mashing one key still looks like smoke, not a stamp.
             let jitterX = Float.random(in: -0.03...0.03, using: &random)
@@ -329,11 +331,26 @@ extension GameState {
         case .home: ranking.scroll = 0
         case .end: ranking.scroll = lastTop
         case .enter, .character("m"), .character("M"), .character("ㅡ"): followMySchool()
+        // v, or ㅍ where the Korean layout has it.
+        case .character("v"), .character("V"), .character("ㅍ"): ranking.tab = ranking.tab == .table ? .map : .table
         case .right: switchLeague(by: 1)
         case .left: switchLeague(by: -1)
         default: break
         }
         return []
+    }
+
+    /// Makes the map the ranking screen shows when it is not made yet for this catalog, size and
+    /// league: the catalog's schools placed once, the canvas once per size and league. Any other
+    /// event costs a comparison.
+    private mutating func refreshMap() {
+        guard screen == .ranking, ranking.tab == .map else { return }
+        let map = schoolMap ?? SchoolMap(catalog: catalog)
+        schoolMap = map
+        let pane = layout.rankingMap
+        if mapCanvas?.isDrawn(for: ranking.league, in: pane) != true {
+            mapCanvas = MapCanvas(map: map, league: ranking.league, pane: pane)
+        }
     }
 
     /// National, my level, my province, my level in my province: the leagues that matter to me.
