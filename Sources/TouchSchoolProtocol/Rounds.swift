@@ -122,8 +122,10 @@ public struct RoundMessage: Codable, Equatable, Sendable {
     /// something to see for the rest of a lesson's break, not forever.
     public static let shownForMs: Int64 = 10 * 60_000
     /// `roundPlace` (server → player, a `RoundStanding`): the player's place in round `id`
-    /// changed. Sent at most this often to a player, at once when final: small, because it comes
-    /// on top of the views within the per-player byte budget.
+    /// changed. When only others moved it, sent at most this often; when the player's own count
+    /// changed, at the views' next tick (a player's screen never shows fewer of their taps than
+    /// the projector); at once when final. Small: it comes on top of the views within the
+    /// per-player byte budget.
     public static let placeIntervalMs: Int64 = 1_000
 }
 

@@ -145,8 +145,11 @@ struct RoundScreensEndToEndTests {
         var standingsBack: Int64?
         var watchingForStandings = false
         func read() throws -> Reading {
-            try Reading(at: RoundEndToEndTests.wallMs(), projector: opening == .openedAfterTheStart && openedMidRace == nil ? nil : projector,
-                        phone: phone, terminals: terminals)
+            var reading = try Reading(at: RoundEndToEndTests.wallMs(),
+                                      projector: opening == .openedAfterTheStart && openedMidRace == nil ? nil : projector,
+                                      phone: phone, terminals: terminals)
+            reading.made = made
+            return reading
         }
         while RoundEndToEndTests.wallMs() < round.endsAtMs + Self.readingMs / 2 {
             let now = RoundEndToEndTests.wallMs()
@@ -349,6 +352,11 @@ struct RoundScreensEndToEndTests {
         var phoneRound: String
         /// Each terminal's pane.
         var terminals: [String: String]
+        /// For the timeline, when a reading is not what it should be: the taps each player had
+        /// made when it was taken, and the batches the phone's outbox held (sent, not yet
+        /// acknowledged, or not sent).
+        var made: [Int] = []
+        var phoneWaiting = 0
 
         /// The visible text of the elements a selector finds, each row's cells on one line.
         static let rows = """
@@ -369,8 +377,11 @@ struct RoundScreensEndToEndTests {
                 projectorSchoolRows = read["schools"] as? [String] ?? []
             }
             let read = try phone.script(Self.rows + """
-                return { text: document.body.innerText, round: rows('#round-bar, #round-big').join(' ') };
+                const waiting = Object.keys(localStorage).filter((key) => key.startsWith('touchschool.outbox'))
+                  .reduce((sum, key) => sum + (JSON.parse(localStorage.getItem(key)).batches || []).length, 0);
+                return { text: document.body.innerText, round: rows('#round-bar, #round-big').join(' '), waiting };
                 """) as? [String: Any] ?? [:]
+            phoneWaiting = read["waiting"] as? Int ?? -1
             self.phone = read["text"] as? String ?? ""
             phoneRound = read["round"] as? String ?? ""
             self.terminals = Dictionary(uniqueKeysWithValues: terminals.map { ($0.0, $0.1.screen()) })
@@ -430,7 +441,8 @@ struct RoundScreensEndToEndTests {
                 return "\(name) \(shown)"
             }.joined(separator: "; ")
             let left = ms < round.endsAtMs ? " (\((round.endsAtMs - ms + 999) / 1_000)s left)" : ""
-            return "\(ms - round.startsAtMs)\(left): projector \(projectorClock) [\(projectorPart)] phone [\(phoneRound)] \(terminalsPart)"
+            return "\(ms - round.startsAtMs)\(left): made \(made) projector \(projectorClock) [\(projectorPart)] phone [\(phoneRound)] "
+                + "(\(phoneWaiting) waiting) \(terminalsPart)"
         }
     }
 

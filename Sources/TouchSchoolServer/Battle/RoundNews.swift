@@ -2,8 +2,9 @@ import TouchSchoolCore
 import TouchSchoolProtocol
 
 /// The latest round as the hall last read it and what of it is still to be told: to each player
-/// the round when it is new to them (with their place), then their place when it changed, at most
-/// every `RoundMessage.placeIntervalMs` (at once when final); to each page stream the round's
+/// the round when it is new to them (with their place), then their place when it changed: at the
+/// next tick when their own count changed, else at most every `RoundMessage.placeIntervalMs` (at
+/// once when final); to each page stream the round's
 /// event when it changed. Also the server's clock as of the last read: a round's times are the
 /// server's clock, the hall's instants are not.
 struct RoundNews: Sendable {
@@ -106,8 +107,11 @@ struct RoundNews: Sendable {
             }
             let place = placed.place(of: device)
             guard place != connection.placeTold else { continue }
+            // The player's own taps counted show at the next tick (the player compares their
+            // count with the projector's); a place others moved, at most once a second.
+            let ownCount = place.count != connection.placeTold?.count
             let due = (connection.placeToldAt ?? now) + .milliseconds(RoundMessage.placeIntervalMs)
-            guard place.final || due <= now else {
+            guard place.final || ownCount || due <= now else {
                 heldBack = min(heldBack ?? due, due)
                 continue
             }

@@ -33,7 +33,7 @@ import TouchSchoolCore
         #expect(news.placed != nil && !news.reading)
     }
 
-    @Test func aPlayerIsToldTheRoundThenItsPlaceAtMostOnceASecond() throws {
+    @Test func aPlayerIsToldTheRoundThenTheirOwnCountAtOnceAndAPlaceOthersMovedAtMostOnceASecond() throws {
         var news = RoundNews()
         var connections = HallConnections()
         connections.add(1, Connection(kind: .player))
@@ -42,11 +42,19 @@ import TouchSchoolCore
         var effects: [BattleHall.Effect] = []
         news.send(now: T.at(6_000), to: &connections, &effects)
         #expect(R.messages(effects, to: 1).count == 1 && connections[1]?.roundTold == R.round && connections[1]?.placeTold?.place == 2)
+        // Their own taps counted: told at the next tick, not a second after the last.
         effects = []
-        news.read(Self.reading([R.count("device-1", 70, at: 6_100), R.count("device-2", 55, at: 5_000)], at: 6_200), now: T.at(6_200))
+        news.read(Self.reading([R.count("device-1", 50, at: 6_100), R.count("device-2", 55, at: 5_000)], at: 6_200), now: T.at(6_200))
         news.send(now: T.at(6_200), to: &connections, &effects)
-        #expect(effects.isEmpty && news.heldUntil == T.at(7_000), "held back to a second after the last")
-        news.send(now: T.at(7_000), to: &connections, &effects)
-        #expect(R.messages(effects, to: 1) == [.roundPlace(try #require(connections[1]?.placeTold))] && connections[1]?.placeTold?.place == 1)
+        #expect(R.messages(effects, to: 1) == [.roundPlace(try #require(connections[1]?.placeTold))] && connections[1]?.placeTold?.count == 50)
+        // Only another player moved (their place, not their count): held back to a second after the last.
+        effects = []
+        news.read(Self.reading([R.count("device-1", 50, at: 6_100), R.count("device-2", 55, at: 5_000), R.count("device-3", 60, at: 6_300)],
+                               at: 6_400), now: T.at(6_400))
+        news.send(now: T.at(6_400), to: &connections, &effects)
+        #expect(effects.isEmpty && news.heldUntil == T.at(7_200), "held back to a second after the last")
+        news.send(now: T.at(7_200), to: &connections, &effects)
+        #expect(R.messages(effects, to: 1) == [.roundPlace(try #require(connections[1]?.placeTold))]
+                && connections[1]?.placeTold?.place == 3 && connections[1]?.placeTold?.count == 50)
     }
 }
