@@ -95,7 +95,7 @@ let package = Package(
             name: "TouchSchoolSSH",
             dependencies: [
                 "TouchSchoolServer", "TouchSchoolTerminal", "TouchSchoolView", "TouchSchoolOutbox",
-                "TouchSchoolCore", "TouchSchoolLocalBattle", "TouchSchoolProtocol",
+                "TouchSchoolCore", "TouchSchoolLocalBattle", "TouchSchoolProtocol", "TouchSchoolStore",
                 .product(name: "NIOSSH", package: "swift-nio-ssh"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -129,7 +129,7 @@ let package = Package(
         // The game on a terminal, without ncurses: the frame loop, the input decoder, the styles'
         // looks, and escape sequences both ways (keys in, cells out) for a terminal at the end of
         // an SSH channel. The local game (ncurses) and the SSH server both run this loop.
-        .target(name: "TouchSchoolTerminal", dependencies: ["TouchSchoolCore", "TouchSchoolLocalBattle", "TouchSchoolView"]),
+        .target(name: "TouchSchoolTerminal", dependencies: ["TouchSchoolCore", "TouchSchoolLocalBattle", "TouchSchoolStore", "TouchSchoolView"]),
         // The starter catalog, `Resources/schools.json`, shipped as SwiftPM's resource bundle beside
         // the programs (found by `StarterCatalogFile`). An executable target, which prints where the
         // file is, because the programs depend on it only to have the bundle built: SwiftPM links a

@@ -6,6 +6,7 @@ import Synchronization
 import TouchSchoolCore
 import TouchSchoolOutbox
 import TouchSchoolProtocol
+import TouchSchoolStore
 
 /// The network battle's connection task: keeps one WebSocket to the server open, says hello,
 /// sends the outbox in order, and turns the server's messages into the battle's state. Offline is
@@ -261,7 +262,7 @@ extension NetworkBattle {
             case .round, .roundPlace:
                 // Both clocks read together: the game moves the round's times from this moment,
                 // not from when it takes the event.
-                let (clock, now, toldAt) = session.withLock { ($0.clock, BatchClock.wallClockMs(), BatchClock.monotonicNow()) }
+                let (clock, now, toldAt) = session.withLock { ($0.clock, BatchClock.wallClockMs(), MonotonicClock.now()) }
                 if let event = GameEvent.round(message, clock: clock, localMs: now, toldAt: toldAt) { told(event) }
             case let .pong(serverMs):
                 let offset = session.withLock { session in

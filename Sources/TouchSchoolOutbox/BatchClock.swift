@@ -1,27 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import TouchSchoolCore
+import TouchSchoolStore
 
 /// The clocks a batch's span is measured by, for the client's games and the SSH server's alike.
 public enum BatchClock {
     /// When a batch of `changes` handed over at `nowMs` starts (`BattleRules.batchStartMs`), its
     /// first tap's time moved from the game's clock to the wall clock.
     package static func batchStartMs(after lastSubmitMs: Int64, _ changes: PendingChanges, nowMs: Int64) -> Int64 {
-        let firstTapMs = changes.firstTapAt.map { nowMs - monotonicNow().nanoseconds(since: $0) / 1_000_000 }
+        let firstTapMs = changes.firstTapAt.map { nowMs - MonotonicClock.now().nanoseconds(since: $0) / 1_000_000 }
         return BattleRules.batchStartMs(after: lastSubmitMs, firstTapMs: firstTapMs, taps: changes.scoreDeltas.values.reduce(0, +), nowMs: nowMs)
-    }
-
-    /// The monotonic clock of the game's `Instant`s (`MonotonicClock` of the terminal).
-    package static func monotonicNow() -> Instant {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Instant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
     }
 
     /// The wall clock in milliseconds, by which batches' spans are measured (also the SSH server's

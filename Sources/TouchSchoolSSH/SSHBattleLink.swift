@@ -5,6 +5,7 @@ import TouchSchoolOutbox
 import TouchSchoolCore
 import TouchSchoolLocalBattle
 import TouchSchoolProtocol
+import TouchSchoolStore
 
 /// An SSH player's game joined to the server's battle in process, as a play connection joins it
 /// (`Play/PlayConnection.swift`): the same admission (bans, devices per address), a hello
@@ -178,7 +179,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
             case .round, .roundPlace:
                 // The game runs in the server: its clock is the server's.
                 if let event = GameEvent.round(message, clock: ServerClock(), localMs: BatchClock.wallClockMs(),
-                                               toldAt: BatchClock.monotonicNow()) {
+                                               toldAt: MonotonicClock.now()) {
                     state.events.append(event)
                 }
             case .welcome, .pong:

@@ -5,6 +5,7 @@ import NIOCore
 import NIOSSH
 import TouchSchoolOutbox
 import TouchSchoolCore
+import TouchSchoolStore
 import TouchSchoolTerminal
 
 /// What every SSH session shares: the battle, the server's host key, the limits.

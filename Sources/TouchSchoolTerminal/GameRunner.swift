@@ -1,5 +1,6 @@
 import TouchSchoolCore
 import TouchSchoolLocalBattle
+import TouchSchoolStore
 import TouchSchoolView
 
 /// The frame loop: reads input, runs it through `update`, carries out the commands, and draws

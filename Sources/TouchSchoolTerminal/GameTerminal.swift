@@ -25,12 +25,3 @@ public protocol GameTerminal: AnyObject {
     /// closed connection, a server shutting down): the loop then saves and quits as on Ctrl-C.
     func takeEndRequest() -> Bool
 }
-
-/// The monotonic clock the core's `Instant`s come from.
-public enum MonotonicClock {
-    public static func now() -> Instant {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Instant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
-    }
-}

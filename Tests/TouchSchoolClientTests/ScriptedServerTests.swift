@@ -424,7 +424,7 @@ enum ScriptedReply: Sendable {
         for _ in 0..<500 where battle.shared.withLock({ $0.serverOffsetMs }) == 0 { try await Task.sleep(nanoseconds: 10_000_000) }
         let tappedAt = BatchClock.wallClockMs()
         battle.submit(PendingChanges(player: "p", scoreDeltas: ["S1": 3], playerTaps: 3, bestTapsPerSecond: 3,
-                                     firstTapAt: BatchClock.monotonicNow()))
+                                     firstTapAt: MonotonicClock.now()))
         for _ in 0..<500 where battle.waitingTaps > 0 || server.received.all.allSatisfy({ if case .taps = $0 { false } else { true } }) {
             try await Task.sleep(nanoseconds: 10_000_000)
         }

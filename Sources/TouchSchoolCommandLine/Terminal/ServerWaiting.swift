@@ -1,5 +1,6 @@
 import TouchSchoolCore
 import TouchSchoolCurses
+import TouchSchoolStore
 import TouchSchoolTerminal
 import TouchSchoolView
 

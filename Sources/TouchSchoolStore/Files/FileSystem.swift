@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TouchSchoolCore
 
 /// What one `stat` says about a version of a file. Every save replaces a file by rename, which
 /// gives it a new inode; inodes are reused, so size and modification time are compared too.
@@ -160,6 +161,18 @@ public struct FileSystem: Sendable {
     }
 }
 
+/// The monotonic clock the core's `Instant`s come from (the games', the stores' waits, a batch's span).
+public enum MonotonicClock {
+    public static func now() -> Instant { Instant(nanoseconds: nanoseconds()) }
+
+    /// Nanoseconds on a clock that never goes back.
+    public static func nanoseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}
+
 /// Time as the stores see it, passed in so that tests control it.
 public struct StoreClock: Sendable {
     /// Nanoseconds on a clock that never goes back.
@@ -179,11 +192,7 @@ public struct StoreClock: Sendable {
     static let lockPollNanoseconds: Int64 = 5_000_000
 
     public static let live = StoreClock(
-        monotonicNanoseconds: {
-            var time = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-        },
+        monotonicNanoseconds: MonotonicClock.nanoseconds,
         wallSeconds: { Int(time(nil)) },
         sleep: { nanoseconds in
             var remaining = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
