@@ -194,7 +194,7 @@ public enum TouchSchoolServer {
     static func serve(_ configuration: ServerConfiguration, store: any BattleStore, services: [any StoreService],
                       entrances: [any PlayEntrance], logger: Logger,
                       onListening: @escaping @Sendable (String, Int) -> Void) async throws {
-        let listening = ListeningFlag()
+        let listening = Flag()
         let running = try await Self.services(configuration, store: store, services: services, entrances: entrances, logger: logger) { host, port in
             listening.set()
             onListening(host, port)
@@ -215,9 +215,14 @@ public enum TouchSchoolServer {
             logger.notice("A second signal: exiting now")
             exit(Self.secondSignalStatus)
         }
+        // A shutdown cancelled at its bound says so and ends as one that outlived the cancellation
+        // too (status 1): whoever stops the server learns it did not end as it should.
+        let cutShort = Flag()
         let overdue = Task {
             var signals = await UnixSignalsSequence(trapping: .sigterm, .sigint).makeAsyncIterator()
-            guard await signals.next() != nil, (try? await Task.sleep(for: bound)) != nil else { return }
+            guard await signals.next() != nil, (try? await Task.sleep(for: configuration.maximumShutdown)) != nil else { return }
+            cutShort.set()
+            guard (try? await Task.sleep(for: Self.maximumCancellation)) != nil else { return }
             logger.error("The shutdown took longer than \(bound.components.seconds) s: exiting now (what was acknowledged is saved; what was not, its clients send again)")
             exit(Self.overdueStatus)
         }
@@ -225,7 +230,13 @@ public enum TouchSchoolServer {
             secondSignal.cancel()
             overdue.cancel()
         }
+        func endIfCutShort() {
+            guard cutShort.isSet else { return }
+            logger.error("The shutdown took longer than \(configuration.maximumShutdown.components.seconds) s and was cancelled (what was acknowledged is saved; what was not, its clients send again)")
+            exit(Self.overdueStatus)
+        }
         do {
+            defer { endIfCutShort() }
             try await ServiceGroup(configuration: group).run()
         } catch let error as ServerError {
             throw error // already in words
@@ -305,11 +316,13 @@ public enum TouchSchoolServer {
     static let maximumCancellation: Duration = .seconds(5)
     /// The exit status after a second signal: as a shell reports a process ended by SIGTERM.
     static let secondSignalStatus: Int32 = 128 + SIGTERM
-    /// The exit status of a shutdown that outlived its bound (`maximumShutdown` + `maximumCancellation`).
+    /// The exit status of a shutdown cancelled at `maximumShutdown`, or still running at its bound
+    /// (`maximumShutdown` + `maximumCancellation`).
     static let overdueStatus: Int32 = 1
 
-    /// Set once the HTTP server listens: a failure before is a failure to start.
-    final class ListeningFlag: Sendable {
+    /// Set once, read from anywhere: the HTTP server listens (a failure before is a failure to
+    /// start); the shutdown ran past its time and was cancelled.
+    final class Flag: Sendable {
         private let value = Mutex(false)
         var isSet: Bool { value.withLock { $0 } }
         func set() { value.withLock { $0 = true } }
