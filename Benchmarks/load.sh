@@ -18,6 +18,9 @@
 #                                                   window: its messages counted apart (issue 28)
 #   LOAD_KINDS="bare real real-tmpfs" Benchmarks/load.sh   # also ours with its data directory in
 #                                                   memory (/dev/shm): what the disk's syncs add
+#   LOAD_KINDS="bare real real-map" LOAD_STEPS="4000" Benchmarks/load.sh   # also ours with every
+#                                                   player's screen showing the map and a projector's
+#                                                   stream beside them (issue 50): the map's bytes
 #
 # Every run's raw result (one JSON object a line) is kept in $LOAD_RESULTS (default
 # /tmp/touchschool-load-results.jsonl).
@@ -50,9 +53,10 @@ BIN=$(swift build -c release --show-bin-path)
 # Ours with its data directory in memory: made fresh for each run, removed after it.
 MEMORY_DATA=
 trap '[ -n "$MEMORY_DATA" ] && rm -rf "$MEMORY_DATA"' EXIT
-run() { # kind (bare; real: protocol 2; real-v1: protocol 1; real-tmpfs: protocol 2, data in memory) server players
+run() { # kind (bare; real: protocol 2; real-v1: protocol 1; real-tmpfs: protocol 2, data in memory; real-map: protocol 2, every screen on the map) server players
     local line kind=${1%-*} protocol=2 data=()
     [ "$1" = real-v1 ] && protocol=1
+    [ "$1" = real-map ] && data=(--map)
     if [ "$1" = real-tmpfs ]; then
         MEMORY_DATA=$(mktemp -d /dev/shm/touchschool-load.XXXXXX)
         data=(--data-dir "$MEMORY_DATA")
@@ -96,7 +100,8 @@ python3 - "$RESULTS" <<'EOF'
 import json, sys
 from benchlib import figure as f
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
-by = {(r["kind"] + ("-v1" if r.get("protocol") == 1 else "") + ("-tmpfs" if r.get("dataInMemory") else ""), r["players"]): r for r in rows}
+by = {(r["kind"] + ("-v1" if r.get("protocol") == 1 else "") + ("-tmpfs" if r.get("dataInMemory") else "") + ("-map" if r.get("map") else ""), r["players"]): r
+      for r in rows}
 def ratio(ours, bare):
     return "—" if ours is None or bare is None or ours < 0 or bare <= 0 else f"{ours / bare:.1f}×"
 def lost(r):
@@ -113,7 +118,8 @@ print("| players | server | taps/s acked (offered) | ack p50 | ack p99 | tap→o
 print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
 counts = sorted({r["players"] for r in rows})
 for n in counts:
-    for kind, name in (("bare", "bare baseline"), ("real", "touchschool serve (views)"), ("real-tmpfs", "touchschool serve (views), data in memory"), ("real-v1", "touchschool serve, protocol 1")):
+    for kind, name in (("bare", "bare baseline"), ("real", "touchschool serve (views)"), ("real-tmpfs", "touchschool serve (views), data in memory"),
+                       ("real-map", "touchschool serve (views), every screen on the map"), ("real-v1", "touchschool serve, protocol 1")):
         r = by.get((kind, n))
         if not r: continue
         if r.get("lost", -1) < 0 and "tapsPerSecondAcked" not in r:
@@ -124,7 +130,7 @@ for n in counts:
               f"{f(r.get('viewsPerPlayerSecond',-1),2)} × {f(r.get('viewBytesMean',-1))} | {f(r.get('welcomeBytesMax',-1))} B"
               + (f" ({r['firstViewBytesMax']:,} B)" if r.get('firstViewBytesMax') else "") + " | "
               f"{f(r['kBPerConnection'],1)} | {f(r['generatorCores'],2)} | {f(r['othersCores'],2)} | {lost(r)} |")
-    for kind, name in (("real", "ratio ours / bare"), ("real-tmpfs", "ratio ours, data in memory / bare")):
+    for kind, name in (("real", "ratio ours / bare"), ("real-tmpfs", "ratio ours, data in memory / bare"), ("real-map", "ratio ours, on the map / bare")):
         b, o = by.get(("bare", n)), by.get((kind, n))
         if not (b and o and b.get("ackP99ms", -1) > 0 and o.get("ackP99ms", -1) > 0 and b.get("serverCPUusPerPlayerSecond")):
             continue
@@ -146,6 +152,12 @@ for r in rows:
     if r.get("round") and r.get("roundMessagesPerPlayerSecond", -1) >= 0:
         print(f"- {r['players']:,} players with a round running: {r['roundMessagesPerPlayerSecond']:.2f} round messages/s per player, "
               f"{r['roundBytesPerPlayerSecond']:.0f} B/s of {r['bytesPerPlayerSecondMean']/1024:.2f} KiB/s in all")
+for r in rows:
+    if r.get("map"):
+        print(f"- {r['players']:,} players, every screen on the map: {r['mapMessagesPerPlayerSecond']:.2f} map messages/s per player, "
+              f"{r['mapBytesPerPlayerSecond']:.0f} B/s of {r['bytesPerPlayerSecondMean']/1024:.2f} KiB/s in all (a player's budget: 2 KiB/s); "
+              f"a projector's stream: {r['streamMapBytesPerSecond']:.0f} B/s of map events ({r['streamMapEventsPerSecond']:.1f} a second) "
+              f"of {r['streamBytesPerSecond']/1024:.2f} KiB/s in all (its budget: 1.5 KiB/s)")
 held = [r["players"] for r in rows if r["kind"] == "real" and r.get("lost") == 0 and 0 < r.get("ackP99ms", -1) < 500]
 print()
 print(f"Most players held by touchschool serve (ack p99 < 500 ms, nothing lost): {max(held):,}" if held else

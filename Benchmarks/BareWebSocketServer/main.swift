@@ -140,7 +140,8 @@ playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, _ in
                     outbox.yield(MessageCoding.encodeAck(ack))
                 case .ping:
                     outbox.yield(MessageCoding.encode(.pong(nowMs: nil)))
-                case .watch:
+                case .watch, .showMap:
+                    // The baseline has no pages and no map: what a screen watches changes nothing here.
                     break
                 }
             }

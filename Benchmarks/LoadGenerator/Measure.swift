@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Monotonic nanoseconds.
 func nowNanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -266,5 +267,74 @@ struct PostgresStats {
         let parts = line.split(separator: " ").compactMap { UInt64($0) }
         guard parts.count == 2 else { return nil }
         return PostgresStats(commits: parts[0], rows: parts[1])
+    }
+}
+
+/// A board stream read on a thread of its own (`--map`: a projector beside the players): the
+/// bytes it receives in the run's window, and of those its `map` events' (`event: map` and its
+/// data line).
+final class BoardStreamReader: Sendable {
+    struct Counts { var bytes = 0, mapBytes = 0, mapEvents = 0 }
+    private let counts = Mutex(Counts())
+    private let done = Atomic<Bool>(false)
+    private let fd: Int32
+
+    private init(fd: Int32) { self.fd = fd }
+
+    static func start(port: Int, path: String, run: Run) -> BoardStreamReader? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".utf8)
+        guard connected == 0, request.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == request.count else {
+            close(fd)
+            return nil
+        }
+        let reader = BoardStreamReader(fd: fd)
+        Thread.detachNewThread { reader.read(run: run) }
+        return reader
+    }
+
+    private func read(run: Run) {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var line: [UInt8] = []
+        var inMapEvent = false
+        while !done.load(ordering: .relaxed) {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 { continue }
+            let inWindow = run.inWindow(nowNanos())
+            for byte in buffer[0..<count] {
+                line.append(byte)
+                guard byte == UInt8(ascii: "\n") else { continue }
+                let text = String(decoding: line, as: UTF8.self)
+                if text.hasPrefix("event: ") { inMapEvent = text == "event: map\n" }
+                if inWindow {
+                    counts.withLock { counts in
+                        counts.bytes += line.count
+                        if inMapEvent { counts.mapBytes += line.count }
+                        if inMapEvent, text.hasPrefix("data: ") { counts.mapEvents += 1 }
+                    }
+                }
+                if text == "\n" { inMapEvent = false }
+                line.removeAll(keepingCapacity: true)
+            }
+        }
+        close(fd)
+    }
+
+    /// Stops reading; what it read in the window.
+    func stop() -> Counts {
+        done.store(true, ordering: .relaxed)
+        shutdown(fd, Int32(SHUT_RDWR))
+        return counts.withLock { $0 }
     }
 }

@@ -100,7 +100,9 @@ final class PlayerHandler: ChannelInboundHandler {
         let welcomed = buffer.withUnsafeReadableBytes { raw in
             player.received(raw.bindMemory(to: UInt8.self), at: now, run: run)
         }
-        if welcomed { tap(at: .now() + .milliseconds(Int64.random(in: 0..<1000)), context: context) }
+        guard welcomed else { return }
+        if run.showsMap { send(#"{"type":"map","show":true}"#, context: context) }
+        tap(at: .now() + .milliseconds(Int64.random(in: 0..<1000)), context: context)
     }
 
     /// The next batch at `deadline` (the first at a random phase, so that the players' seconds do

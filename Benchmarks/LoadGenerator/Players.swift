@@ -23,7 +23,11 @@ final class Run: Sendable {
     /// (k + 1) × probeTaps (every tap is accepted, the totals start at 0).
     let probeSent = Mutex<[UInt64]>([])
 
-    init(players: Int, protocolVersion: Int, schoolIDs: [String], tapsPerBatch: UInt64) {
+    /// Every player shows the map once welcomed (`--map`).
+    let showsMap: Bool
+
+    init(players: Int, protocolVersion: Int, schoolIDs: [String], tapsPerBatch: UInt64, showsMap: Bool = false) {
+        self.showsMap = showsMap
         self.players = players
         self.protocolVersion = protocolVersion
         self.schoolIDs = schoolIDs
@@ -68,6 +72,9 @@ final class Player: Sendable {
         /// Of those, the round's messages (`round`, `roundPlace`).
         var roundsInWindow: UInt64 = 0
         var roundBytesInWindow: UInt64 = 0
+        /// Of those, the map's messages (`--map`).
+        var mapsInWindow: UInt64 = 0
+        var mapBytesInWindow: UInt64 = 0
         var welcomeBytes = 0
         /// The first view's text, in bytes (protocol 2: what a screen is sent right after the welcome).
         var firstViewBytes = 0
@@ -113,6 +120,10 @@ final class Player: Sendable {
                         state.roundsInWindow += 1
                         state.roundBytesInWindow += Self.frameBytes(size)
                     }
+                    if kind == .map {
+                        state.mapsInWindow += 1
+                        state.mapBytesInWindow += Self.frameBytes(size)
+                    }
                 }
                 if kind == .view, state.firstViewBytes == 0 { state.firstViewBytes = size }
             }
@@ -139,7 +150,7 @@ final class Player: Sendable {
             guard first else { return false }
             run.welcomed.add(1, ordering: .relaxed)
             return true
-        case .round:
+        case .round, .map:
             break
         case .other:
             state.withLock { $0.unexpected.append(String(decoding: UnsafeBufferPointer(rebasing: bytes.prefix(200)), as: UTF8.self)) }
@@ -232,7 +243,7 @@ final class Player: Sendable {
 /// Reads the server's messages without a JSON decoder: the keys are sorted, so the first key
 /// names the kind (`accepted`: ack, `scores`: board, `board`: welcome).
 enum Scan {
-    enum Kind { case ack, board, view, welcome, round, other }
+    enum Kind { case ack, board, view, welcome, round, map, other }
 
     static func kind(_ bytes: UnsafeBufferPointer<UInt8>) -> Kind {
         if starts(bytes, #"{"accepted":"#) { return .ack }
@@ -242,6 +253,8 @@ enum Scan {
         if starts(bytes, #"{"battle":"#) { return .welcome }
         // `round` and `roundPlace` both start with the player's count.
         if starts(bytes, #"{"count":"#) { return .round }
+        // The map's messages are written by hand, their type first.
+        if starts(bytes, #"{"type":"map""#) { return .map }
         return .other
     }
 

@@ -8,6 +8,10 @@
 //       --postgres URL --postgres-pid PID     (issue 10: instances on one PostgreSQL)
 //   LoadGenerator --kind real --server PATH/touchschool --players 1000 --round --round-readers 20
 //       (issue 48: the round's standings read beside the players; Benchmarks/round-readers.sh)
+//   LoadGenerator --kind real --server PATH/touchschool --players 4000 --map
+//       (issue 50: every player's screen shows the map, `{"type":"map","show":true}` after its
+//       welcome, and a projector's board stream reads beside them: the map's bytes per player and
+//       per stream)
 //
 // With --postgres, `--instances` servers share the database and the players are dealt to them
 // in turn (so the probe's watchers sit on other instances than the probe, mostly); PostgreSQL's
@@ -56,6 +60,8 @@ struct Options {
     /// half is the idle baseline of the same run (`ackP99msIdle` against `ackP99msReading`).
     var roundReaders = 0
     var readsPerSecond = 2.5
+    /// Every player shows the map, and one board stream (`GET /v1/board?count=10&map=1`, a projector showing the map) reads beside them.
+    var map = false
 
     static func parse() -> Options {
         var options = Options()
@@ -82,11 +88,12 @@ struct Options {
             case "--round": options.round = true
             case "--round-readers": options.roundReaders = max(0, Int(value(argument)) ?? 0)
             case "--reads-per-second": options.readsPerSecond = Double(value(argument)) ?? options.readsPerSecond
+            case "--map": options.map = true
             default: fail("unknown argument \(argument)")
             }
         }
         guard ["real", "bare"].contains(options.kind), !options.server.isEmpty else {
-            fail("usage: LoadGenerator --kind real|bare --server PATH [--players N] [--protocol 1|2] [--ramp N/s] [--duration S] [--settle S] [--official CSV] [--round [--round-readers N] [--reads-per-second R]]")
+            fail("usage: LoadGenerator --kind real|bare --server PATH [--players N] [--protocol 1|2] [--ramp N/s] [--duration S] [--settle S] [--official CSV] [--round [--round-readers N] [--reads-per-second R]] [--map]")
         }
         guard options.roundReaders == 0 || options.round, options.roundReaders <= 250, options.readsPerSecond > 0 else {
             fail("--round-readers needs --round, at most 250 readers (127.0.0.2 to 127.0.0.251), --reads-per-second above 0")
@@ -180,7 +187,9 @@ func serversWritten() -> UInt64 { servers.reduce(0) { $0 + (ProcFS.writtenBytes(
 func postgresCPU() -> UInt64 { options.postgresPID.map { ProcFS.treeCPUTicks(root: $0) } ?? 0 }
 
 let run = Run(players: options.players, protocolVersion: options.protocolVersion, schoolIDs: Array(schoolIDs.prefix(options.players)),
-              tapsPerBatch: options.taps)
+              tapsPerBatch: options.taps, showsMap: options.map)
+/// With --map: a projector's board stream, its map events counted in the window.
+let boardStream = options.map ? BoardStreamReader.start(port: server.port, path: "/v1/board?count=10&map=1", run: run) : nil
 let players = (0..<options.players).map { Player(index: $0) }
 
 // Ramp up: `ramp` players a second.
@@ -282,6 +291,7 @@ var otherLatencies: [UInt32] = []
 var bytesReceived: [Double] = []
 var viewsReceived: UInt64 = 0, viewBytesReceived: UInt64 = 0
 var roundsReceived: UInt64 = 0, roundBytesReceived: UInt64 = 0
+var mapsReceived: UInt64 = 0, mapBytesReceived: UInt64 = 0
 var welcomeBytes = 0, firstViewBytes = 0
 for player in players {
     player.state.withLock { state in
@@ -308,6 +318,8 @@ for player in players {
             viewBytesReceived += state.viewBytesInWindow
             roundsReceived += state.roundsInWindow
             roundBytesReceived += state.roundBytesInWindow
+            mapsReceived += state.mapsInWindow
+            mapBytesReceived += state.mapBytesInWindow
         }
     }
 }
@@ -420,6 +432,15 @@ if readers.count > 0 {
     }
 }
 let lost = unacked + duplicated + (tapsDifference == 0 ? 0 : 1) + run.failed.load(ordering: .relaxed) + (options.players - connected)
+if let boardStream {
+    let read = boardStream.stop()
+    result["map"] = true
+    result["mapMessagesPerPlayerSecond"] = bytesReceived.isEmpty ? -1 : Double(mapsReceived) / Double(bytesReceived.count) / windowSeconds
+    result["mapBytesPerPlayerSecond"] = bytesReceived.isEmpty ? -1 : Double(mapBytesReceived) / Double(bytesReceived.count) / windowSeconds
+    result["streamBytesPerSecond"] = Double(read.bytes) / windowSeconds
+    result["streamMapBytesPerSecond"] = Double(read.mapBytes) / windowSeconds
+    result["streamMapEventsPerSecond"] = Double(read.mapEvents) / windowSeconds
+}
 result["lost"] = lost
 if !unexpected.isEmpty { result["unexpected"] = Array(unexpected.prefix(3)) }
 if !failures.isEmpty { result["failures"] = Array(failures.prefix(3)) }

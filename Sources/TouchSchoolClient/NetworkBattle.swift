@@ -47,6 +47,11 @@ public final class NetworkBattle: BattleConnection {
         var catalogETag: String?
         /// The page the game watches: sent on every connection, since a server forgets it.
         var watching: PageWatch?
+        /// Whether the game shows the map: sent on every connection after the page watched.
+        var showsMap = false
+        /// The catalog changed while the map shows: it is asked for again, so that the server
+        /// tells it whole in the grid the game now has (what it told before was of another).
+        var mapAskAgain = false
         var generation = 0
         var events: [GameEvent] = []
         /// Wall-clock end of the last span handed over: the next batch's start.
@@ -167,6 +172,10 @@ public final class NetworkBattle: BattleConnection {
 
     public func watch(_ page: PageWatch?) {
         shared.withLock { $0.watching = page }
+    }
+
+    public func showMap(_ shows: Bool) {
+        shared.withLock { $0.showsMap = shows }
     }
 
     public func takeEvents() -> [GameEvent] {
@@ -317,6 +326,19 @@ public final class NetworkBattle: BattleConnection {
         }
     }
 
+    /// A `map` message of the grid of `catalog` (as the connection's last naming one said): handed
+    /// to the game only when it is of the catalog the game has (a server that moved to another
+    /// catalog numbers its cells otherwise until the game has that one too).
+    func mapReported(_ report: MapReport, catalog: String?) {
+        queue.async { [self] in
+            shared.withLock { state in
+                guard let catalog, let known = state.catalogETag, Self.entityTag(catalog) == Self.entityTag(known) else { return }
+                state.events.append(.mapReported(report, catalogGeneration: state.generation))
+            }
+            wake()
+        }
+    }
+
     /// The round or my place in it: the game takes it as it comes.
     func told(_ event: GameEvent) {
         queue.async { [self] in
@@ -337,6 +359,7 @@ public final class NetworkBattle: BattleConnection {
                 state.events.append(.catalogReplaced(CatalogReplacement(generation: state.generation, catalog: catalog, saved: saved)))
                 // The game forgets views by position in the old catalog: the last ones, in the new.
                 state.events += state.mirror.views(in: catalog).map { .viewed($0, catalogGeneration: state.generation) }
+                state.mapAskAgain = state.showsMap
                 state.changed = true
             }
             wake()

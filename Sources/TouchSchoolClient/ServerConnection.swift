@@ -104,6 +104,10 @@ extension NetworkBattle {
         var sentUpTo: UInt64?
         /// The page this connection asked for (a new one watches none).
         var watchSent: PageWatch?
+        /// Whether this connection asked for the map (a new one asks for none).
+        var mapSent = false
+        /// The catalog of the map's grid, as this connection's last `map` message naming one said.
+        var mapCatalog: String?
         /// A welcome of this battle arrived before the handshake deadline: the connection is
         /// kept however long the welcome takes to handle (the outbox's renumbering is saved).
         var welcoming = false
@@ -264,6 +268,12 @@ extension NetworkBattle {
                 // not from when it takes the event.
                 let (clock, now, toldAt) = session.withLock { ($0.clock, BatchClock.wallClockMs(), MonotonicClock.now()) }
                 if let event = GameEvent.round(message, clock: clock, localMs: now, toldAt: toldAt) { told(event) }
+            case let .map(report):
+                let catalog = session.withLock { session in
+                    if let named = report.catalog { session.mapCatalog = named }
+                    return session.mapCatalog
+                }
+                mapReported(report, catalog: catalog)
             case let .pong(serverMs):
                 let offset = session.withLock { session in
                     session.clock.ponged(serverMs: serverMs, atMs: BatchClock.wallClockMs())
@@ -287,10 +297,23 @@ extension NetworkBattle {
             let (sentUpTo, lastHeard) = session.withLock { ($0.sentUpTo, $0.lastHeard) }
             if Date().timeIntervalSince(lastHeard) > Self.silenceSeconds { return } // a dead connection
             guard let sentUpTo else { continue }
-            let (batches, watching) = shared.withLock { ($0.outbox.batches.filter { $0.seq > sentUpTo }, $0.watching) }
+            let (batches, watching, showsMap, askAgain) = shared.withLock { state in
+                defer { state.mapAskAgain = false }
+                return (state.outbox.batches.filter { $0.seq > sentUpTo }, state.watching, state.showsMap, state.mapAskAgain)
+            }
             if watching != session.withLock({ $0.watchSent }) {
                 try await outbound.write(.text(MessageCoding.encode(.watch(Watch(watching)))))
                 session.withLock { $0.watchSent = watching }
+                lastSent = Date()
+            }
+            if askAgain, session.withLock({ $0.mapSent }) {
+                try await outbound.write(.text(MessageCoding.encode(.showMap(false))))
+                session.withLock { $0.mapSent = false }
+            }
+            // After the watch: the server takes a watch to mean the map is not shown.
+            if showsMap != session.withLock({ $0.mapSent }) {
+                try await outbound.write(.text(MessageCoding.encode(.showMap(showsMap))))
+                session.withLock { $0.mapSent = showsMap }
                 lastSent = Date()
             }
             for batch in batches {

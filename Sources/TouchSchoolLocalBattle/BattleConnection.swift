@@ -10,6 +10,9 @@ public protocol BattleConnection: AnyObject, Sendable {
     /// Playing on a server: asks it for the rows of this page of a league as they change (answered
     /// with `.viewed` events), instead of the page asked for before; nil for none.
     func watch(_ page: PageWatch?)
+    /// Playing on a server: asks it for the map's glow from now (answered with `.mapReported`
+    /// events), or no longer. Asked after any `watch` of the same turn, and kept in that order.
+    func showMap(_ shows: Bool)
     /// The events that arrived since the last call, in order.
     func takeEvents() -> [GameEvent]
     /// Calls `wake` whenever events arrive from now on (from the thread they arrive on), so that a

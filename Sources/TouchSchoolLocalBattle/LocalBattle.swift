@@ -59,6 +59,9 @@ public final class LocalBattle: BattleConnection {
     /// Never asked (`GameState.isOnServer` is false): a local game ranks from the whole board it holds.
     public func watch(_ page: PageWatch?) {}
 
+    /// Never asked either: a local game's map glows with the taps of the whole board it holds.
+    public func showMap(_ shows: Bool) {}
+
     public func takeEvents() -> [GameEvent] {
         answers.withLock { events in
             defer { events.removeAll(keepingCapacity: true) }

@@ -40,6 +40,9 @@ public enum ClientMessage: Equatable, Sendable {
     case ping
     /// The page of a league the screen shows (protocol 2).
     case watch(Watch)
+    /// Whether the screen shows the map of the schools (on the wire `{"type":"map","show":true}`):
+    /// the server sends `map` messages only while it does, and no page then (the map takes its place).
+    case showMap(Bool)
 }
 
 /// What a server sends.
@@ -54,6 +57,8 @@ public enum ServerMessage: Equatable, Sendable {
     case round(RoundMessage)
     /// This player's place in the round, when it changed.
     case roundPlace(RoundStanding)
+    /// The map's glow, while the screen shows it (docs/protocol.md, "The map"; sent by `MapNews`).
+    case map(MapReport)
     /// The answer to `ping`, with the server's clock then (milliseconds since 1970), from which a
     /// client measures its offset to the server's clock: every screen shows a round's countdown
     /// by the server's clock. Nil from a server that does not tell it.
@@ -264,8 +269,8 @@ extension ServerRefusal {
 // MARK: - Encoding
 
 extension ClientMessage: Codable {
-    private enum Kind: String, Codable { case hello, taps, ping, watch }
-    private enum Keys: String, CodingKey { case type }
+    private enum Kind: String, Codable { case hello, taps, ping, watch, map }
+    private enum Keys: String, CodingKey { case type, show }
 
     public init(from decoder: any Decoder) throws {
         switch try decoder.container(keyedBy: Keys.self).decode(Kind.self, forKey: .type) {
@@ -273,6 +278,7 @@ extension ClientMessage: Codable {
         case .taps: self = .taps(try TapBatch(from: decoder))
         case .ping: self = .ping
         case .watch: self = .watch(try Watch(from: decoder))
+        case .map: self = .showMap(try decoder.container(keyedBy: Keys.self).decode(Bool.self, forKey: .show))
         }
     }
 
@@ -283,13 +289,15 @@ extension ClientMessage: Codable {
         case let .taps(batch): try container.encode(Kind.taps, forKey: .type); try batch.encode(to: encoder)
         case .ping: try container.encode(Kind.ping, forKey: .type)
         case let .watch(watch): try container.encode(Kind.watch, forKey: .type); try watch.encode(to: encoder)
+        case let .showMap(show): try container.encode(Kind.map, forKey: .type); try container.encode(show, forKey: .show)
         }
     }
 }
 
 extension ServerMessage: Codable {
-    private enum Kind: String, Codable { case welcome, ack, view, page, round, roundPlace, pong, error }
+    private enum Kind: String, Codable { case welcome, ack, view, page, round, roundPlace, pong, error, map }
     private enum Keys: String, CodingKey { case type, nowMs }
+    private enum MapKeys: String, CodingKey { case catalog, marks, mine, cells, whole }
 
     public init(from decoder: any Decoder) throws {
         switch try decoder.container(keyedBy: Keys.self).decode(Kind.self, forKey: .type) {
@@ -301,6 +309,17 @@ extension ServerMessage: Codable {
         case .roundPlace: self = .roundPlace(try RoundStanding(from: decoder))
         case .pong: self = .pong(nowMs: try decoder.container(keyedBy: Keys.self).decodeIfPresent(Int64.self, forKey: .nowMs))
         case .error: self = .error(try ProtocolError(from: decoder))
+        case .map:
+            let container = try decoder.container(keyedBy: MapKeys.self)
+            let text = try container.decode(String.self, forKey: .cells)
+            guard let cells = MapCellCode.decode(text) else {
+                throw DecodingError.dataCorruptedError(forKey: .cells, in: container, debugDescription: "cells is not base64url in threes")
+            }
+            self = .map(MapReport(catalog: try container.decodeIfPresent(String.self, forKey: .catalog),
+                                  marks: try container.decode([Int].self, forKey: .marks),
+                                  mine: try container.decodeIfPresent(Int.self, forKey: .mine),
+                                  cells: cells.map { MapCellGlow(cell: $0.cell, glow: $0.glow) },
+                                  whole: try container.decodeIfPresent(Bool.self, forKey: .whole) ?? false))
         }
     }
 
@@ -317,6 +336,16 @@ extension ServerMessage: Codable {
             try container.encode(Kind.pong, forKey: .type)
             try container.encodeIfPresent(nowMs, forKey: .nowMs)
         case let .error(error): try container.encode(Kind.error, forKey: .type); try error.encode(to: encoder)
+        case let .map(report):
+            try container.encode(Kind.map, forKey: .type)
+            var fields = encoder.container(keyedBy: MapKeys.self)
+            try fields.encodeIfPresent(report.catalog, forKey: .catalog)
+            try fields.encode(report.marks, forKey: .marks)
+            try fields.encodeIfPresent(report.mine, forKey: .mine)
+            var cells: [UInt8] = []
+            for change in report.cells { MapCellCode.append(cell: change.cell, glow: change.glow, to: &cells) }
+            try fields.encode(String(decoding: cells, as: UTF8.self), forKey: .cells)
+            if report.whole { try fields.encode(true, forKey: .whole) }
         }
     }
 }

@@ -146,3 +146,28 @@ public struct PageMessage: Codable, Equatable, Sendable {
         self.rows = rows
     }
 }
+
+/// `GET /v1/map`: the catalog's schools on the map's fixed grid (`MapGrid`), for a screen that
+/// shows the map; asked once per catalog (the `map` message names the catalog it is of).
+public struct MapGridAnswer: Codable, Equatable, Sendable {
+    /// The catalog's entity tag, without its quotes.
+    public var catalog: String
+    public var columns: Int
+    public var rows: Int
+    /// The provinces as the catalog names them; a cell names one by its index.
+    public var provinces: [String]
+    /// `MapGrid.encodedCells`.
+    public var cells: String
+    /// The starter list, which has no coordinates: each school is at its province's seat, and the
+    /// screen says that the full map comes with `touchschool import`.
+    public var starter: Bool
+
+    public init(catalog: String, columns: Int, rows: Int, provinces: [String], cells: String, starter: Bool) {
+        self.starter = starter
+        self.catalog = catalog
+        self.columns = columns
+        self.rows = rows
+        self.provinces = provinces
+        self.cells = cells
+    }
+}

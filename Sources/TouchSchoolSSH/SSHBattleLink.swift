@@ -21,6 +21,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
     let player: String
     let address: String
     let catalog: Catalog
+    /// `catalog`'s entity tag: the hall's map messages of another catalog's grid are not the game's.
+    let catalogTag: String
     private let id: ConnectionID
     /// The batches and watches on their way to the battle, in order.
     private let sending: AsyncStream<Request>
@@ -35,6 +37,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
     private enum Request {
         case batch(TapBatch)
         case watch(BoardViewKey?)
+        case showMap(Bool)
     }
 
     private struct State {
@@ -50,6 +53,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
         var lost: SSHParting?
         /// The game left the battle itself (`leave`): the end of the battle's messages is not a loss.
         var left = false
+        /// The catalog of the map's grid, as the hall's last `map` message naming one said.
+        var mapCatalog: String?
     }
 
     /// How long quitting waits for the server to acknowledge the last taps.
@@ -82,9 +87,9 @@ final class SSHBattleLink: BattleConnection, Sendable {
             await battle.disconnect(id)
             return .refused(.error(error))
         }
-        let catalog = await battle.catalog.catalog
-        let link = SSHBattleLink(battle: battle, id: id, device: device, player: player, address: address, catalog: catalog,
-                                 welcome: welcome)
+        let resource = await battle.catalog
+        let link = SSHBattleLink(battle: battle, id: id, device: device, player: player, address: address, catalog: resource.catalog,
+                                 catalogTag: resource.etag, welcome: welcome)
         // What the welcome brought with it (the round) comes before anything the queue holds.
         for text in afterWelcome {
             if let decoded = try? MessageCoding.decodeServer(text) { link.receive(decoded) }
@@ -94,13 +99,14 @@ final class SSHBattleLink: BattleConnection, Sendable {
     }
 
     private init(battle: BattleHallRuntime, id: ConnectionID, device: String, player: String, address: String, catalog: Catalog,
-                 welcome: Welcome) {
+                 catalogTag: String, welcome: Welcome) {
         self.battle = battle
         self.id = id
         self.device = device
         self.player = player
         self.address = address
         self.catalog = catalog
+        self.catalogTag = catalogTag.filter { $0 != "\"" }
         var outbox = Outbox()
         outbox.serverApplied(upTo: welcome.lastSeq)
         var mirror = BoardMirror()
@@ -131,6 +137,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
                                                       address: address, network: network, client: .ssh))
                 case let .watch(key):
                     await battle.watch(id, key)
+                case let .showMap(shows):
+                    await battle.showMap(id, shows)
                 }
             }
             // Only once every batch handed over is with the battle: it takes none from a
@@ -182,6 +190,9 @@ final class SSHBattleLink: BattleConnection, Sendable {
                                                toldAt: MonotonicClock.now()) {
                     state.events.append(event)
                 }
+            case let .map(report):
+                if let named = report.catalog { state.mapCatalog = named }
+                if state.mapCatalog == catalogTag { state.events.append(.mapReported(report, catalogGeneration: 0)) }
             case .welcome, .pong:
                 break
             }
@@ -218,6 +229,11 @@ final class SSHBattleLink: BattleConnection, Sendable {
     func watch(_ page: PageWatch?) {
         let bounded = Watch(page)
         requests.yield(.watch(page.map { .page($0.league, places: bounded.from..<(bounded.from + bounded.count)) }))
+    }
+
+    /// In line after the watches, as a play connection's messages are.
+    func showMap(_ shows: Bool) {
+        requests.yield(.showMap(shows))
     }
 
     func takeEvents() -> [GameEvent] {

@@ -131,6 +131,8 @@ public struct GameRunner<Terminal: GameTerminal> {
                 battle.submit(changes)
             case let .watch(page):
                 battle.watch(page)
+            case let .showMap(shows):
+                battle.showMap(shows)
             case .quit:
                 isFinished = true
             }

@@ -9,6 +9,16 @@ import { view } from '../../Sources/TouchSchoolServer/Page/Web/view.js';
 
 const VOID = new Set(['meta', 'link', 'img', 'input', 'br']);
 
+/** What a canvas was drawn: its circles filled or stroked, each {x, y, radius, fill} or {…, stroke}. */
+class Drawing {
+  constructor() { this.shapes = []; this.fillStyle = ''; this.strokeStyle = ''; this.lineWidth = 1; this.path = null; }
+  clearRect() { this.shapes = []; }
+  beginPath() { this.path = null; }
+  arc(x, y, radius) { this.path = { x, y, radius }; }
+  fill() { this.shapes.push({ ...this.path, fill: this.fillStyle }); }
+  stroke() { this.shapes.push({ ...this.path, stroke: this.strokeStyle }); }
+}
+
 class Element {
   constructor(tag, attributes = {}) {
     this.tagName = tag.toUpperCase();
@@ -63,6 +73,8 @@ class Element {
   showModal() { this.open = true; }
   close() { this.open = false; }
   getBoundingClientRect() { return { left: 0, top: 0, width: 400, height: 300, bottom: 300, right: 400 }; }
+  /** A canvas's 2D context that keeps what was drawn since it was last cleared (`Drawing`). */
+  getContext() { return (this.drawing ||= new Drawing()); }
   matches(selector) {
     if (selector.startsWith('#')) return this.id === selector.slice(1);
     if (selector.startsWith('.')) return this.classList.contains(selector.slice(1));

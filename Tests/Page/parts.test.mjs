@@ -69,3 +69,17 @@ test('every module of the page is preloaded by index.html and kept by the servic
   const kept = [...source('sw.js').match(/const FILES = \[([^\]]*)\]/)[1].matchAll(/'([^']+)'/g)].map(([, path]) => path);
   assert.deepEqual(kept.filter((path) => path.endsWith('.js')).sort(), ['/main.js', ...modules].sort());
 });
+
+test('every effect a part asks for has its runner in main.js', () => {
+  const run = source('main.js').match(/const run = \{([\s\S]*?)\n\};/)[1];
+  const runners = new Set([...run.matchAll(/(\w+)(?=\s*[:,]|\s*$)/gm)].map(([, name]) => name));
+  const asked = new Set();
+  for (const part of PARTS) {
+    // The effects pushed, first or after another: not the messages they carry (`send`'s, `after`'s).
+    for (const [, pushed] of source(`update/${part}`).matchAll(/fx\.push\((\{ type: [^;]*)\);/g)) {
+      for (const [, type] of pushed.matchAll(/(?:^|\}, )\{ type: '(\w+)'/g)) asked.add(type);
+    }
+  }
+  assert.ok(asked.size > 10, `only ${asked.size} effects found: the pattern no longer matches the parts`);
+  assert.deepEqual([...asked].filter((type) => !runners.has(type)).sort(), []);
+});

@@ -35,6 +35,9 @@ const MESSAGES = {
   roundsList: { rounds: [] }, showRound: { id: 4 }, roundDetail: { answer: { round: ROUND, players: [], schools: [] } }, roundsFailed: {},
   archiveBack: {}, closeRounds: {}, hashChanged: { hash: '#admin=token' }, startRound: { seconds: 30, title: ' 1반 ' }, stopRound: {},
   adminAnswer: { ok: false, status: 409, error: 'a round is on' },
+  mapEvent: { message: { type: 'map', catalog: 'c', marks: [5], cells: 'AAH', whole: true } },
+  mapLoaded: { answer: { catalog: 'c', columns: 4, rows: 3, provinces: ['서울특별시'], cells: 'BA.JBA', starter: true } },
+  mapFailed: {}, mapRetry: {}, toggleMap: {},
 };
 
 function run(state, ...messages) {

@@ -203,7 +203,7 @@ const ranked = (from, count, played) => Array.from({ length: count }, (_, i) => 
 
 test('the projector streams a page of ten rows and one more, which says whether a next page has taps', () => {
   const [started, effects] = run(initialState({ projector: true, join: 'http://10.0.0.5:8080/' }), [{ type: 'start' }]);
-  assert.deepEqual(effects.filter((e) => e.type === 'watchBoard'), [{ type: 'watchBoard', url: '/v1/board?count=11&from=0' }]);
+  assert.deepEqual(effects.filter((e) => e.type === 'watchBoard'), [{ type: 'watchBoard', url: '/v1/board?count=11&from=0&map=1' }]);
   assert.equal(started.stream, 'connecting');
   const [first] = projector(0, ranked(0, 11, 25), started);
   assert.equal(first.stream, 'live');
@@ -211,7 +211,7 @@ test('the projector streams a page of ten rows and one more, which says whether 
   assert.deepEqual(projectorPosition(first), { page: 1, pages: null }, 'how many pages, not known yet');
   const [second, turned] = run(first, [{ type: 'pageTick' }]);
   assert.equal(second.projectorPage, 1);
-  assert.deepEqual(turned, [{ type: 'watchBoard', url: '/v1/board?count=11&from=10' }]);
+  assert.deepEqual(turned, [{ type: 'watchBoard', url: '/v1/board?count=11&from=10&map=1' }]);
   assert.equal(second.stream, 'live', 'the last page stays shown until the next comes');
   const [third] = projector(20, ranked(20, 11, 25), run(second, [{ type: 'boardPage', page: { type: 'page', version: 1, league: {}, from: 10, size: 500, rows: ranked(10, 11, 25) } }],
                                                     [{ type: 'pageTick' }])[0]);
@@ -219,7 +219,7 @@ test('the projector streams a page of ten rows and one more, which says whether 
   assert.deepEqual(projectorPosition(third), { page: 3, pages: 3 }, 'the first school without a tap tells how many have');
   const [back, again] = run(third, [{ type: 'pageTick' }]);
   assert.equal(back.projectorPage, 0);
-  assert.deepEqual(again, [{ type: 'watchBoard', url: '/v1/board?count=11&from=0' }]);
+  assert.deepEqual(again, [{ type: 'watchBoard', url: '/v1/board?count=11&from=0&map=1' }]);
   assert.deepEqual(projectorPosition(projector(0, ranked(0, 11, 25), back)[0]), { page: 1, pages: 3 });
 });
 
@@ -230,7 +230,7 @@ test('the projector with a single page stays on it; a league chosen starts again
   const [turned] = run(projector(0, ranked(0, 11, 40))[0], [{ type: 'pageTick' }]);
   const [high, effects] = run(turned, [{ type: 'league', level: 'high', province: '' }]);
   assert.equal(high.projectorPage, 0);
-  assert.deepEqual(effects, [{ type: 'watchBoard', url: '/v1/board?count=11&from=0&level=high' }]);
+  assert.deepEqual(effects, [{ type: 'watchBoard', url: '/v1/board?count=11&from=0&level=high&map=1' }]);
   assert.equal(high.projectorPages, 0, 'nothing known of the new league');
 });
 
@@ -275,7 +275,7 @@ test('the page stream closed is asked again in 10 s', () => {
   const [closed, effects] = run(live, [{ type: 'boardError', closed: true }]);
   assert.equal(closed.stream, 'none');
   assert.deepEqual(effects, [{ type: 'after', name: 'boardRetry', ms: 10000, message: { type: 'watchAgain' } }]);
-  assert.deepEqual(run(closed, [{ type: 'watchAgain' }])[1], [{ type: 'watchBoard', url: '/v1/board?count=11&from=0' }]);
+  assert.deepEqual(run(closed, [{ type: 'watchAgain' }])[1], [{ type: 'watchBoard', url: '/v1/board?count=11&from=0&map=1' }]);
   assert.equal(run(live, [{ type: 'boardError', closed: false }])[0].stream, 'connecting');
 });
 

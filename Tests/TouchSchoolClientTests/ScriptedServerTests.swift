@@ -34,8 +34,10 @@ final class ScriptedServer: Sendable {
         }
     }
 
-    /// - Parameter catalog: served at `GET /v1/catalog` with its ETag, when given.
-    init(catalog: (bytes: [UInt8], etag: String)? = nil, script: @escaping Script) async throws {
+    /// - Parameter catalog: served at `GET /v1/catalog` with its ETag, when given, once
+    ///   `beforeCatalog` has returned.
+    init(catalog: (bytes: [UInt8], etag: String)? = nil, beforeCatalog: @escaping @Sendable () async -> Void = {},
+         script: @escaping Script) async throws {
         let received = Log()
         self.received = received
         let router = Router(context: Context.self)
@@ -58,6 +60,7 @@ final class ScriptedServer: Sendable {
         let http = Router()
         if let catalog {
             http.get("/v1/catalog") { request, _ -> Response in
+                await beforeCatalog()
                 if request.headers[.ifNoneMatch] == catalog.etag { return Response(status: .notModified, headers: [.eTag: catalog.etag]) }
                 return Response(status: .ok, headers: [.eTag: catalog.etag], body: .init(byteBuffer: ByteBuffer(bytes: catalog.bytes)))
             }
@@ -149,7 +152,7 @@ enum ScriptedReply: Sendable {
                         .send(Self.view(total: 1000 + batch.seq))]
             case .ping:
                 return [.send(.pong(nowMs: nil))]
-            case .watch:
+            case .watch, .showMap:
                 return []
             }
         }
@@ -190,7 +193,7 @@ enum ScriptedReply: Sendable {
                 return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: 0, refused: batch.totalTaps, player: Self.me, banned: true)))]
             case .ping:
                 return [.send(.pong(nowMs: nil))]
-            case .watch:
+            case .watch, .showMap:
                 return []
             }
         }
@@ -231,7 +234,7 @@ enum ScriptedReply: Sendable {
                                                     player: PlayerState(schoolID: "S1", taps: batch.totalTaps, bestTapsPerSecond: 3))))]
             case .ping:
                 return [.send(.pong(nowMs: nil))]
-            case .watch:
+            case .watch, .showMap:
                 return []
             }
         }
@@ -309,7 +312,7 @@ enum ScriptedReply: Sendable {
                 // The third watch (the page again) ends the first connection.
                 if watches.withLock({ count in count += 1; return count == 3 }) { return [.close(CloseCode.goingAway)] }
                 return watch.league == nil ? [] : [.send(.page(page))]
-            case .taps, .ping:
+            case .taps, .ping, .showMap:
                 return []
             }
         }
@@ -369,7 +372,7 @@ enum ScriptedReply: Sendable {
                     replies.append(.send(.roundPlace(RoundStanding(id: 9, place: 1, count: 4, players: 2, final: false))))
                 }
                 return replies
-            case .taps, .watch:
+            case .taps, .watch, .showMap:
                 return []
             }
         }
@@ -411,7 +414,7 @@ enum ScriptedReply: Sendable {
                 return [.send(.pong(nowMs: BatchClock.wallClockMs() + ahead))]
             case let .taps(batch):
                 return [.send(.ack(Acknowledgement(seq: batch.seq, accepted: batch.totalTaps, refused: 0, player: Self.me)))]
-            case .watch:
+            case .watch, .showMap:
                 return []
             }
         }
@@ -434,6 +437,89 @@ enum ScriptedReply: Sendable {
         #expect(batch.endMs >= tappedAt + ahead - error && batch.endMs <= after + ahead + error,
                 "claimed \(batch.endMs - tappedAt) ms after the tap by this machine's clock, the server's \(ahead) ms ahead (±\(error))")
         #expect(batch.startMs <= batch.endMs && batch.startMs >= tappedAt + ahead - error)
+        _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
+    }
+    /// Issue 50: the game asks for the map after the page it lets go of (the server takes any
+    /// watch to mean the map is not shown), again on every connection while it shows it, and
+    /// no longer when it goes; the server's `map` messages come to it as events, but those of
+    /// another catalog's grid (a server that moved on), whose cells are others.
+    @Test func theGameAsksForTheMapAfterItsWatchOnEveryConnectionAndTakesItsGlow() async throws {
+        let mine = MapReport(catalog: "c", marks: [3], mine: 3, cells: [MapCellGlow(cell: 5, glow: 2)], whole: true)
+        let other = MapReport(catalog: "z", marks: [7], cells: [MapCellGlow(cell: 9, glow: 3)], whole: true)
+        let later = MapReport(marks: [7], cells: [MapCellGlow(cell: 1, glow: 1)])
+        let again = MapReport(catalog: "\"c\"", marks: [3], cells: [MapCellGlow(cell: 4, glow: 1)], whole: true)
+        let shown = Mutex(0)
+        let server = try await ScriptedServer { message in
+            switch message {
+            case .hello:
+                return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, player: Self.me, catalog: "\"c\"")))]
+            case .showMap(true):
+                // The first connection tells the map and ends; the second, of another grid first.
+                if shown.withLock({ count in count += 1; return count == 1 }) { return [.send(.map(mine)), .close(CloseCode.goingAway)] }
+                return [.send(.map(other)), .send(.map(later)), .send(.map(again))]
+            case .taps, .ping, .watch, .showMap:
+                return []
+            }
+        }
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (battle, _) = battle(on: server.port, in: directory)
+        battle.start()
+        _ = try await collect(battle) { $0.contains(.connectionChanged(.online)) }
+        let page = PageWatch(league: .national, places: 0..<20)
+        battle.watch(page)
+        for _ in 0..<500 where !server.received.all.contains(where: { if case .watch = $0 { true } else { false } }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // As the game's commands come: the page let go of, then the map.
+        battle.watch(nil)
+        battle.showMap(true)
+        let events = try await collect(battle) { $0.filter { if case .mapReported = $0 { true } else { false } }.count >= 2 }
+        #expect(events.compactMap { if case let .mapReported(report, generation) = $0 { generation == 0 ? report : nil } else { nil } }
+                == [mine, again], "\(events)")
+        battle.showMap(false)
+        func asked() -> [ClientMessage] { server.received.all.filter { if case .watch = $0 { true } else if case .showMap = $0 { true } else { false } } }
+        for _ in 0..<500 where asked().count < 5 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(asked() == [.watch(Watch(page)), .watch(Watch(nil)), .showMap(true), .showMap(true), .showMap(false)], "\(server.received.all)")
+        _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
+    }
+    /// A server that serves another catalog than the game's: its map is of that catalog's grid,
+    /// not taken until the game has the catalog; then the game asks for the map again and the
+    /// server's new sweep comes in the new catalog's generation.
+    @Test func aMapOfAnotherCatalogWaitsForItAndIsAskedForAgain() async throws {
+        let newer = Catalog(schools: Self.catalog.schools + [
+            School(id: "S3", name: "경기고등학교", level: .high, province: "서울특별시", district: "강남구", address: ""),
+        ], source: .official(edition: "2026-03-20"))
+        let report = MapReport(catalog: "d", marks: [2], cells: [MapCellGlow(cell: 2, glow: 1)], whole: true)
+        // The catalog comes only after the first map message (and a moment for the game to read it).
+        let told = Mutex(false)
+        let beforeCatalog: @Sendable () async -> Void = {
+            while !told.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+        let server = try await ScriptedServer(catalog: (CatalogFile.encode(newer), "\"d\""), beforeCatalog: beforeCatalog) { message in
+            switch message {
+            case .hello: return [.send(.welcome(Welcome(battle: Self.battleID, lastSeq: 0, player: Self.me, catalog: "\"d\"")))]
+            case .showMap(true):
+                defer { told.withLock { $0 = true } }
+                return [.send(.map(report))]
+            case .taps, .ping, .watch, .showMap: return []
+            }
+        }
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (battle, _) = battle(on: server.port, in: directory)
+        // Shown from the start: asked for once the connection is welcomed, before the new catalog comes.
+        battle.showMap(true)
+        battle.start()
+        let events = try await collect(battle) { $0.contains { if case .mapReported = $0 { true } else { false } } }
+        #expect(events.compactMap { if case let .mapReported(report, generation) = $0 { [generation: report] } else { nil } } == [[1: report]],
+                "\(events)")
+        #expect(events.contains { if case let .catalogReplaced(replacement) = $0 { replacement.generation == 1 } else { false } })
+        let asked = server.received.all.filter { if case .showMap = $0 { true } else { false } }
+        #expect(asked == [.showMap(true), .showMap(false), .showMap(true)], "\(server.received.all)")
         _ = battle.finish(timeoutNanoseconds: 1_000_000_000)
     }
 }

@@ -157,17 +157,6 @@ import TouchSchoolTestSupport
         #expect(game.ranking.tab == .table)
     }
 
-    @Test func onAServerTheMapWatchesTheLeaguesTopForItsLeaders() {
-        var game = Self.game()
-        _ = update(&game, .connectionChanged(.online), now: .milliseconds(0))
-        let table = update(&game, .key(.tab), now: .milliseconds(0))
-        #expect(table == [.watch(PageWatch(league: .national, places: 0..<game.layout.rankingList.height))])
-        #expect(update(&game, .key(.character("v")), now: .milliseconds(0)) == [.watch(PageWatch(league: .national, places: 0..<GameState.mapLeaders))])
-        #expect(update(&game, .key(.right), now: .milliseconds(0)) == [.watch(PageWatch(league: .level(.high), places: 0..<GameState.mapLeaders))])
-        // Back to the table: its own page again.
-        #expect(update(&game, .key(.character("v")), now: .milliseconds(0)) == [.watch(PageWatch(league: .level(.high), places: 0..<game.layout.rankingList.height))])
-    }
-
     @Test func myTapsAndOthersFromASyncGlow() {
         var game = Self.game()
         // Human taps on different keys: each counts.

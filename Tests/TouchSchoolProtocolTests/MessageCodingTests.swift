@@ -67,6 +67,11 @@ import TouchSchoolProtocol
         #expect(try MessageCoding.decodeClient(#"{"type":"watch","league":{"level":"high"},"from":0,"count":20}"#)
             == .watch(Watch(league: LeagueName(level: "high"), from: 0, count: 20)))
         #expect(try MessageCoding.decodeClient(#"{"type":"watch"}"#) == .watch(Watch(league: nil)))
+        // The map shown, or no longer (issue 50).
+        #expect(try MessageCoding.decodeClient(#"{"type":"map","show":true}"#) == .showMap(true))
+        #expect(try MessageCoding.decodeClient(#"{"type":"map","show":false}"#) == .showMap(false))
+        #expect(MessageCoding.encode(.showMap(true)) == #"{"show":true,"type":"map"}"#)
+        #expect(throws: MessageError.self) { try MessageCoding.decodeClient(#"{"type":"map"}"#) }
     }
 
     /// The hand encoders (view, page, ack) write the bytes JSONEncoder writes, for any numbers (0, 9, 10, the
@@ -127,6 +132,24 @@ import TouchSchoolProtocol
                                           count: UInt64.random(in: 0...UInt64.max, using: &random), players: Int.random(in: 0...100_000, using: &random),
                                           final: Bool.random(using: &random))
             #expect(MessageCoding.encodeRoundPlace(place) == MessageCoding.encode(.roundPlace(place)))
+        }
+    }
+
+    /// The map's messages (docs/protocol.md, "The map"): its example read as written, three
+    /// digits a cell and its glow; a `cells` of other characters or lengths is no message.
+    @Test func theMapsMessagesReadAsDocumented() throws {
+        let first = MapReport(catalog: "7f25…-4165119", marks: [9885, 2708, 14435],
+                              cells: [MapCellGlow(cell: 9885, glow: 3), MapCellGlow(cell: 14435, glow: 3), MapCellGlow(cell: 2708, glow: 3)],
+                              whole: true)
+        #expect(try MessageCoding.decodeServer(#"{"type":"map","catalog":"7f25…-4165119","marks":[9885,2708,14435],"cells":"Jp3OGPCpT","whole":true}"#)
+            == .map(first))
+        let next = MapReport(marks: [9885, 2708, 14435], mine: 2708, cells: [MapCellGlow(cell: 9885, glow: 2)])
+        #expect(try MessageCoding.decodeServer(#"{"type":"map","marks":[9885,2708,14435],"mine":2708,"cells":"Jp2"}"#) == .map(next))
+        for report in [first, next, MapReport(marks: [], cells: [])] {
+            #expect(try MessageCoding.decodeServer(MessageCoding.encode(.map(report))) == .map(report))
+        }
+        for cells in ["Jp", "Jp*", "Jp3O"] {
+            #expect(throws: MessageError.self) { try MessageCoding.decodeServer(#"{"type":"map","marks":[],"cells":""# + cells + #""}"#) }
         }
     }
 

@@ -46,6 +46,7 @@ import TouchSchoolView
         func finish(timeoutNanoseconds: Int64) -> Bool { true }
         func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {}
         func watch(_ page: PageWatch?) {}
+        func showMap(_ shows: Bool) {}
     }
 
     static func state() -> GameState {
@@ -122,6 +123,7 @@ import TouchSchoolView
         func finish(timeoutNanoseconds: Int64) -> Bool { true }
         func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {}
         func watch(_ page: PageWatch?) {}
+        func showMap(_ shows: Bool) {}
     }
 
     /// A round's digit that changes by the clock less than a frame after a frame was drawn (here
@@ -192,6 +194,7 @@ import TouchSchoolView
         func finish(timeoutNanoseconds: Int64) -> Bool { true }
         func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {}
         func watch(_ page: PageWatch?) {}
+        func showMap(_ shows: Bool) {}
     }
 
     /// The round line is drawn again for new standings alone: counts told within one second (the

@@ -122,4 +122,62 @@ import TouchSchoolCore
             #expect(!Self.dotCells(grid, state).isEmpty)
         }
     }
+    /// The map of a game on a server, the server's `map` messages told as `reports`.
+    static func servedMapOf(_ language: Language, mine: String = "P1", leagueSteps: Int = 0, reports: [MapReport]) -> GameState {
+        var state = GameState(catalog: placed, saved: SavedState(players: ["tester": PlayerRecord(schoolID: mine, taps: 0)]),
+                              player: "tester", language: language, now: Fixture.start, columns: 80, rows: 24, seed: 1)
+        _ = update(&state, .connectionChanged(.online), now: Fixture.start)
+        _ = update(&state, .key(.tab), now: Fixture.start)
+        _ = update(&state, .key(.character("v")), now: Fixture.start)
+        for _ in 0..<leagueSteps { _ = update(&state, .key(.right), now: Fixture.start) }
+        for report in reports { _ = update(&state, .mapReported(report, catalogGeneration: 0), now: Fixture.start) }
+        return state
+    }
+
+    static func gridCell(of school: Int) throws -> Int { try #require(MapGrid(map: SchoolMap(catalog: placed)).cell(of: school)) }
+
+    /// On a server the game hears of few schools' taps: the server's grid says which glow, and
+    /// their own dots glow (강릉고 and 제주고, whose taps no view of this game told).
+    @Test(arguments: Language.allCases)
+    func onAServerTheWholeNationGlowsAsTheServerTellsIt(language: Language) throws {
+        let report = MapReport(catalog: "c", marks: [], cells: [MapCellGlow(cell: try Self.gridCell(of: 3), glow: 3),
+                                                              MapCellGlow(cell: try Self.gridCell(of: 2), glow: 1)], whole: true)
+        let state = Self.servedMapOf(language, reports: [report])
+        let grid = view(state, now: Fixture.start)
+        let gangneung = try Self.screenCell(of: 3, in: state), jeju = try Self.screenCell(of: 2, in: state)
+        let busan = try Self.screenCell(of: 1, in: state), seoul = try Self.screenCell(of: 0, in: state)
+        #expect(grid[gangneung.column, gangneung.row].style == .mapBlazing, "\(grid)")
+        #expect(grid[jeju.column, jeju.row].style == .mapWarm)
+        #expect(grid[busan.column, busan.row].style == .normal, "a cell the server says nothing of does not glow")
+        #expect(grid[seoul.column, seoul.row] == Cell("*", style: .mine))
+        // The cell goes out when the server says so.
+        let out = Self.servedMapOf(language, reports: [report, MapReport(marks: [], cells: [MapCellGlow(cell: try Self.gridCell(of: 3), glow: 0)])])
+        #expect(view(out, now: Fixture.start)[gangneung.column, gangneung.row].style == .normal)
+    }
+
+    /// The server marks the nation's first three whatever the league shown; the legend says so.
+    /// Before my school's view names them, its marks stand at their cells, unnamed.
+    @Test(arguments: Language.allCases)
+    func onAServerTheMarksAreTheNationsWhateverTheLeague(language: Language) throws {
+        let strings = Strings(language)
+        let report = MapReport(catalog: "c", marks: [try Self.gridCell(of: 2), try Self.gridCell(of: 3)], cells: [], whole: true)
+        // Mine is 해운대고 (Busan): its province's league, two steps on.
+        let state = Self.servedMapOf(language, mine: "P2", leagueSteps: 2, reports: [report])
+        #expect(state.ranking.league == .province("부산광역시"))
+        let grid = view(state, now: Fixture.start)
+        let jeju = try Self.screenCell(of: 2, in: state), gangneung = try Self.screenCell(of: 3, in: state)
+        #expect(grid[jeju.column, jeju.row] == Cell("1", style: .mapLeader), "\(grid)")
+        #expect(grid[gangneung.column, gangneung.row] == Cell("2", style: .mapLeader))
+        #expect(grid.contains(strings.mapLeadersLegend(strings.leagueName(.national), count: 3)), "\(grid)")
+        #expect(!grid.contains(strings.mapLeadersLegend(strings.leagueName(.province("부산광역시")), count: 3)))
+        // My school's view names them: 제주고 first, 강릉고 second, with their totals.
+        var named = state
+        let top = [RankedSchool(position: 2, rank: 1, count: 700), RankedSchool(position: 3, rank: 2, count: 500)]
+        let view = SchoolView(school: 1, count: 3, standings: [LeagueStanding(league: .national, rank: 3, size: 4, gap: 497)],
+                              above: top, below: [], top: top)
+        _ = update(&named, .viewed(.school(view), catalogGeneration: 0), now: Fixture.start)
+        let namedGrid = TouchSchoolView.view(named, now: Fixture.start)
+        #expect(namedGrid[jeju.column, jeju.row] == Cell("1", style: .mapLeader))
+        #expect(namedGrid.contains("1 제주고등학교  700") && namedGrid.contains("2 강릉고등학교  500"), "\(namedGrid)")
+    }
 }

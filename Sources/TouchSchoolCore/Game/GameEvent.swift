@@ -51,6 +51,9 @@ public enum GameEvent: Equatable, Sendable {
     case roundTold(RoundNews)
     /// Playing on a server: my place in the round, when it changed.
     case roundPlaceTold(RoundStanding)
+    /// Playing on a server, while the game shows the map: what the server tells of it, in the
+    /// grid of the catalog of that generation (`GameState.catalogGeneration`).
+    case mapReported(MapReport, catalogGeneration: Int)
 }
 
 /// How a game playing on a server is connected to it. The game plays on whatever this is: taps
@@ -89,6 +92,9 @@ public enum GameCommand: Equatable, Sendable {
     /// Playing on a server: send the rows of this page of a league, as they change, instead of
     /// those asked for before; nil: no page (the ranking screen closed).
     case watch(PageWatch?)
+    /// Playing on a server: send the map's glow (`.mapReported`) from now, or no longer. Comes
+    /// after a `.watch` of the same turn: the server takes a watch to mean the map is not shown.
+    case showMap(Bool)
     case quit
 }
 

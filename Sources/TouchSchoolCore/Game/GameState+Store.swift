@@ -75,13 +75,15 @@ extension GameState {
 
     /// The store's totals plus what this game has not handed over yet; a school the store does
     /// not have is at 0 (a reset). My taps likewise, unless a switch of school is still unsaved.
-    /// What a total grew by is the school's recent taps, for the map (a reset, a drop, is none).
+    /// What a total grew by is the school's recent taps, for the map (a reset, a drop, is none);
+    /// not on a server, whose own map tells who taps (`servedMap`): there a total grows also when
+    /// a view first names the school, taps of any time.
     mutating func apply(_ board: SyncedBoard, now: Instant) {
         guard board.catalogGeneration == catalogGeneration, board.counts.count == catalog.count else { return }
         func set(_ total: UInt64, of position: Int) {
             let before = leaderboard.count(of: position)
             guard before != total else { return }
-            if total > before { recentTaps.record(total - before, school: position, at: now) }
+            if total > before, !isOnServer { recentTaps.record(total - before, school: position, at: now) }
             leaderboard.setCount(total, of: position)
         }
         for position in board.counts.indices where pendingScores[position] == nil {
@@ -111,6 +113,8 @@ extension GameState {
         recentTaps.removeAll()
         schoolMap = nil
         mapCanvas = nil
+        servedMap = nil
+        gridOnCanvas = nil
         // The views name schools by position in the old catalog; the server's come again in the new one.
         served = ServedViews()
         setPending(unsaved)

@@ -123,6 +123,13 @@ public struct GameState: Sendable {
     public internal(set) var schoolMap: SchoolMap?
     /// The map drawn for the terminal's size and the league shown (`refreshMap`).
     public internal(set) var mapCanvas: MapCanvas?
+    /// Playing on a server: the map's glow as the server tells it, on the catalog's grid made
+    /// when the map first shows (`refreshMap`), again after the catalog changed.
+    public internal(set) var servedMap: ServedMap?
+    /// Where the grid's cells are on `mapCanvas`, made with it.
+    public internal(set) var gridOnCanvas: GridOnCanvas?
+    /// Playing on a server: whether the server was asked for the map last (`.showMap`).
+    public internal(set) var mapAsked = false
 
     /// Taps not yet handed to the store, by catalog position.
     public internal(set) var pendingScores: [Int: UInt64] = [:]

@@ -187,13 +187,13 @@ extension GameState {
         isOnServer ? served.movement(of: school, in: league) : leaderboard.movement(of: school, in: league)
     }
 
-    /// The page a game on a server asks for: the one the ranking screen shows (on its map, the
-    /// league's top three, which the map marks); on the game screen, the side panel's
-    /// (`panelPage`); none on other screens.
+    /// The page a game on a server asks for: the one the ranking screen shows; on the game
+    /// screen, the side panel's (`panelPage`); none on the map (the server's map marks the
+    /// national leaders, and my school's view names them) and on other screens.
     var wantedPage: PageWatch? {
         guard isOnServer else { return nil }
         switch screen {
-        case .ranking where ranking.tab == .map: return PageWatch(league: ranking.league, places: 0..<Self.mapLeaders)
+        case .ranking where ranking.tab == .map: return nil
         case .ranking: return PageWatch(league: ranking.league, places: ranking.scroll..<(ranking.scroll + max(1, layout.rankingList.height)))
         case .game: return panelPage
         default: return nil

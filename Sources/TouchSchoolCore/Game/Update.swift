@@ -5,13 +5,21 @@ public func update(_ state: inout GameState, _ event: GameEvent, now: Instant) -
 
 extension GameState {
     mutating func handle(_ event: GameEvent, now: Instant) -> [GameCommand] {
-        let commands = handleEvent(event, now: now)
+        var commands = handleEvent(event, now: now)
         refreshMap()
         // Whatever moved the ranking screen (a key, a resize, a switch of school): the server is
-        // asked for the page it now shows, once.
-        guard wantedPage != watchedPage else { return commands }
-        watchedPage = wantedPage
-        return commands + [.watch(watchedPage)]
+        // asked for the page it now shows, once; then for the map, or no longer (after the
+        // watch: the server takes any watch to mean the map is not shown).
+        if wantedPage != watchedPage {
+            watchedPage = wantedPage
+            commands.append(.watch(watchedPage))
+        }
+        if wantsMap != mapAsked {
+            mapAsked = wantsMap
+            if !mapAsked { servedMap?.forgetGlow() }
+            commands.append(.showMap(mapAsked))
+        }
+        return commands
     }
 
     private mutating func handleEvent(_ event: GameEvent, now: Instant) -> [GameCommand] {
@@ -92,6 +100,11 @@ extension GameState {
             return tell(round, now: now)
         case let .roundPlaceTold(standing):
             return tell(standing, now: now)
+        case let .mapReported(report, generation):
+            // A map of another catalog's grid, or one no longer asked for, is of nothing drawn.
+            guard generation == catalogGeneration, mapAsked else { return [] }
+            servedMap?.apply(report)
+            return []
         }
     }
 
@@ -350,8 +363,16 @@ extension GameState {
         let pane = layout.rankingMap
         if mapCanvas?.isDrawn(for: ranking.league, in: pane) != true {
             mapCanvas = MapCanvas(map: map, league: ranking.league, pane: pane)
+            gridOnCanvas = nil
         }
+        guard isOnServer, let canvas = mapCanvas else { return }
+        let served = servedMap ?? ServedMap(grid: MapGrid(map: map))
+        servedMap = served
+        if gridOnCanvas == nil { gridOnCanvas = GridOnCanvas(grid: served.grid, canvas: canvas) }
     }
+
+    /// Whether the server is to send the map: a game on a server showing it.
+    var wantsMap: Bool { isOnServer && screen == .ranking && ranking.tab == .map }
 
     /// National, my level, my province, my level in my province: the leagues that matter to me.
     public var leagues: [League] {

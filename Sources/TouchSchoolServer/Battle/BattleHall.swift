@@ -20,12 +20,14 @@ import TouchSchoolProtocol
 ///   last started, when a failed one may be tried again;
 /// - the board: every school's total as last saved with the version it was read at, ranked for
 ///   the views; when the views go out (`ViewSchedule`: the slices, what each has to send, the
-///   ticks); the round and what of it is still to be told (`RoundNews`);
+///   ticks); the round and what of it is still to be told (`RoundNews`); the map's grid, its
+///   cells' glow and what of it is still to be told (`MapNews`);
 /// - the devices the store holds (for `maximumDevices`), the store's health
 ///   (`lastSaveError`), the catalog served, the devices' judges (`histories`);
 /// - the alarms asked for, and whether the battle is closing, stopped taking batches, finished.
 ///
-/// Events: the server starts; a connection or board stream opens or closes; a hello; a batch;
+/// Events: the server starts; a connection or board stream opens or closes; a hello; a batch; a
+/// screen shows the map or no longer;
 /// the results of the effects (a device's row read, a commit saved or failed, a poll, a catalog
 /// read); a hint that the board changed elsewhere; an operator's ban that changed totals; an
 /// alarm the hall asked for; the shutdown.
@@ -105,6 +107,8 @@ struct BattleHall: Sendable {
         case hello(ConnectionID, device: String)
         /// Protocol 2: the page of a league the connection's screen shows (nil: none).
         case watch(ConnectionID, BoardViewKey?)
+        /// Whether the connection's screen shows the map (`MapNews`).
+        case showMap(ConnectionID, Bool)
         /// A board stream of one page (`GET /v1/board?from=…`) the shell opened with this id.
         case streamPage(ConnectionID, BoardViewKey)
         case batch(ReceivedBatch)
@@ -130,7 +134,7 @@ struct BattleHall: Sendable {
     }
 
     enum Alarm: Hashable, Sendable {
-        case commit, broadcast, poll, catalog, round
+        case commit, broadcast, poll, catalog, round, map
     }
 
     enum Effect: Sendable {
@@ -193,6 +197,8 @@ struct BattleHall: Sendable {
     /// Whether the store keeps rounds: the hall reads the latest every `roundPollInterval`.
     let readsRounds: Bool
     private(set) var round = RoundNews()
+    /// The map's grid and glow, and what of it is still to be told.
+    private(set) var map = MapNews()
 
     /// Devices the store holds: read at start, grown by each save's new devices, read again
     /// every `deviceCountInterval` (other servers on the same store add theirs).
@@ -271,10 +277,16 @@ struct BattleHall: Sendable {
         case let .deviceRead(id, device, result):
             deviceRead(id, device: device, result, now: now, &effects)
         case let .watch(id, key):
-            guard let connection = connections[id], connection.watchesViews, connection.page != key else { break }
+            guard let connection = connections[id], connection.watchesViews else { break }
+            // A player's screen shows a page, the map or neither, never both: the map takes the
+            // page's budget. A watch says the screen shows no map.
+            if connection.showsMap, !connection.streamsPage { connections.setShowsMap(id, false) }
+            guard connection.page != key else { break }
             connections.setPage(id, key)
             schedule.releasePages(of: id)
             if let key { schedule.pageDue(id, slice: ranking.slice(of: key)) }
+        case let .showMap(id, shows):
+            showMap(id, shows, now: now, &effects)
         case let .batch(batch):
             // A connection being closed (a batch out of order, replaced by a newer connection of
             // its device) has no device any more: what it still sends is not applied.
@@ -314,6 +326,8 @@ struct BattleHall: Sendable {
             case .round:
                 guard !closing else { break }
                 readRound(&effects)
+            case .map:
+                sendMap(now: now, &effects)
             case .catalog:
                 guard !closing else { break }
                 wake(.catalog, at: now + Self.catalogCheckInterval, &effects)
@@ -496,6 +510,9 @@ struct BattleHall: Sendable {
             scoreVersions[id] = changes.version
             guard scores[id] != total else { continue }
             if total < scores[id] ?? 0 { wentDown = true }
+            if map.awake, total > scores[id] ?? 0, let position = ranking.catalog.position(ofID: id) {
+                map.tapped(position: position, total - (scores[id] ?? 0))
+            }
             scores[id] = total
             changed.append(id)
         }
@@ -541,6 +558,12 @@ struct BattleHall: Sendable {
             connections.rankingChanged()
             // A school's slice changes with its position.
             schedule.forgetSchoolViewsDue()
+            map.forget()
+            if !connections.mapWatchers.isEmpty {
+                map.prepare(resource.catalog, etag: resource.etag)
+                map.wake()
+            }
+            for id in connections.mapWatchers { connections.mapToldNothing(id) }
             for (id, connection) in connections.byID where connection.watchesViews {
                 if let school = connection.school { schoolViewDue(id, school: school) }
                 if let page = connection.page { schedule.pageDue(id, slice: ranking.slice(of: page)) }
@@ -617,7 +640,10 @@ struct BattleHall: Sendable {
             }
             schedule.release(watch.id, slice: slice)
             let sent = watch.streamsPage ? BoardStream.event("page", json: text) : text
-            let budget = watch.streamsPage ? pageBudget.streamBytesPerSecond : pageBudget.playerBytesPerSecond
+            // A stream showing the map leaves the map its part of its budget.
+            let budget = watch.streamsPage
+                ? pageBudget.streamBytesPerSecond - (connections[watch.id]?.showsMap == true ? MapNews.streamBytesPerSecond : 0)
+                : pageBudget.playerBytesPerSecond
             // The next no sooner than this one's bytes over the budget (less the interval's
             // jitter: the tick that finds it due runs at an interval's multiple).
             connections.setNextPageAt(watch.id, now + .milliseconds(sent.utf8.count * 1_000 / budget) - Self.broadcastInterval / 2)
@@ -628,6 +654,59 @@ struct BattleHall: Sendable {
     /// The connection's school's view is due (at its slice's next tick).
     private mutating func schoolViewDue(_ id: ConnectionID, school: String) {
         schedule.schoolViewDue(id, slice: ranking.key(ofSchool: school).map { ranking.slice(of: $0) } ?? 0)
+    }
+
+    // MARK: - The map
+
+    /// `GET /v1/map`'s answer: the grid of the catalog served, made now if no screen made it.
+    mutating func mapGrid() -> String {
+        map.prepare(catalog.catalog, etag: catalog.etag)
+        return map.json()!
+    }
+
+    /// A screen shows the map from now (its ticks begin), or no longer. A player's page stops:
+    /// the map takes its place.
+    private mutating func showMap(_ id: ConnectionID, _ shows: Bool, now: Instant, _ effects: inout [Effect]) {
+        guard let connection = connections[id], connection.watchesViews, connection.showsMap != shows else { return }
+        connections.setShowsMap(id, shows)
+        guard shows else { return }
+        map.prepare(catalog.catalog, etag: catalog.etag)
+        map.wake()
+        if !connection.streamsPage, connection.page != nil {
+            connections.setPage(id, nil)
+            schedule.releasePages(of: id)
+        }
+        if alarms[.map] == nil { wake(.map, at: now + MapNews.interval, &effects) }
+    }
+
+    /// A tick of the map: the window moves on, and every screen showing it is sent the changes
+    /// for everyone and its own sweep and marks; the next tick while a screen shows it, or until
+    /// the map sleeps without one (`MapNews.unwatchedTick`).
+    private mutating func sendMap(now: Instant, _ effects: inout [Effect]) {
+        guard !closing, map.awake, let grid = map.grid else { return }
+        map.advance()
+        if connections.mapWatchers.isEmpty {
+            if !map.unwatchedTick() { wake(.map, at: now + MapNews.interval, &effects) }
+            return
+        }
+        let changes = map.takeChanges()
+        var leaders: [League: [Int]] = [:]
+        for id in connections.mapWatchers.sorted() {
+            guard let connection = connections[id] else { continue }
+            var league = League.national
+            if connection.streamsPage, case let .page(watched, _)? = connection.page { league = watched }
+            let marks = leaders[league] ?? {
+                let cells = ranking.leaderboard.entries(in: league, places: 0..<3).filter { $0.count > 0 }.compactMap { grid.cell(of: $0.position) }
+                leaders[league] = cells
+                return cells
+            }()
+            let mine = connection.school.flatMap { ranking.catalog.position(ofID: $0) }.flatMap { grid.cell(of: $0) }
+            let told = connection.mapCatalogTold == map.catalog
+            let (text, sweep) = map.message(changes: changes, sweep: told ? connection.mapSweep : 0, told: told, marks: marks, mine: mine)
+            effects.append(.send(.text(connection.streamsPage ? BoardStream.event("map", json: text) : text), to: id))
+            connections.toldMap(id, sweep: sweep, catalog: map.catalog)
+        }
+        wake(.map, at: now + MapNews.interval, &effects)
     }
 
     // MARK: - The round

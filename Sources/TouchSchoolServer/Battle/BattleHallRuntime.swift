@@ -174,6 +174,9 @@ package actor BattleHallRuntime: Service {
     /// Protocol 2: the page of a league the connection watches from now (nil: none).
     package func watch(_ id: ConnectionID, _ key: BoardViewKey?) { handle(.watch(id, key)) }
 
+    /// Whether the connection's screen shows the map from now (`MapNews`).
+    package func showMap(_ id: ConnectionID, _ shows: Bool) { handle(.showMap(id, shows)) }
+
     /// Queues a batch for the next save. Ignored once the final save of a shutdown has begun:
     /// it was never acknowledged, and the client sends it again.
     ///
@@ -210,6 +213,9 @@ package actor BattleHallRuntime: Service {
 
     /// The board as saved, for `GET /v1/scores`.
     func board() -> Board { hall.board }
+
+    /// The map's grid of the catalog served, for `GET /v1/map` (made once per catalog).
+    func mapGrid() -> String { hall.mapGrid() }
 
     /// A view as its watchers are sent it, computed now; nil for a school the catalog lacks.
     func view(_ key: BoardViewKey) -> String? { hall.view(key) }

@@ -33,6 +33,11 @@ struct Connection: Sendable, Equatable {
     var placeTold: RoundStanding?
     var placeToldAt: ContinuousClock.Instant?
     var roundEventTold: UInt64 = 0
+    /// Whether its screen shows the map (`MapNews`); how far the sweep of the cells glowing when
+    /// it came has reached (nil: done); the catalog its last `map` message named.
+    var showsMap = false
+    var mapSweep: Int?
+    var mapCatalogTold: String?
 
     var streamsPage: Bool { kind == .pageStream }
     var watchesViews: Bool { device != nil || streamsPage }
@@ -48,6 +53,8 @@ struct HallConnections: Sendable {
     private(set) var connectionOfDevice: [String: ConnectionID] = [:]
     /// The connections whose hello waits for its answer.
     private(set) var helloing: Set<ConnectionID> = []
+    /// The connections whose screen shows the map.
+    private(set) var mapWatchers: Set<ConnectionID> = []
     /// The connections watching views, by slice: made at the first broadcast after a change to
     /// who watches what (and after a new catalog), so that in an interval with no such change the
     /// views go out without a pass over every connection's state.
@@ -68,6 +75,7 @@ struct HallConnections: Sendable {
     mutating func remove(_ id: ConnectionID) -> Connection? {
         guard let connection = byID.removeValue(forKey: id) else { return nil }
         helloing.remove(id)
+        mapWatchers.remove(id)
         if let device = connection.device, connectionOfDevice[device] == id { connectionOfDevice[device] = nil }
         watchList = nil
         return connection
@@ -115,6 +123,25 @@ struct HallConnections: Sendable {
     mutating func toldPlace(_ id: ConnectionID, _ place: RoundStanding, at now: ContinuousClock.Instant) {
         byID[id]?.placeTold = place
         byID[id]?.placeToldAt = now
+    }
+
+    /// The screen shows the map from now (told it from the start), or no longer.
+    mutating func setShowsMap(_ id: ConnectionID, _ shows: Bool) {
+        guard byID[id] != nil else { return }
+        byID[id]?.showsMap = shows
+        if shows { mapWatchers.insert(id) } else { mapWatchers.remove(id) }
+        mapToldNothing(id)
+    }
+
+    /// The connection's map is to be told again from the start (a new catalog, or it came).
+    mutating func mapToldNothing(_ id: ConnectionID) {
+        byID[id]?.mapSweep = 0
+        byID[id]?.mapCatalogTold = nil
+    }
+
+    mutating func toldMap(_ id: ConnectionID, sweep: Int?, catalog: String) {
+        byID[id]?.mapSweep = sweep
+        byID[id]?.mapCatalogTold = catalog
     }
 
     mutating func toldRoundEvent(_ id: ConnectionID, version: UInt64) { byID[id]?.roundEventTold = version }

@@ -44,7 +44,9 @@ struct BoardStream {
             } catch {
                 return Routes.json(MessageCoding.encodeJSON(["error": error.message]), status: .badRequest)
             }
-            return response(from: address, page: page, channel: context.channel, logger: context.logger)
+            // `map=1`: the map's `map` events too (`MapNews`), for a screen that shows it.
+            let map = request.uri.queryParameters.get("map") == "1"
+            return response(from: address, page: page, map: map, channel: context.channel, logger: context.logger)
         }
     }
 
@@ -69,7 +71,7 @@ struct BoardStream {
         "event: \(name)\ndata: \(json)\n\n"
     }
 
-    private func response(from address: String, page: BoardViewKey, channel: any Channel, logger: Logger) -> Response {
+    private func response(from address: String, page: BoardViewKey, map: Bool, channel: any Channel, logger: Logger) -> Response {
         guard let slot = AddressSlot(limits: limits, address: address) else {
             logger.debug("Board stream refused: too many connections", metadata: ["address": "\(address)"])
             metrics.connectionsRefused.increment()
@@ -82,11 +84,11 @@ struct BoardStream {
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             defer { slot.release() }
-            try await stream(to: &writer, page: page, channel: channel, slot: slot, logger: logger)
+            try await stream(to: &writer, page: page, map: map, channel: channel, slot: slot, logger: logger)
         })
     }
 
-    private func stream(to writer: inout any ResponseBodyWriter, page: BoardViewKey, channel: any Channel, slot: AddressSlot,
+    private func stream(to writer: inout any ResponseBodyWriter, page: BoardViewKey, map: Bool, channel: any Channel, slot: AddressSlot,
                         logger: Logger) async throws {
         let (events, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Self.sendQueueLimit))
         // A server shutting down ends the stream at once: the page reads it again elsewhere.
@@ -94,6 +96,7 @@ struct BoardStream {
             try await writer.finish(nil)
             return
         }
+        if map { await battle.showMap(id, true) }
         metrics.boardStreams.increment()
         defer { metrics.boardStreams.decrement() }
         let progress = WriteProgress()

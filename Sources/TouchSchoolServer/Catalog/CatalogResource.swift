@@ -13,7 +13,7 @@ package struct CatalogResource: Sendable {
     package let catalog: Catalog
     let bytes: [UInt8]
     /// A hash of the bytes, quoted as an HTTP entity tag: the same catalog, the same tag.
-    let etag: String
+    package let etag: String
 
     init(path: String) throws(CatalogFileError) {
         // Stamped before reading: a file replaced while read is read again.

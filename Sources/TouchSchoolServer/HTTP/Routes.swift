@@ -56,6 +56,12 @@ struct Routes {
             headers[.contentType] = "application/json; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: catalog.bytes)))
         }
+        // The map's grid (`MapGridAnswer`), asked once per catalog by a screen showing the map.
+        router.get("/v1/map") { _, _ -> Response in
+            var response = Self.json(await battle.mapGrid())
+            response.headers[.cacheControl] = "no-cache"
+            return response
+        }
         router.get("/v1/me") { request, _ -> Response in
             guard let device = request.headers[HTTPField.Name(PlayProtocol.deviceHeader)!], BattleRules.isValidDeviceKey(device) else {
                 return Self.json(#"{"error":"name the device with the header \#(PlayProtocol.deviceHeader)"}"#, status: .badRequest)

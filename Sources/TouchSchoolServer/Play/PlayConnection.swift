@@ -223,6 +223,8 @@ package struct PlayConnection {
                 } catch {
                     throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: error.message))
                 }
+            case let .showMap(shows):
+                await battle.showMap(id, shows)
             case let .taps(batch):
                 try Self.validate(batch)
                 // The save checks the number against the device's last applied one: a repeat

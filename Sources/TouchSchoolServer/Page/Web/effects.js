@@ -193,6 +193,10 @@ export function net(dispatch) {
         const page = json(event.data);
         if (page && source === stream) dispatch({ type: 'boardPage', page });
       });
+      stream.addEventListener('map', (event) => {
+        const message = json(event.data);
+        if (message && source === stream) dispatch({ type: 'mapEvent', message });
+      });
       stream.addEventListener('round', (event) => {
         const round = json(event.data);
         if (round && source === stream) dispatch({ type: 'boardRound', round });
@@ -221,6 +225,10 @@ export function net(dispatch) {
       get(`/v1/search?limit=${SEARCH_LIMIT + 1}&q=${encodeURIComponent(text)}`, { signal: abort.signal })
         .then((answer) => { if (!abort.signal.aborted) dispatch({ type: 'searchAnswer', answer }); },
               () => { if (!abort.signal.aborted) dispatch({ type: 'searchFailed' }); });
+    },
+    /** The map's grid (`GET /v1/map`), once per catalog. */
+    loadMap() {
+      get('/v1/map', { cache: 'no-cache' }).then((answer) => dispatch({ type: 'mapLoaded', answer }), () => dispatch({ type: 'mapFailed' }));
     },
     /** A school's view (`GET /v1/view`), for a tab waiting for the device; none when offline. */
     loadView({ school }) {

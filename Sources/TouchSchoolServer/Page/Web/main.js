@@ -48,7 +48,7 @@ const run = {
   store: storage.run, remove: storage.run,
   send: server.send, connect: server.connect, close: server.close, watchBoard: server.watchBoard, unwatchBoard: server.unwatchBoard,
   loadDirectory: server.loadDirectory, search: server.search, findJoin: server.findJoin,
-  loadView: server.loadView, loadRounds: server.loadRounds, loadRound: server.loadRound, adminPost: server.adminPost, keepAdmin: session.keepAdmin, forgetHash,
+  loadView: server.loadView, loadMap: server.loadMap, loadRounds: server.loadRounds, loadRound: server.loadRound, adminPost: server.adminPost, keepAdmin: session.keepAdmin, forgetHash,
   claimDevice: device.claim, releaseDevice: device.release,
   after: timer.after, cancel: timer.cancel, every: timer.every,
   feedback: ({ kind, muted }) => feedback[kind](muted),

@@ -1,6 +1,7 @@
 // The page's state: one value, replaced (never changed in place, its Maps too) by update.js and
 // drawn by view.js; below, pure questions both ask of it.
 import * as rules from './rules.js';
+import { NO_MAP } from './map.js';
 
 /** The state before anything happened, with what the page knows at its start (`options`). */
 export function initialState(options) {
@@ -27,6 +28,8 @@ export function initialState(options) {
     schoolView: null, ackedTaps: 0,
     // The last page of the league shown (`page`), and its totals "a moment ago" (for ▲/▼), {key, totals}.
     page: null, baseline: null,
+    // The map of the schools (map.js: its grid, glow and marks), and whether the phone's ranking shows it.
+    map: NO_MAP, mapShown: false,
     schools: new Map(), sharedNames: new Set(), provinces: [], directoryTag: null,
     // The screen shown ('picker', 'game', 'ranking', as the terminal's screens are named); the
     // projector's page (0-based), and how many of its pages have taps (0: not known yet).
@@ -128,6 +131,9 @@ export function pageWanted(state) {
   if (!view || view.school !== state.school || view.ranks[0][2] === null || view.above.some(([, , score]) => score > view.total)) return null;
   return { league: {}, from: view.ranks[0][0] - 2, count: 1 };
 }
+
+/** Whether the screen shows the map: the projector beside its ranking, a phone's ranking when asked. */
+export function mapShowing(state) { return state.projector || (state.screen === 'ranking' && state.mapShown); }
 
 /**
  * My school's view: the server's (sent to the playing tab, read every few seconds by a tab that

@@ -7,6 +7,7 @@ import { myTaps, me, lastSecond, schoolTotal, standing, miniRows, pageShown, lis
          roundScreen } from './state.js';
 import { TEXT, NUMBER } from './view/words.js';
 import { projectorView } from './view/projector.js';
+import { mapView } from './view/map.js';
 
 const PUFF_MS = 1000;          // a puff fades over a second
 export function view(document, lang, dispatch) {
@@ -21,6 +22,7 @@ export function view(document, lang, dispatch) {
     play: $('play'), miniList: $('mini-list'), level: $('league-level'), province: $('league-province'),
     rankingRows: $('board-rows'), rankingEmpty: $('board-empty'), elsewhere: $('elsewhere'), speed: $('speed'),
     player: $('player'), sound: $('sound'), projectorPage: $('board-page'), join: $('join'), joinWarning: $('join-warning'), offline: $('offline-overlay'),
+    rankingList: $('board-list'), map: $('map'), mapCanvas: $('map-canvas'), mapLegend: $('map-legend'), mapNote: $('map-note'), mapToggle: $('map-toggle'),
     confirm: $('confirm'), playHint: $('play-hint'), toGame: $('to-game'), toPicker: $('to-picker'),
     confirmYes: $('confirm-yes'),
     roundBar: $('round-bar'), roundTitle: $('round-title'), roundTime: $('round-time'), roundPlace: $('round-place'),
@@ -36,6 +38,7 @@ export function view(document, lang, dispatch) {
   const make = elements(document);
   const { option, span, line } = make;
   const projector = projectorView({ document, lang, ui, t, number, make, nameOf, roundName, placeWords });
+  const maps = mapView({ ui, t });
   /** What was drawn last: a part is drawn again only when its part of the state changed. */
   let drawn = {};
 
@@ -100,6 +103,7 @@ export function view(document, lang, dispatch) {
   on($('to-board'), 'click', () => ({ type: 'show', screen: 'ranking' }));
   on($('fullscreen'), 'click', () => ({ type: 'fullscreen' }));
   on($('my-league'), 'click', () => ({ type: 'myLeague' }));
+  on(ui.mapToggle, 'click', () => ({ type: 'toggleMap' }));
   on($('play-here'), 'click', () => ({ type: 'playHere' }));
   const league = () => ({ type: 'league', level: ui.level.value, province: ui.province.value });
   on(ui.level, 'change', league);
@@ -170,6 +174,7 @@ export function view(document, lang, dispatch) {
     if (['round', 'roundStage', 'roundResult', 'roundClosed', 'archive', 'schools'].some((part) => state[part] !== was[part])) {
       if (state.projector) projector.renderProjector(state); else renderGameRound(roundScreen(state));
     }
+    maps.renderMap(state);
     if (state.admin !== was.admin || state.adminBusy !== was.adminBusy || state.adminError !== was.adminError) projector.renderAdmin(state);
   }
 

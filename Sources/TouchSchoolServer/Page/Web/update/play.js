@@ -5,6 +5,7 @@ import * as rules from '../rules.js';
 import { recount, me, battleKey, serverNow, lastSecond } from '../state.js';
 import { store, saveBox, warn, take, follow, takePage, after, readPlayer, unwatchPages, chooseID } from './screens.js';
 import { takeRound, takePlace, stageRound } from './rounds.js';
+import { takeMap } from './map.js';
 
 // Taps: the open batch, sealed into the outbox and sent. Handlers: tap, sealTick, hidden.
 export const PUFFS = 30;               // smoke puffs on screen at most: a ring of reused elements
@@ -161,6 +162,7 @@ export const socket = {
 
 /** The server's messages on the socket, by type. */
 const received = {
+  map(s, m, now, fx) { return takeMap(s, m, fx); },
   welcome(s, m, now, fx, record) {
     if (!rules.isValidBattleID(m.battle)) return stop(s, fx, 'versionMismatch');
     if (m.battle !== s.battle) enterBattle(s, m.battle, record, now, fx);

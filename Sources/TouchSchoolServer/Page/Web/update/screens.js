@@ -1,7 +1,7 @@
 // The screens' parts of `update`: the page's start and controls, the search, the ranking's pages
 // (their handlers: `screens`, `search`, `pages`), and the helpers every part uses.
 import * as rules from '../rules.js';
-import { battleKey, recount, myTaps, pageWanted, pageKey, totalsOf } from '../state.js';
+import { battleKey, recount, myTaps, pageWanted, pageKey, totalsOf, mapShowing } from '../state.js';
 import { PING_MS, seal, tellSchool } from './play.js';
 import { takeAdmin, isLoopback, PROJECTOR_PAGE_MS, FIRST_CONNECTION_MS, countPages } from './rounds.js';
 
@@ -276,15 +276,17 @@ export const pages = {
  */
 export function follow(s, fx) {
   const want = pageWanted(s);
+  const map = mapShowing(s);
   if (s.owner) {
-    const key = want && JSON.stringify(want);
+    // The phone's map takes the page's place (the server sends a player one or the other).
+    const key = map ? 'map' : want && JSON.stringify(want);
     if (s.socket !== 'welcomed' || key === s.watching) return;
     s.watching = key;
-    fx.push({ type: 'send', message: want ? { type: 'watch', ...want } : { type: 'watch' } });
+    fx.push({ type: 'send', message: map ? { type: 'map', show: true } : want ? { type: 'watch', ...want } : { type: 'watch' } });
     return;
   }
   if (s.stopped || !(s.projector || s.elsewhere)) return;
-  const url = want && pageStreamURL(want);
+  const url = want && pageStreamURL(want, map);
   if (url === s.streaming) return;
   s.streaming = url;
   // The page shown stays until the next one comes: the stream is live as long as pages do.
@@ -292,9 +294,9 @@ export function follow(s, fx) {
   fx.push({ type: 'watchBoard', url });
 }
 
-/** The address of a page's stream (`GET /v1/board`, Server-Sent Events of `page`). */
-export function pageStreamURL({ league, from, count }) {
-  return `/v1/board?${new URLSearchParams({ count: String(count), from: String(from), ...league })}`;
+/** The address of a page's stream (`GET /v1/board`, Server-Sent Events of `page`), with the map's `map` events when it shows. */
+export function pageStreamURL({ league, from, count }, map = false) {
+  return `/v1/board?${new URLSearchParams({ count: String(count), from: String(from), ...league, ...(map ? { map: '1' } : {}) })}`;
 }
 
 export function unwatchPages(s, fx) {
