@@ -211,7 +211,9 @@ struct RoundScreensEndToEndTests {
         #expect(serverCounts == Dictionary(uniqueKeysWithValues: zip(players.map(\.name), made.map(UInt64.init))), "made \(made)")
 
         // During the race.
-        let race = readings.filter { $0.ms >= round.startsAtMs + Self.settledMs && $0.ms < round.endsAtMs }
+        // A reading is the race's when it ended before the race did: one begun half a second before the
+        // end reads the terminals last, and a run read them after it ("종료! 집계 중…", rightly).
+        let race = readings.filter { $0.ms >= round.startsAtMs + Self.settledMs && $0.endMs < round.endsAtMs }
         try #require(race.count >= Self.roundSeconds - 4, "too few readings of the race")
         // The projector's race: what it showed from the settled start, but while it was (re)opening.
         if let opened = openedMidRace {
