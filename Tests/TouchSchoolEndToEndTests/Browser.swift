@@ -61,6 +61,7 @@ final class Browser {
     /// (DevTools' `Emulation.setDeviceMetricsOverride`, `mobile`, and `setTouchEmulationEnabled`,
     /// what chromedriver's `mobileEmulation` sends), or a desktop window of this size.
     private func emulateDevice() throws {
+        try watchErrors()
         if touch {
             _ = try command("POST", "/goog/cdp/execute", ["cmd": "Emulation.setDeviceMetricsOverride",
                                                           "params": ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": true]])
@@ -68,6 +69,18 @@ final class Browser {
         } else {
             try resize(width: width, height: height)
         }
+    }
+
+    /// Every page this window opens keeps the errors it meets in `window.pageErrors`: a script's
+    /// exception, a promise nobody caught, a file (a module, a style) that did not load; a
+    /// failure's `loading()` shows them.
+    private func watchErrors() throws {
+        _ = try command("POST", "/goog/cdp/execute", ["cmd": "Page.addScriptToEvaluateOnNewDocument", "params": ["source": """
+            window.pageErrors = [];
+            addEventListener('error', (e) => window.pageErrors.push(e.target !== window && e.target
+              ? `no ${e.target.src || e.target.href || e.target.tagName}` : `${e.message} (${e.filename}:${e.lineno})`), true);
+            addEventListener('unhandledrejection', (e) => window.pageErrors.push(`rejected: ${e.reason}`));
+            """]])
     }
 
     /// Gives the browser back to the suite with no window of this page left and its origins'
@@ -260,7 +273,20 @@ final class Browser {
     func waitFor(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
         guard !Wait.untilBlocking(timeout: timeout, condition) else { return }
         let text = (try? string("return document.body.innerText")) ?? "?"
-        throw Failure(description: "timed out after \(timeout)s waiting for \(what); the page says:\n\(text)")
+        throw Failure(description: "timed out after \(timeout)s waiting for \(what); the page says:\n\(text)\n\(loading())")
+    }
+
+    /// How the page loaded, for a failure: its address, whether its script ran to the end
+    /// (`body.dataset.ready`), the errors it met (`watchErrors`), and every file it asked for with
+    /// Chromium's HTTP status (0: none came) and time, so that a page left as its bare HTML says
+    /// which file or script stopped it.
+    func loading() -> String {
+        (try? string("""
+            const files = performance.getEntriesByType('resource')
+              .map((e) => `${new URL(e.name).pathname} ${e.responseStatus ?? '?'} ${Math.round(e.startTime)}+${Math.round(e.duration)} ms`);
+            return `page ${location.href} (${document.readyState}, script done: ${document.body?.dataset.ready ?? 'no'})\n` +
+              `errors: ${JSON.stringify(window.pageErrors ?? 'not watched')}\nfiles: ${files.join('; ')}`;
+            """)) ?? "(the page could not be read)"
     }
 
     private func command(_ method: String, _ path: String, _ body: [String: Any]?) throws -> Any? {
