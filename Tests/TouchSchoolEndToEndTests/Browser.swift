@@ -305,7 +305,7 @@ final class SharedBrowser: @unchecked Sendable {
     let language: String
     /// Chromium's command-line flags besides this class's own.
     let flags: [String]
-    /// The scratch folder: the browser's profile, the driver's log.
+    /// The scratch folder: the browser's profile, the driver's log, Chromium's temporary files.
     let folder: String
     private var driverPID: pid_t = 0
     /// Where chromedriver listens on 127.0.0.1 (0: not yet known).
@@ -330,6 +330,11 @@ final class SharedBrowser: @unchecked Sendable {
     private func start(width: Int, height: Int) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["LANGUAGE"] = language.replacingOccurrences(of: "-", with: "_")
+        // Chromium's own temporary folders (its singleton socket, scoped folders) in the scratch
+        // folder too: a browser ended by a signal leaves them behind, and /tmp kept hundreds.
+        let temporary = "\(folder)/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        environment["TMPDIR"] = temporary
         // A chromedriver that never says where it listens (seen once, on a machine running the
         // whole suite) is ended and started once more: the driver is the test's tool, not what
         // it tests.
