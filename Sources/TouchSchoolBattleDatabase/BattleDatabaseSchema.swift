@@ -126,6 +126,28 @@ enum BattleDatabaseSchema {
             \(numberedChanges("device_changes"))
             \(numberedChanges("device_changes_compacting"))
             """),
+        (8, """
+            -- The battle's settings, one row each: `season_length` (`SeasonLength`: none, week,
+            -- month; no row: none), set by `serve --season` and read by every commit.
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+            -- Each season's school totals (`Season`: its length and number), beside all time in scores.
+            CREATE TABLE season_scores (length TEXT NOT NULL, number INTEGER NOT NULL, school TEXT NOT NULL,
+                total INTEGER NOT NULL CHECK (total >= 0), PRIMARY KEY (length, number, school)) WITHOUT ROWID;
+            -- What each device counted in each season per school, added to by the commit that saved
+            -- the batches (so once each): a ban with removeTaps takes exactly these off season_scores.
+            CREATE TABLE season_players (length TEXT NOT NULL, number INTEGER NOT NULL, device TEXT NOT NULL,
+                school TEXT NOT NULL, taps INTEGER NOT NULL CHECK (taps >= 0),
+                PRIMARY KEY (length, number, device, school)) WITHOUT ROWID;
+            -- The seasons whose hall of fame was taken: once each, by the first commit after the
+            -- season's end and grace (`SeasonFame.due`).
+            CREATE TABLE season_fame_taken (length TEXT NOT NULL, number INTEGER NOT NULL,
+                PRIMARY KEY (length, number)) WITHOUT ROWID;
+            -- Each season's hall (`SeasonFame`): per league (its level and province, '' for none,
+            -- as `LeagueName` names it), the first three schools, their ranks and totals as taken.
+            CREATE TABLE season_fame (length TEXT NOT NULL, number INTEGER NOT NULL, level TEXT NOT NULL,
+                province TEXT NOT NULL, place INTEGER NOT NULL, rank INTEGER NOT NULL, school TEXT NOT NULL,
+                total INTEGER NOT NULL, PRIMARY KEY (length, number, level, province, place)) WITHOUT ROWID;
+            """),
     ]
 
     static var newest: Int64 { migrations.last!.version }

@@ -8,7 +8,7 @@ struct TouchSchool: ParsableCommand {
         abstract: CommandText.rootAbstract,
         discussion: CommandText.rootDiscussion,
         version: TouchSchoolVersion.release,
-        subcommands: [PlayCommand.self, SearchCommand.self, RankCommand.self, StatsCommand.self, ImportCommand.self, ResetCommand.self, ServeCommand.self, AdminCommand.self, RoundCommand.self],
+        subcommands: [PlayCommand.self, SearchCommand.self, RankCommand.self, StatsCommand.self, ImportCommand.self, ResetCommand.self, ServeCommand.self, AdminCommand.self, RoundCommand.self, SeasonCommand.self],
         defaultSubcommand: PlayCommand.self
     )
 }

@@ -23,4 +23,5 @@ public struct LiveNetwork: NetworkCommands {
     public func admin(_ request: AdminRequest) throws -> String { try AdminRequests.run(request) }
 
     public func round(_ request: RoundRequest) throws -> String { try RoundRequests.run(request) }
+    public func season(_ request: SeasonRequest) throws -> String { try SeasonRequests.run(request) }
 }

@@ -35,6 +35,8 @@ enum Serving {
                                        tapBurst: request.addressBurst ?? standard.tapBurst))
         configuration.trustedProxies = Set(request.trustedProxies)
         if let maximumDevices = request.maximumDevices { configuration.maximumDevices = maximumDevices }
+        configuration.seasonLength = request.seasonLength
+        if let offset = request.clockOffsetMs { configuration.clockOffsetMs = offset }
         configuration.adminTokenFile = request.adminTokenFile
         configuration.adminToken = request.adminToken
         configuration.activityInterval = .seconds(request.activitySeconds ?? 60)

@@ -33,6 +33,8 @@ struct NetworkHandOff: NetworkCommands {
 
     func round(_ request: RoundRequest) throws -> String { try handOff(for: "round") }
 
+    func season(_ request: SeasonRequest) throws -> String { try handOff(for: "season") }
+
     /// Replaces this process with `touchschool-network`; returns only by throwing, when it cannot.
     private func handOff(for feature: String) throws -> Never {
         let path = "\(ExecutableLocation.directory)/\(Self.siblingName)"

@@ -283,7 +283,7 @@ public struct Strings: Sendable {
 
     // MARK: Ranking
 
-    func leagueName(_ league: League) -> String {
+    public func leagueName(_ league: League) -> String {
         switch league {
         case .national: ko ? "전국" : "National"
         case let .level(level): levelName(level, plural: true)

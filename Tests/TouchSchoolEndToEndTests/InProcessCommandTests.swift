@@ -121,6 +121,7 @@ struct NoNetwork: NetworkCommands {
     func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame { throw unexpected() }
     func admin(_ request: AdminRequest) throws -> String { throw unexpected() }
     func round(_ request: RoundRequest) throws -> String { throw unexpected() }
+    func season(_ request: SeasonRequest) throws -> String { throw unexpected() }
 
     private func unexpected() -> CommandError {
         Issue.record("the command reached for the network")
@@ -151,4 +152,5 @@ final class OneServerBattle: NetworkCommands, Sendable {
     func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame { throw CommandError("not in this test") }
     func admin(_ request: AdminRequest) throws -> String { throw CommandError("not in this test") }
     func round(_ request: RoundRequest) throws -> String { throw CommandError("not in this test") }
+    func season(_ request: SeasonRequest) throws -> String { throw CommandError("not in this test") }
 }

@@ -48,7 +48,7 @@ import TouchSchoolTestSupport
         #expect(manual.output.contains("touchschool — 학교 대항전: a school-vs-school tap battle"), "\(manual.output.prefix(300))")
         #expect(manual.output.contains("abbreviation (서울고), 초성 (ㅎㅁㄱ)"), "the search command's words")
         #expect(manual.error.isEmpty, "\(manual.error)")
-        for command in ["search", "rank", "serve", "admin"] {
+        for command in ["search", "rank", "serve", "season", "admin"] {
             #expect(manual.output.contains("     \(command) "), "the manual describes \(command)")
         }
         // bash: what completing `touchschool se` offers.
@@ -59,7 +59,7 @@ import TouchSchoolTestSupport
             printf '%s\\n' "${COMPREPLY[@]}"
             """
         let offered = Subprocess.run("/bin/bash", ["-c", completion])
-        #expect(offered.status == 0 && Set(offered.output.split(separator: "\n")) == ["search", "serve"], "\(offered)")
+        #expect(offered.status == 0 && Set(offered.output.split(separator: "\n")) == ["search", "season", "serve"], "\(offered)")
         let zsh = try String(contentsOfFile: "\(prefix)/share/zsh/site-functions/_touchschool", encoding: .utf8)
         #expect(zsh.hasPrefix("#compdef touchschool"))
         let fish = try String(contentsOfFile: "\(prefix)/share/fish/vendor_completions.d/touchschool.fish", encoding: .utf8)

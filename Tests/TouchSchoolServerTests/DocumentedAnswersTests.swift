@@ -55,7 +55,8 @@ import TouchSchoolProtocol
         let docs = try String(contentsOf: package.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
         let rows = docs.split(separator: "\n").filter { $0.hasPrefix("| HTTP requests per remote address |") || $0.hasPrefix("| costly HTTP requests from all addresses together |") }
         #expect(rows.count == 2)
-        for (path, requested) in [("/v1/schools", "/v1/schools"), ("/v1/catalog", "/v1/catalog"), ("/v1/scores", "/v1/scores"), ("/v1/rounds/ID", "/v1/rounds/3")] {
+        for (path, requested) in [("/v1/schools", "/v1/schools"), ("/v1/catalog", "/v1/catalog"), ("/v1/scores", "/v1/scores"), ("/v1/rounds/ID", "/v1/rounds/3"),
+                                 ("/v1/seasons", "/v1/seasons"), ("/v1/seasons/ID", "/v1/seasons/week-2960")] {
             #expect(RequestBudgetMiddleware<HTTPRequestContext>.kind(of: requested) == .bulk, "\(requested)")
             for row in rows { #expect(row.contains("`\(path)`"), "\(path) in \(row.prefix(40))") }
         }

@@ -66,6 +66,11 @@ struct ServeCommand: ContextCommand {
     @Option(help: .hidden)
     var postgresSeconds: Int?
 
+    // How far the battle's time of day is moved from the machine's, in ms, hidden: for tests of a
+    // season's boundary, which a real process otherwise reaches only at midnight on a Monday.
+    @Option(help: .hidden)
+    var clockOffsetMs: Int64?
+
     @Option(help: ArgumentHelp(CommandText.addressTapsHelp,
                                valueName: "taps"))
     var addressTapsPerSecond: Int?
@@ -77,6 +82,10 @@ struct ServeCommand: ContextCommand {
     @Option(help: ArgumentHelp(CommandText.maximumDevicesHelp,
                                valueName: "count"))
     var maximumDevices: Int?
+
+    @Option(help: ArgumentHelp(CommandText.seasonHelp,
+                               valueName: "length"))
+    var season: SeasonLength?
 
     /// Where PostgreSQL is: --postgres, --postgres-file, $TOUCHSCHOOL_POSTGRES_URL or $DATABASE_URL;
     /// with none, the battle lives in the data directory.
@@ -137,10 +146,11 @@ struct ServeCommand: ContextCommand {
             host: host, port: port, dataDirectory: data.directory, postgresURL: postgresURL, moveFrom: from,
             trustedProxies: trustedProxies, connectionsPerAddress: connectionsPerAddress, socketsPerAddress: socketsPerAddress, devicesPerAddress: devicesPerAddress,
             addressTapsPerSecond: addressTapsPerSecond, addressBurst: addressBurst, maximumDevices: maximumDevices,
+            seasonLength: season,
             logLevel: ProcessEnvironment.current["LOG_LEVEL"], language: Language.fromLocale(environment: ProcessEnvironment.current),
             activitySeconds: activitySeconds, headSeconds: headSeconds, idleSeconds: idleSeconds, helloSeconds: helloSeconds,
             writeStallSeconds: writeStallSeconds, shutdownSeconds: shutdownSeconds,
-            postgresSeconds: postgresSeconds, adminTokenFile: adminTokenFile,
+            postgresSeconds: postgresSeconds, clockOffsetMs: clockOffsetMs, adminTokenFile: adminTokenFile,
             adminToken: ProcessEnvironment.current[AdminTokenEnvironment.name], sshPort: sshPort,
             sshConnectionsPerAddress: sshConnectionsPerAddress, sshIdleSeconds: sshIdleSeconds,
             sshLoginGraceSeconds: sshLoginGraceSeconds), output: context.output)

@@ -34,6 +34,19 @@ public struct RoundRequest: Sendable {
     public var language: Language
 }
 
+/// One of `touchschool season`'s requests: the list and a season's standing, which anyone may read.
+public struct SeasonRequest: Sendable {
+    public var server: String
+    public var action: SeasonAction
+    /// The language of what is printed.
+    public var language: Language
+}
+
+public enum SeasonAction: Sendable, Equatable {
+    case list(json: Bool)
+    case show(Season, json: Bool)
+}
+
 public enum RoundAction: Sendable, Equatable {
     case start(seconds: Int, title: String?, json: Bool)
     case stop(json: Bool)

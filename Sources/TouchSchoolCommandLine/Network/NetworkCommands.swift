@@ -27,6 +27,8 @@ public protocol NetworkCommands {
     func admin(_ request: AdminRequest) throws -> String
     /// `touchschool round …`: what to print.
     func round(_ request: RoundRequest) throws -> String
+    /// `touchschool season …`: what to print.
+    func season(_ request: SeasonRequest) throws -> String
 }
 
 extension CommandError {
@@ -81,6 +83,8 @@ public struct ServeRequest: Sendable {
     public var addressBurst: Int?
     /// The devices the battle may hold; else the server's own.
     public var maximumDevices: Int?
+    /// `--season`: the season's length to store (nil: the stored one stays).
+    public var seasonLength: SeasonLength?
     public var logLevel: String?
     /// The language of what is printed for the teacher (the locale's).
     public var language: Language
@@ -96,6 +100,8 @@ public struct ServeRequest: Sendable {
     public var shutdownSeconds: Int?
     /// How long one PostgreSQL operation may wait, in seconds, when not the server's own (hidden, for tests).
     public var postgresSeconds: Int?
+    /// How far the battle's time of day is moved from the machine's, in ms (hidden, for tests of a season's boundary).
+    public var clockOffsetMs: Int64?
     /// The operator's token: from this file, else `adminToken` ($TOUCHSCHOOL_ADMIN_TOKEN), else the
     /// data directory's admin.token. Never an argument: the process list would show it.
     public var adminTokenFile: String?

@@ -18,6 +18,11 @@ extension SchoolLevel: ExpressibleByArgument {
     public static var allValueStrings: [String] { ["초", "중", "고"] }
 }
 
+/// `--season week|month|none`, in any case.
+extension SeasonLength: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
 /// `--region`: a province (시도) by any of its names, kept as the official list names it.
 struct ProvinceArgument: ExpressibleByArgument {
     let name: String

@@ -597,6 +597,24 @@ enum CommandText {
     }
     static var roundIDHelp: String { ko ? "라운드 번호 (round list가 보여 줍니다)." : "The round's id (as round list shows it)." }
 
+    // MARK: season
+
+    static var seasonAbstract: String {
+        ko ? "시즌: 한 주나 한 달마다 새로 세는 순위와 지난 시즌의 명예의 전당."
+            : "Seasons: standings that start again each week or month, and the past seasons' halls of fame (시즌)."
+    }
+    static var seasonDiscussion: String {
+        ko ? "서버의 시즌 길이는 serve --season week|month|none으로 정합니다 (docs/operations.md, \"시즌\"). list와 show는 --server URL의 서버에 묻습니다 (토큰 없이)."
+            : "A server's season length is set with serve --season week|month|none (docs/operations.md, \"Seasons\"). list and show ask the server at --server URL (no token needed)."
+    }
+    static var seasonListAbstract: String {
+        ko ? "시즌 목록 (최신 순, 50개까지)과 각 시즌 전국 1–3위." : "The seasons, newest first (up to 50), each with its national first three."
+    }
+    static var seasonShowAbstract: String {
+        ko ? "한 시즌의 학교 순위 (100위까지)와 리그마다의 명예의 전당." : "A season's schools by taps (up to 100), and its hall of fame in every league."
+    }
+    static var seasonIDHelp: String { ko ? "시즌 (season list가 보여 주는 대로, 예: week-2960)." : "The season (as season list shows it, e.g. week-2960)." }
+
     // MARK: admin
 
     static var adminAbstract: String {
@@ -764,6 +782,10 @@ enum CommandText {
     static var maximumDevicesHelp: String {
         ko ? "대항전이 담을 수 있는 플레이어(기기) 수; 넘으면 새 플레이어는 거부되고 나머지는 계속합니다 (기본값 2000000)."
             : "The players (devices) the battle may hold; past it new players are refused and the others play on (default 2000000)."
+    }
+    static var seasonHelp: String {
+        ko ? "시즌 길이: week(월요일 0시부터 한 주), month(1일 0시부터 한 달, 한국 시간) 또는 none(시즌 없이 누적만); 대항전 저장소에 남아 같은 데이터베이스의 모든 서버가 따릅니다 (생략: 저장된 값 그대로, 처음엔 none)."
+            : "The season's length: week (from Monday 00:00), month (from the 1st 00:00, Korea's time) or none (all time only); kept in the battle's store, so every server of a database follows it (left out: the stored one stays, none at first)."
     }
     static var moveFromHelp: String {
         ko ? "--postgres와 함께: 먼저 내장 서버의 데이터 폴더에 있는 점수, 기기, 학교 목록을 PostgreSQL로 한 번 옮깁니다 (두 번째는 거부됩니다)."

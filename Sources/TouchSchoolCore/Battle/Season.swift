@@ -86,6 +86,16 @@ public struct Season: Equatable, Hashable, Sendable {
         return cut
     }
 
+    /// The season's id in a path and a command (`week-2960`): its length and number.
+    public var id: String { "\(length.rawValue)-\(number)" }
+
+    /// The season an id names (nil: no length of seasons, or no number).
+    public static func named(_ id: String) -> Season? {
+        guard let dash = id.firstIndex(of: "-"), let length = SeasonLength(rawValue: String(id[..<dash])),
+              let number = Int64(id[id.index(after: dash)...]) else { return nil }
+        return numbered(length, number)
+    }
+
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         let quotient = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient

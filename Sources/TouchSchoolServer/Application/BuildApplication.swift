@@ -25,6 +25,7 @@ extension TouchSchoolServer {
         PageRoutes(battle: battle, page: page, lookup: SchoolLookup(), join: join, budgets: budgets, costly: .shared).add(to: router)
         AdminRoutes(battle: battle, token: adminToken, trustedProxies: configuration.trustedProxies, logger: logger).add(to: router)
         RoundRoutes(battle: battle, token: adminToken, trustedProxies: configuration.trustedProxies, logger: logger).add(to: router)
+        SeasonRoutes(battle: battle).add(to: router)
 
         let playRouter = Router(context: PlayRequestContext.self)
         playRouter.ws(RouterPath(PlayProtocol.playPath)) { inbound, outbound, context in

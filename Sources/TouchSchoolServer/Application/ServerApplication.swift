@@ -28,6 +28,10 @@ public struct ServerConfiguration: Sendable {
     /// and the store keeps saving for the others. Each device costs about a kilobyte with its
     /// tallies: two million, a national battle's players, is a couple of gigabytes.
     public var maximumDevices = ServerConfiguration.standardMaximumDevices
+    /// The season's length to store at start (`serve --season`); nil: the stored one stays.
+    public var seasonLength: SeasonLength?
+    /// How far the battle's time of day is moved from the machine's (hidden, for tests: `BattleClock.movedBy`).
+    public var clockOffsetMs: Int64 = 0
     public static let standardMaximumDevices = 2_000_000
     /// How long a connection may keep the server waiting (its head, an idle keep-alive, a hello, a
     /// reader that stopped reading): the standard limits unless a test shortens them.
@@ -277,6 +281,7 @@ public enum TouchSchoolServer {
             catalog = loaded
             board = try await store.board()
             devicesStored = try await store.deviceCount()
+            if let length = configuration.seasonLength { try await store.setSeasonLength(length) }
         } catch {
             throw ServerError(description: "cannot start from \(store.name): \(error)")
         }
@@ -290,7 +295,7 @@ public enum TouchSchoolServer {
         let metrics = ServerMetrics()
         let battle = BattleHallRuntime(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics,
                             limits: configuration.limits, devicesStored: devicesStored, maximumDevices: configuration.maximumDevices,
-                            logger: logger)
+                            logger: logger, clock: BattleClock.system.movedBy(ms: configuration.clockOffsetMs))
         let openFiles = SocketCapacity.raiseOpenFileLimit()
         let capacity = SocketCapacity(openFiles: openFiles, policy: configuration.limits)
         let limits = AddressLimits(policy: configuration.limits, capacity: capacity)

@@ -13,4 +13,12 @@ struct BattleClock: Sendable {
 
     static let system = BattleClock(now: { .now }, wallMs: { Int64(Date().timeIntervalSince1970 * 1000) },
                                     monotonicMs: { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) })
+
+    /// This clock with its time of day moved by `offsetMs` (`serve --clock-offset-ms`, hidden: for
+    /// tests of a season's boundary, which a real process reaches only at midnight on a Monday).
+    func movedBy(ms offsetMs: Int64) -> BattleClock {
+        guard offsetMs != 0 else { return self }
+        let wallMs = self.wallMs
+        return BattleClock(now: now, wallMs: { wallMs() + offsetMs }, monotonicMs: monotonicMs)
+    }
 }

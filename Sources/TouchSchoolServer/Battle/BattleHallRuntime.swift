@@ -315,10 +315,11 @@ package actor BattleHallRuntime: Service {
                 return window
             }, answer: { .committed($0) })
         case let .poll(since, countDevices):
-            let store = store
+            let (store, catalog, wallMs) = (store, hall.catalog.catalog, clock.wallMs)
             // A count read before a failed read of the changes is read again at the next poll.
             ask({ () async throws(BattleStoreError) in
-                (countDevices ? try await store.deviceCount() : nil, try await store.changes(since: since))
+                try await store.takeHallOfFame(catalog: catalog, nowMs: wallMs())
+                return (countDevices ? try await store.deviceCount() : nil, try await store.changes(since: since))
             }, answer: { result in .polled(devices: try? result.get().0, result.map(\.1)) })
         case let .readCatalog(current):
             let store = store

@@ -59,6 +59,9 @@ enum CommitRules {
         /// What each round counted for each device in this save, by round id (only the rounds and
         /// devices it counted for).
         var rounds: [Int64: [String: RoundWindow]] = [:]
+        /// What each season counted for each device in this save, per school (`Season.cut` of each
+        /// batch's accepted taps over its judged time): empty while the season's length is none.
+        var seasons: [Season: [String: [String: UInt64]]] = [:]
     }
 
     /// One device's taps counted by the round in one save, per school (taken from the accepted
@@ -99,8 +102,12 @@ enum CommitRules {
     /// lies in their window (`Round.counted`), the save's time standing for when they were
     /// received: a batch applied once is counted once in each. A round closed by the next start
     /// keeps its grace: a batch made in it and still in flight at that start counts there.
+    /// `season`, the season's length as the store holds it in the same transaction: the accepted
+    /// taps are cut between the seasons they were made in (`Season.cut`, over the same judged time
+    /// as the rounds'), each in exactly one, a batch applied once counted once.
     static func apply(_ batches: [ReceivedBatch], to state: inout SavedState, histories: inout TapJudges,
-                      catalog: Catalog, nowMs: Int64, banned: Set<String> = [], rounds: [Round] = []) -> Result {
+                      catalog: Catalog, nowMs: Int64, banned: Set<String> = [], rounds: [Round] = [],
+                      season: SeasonLength = .none) -> Result {
         var result = Result(outcomes: [], changedSchools: [])
         var broken: Set<ConnectionID> = []
         for received in batches {
@@ -158,6 +165,7 @@ enum CommitRules {
             var roundsRemaining = rounds.map {
                 $0.counted(taps: verdict.accepted, startMs: verdict.startMs, endMs: verdict.endMs, receivedAtMs: nowMs)
             }
+            var seasonsRemaining = Season.cut(taps: verdict.accepted, startMs: verdict.startMs, endMs: verdict.endMs, season)
             var acceptedBySchool: [String: UInt64] = [:]
             for (id, taps) in known where remaining > 0 {
                 let take = min(taps, remaining)
@@ -165,6 +173,14 @@ enum CommitRules {
                 acceptedBySchool[id, default: 0] += take
                 state.scores[id] = (state.scores[id] ?? 0).addingSaturating(take)
                 result.changedSchools.insert(id)
+                // The school's taps go to the seasons in order, as the cut made them: each in one.
+                var left = take
+                for index in seasonsRemaining.indices where left > 0 && seasonsRemaining[index].taps > 0 {
+                    let counted = min(left, seasonsRemaining[index].taps)
+                    seasonsRemaining[index].taps -= counted
+                    left -= counted
+                    result.seasons[seasonsRemaining[index].season, default: [:]][device, default: [:]][id, default: 0] += counted
+                }
                 for (index, round) in rounds.enumerated() where roundsRemaining[index] > 0 {
                     let counted = min(take, roundsRemaining[index])
                     roundsRemaining[index] -= counted

@@ -24,6 +24,9 @@ enum CommitTransaction {
         /// Read in the same transaction as the devices, so that a round started or stopped through
         /// any server sharing the store counts from that server's next commit on.
         var rounds: [Round] = []
+        /// The season's length as saved, read in the same transaction: a length set through any
+        /// server sharing the store cuts from that server's next commit on.
+        var seasonLength: SeasonLength = .none
     }
 
     /// How many of the newest rounds a commit reads first (`roundsTakingBatches`): the current one,
@@ -55,6 +58,13 @@ enum CommitTransaction {
         var counted: UInt64 { bySchool.values.reduce(0) { $0.addingSaturating($1) } }
     }
 
+    /// What the window adds to a device's taps per school in one season.
+    struct SeasonWrite: Sendable, Equatable {
+        var season: Season
+        var device: String
+        var bySchool: [String: UInt64]
+    }
+
     /// A device's row as the window leaves it.
     struct DeviceWrite: Sendable, Equatable {
         var device: String
@@ -79,6 +89,16 @@ enum CommitTransaction {
         var increments: [String: UInt64]
         /// What the rounds counted, by round (oldest first), then in device key order.
         var rounds: [RoundWrite] = []
+        /// What the seasons counted, by season (oldest first), then in device key order.
+        var seasons: [SeasonWrite] = []
+        /// What the window adds to each season's school totals: the writes added up.
+        var seasonIncrements: [Season: [String: UInt64]] {
+            var totals: [Season: [String: UInt64]] = [:]
+            for write in seasons {
+                totals[write.season, default: [:]].merge(write.bySchool) { $0.addingSaturating($1) }
+            }
+            return totals
+        }
         var rules: CommitRules.Result
         var histories: TapJudges
 
@@ -104,7 +124,7 @@ enum CommitTransaction {
         var state = SavedState(players: rows.players, devices: rows.devices)
         var histories = histories
         let rules = CommitRules.apply(batches, to: &state, histories: &histories, catalog: catalog, nowMs: nowMs, banned: rows.banned,
-                                        rounds: rows.rounds)
+                                        rounds: rows.rounds, season: rows.seasonLength)
         let devices = state.devices.keys.sorted().compactMap { device -> DeviceWrite? in
             guard let record = state.devices[device],
                   record != rows.devices[device] || state.players[device] != rows.players[device] else { return nil }
@@ -127,7 +147,12 @@ enum CommitTransaction {
                                   bySchool: window.bySchool, reachedMs: window.reachedMs)
             }
         }
-        return Plan(devices: devices, activities: activities, increments: state.scores, rounds: rounds, rules: rules,
+        let seasons = rules.seasons.keys.sorted { $0.number < $1.number }.flatMap { season in
+            (rules.seasons[season] ?? [:]).sorted { $0.key < $1.key }.map { device, bySchool in
+                SeasonWrite(season: season, device: device, bySchool: bySchool)
+            }
+        }
+        return Plan(devices: devices, activities: activities, increments: state.scores, rounds: rounds, seasons: seasons, rules: rules,
                     histories: histories)
     }
 }

@@ -169,6 +169,9 @@ struct RequestBudgetMiddleware<Context: RemoteAddressRequestContext>: RouterMidd
         case SchoolEndpoints.schoolsPath, "/v1/catalog", "/v1/scores": .bulk
         // A round's standings: every player who counted in it.
         case _ where path.hasPrefix("/v1/rounds/"): .bulk
+        // The seasons' list (50, each with its national hall) and a season's standing (100 schools, its hall).
+        case "/v1/seasons": .bulk
+        case _ where path.hasPrefix("/v1/seasons/"): .bulk
         default: .request
         }
     }

@@ -8,7 +8,7 @@ import TouchSchoolStore
 /// (`PlayStore`: the battle's commits, welcomes and polls, the play socket's address bans), the
 /// catalog reload (`CatalogStore`), the operator's admin API (`OperatorStore`) and the rounds
 /// (`RoundStore`).
-typealias BattleStore = PlayStore & CatalogStore & OperatorStore & RoundStore
+typealias BattleStore = PlayStore & CatalogStore & OperatorStore & RoundStore & SeasonStore
 
 /// What the live battle needs of its store.
 ///
@@ -89,6 +89,48 @@ protocol RoundStore: Sendable {
 
     /// A round and what it counted per device (nil: no round has this id).
     func round(_ id: Int64) async throws(BattleStoreError) -> (Round, [RoundPlayerCount])?
+}
+
+/// The seasons (`Season`, issue 50), kept in the store so that every server sharing it counts the
+/// same: the length is read by each commit in its own transaction (`CommitTransaction.Rows`), so a
+/// length set through one server cuts on every server from its next commit on, at the boundaries
+/// `Season` computes from the stored length (Korea's calendar, whatever a machine's zone). Each
+/// commit adds its batches' `Season.cut` to the seasons' totals in the same transaction as all time,
+/// and the first commit or poll after a season's end and grace (`SeasonFame.due`) takes its hall of fame,
+/// once for every server (taps of the season arriving later count in its totals, not in its hall).
+protocol SeasonStore: Sendable {
+    /// The season's length as stored (none when never set).
+    func seasonLength() async throws(BattleStoreError) -> SeasonLength
+
+    func setSeasonLength(_ length: SeasonLength) async throws(BattleStoreError)
+
+    /// The seasons that counted taps, newest first, at most `limit`, each with its national hall.
+    func seasons(limit: Int) async throws(BattleStoreError) -> [ListedSeason]
+
+    /// The poll's part (`BattleHallRuntime`, every poll): reads the length and takes the hall of the
+    /// season due at `nowMs` (`SeasonFame.due`) when no commit took it yet, so that a season ended
+    /// with no taps after it has its hall too. Once a store knows a season's hall taken, it only
+    /// reads the length until the next season ends.
+    func takeHallOfFame(catalog: Catalog, nowMs: Int64) async throws(BattleStoreError)
+
+    /// A season's school totals and its whole hall.
+    func season(_ season: Season) async throws(BattleStoreError) -> SeasonStanding
+
+    /// What each device counted in a season, per school (a row per device: not for a route).
+    func seasonPlayers(_ season: Season) async throws(BattleStoreError) -> [String: [String: UInt64]]
+}
+
+/// A season's totals by school and its hall of fame in `SeasonFame.order` (empty until taken).
+struct SeasonStanding: Sendable, Equatable {
+    var season: Season
+    var totals: [String: UInt64]
+    var fame: [SeasonFame.Entry] = []
+}
+
+/// A season in the list, with its national league's hall (the leagues' halls are its standing's).
+struct ListedSeason: Sendable, Equatable {
+    var season: Season
+    var fame: [SeasonFame.Entry]
 }
 
 /// What a ban did: the taps taken off each school, and the new totals (nil: none taken).

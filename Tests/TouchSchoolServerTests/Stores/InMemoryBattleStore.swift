@@ -47,6 +47,11 @@ final class InMemoryBattleStore: BattleStore {
         var rounds: [Round] = []
         /// Per round and device: what the round counted (the writes added up).
         var roundCounts: [Int64: [String: CommitTransaction.RoundWrite]] = [:]
+        var seasonLength = SeasonLength.none
+        /// Per season: the schools' totals, and what each device counted per school.
+        var seasonTotals: [Season: [String: UInt64]] = [:]
+        var seasonPlayers: [Season: [String: [String: UInt64]]] = [:]
+        var fame: [Season: [SeasonFame.Entry]] = [:]
 
         func device(publicID: String) -> String? { activities.keys.first { DevicePublicID.of($0) == publicID } }
     }
@@ -99,7 +104,17 @@ final class InMemoryBattleStore: BattleStore {
                 // All the rounds read at once: the rule finds the open ones among them as the stores' reads do.
                 let all = tallies.rounds.count + 1
                 rows.rounds = CommitTransaction.roundsTakingBatches(newestFirst: tallies.rounds.reversed(), limit: all, atMs: nowMs) ?? []
+                rows.seasonLength = tallies.seasonLength
                 let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)
+                for write in plan.seasons {
+                    tallies.seasonPlayers[write.season, default: [:]][write.device, default: [:]].merge(write.bySchool) { $0.addingSaturating($1) }
+                }
+                for (season, increments) in plan.seasonIncrements {
+                    tallies.seasonTotals[season, default: [:]].merge(increments) { $0.addingSaturating($1) }
+                }
+                if let due = SeasonFame.due(tallies.seasonLength, atMs: nowMs), tallies.fame[due] == nil {
+                    tallies.fame[due] = SeasonFame.of(totals: tallies.seasonTotals[due] ?? [:], catalog: catalog)
+                }
                 for row in plan.devices {
                     saved.devices[row.device] = row.record
                     saved.players[row.device] = row.player
@@ -157,6 +172,12 @@ final class InMemoryBattleStore: BattleStore {
                 tallies.banned.insert(device)
                 guard removeTaps else { return BanOutcome(removed: [:], board: nil) }
                 for id in tallies.roundCounts.keys { tallies.roundCounts[id]?[device] = nil }
+                for season in tallies.seasonPlayers.keys {
+                    for (school, taps) in tallies.seasonPlayers[season]?.removeValue(forKey: device) ?? [:] {
+                        let total = tallies.seasonTotals[season]?[school] ?? 0
+                        tallies.seasonTotals[season]?[school] = total - min(taps, total)
+                    }
+                }
                 var removed: [String: UInt64] = [:]
                 for (school, counts) in tallies.schoolTaps[device] ?? [:] where counts.taps > counts.removed {
                     removed[school] = counts.taps - counts.removed
@@ -212,6 +233,37 @@ final class InMemoryBattleStore: BattleStore {
             tallies.rounds[last] = tallies.rounds[last].stopped(atMs: nowMs)
             return tallies.rounds[last]
         }
+    }
+
+    func seasonLength() async -> SeasonLength { storage.tallies.withLock { $0.seasonLength } }
+
+    func setSeasonLength(_ length: SeasonLength) async { storage.tallies.withLock { $0.seasonLength = length } }
+
+    func takeHallOfFame(catalog: Catalog, nowMs: Int64) async {
+        storage.tallies.withLock { tallies in
+            if let due = SeasonFame.due(tallies.seasonLength, atMs: nowMs), tallies.fame[due] == nil {
+                tallies.fame[due] = SeasonFame.of(totals: tallies.seasonTotals[due] ?? [:], catalog: catalog)
+            }
+        }
+    }
+
+    func seasons(limit: Int) async -> [ListedSeason] {
+        storage.tallies.withLock { tallies in
+            tallies.seasonTotals.keys.sorted { ($0.startsAtMs, $0.endsAtMs) > ($1.startsAtMs, $1.endsAtMs) }.prefix(limit).map { season in
+                ListedSeason(season: season, fame: (tallies.fame[season] ?? []).filter { $0.league == .national })
+            }
+        }
+    }
+
+    func season(_ season: Season) async -> SeasonStanding {
+        storage.tallies.withLock { tallies in
+            SeasonStanding(season: season, totals: (tallies.seasonTotals[season] ?? [:]).filter { $0.value > 0 },
+                           fame: tallies.fame[season] ?? [])
+        }
+    }
+
+    func seasonPlayers(_ season: Season) async -> [String: [String: UInt64]] {
+        storage.tallies.withLock { $0.seasonPlayers[season] ?? [:] }
     }
 
     func rounds(limit: Int) async -> [Round] { storage.tallies.withLock { Array($0.rounds.reversed().prefix(limit)) } }

@@ -104,12 +104,12 @@ import TouchSchoolStore
 
     /// A server's `battle.sqlite` as the release before `device_changes` made it (schema 3), with
     /// a device, its tally and its taps per school: the next start moves it to schema 4 and on
-    /// (5: rounds) losing nothing, and play goes on from its numbers.
+    /// (5: rounds, 8: seasons, none set) losing nothing, and play goes on from its numbers.
     @Test func aDatabaseOfThePreviousSchemaMovesForwardLosingNothing() async throws {
         let directory = TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = BattleDatabase.path(inDataDirectory: directory)
-        #expect(BattleDatabaseSchema.newest == 7, "this test makes schema 3, the one before device_changes")
+        #expect(BattleDatabaseSchema.newest == 8, "this test makes schema 3, the one before device_changes")
         try Self.makeDatabase(path, schema: 3, """
             INSERT INTO scores (school, total) VALUES ('A', 10), ('B', 3);
             UPDATE board SET version = 9;
@@ -122,6 +122,7 @@ import TouchSchoolStore
         let store = try SQLiteBattleStore(dataDirectory: directory, starterCatalogPath: nil)
         #expect(try sqlite3Output(path, "PRAGMA user_version") == "\(BattleDatabaseSchema.newest)")
         #expect(try await store.board() == StoredBoard(version: 9, scores: ["A": 10, "B": 3]))
+        #expect(try await store.seasonLength() == .none)
         let (record, player) = try #require(try await store.device(Self.device))
         #expect(record == DeviceRecord(lastSeq: 4, player: "민지", lastEndMs: 1_795_000_000_000))
         #expect(player == PlayerRecord(schoolID: "A", taps: 10, bestTapsPerSecond: 6))

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 import TouchSchoolCore
 import TouchSchoolStore
 
@@ -23,6 +24,8 @@ final class PostgresBattleStore: BattleStore {
     let logger: Logger
     /// The starter catalog's file: played with while no list has been imported into the database.
     let starterCatalogPath: String?
+    /// The last season whose hall this store knows taken (`takeHallOfFame`, at each poll).
+    let hallTaken = Mutex<Season?>(nil)
 
     static let notificationChannel = "touchschool_board"
 
@@ -155,6 +158,7 @@ final class PostgresBattleStore: BattleStore {
             }
             limit *= 4
         }
+        rows.seasonLength = try await PostgresSeasons.length(on: connection, logger: logger)
         // 2. The rules, as every store applies them (`CommitTransaction.plan`); only the devices
         // locked can change (the others only repeat).
         let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)
@@ -176,6 +180,10 @@ final class PostgresBattleStore: BattleStore {
         }
         try await PostgresOperator.saveActivities(plan.activities, on: connection, logger: logger)
         try await PostgresRounds.add(plan.rounds, on: connection, logger: logger)
+        try await PostgresSeasons.add(plan, on: connection, logger: logger)
+        if let due = SeasonFame.due(rows.seasonLength, atMs: nowMs) {
+            try await PostgresSeasons.takeHallOfFame(due, catalog: catalog, on: connection, logger: logger)
+        }
         // 4. The hot rows, last: the board's version, then the schools in id order (and the
         // NOTIFY sent at COMMIT).
         let board = try await PostgresAdministration.addToTotals(plan.increments, on: connection, logger: logger)

@@ -99,6 +99,7 @@ enum PostgresOperator {
         try await connection.query("UPDATE touchschool_device_activity SET banned = \(banned) WHERE device = \(device)", logger: logger)
         guard removeTaps else { return BanOutcome(removed: [:], board: nil) }
         try await PostgresRounds.remove(device: device, on: connection, logger: logger)
+        try await PostgresSeasons.remove(device: device, on: connection, logger: logger)
         var removed: [String: UInt64] = [:]
         for try await (school, owed) in try await connection.query("""
             SELECT school, taps - removed FROM touchschool_device_school_taps WHERE device = \(device) AND taps > removed FOR UPDATE

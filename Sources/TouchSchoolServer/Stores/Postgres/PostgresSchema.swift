@@ -91,6 +91,34 @@ public enum PostgresSchema {
                 player text NOT NULL, school text, PRIMARY KEY (round, device))
             """,
         ]),
+        (6, [
+            // The battle's settings, one row each: `season_length` (`SeasonLength`: none, week,
+            // month; no row: none), set by `serve --season` and read by every commit of every server.
+            "CREATE TABLE touchschool_meta (key text PRIMARY KEY, value text NOT NULL)",
+            // Each season's school totals (`Season`: its length and number), beside all time.
+            """
+            CREATE TABLE touchschool_season_scores (length text NOT NULL, number bigint NOT NULL, school text NOT NULL,
+                total bigint NOT NULL CHECK (total >= 0), PRIMARY KEY (length, number, school))
+            """,
+            // What each device counted in each season per school, added to by the commit that saved
+            // the batches (under the lock of the device's row, so once each): a ban with removeTaps
+            // takes exactly these off the season's totals.
+            """
+            CREATE TABLE touchschool_season_players (length text NOT NULL, number bigint NOT NULL, device text NOT NULL,
+                school text NOT NULL, taps bigint NOT NULL CHECK (taps >= 0), PRIMARY KEY (length, number, device, school))
+            """,
+            // The seasons whose hall of fame was taken: once each, by the first commit of any server
+            // after the season's end and grace (`SeasonFame.due`); a second server's insert waits
+            // for the first's transaction, then finds the row and takes nothing.
+            "CREATE TABLE touchschool_season_fame_taken (length text NOT NULL, number bigint NOT NULL, PRIMARY KEY (length, number))",
+            // Each season's hall (`SeasonFame`): per league (level and province, '' for none), the
+            // first three schools, their ranks and totals as taken.
+            """
+            CREATE TABLE touchschool_season_fame (length text NOT NULL, number bigint NOT NULL, level text NOT NULL,
+                province text NOT NULL, place int NOT NULL, rank int NOT NULL, school text NOT NULL, total bigint NOT NULL,
+                PRIMARY KEY (length, number, level, province, place))
+            """,
+        ]),
     ]
 
     /// Brings the database's schema to the newest migration; refuses a database migrated by a

@@ -27,6 +27,9 @@ final class SQLiteBattleStore: BattleStore {
     /// official ids when an import is taken up), told at the next commit or `changes(since:)`,
     /// whichever comes first.
     private let untold = Mutex<StoredBoard?>(nil)
+    /// The season's length as stored (nil: not read yet; only this store sets it) and the last
+    /// season whose hall this store knows taken: a poll (`takeHallOfFame`) reads nothing between.
+    private let seasons = Mutex<(length: SeasonLength?, hallTaken: Season?)>((nil, nil))
 
     var name: String { "the battle database \(BattleDatabase.path(inDataDirectory: directory))" }
 
@@ -95,6 +98,7 @@ final class SQLiteBattleStore: BattleStore {
                     }
                     limit *= 4
                 }
+                rows.seasonLength = try write.seasonLength()
                 let plan = CommitTransaction.plan(batches, rows: rows, histories: histories, catalog: catalog, nowMs: nowMs)
                 var changes: [String: ChangedDevice] = [:]
                 for row in plan.devices {
@@ -114,6 +118,11 @@ final class SQLiteBattleStore: BattleStore {
                                                                         school: count.school, bySchool: count.bySchool,
                                                                         reachedMs: count.reachedMs))
                 }
+                for season in plan.seasons { try write.addToSeason(season.season, device: season.device, bySchool: season.bySchool) }
+                for (season, increments) in plan.seasonIncrements.sorted(by: { $0.key.number < $1.key.number }) {
+                    try write.addToSeasonScores(season, increments)
+                }
+                if let due = SeasonFame.due(rows.seasonLength, atMs: nowMs) { try write.takeHallOfFame(due, catalog: catalog) }
                 let board = try write.newBoard(changing: plan.increments.filter { $0.value > 0 }.keys)
                 return plan.committed(board: board.map { StoredBoard(version: $0.version, scores: $0.scores) })
             }
@@ -176,6 +185,55 @@ final class SQLiteBattleStore: BattleStore {
         }
     }
 
+    func seasonLength() async throws(BattleStoreError) -> SeasonLength {
+        let length = try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) in try write.seasonLength() }
+        }
+        seasons.withLock { $0.length = length }
+        return length
+    }
+
+    func setSeasonLength(_ length: SeasonLength) async throws(BattleStoreError) {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) in try write.setSeasonLength(length) }
+        }
+        seasons.withLock { $0.length = length }
+    }
+
+    func takeHallOfFame(catalog: Catalog, nowMs: Int64) async throws(BattleStoreError) {
+        let known = seasons.withLock { $0 }
+        let length = if let length = known.length { length } else { try await seasonLength() }
+        guard let due = SeasonFame.due(length, atMs: nowMs), due != known.hallTaken else { return }
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) in try write.takeHallOfFame(due, catalog: catalog) }
+        }
+        seasons.withLock { $0.hallTaken = due }
+    }
+
+    func seasons(limit: Int) async throws(BattleStoreError) -> [ListedSeason] {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) in
+                try write.seasons(limit: limit).map { season throws(SQLiteError) in
+                    ListedSeason(season: season, fame: try write.hallOfFame(season, nationalOnly: true))
+                }
+            }
+        }
+    }
+
+    func season(_ season: Season) async throws(BattleStoreError) -> SeasonStanding {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) in
+                SeasonStanding(season: season, totals: try write.seasonTotals(season), fame: try write.hallOfFame(season))
+            }
+        }
+    }
+
+    func seasonPlayers(_ season: Season) async throws(BattleStoreError) -> [String: [String: UInt64]] {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) in try write.seasonPlayers(season) }
+        }
+    }
+
     func devices(top: Int, nowMs: Int64) async throws(BattleStoreError) -> [ListedDevice] {
         try await run { database throws(StoreError) in
             try database.write { write throws(SQLiteError) in try write.listDevices(hour: DeviceActivity.hour(ofMs: nowMs), top: top) }
@@ -188,6 +246,7 @@ final class SQLiteBattleStore: BattleStore {
                 guard let device = try write.device(publicID: publicID) else { return nil }
                 try write.setBanned(device: device, true)
                 guard removeTaps else { return BanOutcome(removed: [:], board: nil) }
+                try write.removeSeasonTaps(device: device)
                 let (removed, board) = try write.removeTaps(device: device)
                 return BanOutcome(removed: removed, board: board.map { StoredBoard(version: $0.version, scores: $0.scores) })
             }
