@@ -51,6 +51,9 @@ final class BoundPlayer: Sendable {
     static func connect(_ server: some RunningServer, from local: String) async throws -> BoundPlayer {
         let player = BoundPlayer()
         let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: .singletonMultiThreadedEventLoopGroup)
+            // An address of a network routed to this machine without being one of its own
+            // (`LoopbackNetwork`) is bound only so.
+            .channelOption(ChannelOptions.socket(SocketOptionLevel(IPPROTO_IP), SocketOptionName(IP_FREEBIND)), value: 1)
             .bind(to: try SocketAddress(ipAddress: local, port: 0))
             .connect(host: local.contains(":") ? "::1" : "127.0.0.1", port: server.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
