@@ -86,6 +86,17 @@ extension BattleDatabase.Writing {
         return totals
     }
 
+    /// A season's totals of `schools` (0 for those without a row).
+    public func seasonTotals(_ season: Season, schools: [String]) throws(SQLiteError) -> [String: UInt64] {
+        var totals: [String: UInt64] = [:]
+        for school in schools {
+            let read = try connection.statement("SELECT total FROM season_scores WHERE length = ?1 AND number = ?2 AND school = ?3")
+                .bind(.text(season.length.rawValue), .integer(season.number), .text(school)).rows({ UInt64(max(0, $0.int64(0))) })
+            totals[school] = read.first ?? 0
+        }
+        return totals
+    }
+
     /// What each device counted in a season, per school.
     public func seasonPlayers(_ season: Season) throws(SQLiteError) -> [String: [String: UInt64]] {
         var players: [String: [String: UInt64]] = [:]

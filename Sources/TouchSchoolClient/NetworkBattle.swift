@@ -47,6 +47,9 @@ public final class NetworkBattle: BattleConnection {
         var catalogETag: String?
         /// The page the game watches: sent on every connection, since a server forgets it.
         var watching: PageWatch?
+        /// The period the views and the page are ranked by: sent with the page watched, on every
+        /// connection once it is not the server's default (the season).
+        var period = RankingPeriod.season
         /// Whether the game shows the map: sent on every connection after the page watched.
         var showsMap = false
         /// The catalog changed while the map shows: it is asked for again, so that the server
@@ -176,6 +179,10 @@ public final class NetworkBattle: BattleConnection {
 
     public func showMap(_ shows: Bool) {
         shared.withLock { $0.showsMap = shows }
+    }
+
+    public func rankBy(_ period: RankingPeriod) {
+        shared.withLock { $0.period = period }
     }
 
     public func takeEvents() -> [GameEvent] {

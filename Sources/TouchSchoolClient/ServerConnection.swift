@@ -102,8 +102,8 @@ extension NetworkBattle {
     private struct Session: Sendable {
         /// The last batch number sent (or known to the server); nil until the welcome.
         var sentUpTo: UInt64?
-        /// The page this connection asked for (a new one watches none).
-        var watchSent: PageWatch?
+        /// The page and period this connection asked for (a new one watches none, by the season).
+        var watchSent = Watch(nil)
         /// Whether this connection asked for the map (a new one asks for none).
         var mapSent = false
         /// The catalog of the map's grid, as this connection's last `map` message naming one said.
@@ -281,6 +281,8 @@ extension NetworkBattle {
                 }
                 // Kept beyond this connection: taps made offline claim the last measure.
                 if let offset { shared.withLock { $0.serverOffsetMs = offset } }
+            case let .season(summary):
+                told(.seasonTold(summary.flatMap(Season.init)))
             case let .error(error):
                 if error.code == CloseCode.unsupportedVersion { session.withLock { $0.unsupported = true } }
                 if let refusal = ServerRefusal(closeCode: error.code) { session.withLock { $0.refusal = refusal } }
@@ -299,10 +301,11 @@ extension NetworkBattle {
             guard let sentUpTo else { continue }
             let (batches, watching, showsMap, askAgain) = shared.withLock { state in
                 defer { state.mapAskAgain = false }
-                return (state.outbox.batches.filter { $0.seq > sentUpTo }, state.watching, state.showsMap, state.mapAskAgain)
+                return (state.outbox.batches.filter { $0.seq > sentUpTo }, Watch(state.watching, period: state.period), state.showsMap,
+                        state.mapAskAgain)
             }
             if watching != session.withLock({ $0.watchSent }) {
-                try await outbound.write(.text(MessageCoding.encode(.watch(Watch(watching)))))
+                try await outbound.write(.text(MessageCoding.encode(.watch(watching))))
                 session.withLock { $0.watchSent = watching }
                 lastSent = Date()
             }

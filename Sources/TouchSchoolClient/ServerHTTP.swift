@@ -9,6 +9,8 @@ import TouchSchoolProtocol
 public struct ServerResponse: Sendable {
     public var status: Int
     public var etag: String?
+    /// The season the answer's numbers are of (`PlayProtocol.seasonHeader`); nil: all time's.
+    public var season: String?
     public var body: [UInt8]
 }
 
@@ -49,7 +51,7 @@ public enum ServerHTTP {
             let response = try await client.execute(request, timeout: .seconds(timeoutSeconds))
             let body = try await response.body.collect(upTo: maximumBodyBytes)
             return ServerResponse(status: Int(response.status.code), etag: response.headers.first(name: "ETag"),
-                                  body: Array(buffer: body))
+                                  season: response.headers.first(name: PlayProtocol.seasonHeader), body: Array(buffer: body))
         } catch {
             var failure = classify(error)
             // Something answered, but not as a TouchSchool server: which mistake, if it is one of
@@ -70,16 +72,29 @@ public enum ServerHTTP {
     /// A GET that must answer 200 with JSON of type `Value`.
     public static func fetchJSON<Value: Decodable>(_ type: Value.Type, from server: ServerAddress, _ path: String,
                                                    headers: [(String, String)] = []) throws(ServerRequestError) -> Value {
-        guard let value = try fetchJSON(type, from: server, path, headers: headers, absentWhen: nil) else {
-            throw ServerRequestError(description: "the server at \(server) has nothing at \(path)")
-        }
-        return value
+        try fetchSeasonJSON(type, from: server, path, headers: headers).value
     }
 
     /// A GET that answers 200 with JSON of type `Value`, or `absentWhen` for nothing (nil).
     public static func fetchJSON<Value: Decodable>(_ type: Value.Type, from server: ServerAddress, _ path: String,
                                                    headers: [(String, String)] = [], absentWhen: Int?,
                                                    timeoutSeconds: Int64 = 10) throws(ServerRequestError) -> Value? {
+        try fetchAnswer(type, from: server, path, headers: headers, absentWhen: absentWhen, timeoutSeconds: timeoutSeconds)?.value
+    }
+
+    /// A GET that must answer 200 with JSON of type `Value` whose numbers may be a season's: the
+    /// value, and that season's id (nil: all time's).
+    public static func fetchSeasonJSON<Value: Decodable>(_ type: Value.Type, from server: ServerAddress, _ path: String,
+                                                         headers: [(String, String)] = []) throws(ServerRequestError) -> (value: Value, season: String?) {
+        guard let answer = try fetchAnswer(type, from: server, path, headers: headers, absentWhen: nil, timeoutSeconds: 10) else {
+            throw ServerRequestError(description: "the server at \(server) has nothing at \(path)")
+        }
+        return (answer.value, answer.response.season)
+    }
+
+    private static func fetchAnswer<Value: Decodable>(_ type: Value.Type, from server: ServerAddress, _ path: String,
+                                                      headers: [(String, String)], absentWhen: Int?,
+                                                      timeoutSeconds: Int64) throws(ServerRequestError) -> (value: Value, response: ServerResponse)? {
         let response = try getWaiting(server, path, headers: headers, timeoutSeconds: timeoutSeconds)
         if let absentWhen, response.status == absentWhen { return nil }
         guard response.status == 200 else {
@@ -87,7 +102,7 @@ public enum ServerHTTP {
             throw ServerRequestError(description: "the server at \(server) answered \(path) with HTTP \(response.status): \(text)")
         }
         do {
-            return try JSONDecoder().decode(Value.self, from: Data(response.body))
+            return (try JSONDecoder().decode(Value.self, from: Data(response.body)), response)
         } catch {
             throw ServerRequestError(description: "the server at \(server) answered \(path) with something this version cannot read (\(error))")
         }

@@ -13,6 +13,9 @@ public protocol BattleConnection: AnyObject, Sendable {
     /// Playing on a server: asks it for the map's glow from now (answered with `.mapReported`
     /// events), or no longer. Asked after any `watch` of the same turn, and kept in that order.
     func showMap(_ shows: Bool)
+    /// Playing on a server: asks it to rank my school's view and the page watched by `period`
+    /// from now (the season's numbers or all time's); sent in line with the watches.
+    func rankBy(_ period: RankingPeriod)
     /// The events that arrived since the last call, in order.
     func takeEvents() -> [GameEvent]
     /// Calls `wake` whenever events arrive from now on (from the thread they arrive on), so that a

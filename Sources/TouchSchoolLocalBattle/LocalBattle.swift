@@ -62,6 +62,9 @@ public final class LocalBattle: BattleConnection {
     /// Never asked either: a local game's map glows with the taps of the whole board it holds.
     public func showMap(_ shows: Bool) {}
 
+    /// Never asked either: a local battle has no seasons.
+    public func rankBy(_ period: RankingPeriod) {}
+
     public func takeEvents() -> [GameEvent] {
         answers.withLock { events in
             defer { events.removeAll(keepingCapacity: true) }

@@ -12,8 +12,8 @@ public struct LiveNetwork: NetworkCommands {
         try PostgresImport.run(file: file, url: url, force: force)
     }
 
-    public func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard) throws -> (catalog: Catalog, state: SavedState) {
-        try ServerBattleLoading.load(servers, dataDirectory: dataDirectory, player: player, board: board)
+    public func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard, period: RankingPeriod) throws -> ServerBattle {
+        try ServerBattleLoading.load(servers, dataDirectory: dataDirectory, player: player, board: board, period: period)
     }
 
     public func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame {

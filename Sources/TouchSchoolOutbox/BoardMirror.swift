@@ -101,10 +101,19 @@ extension RankedSchool {
 }
 
 extension Watch {
-    /// What the game asks for (nil: no page), as said on the wire: at most the places a server
-    /// sends (a screen taller than a page shows the rest empty).
-    public init(_ page: PageWatch?) {
+    /// What the game asks for (nil: no page), ranked by `period`, as said on the wire: at most the
+    /// places a server sends (a screen taller than a page shows the rest empty).
+    public init(_ page: PageWatch?, period: RankingPeriod = .season) {
         self.init(league: page.map { LeagueName($0.league) }, from: min(page?.places.lowerBound ?? 0, Self.maximumFrom),
-                  count: min(page?.places.count ?? 0, Self.maximumCount))
+                  count: min(page?.places.count ?? 0, Self.maximumCount), period: period)
+    }
+}
+
+extension Season {
+    /// The season a server's `season` message names, as the game holds it (nil: a length or
+    /// number this version does not know, taken as no season).
+    public init?(_ summary: SeasonAnswer.Summary) {
+        guard let season = Season.named(summary.id) else { return nil }
+        self = season
     }
 }

@@ -28,6 +28,9 @@ public enum PlayProtocol {
     public static let battlePath = "/v1/battle"
     /// Header with which HTTP requests name the device (`GET /v1/me`).
     public static let deviceHeader = "X-TouchSchool-Device"
+    /// The header of an HTTP answer whose numbers are a season's (`/v1/view`, `/v1/page`,
+    /// `/v1/scores`): the season's id; absent, all time's.
+    public static let seasonHeader = "X-TouchSchool-Season"
 }
 
 /// What a client sends.
@@ -63,6 +66,9 @@ public enum ServerMessage: Equatable, Sendable {
     /// client measures its offset to the server's clock: every screen shows a round's countdown
     /// by the server's clock. Nil from a server that does not tell it.
     case pong(nowMs: Int64?)
+    /// The season message (seasonMessage): the season the `view` and `page` of a connection watching the season carry (nil: the battle
+    /// has none, both periods carry all time): after the welcome, and again when it turns.
+    case season(SeasonAnswer.Summary?)
     /// Sent just before the server closes the connection with `CloseCode`.
     case error(ProtocolError)
 }
@@ -295,8 +301,8 @@ extension ClientMessage: Codable {
 }
 
 extension ServerMessage: Codable {
-    private enum Kind: String, Codable { case welcome, ack, view, page, round, roundPlace, pong, error, map }
-    private enum Keys: String, CodingKey { case type, nowMs }
+    private enum Kind: String, Codable { case welcome, ack, view, page, round, roundPlace, pong, error, map, season }
+    private enum Keys: String, CodingKey { case type, nowMs, season }
     private enum MapKeys: String, CodingKey { case catalog, marks, mine, cells, whole }
 
     public init(from decoder: any Decoder) throws {
@@ -309,6 +315,7 @@ extension ServerMessage: Codable {
         case .roundPlace: self = .roundPlace(try RoundStanding(from: decoder))
         case .pong: self = .pong(nowMs: try decoder.container(keyedBy: Keys.self).decodeIfPresent(Int64.self, forKey: .nowMs))
         case .error: self = .error(try ProtocolError(from: decoder))
+        case .season: self = .season(try decoder.container(keyedBy: Keys.self).decodeIfPresent(SeasonAnswer.Summary.self, forKey: .season))
         case .map:
             let container = try decoder.container(keyedBy: MapKeys.self)
             let text = try container.decode(String.self, forKey: .cells)
@@ -336,6 +343,9 @@ extension ServerMessage: Codable {
             try container.encode(Kind.pong, forKey: .type)
             try container.encodeIfPresent(nowMs, forKey: .nowMs)
         case let .error(error): try container.encode(Kind.error, forKey: .type); try error.encode(to: encoder)
+        case let .season(season):
+            try container.encode(Kind.season, forKey: .type)
+            try container.encode(season, forKey: .season)
         case let .map(report):
             try container.encode(Kind.map, forKey: .type)
             var fields = encoder.container(keyedBy: MapKeys.self)

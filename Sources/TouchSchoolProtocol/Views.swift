@@ -1,4 +1,5 @@
 import Foundation
+import TouchSchoolCore
 
 /// One row of a ranking on the wire: `[rank, school id, total]`, an array so that the rows a
 /// player receives several times a second stay small (docs/protocol.md, "Views").
@@ -101,26 +102,45 @@ public struct LeagueName: Codable, Hashable, Sendable {
 
 /// `watch` (client → server, protocol 2): the page of a league the screen shows, `count` places
 /// from place `from` (0-based), instead of the page watched before; without `league`, no page.
-/// Answered at the next interval with a `page`, then whenever that page changes.
+/// Answered at the next interval with a `page`, then whenever that page changes. `period`: the
+/// numbers the connection's view and page carry from now (`"all"`: all time; left out: the season).
 public struct Watch: Codable, Equatable, Sendable {
     public var league: LeagueName?
     public var from: Int
     public var count: Int
+    public var period: RankingPeriod
 
-    public init(league: LeagueName?, from: Int = 0, count: Int = 0) {
+    public init(league: LeagueName?, from: Int = 0, count: Int = 0, period: RankingPeriod = .season) {
         self.league = league
         self.from = from
         self.count = count
+        self.period = period
     }
 
-    private enum CodingKeys: String, CodingKey { case league, from, count }
+    private enum CodingKeys: String, CodingKey { case league, from, count, period }
 
-    /// `from` and `count` may be left out with the league (no page).
+    /// `from` and `count` may be left out with the league (no page), `period` for the season.
     public init(from decoder: any Decoder) throws {
         let members = try decoder.container(keyedBy: CodingKeys.self)
         league = try members.decodeIfPresent(LeagueName.self, forKey: .league)
         from = try members.decodeIfPresent(Int.self, forKey: .from) ?? 0
         count = try members.decodeIfPresent(Int.self, forKey: .count) ?? 0
+        let period = try members.decodeIfPresent(String.self, forKey: .period) ?? RankingPeriod.season.rawValue
+        guard let known = RankingPeriod(rawValue: period) else {
+            throw DecodingError.dataCorruptedError(forKey: .period, in: members, debugDescription: "period is season or all")
+        }
+        self.period = known
+    }
+
+    /// The season is left out: what a client of before seasons sends means the same.
+    public func encode(to encoder: any Encoder) throws {
+        var members = encoder.container(keyedBy: CodingKeys.self)
+        try members.encodeIfPresent(league, forKey: .league)
+        if league != nil {
+            try members.encode(from, forKey: .from)
+            try members.encode(count, forKey: .count)
+        }
+        if period != .season { try members.encode(period.rawValue, forKey: .period) }
     }
 
     /// The most rows a page holds: a tall terminal's ranking, twice over.

@@ -36,7 +36,7 @@ final class SSHBattleLink: BattleConnection, Sendable {
     /// What the game hands the battle, as a play connection's messages would.
     private enum Request {
         case batch(TapBatch)
-        case watch(BoardViewKey?)
+        case watch(BoardViewKey?, RankingPeriod)
         case showMap(Bool)
     }
 
@@ -55,6 +55,10 @@ final class SSHBattleLink: BattleConnection, Sendable {
         var left = false
         /// The catalog of the map's grid, as the hall's last `map` message naming one said.
         var mapCatalog: String?
+        /// The page watched and the period it and my school's view are ranked by, as a play
+        /// connection's `watch` carries both: a change of either sends them together.
+        var watching: PageWatch?
+        var period = RankingPeriod.season
     }
 
     /// How long quitting waits for the server to acknowledge the last taps.
@@ -135,8 +139,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
                 case let .batch(batch):
                     await battle.submit(ReceivedBatch(connection: id, device: device, player: player, batch: batch,
                                                       address: address, network: network, client: .ssh))
-                case let .watch(key):
-                    await battle.watch(id, key)
+                case let .watch(key, period):
+                    await battle.watch(id, key, period: period)
                 case let .showMap(shows):
                     await battle.showMap(id, shows)
                 }
@@ -193,6 +197,8 @@ final class SSHBattleLink: BattleConnection, Sendable {
             case let .map(report):
                 if let named = report.catalog { state.mapCatalog = named }
                 if state.mapCatalog == catalogTag { state.events.append(.mapReported(report, catalogGeneration: 0)) }
+            case let .season(summary):
+                state.events.append(.seasonTold(summary.flatMap(Season.init)))
             case .welcome, .pong:
                 break
             }
@@ -227,8 +233,23 @@ final class SSHBattleLink: BattleConnection, Sendable {
     /// Bounded as a play connection's `watch` is (`Watch.maximumCount`): a terminal may say it is
     /// any size.
     func watch(_ page: PageWatch?) {
-        let bounded = Watch(page)
-        requests.yield(.watch(page.map { .page($0.league, places: bounded.from..<(bounded.from + bounded.count)) }))
+        state.withLock { state in
+            state.watching = page
+            requestWatch(state)
+        }
+    }
+
+    func rankBy(_ period: RankingPeriod) {
+        state.withLock { state in
+            state.period = period
+            requestWatch(state)
+        }
+    }
+
+    /// Under the state's lock, so that the watches go in the order the game asked for them.
+    private func requestWatch(_ state: State) {
+        let bounded = Watch(state.watching)
+        requests.yield(.watch(state.watching.map { .page($0.league, places: bounded.from..<(bounded.from + bounded.count)) }, state.period))
     }
 
     /// In line after the watches, as a play connection's messages are.

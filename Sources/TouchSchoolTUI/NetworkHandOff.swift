@@ -21,7 +21,7 @@ struct NetworkHandOff: NetworkCommands {
 
     func importIntoPostgres(file: String, url: String, force: Bool) throws -> String { try handOff(for: "import --postgres") }
 
-    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard) throws -> (catalog: Catalog, state: SavedState) {
+    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard, period: RankingPeriod) throws -> ServerBattle {
         try handOff(for: servers.source)
     }
 

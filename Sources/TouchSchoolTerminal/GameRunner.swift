@@ -133,6 +133,8 @@ public struct GameRunner<Terminal: GameTerminal> {
                 battle.watch(page)
             case let .showMap(shows):
                 battle.showMap(shows)
+            case let .rankBy(period):
+                battle.rankBy(period)
             case .quit:
                 isFinished = true
             }

@@ -21,7 +21,8 @@ extension Frame {
         let standing = state.nationalStanding(of: mySchool)
         let total = standing.total
 
-        let rank = total == 0 || standing.rank == nil ? strings.noRankYet : strings.nationalRank(NumberText.grouped(standing.rank ?? 0))
+        let ranked = total == 0 || standing.rank == nil ? strings.noRankYet : strings.nationalRank(NumberText.grouped(standing.rank ?? 0))
+        let rank = strings.ofPeriod(ranked, periodName)
         let rankStart = grid.putRight(rank, endColumn: columns - 1, row: header.y + 1, style: .accent)
         putNameAndDetail(school.name, school.region, column: 1, row: header.y + 1, endColumn: rankStart - 2,
                          nameStyle: .mine, detailStyle: .dim)
@@ -81,7 +82,10 @@ extension Frame {
         if besidePlayArea {
             for row in panel.y..<(panel.y + panel.height) { grid.put("|", column: panel.x, row: row, style: .dim) }
         }
-        let afterTitle = grid.put(DisplayWidth.truncate(strings.nationalPanelTitle, toWidth: right - left), column: left, row: panel.y, style: .title)
+        // The period its ranks are of, while a season runs, when the panel has room for it.
+        let named = strings.ofPeriod(strings.nationalPanelTitle, periodName)
+        let title = DisplayWidth.of(named) <= right - left ? named : strings.nationalPanelTitle
+        let afterTitle = grid.put(DisplayWidth.truncate(title, toWidth: right - left), column: left, row: panel.y, style: .title)
         if afterTitle + 1 < right {
             grid.put(String(repeating: "-", count: right - afterTitle - 1), column: afterTitle + 1, row: panel.y, style: .dim)
         }

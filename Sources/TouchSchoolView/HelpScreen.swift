@@ -8,7 +8,7 @@ extension Frame {
         drawTitleBar(strings.title + " · " + strings.helpTitle)
         var blocks: [TextBlock] = [
             .paragraph(strings.helpIntro, .normal), .blank,
-            .keys(strings.helpKeyList), .blank,
+            .keys(helpKeys), .blank,
             .paragraph(strings.fairPlay(state.tapGuard.policy), .normal), .blank,
         ]
         if let server = state.server {
@@ -19,6 +19,15 @@ extension Frame {
             blocks.append(.paragraph(strings.helpSaved, .dim))
         }
         drawText(blocks, fromRow: 2)
+    }
+
+    /// The keys, with the season's toggle beside the map's while a season runs.
+    private var helpKeys: [(key: String, description: String)] {
+        var keys = strings.helpKeyList
+        if let season = state.season, let map = keys.firstIndex(where: { $0.key == "v" }) {
+            keys.insert(strings.periodKey(season), at: map + 1)
+        }
+        return keys
     }
 
     mutating func drawAbout() {

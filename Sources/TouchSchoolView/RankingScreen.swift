@@ -52,6 +52,11 @@ struct RankColumns {
 }
 
 extension Frame {
+    /// The period the ranks shown are of, named, while a season runs; nil while none does.
+    var periodName: String? {
+        state.season.flatMap { season in state.shownPeriod.map { strings.period($0, of: season) } }
+    }
+
     mutating func drawRanking() {
         let columns = layout.columns
         let league = state.ranking.league
@@ -64,13 +69,23 @@ extension Frame {
             let hasTaps = state.mySchool.map { state.nationalStanding(of: $0).total > 0 } ?? false
             myPlace = hasTaps ? strings.myPlace(NumberText.grouped(rank), of: NumberText.grouped(size)) : strings.noRankYet
         }
-        drawTitleBar(strings.rankingTitle(strings.leagueName(league), index: index, of: leagues.count), right: myPlace)
+        let leagueName = strings.leagueName(league)
+        var title = strings.rankingTitle(leagueName, index: index, of: leagues.count)
+        var otherPeriod: String?
+        if let period = state.shownPeriod, let season = state.season {
+            // The season's days when the title has room for them beside my place (`drawTitleBar`).
+            let dated = strings.rankingTitle(leagueName, index: index, of: leagues.count, period: strings.periodWithDays(period, of: season))
+            title = DisplayWidth.of(dated) + DisplayWidth.of(myPlace) + 3 <= columns ? dated
+                : strings.rankingTitle(leagueName, index: index, of: leagues.count, period: strings.period(period, of: season))
+            otherPeriod = strings.period(period == .season ? .allTime : .season, of: season)
+        }
+        drawTitleBar(title, right: myPlace)
         if state.ranking.tab == .map {
             grid.put(DisplayWidth.truncate(strings.rankingMapHint, toWidth: columns - 2), column: 1, row: 1, style: .dim)
             drawMap()
             return
         }
-        grid.put(DisplayWidth.truncate(strings.rankingHint, toWidth: columns - 2), column: 1, row: 1, style: .dim)
+        grid.put(DisplayWidth.truncate(strings.rankingHint(otherPeriod: otherPeriod), toWidth: columns - 2), column: 1, row: 1, style: .dim)
 
         let area = layout.rankingList
         let start = min(max(0, state.ranking.scroll), size)

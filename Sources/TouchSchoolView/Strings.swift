@@ -212,6 +212,8 @@ public struct Strings: Sendable {
     func player(_ name: String) -> String { ko ? "플레이어 \(name)" : "player \(name)" }
     var noSchool: String { ko ? "아직 학교를 고르지 않았습니다 (F2)" : "No school chosen yet (F2)" }
     func nationalRank(_ rank: String) -> String { ko ? "전국 \(rank)위" : "#\(rank) nationally" }
+    /// A rank, or a ranking's heading, with the period it is of (while a season runs).
+    func ofPeriod(_ text: String, _ period: String?) -> String { period.map { "\(text) · \($0)" } ?? text }
     func myTaps(_ taps: String) -> String { ko ? "내 터치 \(taps)" : "My taps \(taps)" }
     func sessionTaps(_ taps: String) -> String { ko ? "이번 판 \(taps)" : "This session \(taps)" }
     func schoolTotal(_ taps: String) -> String { ko ? "학교 합계 \(taps)" : "School total \(taps)" }
@@ -292,10 +294,17 @@ public struct Strings: Sendable {
             ko ? "\(province) \(level.koreanName)" : "\(levelName(level, plural: true)) in \(provinceName(province))"
         }
     }
-    func rankingTitle(_ league: String, index: Int, of count: Int) -> String {
-        ko ? "순위 · \(league) (\(index)/\(count))" : "Ranking · \(league) (\(index)/\(count))"
+    /// The ranking's title; `period`: the period it ranks by, named, when a season runs.
+    func rankingTitle(_ league: String, index: Int, of count: Int, period: String? = nil) -> String {
+        let scope = "\(league) (\(index)/\(count))"
+        guard let period else { return ko ? "순위 · \(scope)" : "Ranking · \(scope)" }
+        return ko ? "\(period) 순위 · \(scope)" : "Ranking · \(scope) · \(period)"
     }
-    var rankingHint: String { ko ? "←/→ 리그 바꾸기  Enter/m 내 학교  v 지도" : "←/→ league  Enter/m my school  v map" }
+    /// `otherPeriod`: while a season runs, the period `a` ranks by instead, named.
+    func rankingHint(otherPeriod: String? = nil) -> String {
+        let keys = ko ? "←/→ 리그 바꾸기  Enter/m 내 학교  v 지도" : "←/→ league  Enter/m my school  v map"
+        return otherPeriod.map { "\(keys)  a \(ko ? $0 : $0.lowercased())" } ?? keys
+    }
     var rankingMapHint: String { ko ? "←/→ 리그 바꾸기  v 순위표" : "←/→ league  v table" }
     func myPlace(_ rank: String, of size: String) -> String { ko ? "내 학교 \(rank)위 / \(size)" : "mine #\(rank) of \(size)" }
     var rankHeading: String { ko ? "순위" : "Rank" }
@@ -335,6 +344,37 @@ public struct Strings: Sendable {
     /// The province's English name; the Korean name in Korean, or when it is no province known.
     func provinceName(_ province: String) -> String {
         ko ? province : Province.englishName(of: province) ?? province
+    }
+
+    // MARK: Seasons
+
+    /// The period a ranking is of, as every screen and command names it: the season running
+    /// ("이번 주" / "This week", "이번 달" / "This month"), or all time ("전체" / "All time").
+    public func period(_ period: RankingPeriod, of season: Season? = nil) -> String {
+        switch (period, season?.length) {
+        case (.season, .week?): ko ? "이번 주" : "This week"
+        case (.season, .month?): ko ? "이번 달" : "This month"
+        default: ko ? "전체" : "All time"
+        }
+    }
+
+    /// The same with the season's days in Korea's calendar, where there is room for them:
+    /// "이번 주 (11월 30일–12월 6일)" / "This week (Nov 30 – Dec 6)".
+    func periodWithDays(_ period: RankingPeriod, of season: Season) -> String {
+        let name = self.period(period, of: season)
+        guard period == .season, season.length != .none else { return name }
+        let (first, last) = season.days
+        if ko { return "\(name) (\(first.month)월 \(first.day)일–\(last.month)월 \(last.day)일)" }
+        return "\(name) (\(Self.monthAbbreviations[first.month - 1]) \(first.day) – \(Self.monthAbbreviations[last.month - 1]) \(last.day))"
+    }
+
+    static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// The help's line for `a` (shown while a season runs).
+    func periodKey(_ season: Season) -> (key: String, description: String) {
+        let this = period(.season, of: season), all = period(.allTime, of: season)
+        let and = season.length == .month ? "과" : "와" // 달 ends in a consonant, 주 in a vowel
+        return ("a", ko ? "순위: \(this)\(and) \(all) 오가기" : "ranking: switch between \(this.lowercased()) and \(all.lowercased())")
     }
 
     // MARK: Help and About

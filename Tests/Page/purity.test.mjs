@@ -14,6 +14,9 @@ const RECORD = { battle: null, box: { nextSeq: 1, batches: [] }, open: { taps: {
                  player: { school: null, taps: 0, best: 0 } };
 const VIEW = { type: 'view', version: 1, school: 'S1', total: 10, ranks: [[2, 2, 10]], above: [[1, 'S2', 20]], below: [], top: [[1, 'S2', 20], [2, 'S1', 10]] };
 const PAGE = { type: 'page', version: 2, league: {}, from: 0, size: 12, rows: [[1, 'S2', 20], [2, 'S1', 10], [3, 'S3', 0]] };
+const SEASON = { id: 'week-2969', length: 'week', number: 2969, startsAtMs: 1764514800000, endsAtMs: 1765119600000, graceMs: 5000 };
+const LAST = { ...SEASON, id: 'week-2968', number: 2968, startsAtMs: 1763910000000, endsAtMs: SEASON.startsAtMs };
+const FAME = [{ league: {}, place: 1, rank: 1, school: 'S1', total: 9 }, { league: { level: 'high' }, place: 1, rank: 1, school: 'S1', total: 9 }];
 const ROUND = { type: 'round', id: 4, title: 'race', startsAtMs: 1000, endsAtMs: 31000, graceMs: 2000, final: false, nowMs: 500,
                 playerCount: 2, players: [], schools: [] };
 
@@ -38,6 +41,8 @@ const MESSAGES = {
   mapEvent: { message: { type: 'map', catalog: 'c', marks: [5], cells: 'AAH', whole: true } },
   mapLoaded: { answer: { catalog: 'c', columns: 4, rows: 3, provinces: ['서울특별시'], cells: 'BA.JBA', starter: true } },
   mapFailed: {}, mapRetry: {}, toggleMap: {},
+  boardSeason: { season: SEASON }, togglePeriod: {}, seasonsList: { answer: { length: 'week', nowMs: SEASON.startsAtMs + 1000, seasons: [{ season: SEASON, fame: [] }, { season: LAST, fame: FAME }] } },
+  seasonDetail: { answer: { season: LAST, nowMs: SEASON.startsAtMs, schoolCount: 1, schools: [], fame: FAME } }, seasonsFailed: {}, fameRetry: {},
 };
 
 function run(state, ...messages) {
@@ -52,7 +57,8 @@ const STATES = {
                        { type: 'searchAnswer', ...MESSAGES.searchAnswer }, { type: 'choose', id: 'S9' }),
   'a tab waiting for the device': run(fresh({ school: 'S1' }), { type: 'waiting', record: RECORD }, { type: 'boardPage', page: PAGE }),
   'the projector with the token': run(fresh({ projector: true, hash: '#admin=token' }), { type: 'start' }, { type: 'boardPage', page: PAGE },
-                                      { type: 'boardRound', round: ROUND }, { type: 'showRounds' }),
+                                      { type: 'boardRound', round: ROUND }, { type: 'showRounds' }, { type: 'boardSeason', season: SEASON },
+                                      { type: 'league', level: 'high', province: '' }, { type: 'seasonsList', ...MESSAGES.seasonsList }),
 };
 
 test('a message of each type the page handles, and none more', () => {

@@ -86,9 +86,12 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     /// Runs SQL with psql against the cluster; what it printed (unaligned, tuples only).
-    public func psql(_ sql: String) throws -> String {
+    /// `application`: the session's `application_name`, by which another finds it in
+    /// `pg_stat_activity` (to end a session that holds a lock).
+    public func psql(_ sql: String, application: String? = nil) throws -> String {
         let psql = ["/usr/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "psql"
-        let result = Subprocess.run(psql, ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", url, "-c", sql])
+        let session = application.map { "\(url)\(url.contains("?") ? "&" : "?")application_name=\($0)" } ?? url
+        let result = Subprocess.run(psql, ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", session, "-c", sql])
         guard result.status == 0 else { throw Failure(description: "psql \(sql): \(result.error)") }
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -115,7 +115,8 @@ import TouchSchoolTestSupport
 struct NoNetwork: NetworkCommands {
     func serve(_ request: ServeRequest, output: CommandOutput) throws { throw unexpected() }
     func importIntoPostgres(file: String, url: String, force: Bool) throws -> String { throw unexpected() }
-    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard) throws -> (catalog: Catalog, state: SavedState) {
+    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard,
+                          period: RankingPeriod) throws -> ServerBattle {
         throw unexpected()
     }
     func joinServer(_ servers: ServerURLs, dataDirectory: String, player: String) throws -> ServerGame { throw unexpected() }
@@ -134,7 +135,8 @@ final class OneServerBattle: NetworkCommands, Sendable {
     /// Each request's server, data directory and player ("-" for none).
     let asked = Mutex<[String]>([])
 
-    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard) throws -> (catalog: Catalog, state: SavedState) {
+    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard,
+                          period: RankingPeriod) throws -> ServerBattle {
         let totals = switch board {
         case .whole: "whole"
         case let .top(league, count): "top \(count) of \(league)"
@@ -144,7 +146,8 @@ final class OneServerBattle: NetworkCommands, Sendable {
             School(id: "N1", name: "서버중학교", level: .middle, province: "제주특별자치도", district: "서귀포시", address: ""),
             School(id: "N2", name: "서버고등학교", level: .high, province: "제주특별자치도", district: "제주시", address: ""),
         ], source: .starter)
-        return (catalog, SavedState(scores: ["N2": 9], players: ["kim": PlayerRecord(schoolID: "N2", taps: 3, bestTapsPerSecond: 2)]))
+        return ServerBattle(catalog: catalog, state: SavedState(scores: ["N2": 9], players: ["kim": PlayerRecord(schoolID: "N2", taps: 3, bestTapsPerSecond: 2)]),
+                            season: nil)
     }
 
     func serve(_ request: ServeRequest, output: CommandOutput) throws { throw CommandError("not in this test") }

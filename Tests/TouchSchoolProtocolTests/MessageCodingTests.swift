@@ -153,6 +153,28 @@ import TouchSchoolProtocol
         }
     }
 
+    /// docs/protocol.md, "Seasons on the screens": the `season` message and `watch`'s `period`.
+    @Test func theSeasonsMessagesReadAsDocumented() throws {
+        let week = try #require(Season.numbered(.week, 2960))
+        let text = #"{"type":"season","season":{"id":"week-2960","length":"week","number":2960,"startsAtMs":1790521200000,"#
+            + #""endsAtMs":1791126000000,"graceMs":5000}}"#
+        #expect(try MessageCoding.decodeServer(text) == .season(SeasonAnswer.Summary(week)))
+        #expect(try MessageCoding.decodeServer(#"{"type":"season","season":null}"#) == .season(nil))
+        for season in [SeasonAnswer.Summary(week), nil] {
+            #expect(try MessageCoding.decodeServer(MessageCoding.encode(.season(season))) == .season(season))
+        }
+        #expect(MessageCoding.encode(.season(nil)) == #"{"season":null,"type":"season"}"#)
+        #expect(try MessageCoding.decodeClient(#"{"type":"watch","period":"all"}"#) == .watch(Watch(league: nil, period: .allTime)))
+        #expect(try MessageCoding.decodeClient(#"{"type":"watch","league":{},"from":0,"count":3,"period":"season"}"#)
+            == .watch(Watch(league: LeagueName(), from: 0, count: 3)))
+        // The season is the default and left out: what a client of before seasons sends means it.
+        #expect(MessageCoding.encode(.watch(Watch(league: LeagueName(), from: 0, count: 3))) == #"{"count":3,"from":0,"league":{},"type":"watch"}"#)
+        #expect(MessageCoding.encode(.watch(Watch(league: nil, period: .allTime))) == #"{"period":"all","type":"watch"}"#)
+        do { _ = try MessageCoding.decodeClient(#"{"type":"watch","period":"year"}"#); Issue.record("a period of a year was read") } catch {
+            #expect(error.code == CloseCode.policyViolation)
+        }
+    }
+
     @Test func badMessagesSayWhyWithTheCloseCode() {
         let cases: [(String, UInt16)] = [
             ("not json", CloseCode.policyViolation),

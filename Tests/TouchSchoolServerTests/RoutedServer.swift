@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import ServiceLifecycle
+import TouchSchoolCore
 import TouchSchoolStore
 import TouchSchoolTestSupport
 @testable import TouchSchoolServer
@@ -40,11 +41,13 @@ struct RoutedServer: Sendable {
 
     /// Runs `body` against the application, its configuration `serve`'s defaults; shuts the
     /// battle down after, as SIGTERM does.
-    static func with<T: Sendable>(_ body: @escaping @Sendable (RoutedServer) async throws -> T) async throws -> T {
+    static func with<T: Sendable>(season: SeasonLength? = nil,
+                                  _ body: @escaping @Sendable (RoutedServer) async throws -> T) async throws -> T {
         let folder = TemporaryDirectory()
         defer { folder.remove() }
-        let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: folder.path,
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: folder.path,
                                                 starterCatalogPath: StarterCatalogFile.path)
+        configuration.seasonLength = season
         guard let catalogPath = configuration.starterCatalogPath else { throw HarnessError("no starter catalog beside the tests") }
         let store = InMemoryBattleStore(storage: .init(), catalog: try CatalogResource(path: catalogPath))
         let logger = Logger(label: "touchschool.serve")

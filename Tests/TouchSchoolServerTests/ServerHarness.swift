@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOWebSocket
 import Synchronization
+import TouchSchoolCore
 import TouchSchoolProtocol
 
 struct HarnessError: Error, CustomStringConvertible {
@@ -158,6 +159,15 @@ final class TestPlayer: Sendable {
         try await next("ack \(seq)", timeout: timeout) { if case let .ack(ack) = $0, ack.seq == seq { ack } else { nil } }
     }
 
+    /// The server's clock less this machine's, as a client measures it: a `ping`'s `pong`, read
+    /// as made halfway through the round trip.
+    func serverClockOffsetMs() async throws -> Int64 {
+        let (asked, index) = (TestDevice.nowMs(), messages.count)
+        try await send(.ping)
+        let serverMs = try await next("a pong", after: index) { if case let .pong(nowMs?) = $0 { nowMs } else { nil } }
+        return serverMs - (asked + TestDevice.nowMs()) / 2
+    }
+
     /// Waits for the server to close this connection; its close code.
     func closed(timeout: TimeInterval = 20) async throws -> UInt16? {
         try await waitUntil(timeout: timeout, "the close") { $0.ended }
@@ -251,8 +261,9 @@ enum HTTP {
         return (response.status.code, response.headers.map { ($0.name, $0.value) }, text)
     }
 
-    static func scores(_ server: some RunningServer) async throws -> Board {
-        let response = try await get("\(server.baseURL)/v1/scores")
+    /// `GET /v1/scores`: all time's totals unless the season's are asked for (the server's default).
+    static func scores(_ server: some RunningServer, period: RankingPeriod = .allTime) async throws -> Board {
+        let response = try await get("\(server.baseURL)/v1/scores\(period == .allTime ? "?period=all" : "")")
         return try JSONDecoder().decode(Board.self, from: Data(response.body.utf8))
     }
 

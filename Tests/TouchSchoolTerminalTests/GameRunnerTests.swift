@@ -46,6 +46,7 @@ import TouchSchoolView
         func finish(timeoutNanoseconds: Int64) -> Bool { true }
         func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {}
         func watch(_ page: PageWatch?) {}
+        func rankBy(_ period: RankingPeriod) {}
         func showMap(_ shows: Bool) {}
     }
 
@@ -123,6 +124,7 @@ import TouchSchoolView
         func finish(timeoutNanoseconds: Int64) -> Bool { true }
         func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {}
         func watch(_ page: PageWatch?) {}
+        func rankBy(_ period: RankingPeriod) {}
         func showMap(_ shows: Bool) {}
     }
 
@@ -194,6 +196,7 @@ import TouchSchoolView
         func finish(timeoutNanoseconds: Int64) -> Bool { true }
         func whenEventsArrive(_ wake: @escaping @Sendable () -> Void) {}
         func watch(_ page: PageWatch?) {}
+        func rankBy(_ period: RankingPeriod) {}
         func showMap(_ shows: Bool) {}
     }
 

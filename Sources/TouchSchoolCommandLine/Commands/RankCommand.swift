@@ -18,21 +18,28 @@ struct RankCommand: ContextCommand {
     @Flag(help: ArgumentHelp(CommandText.rankJSONHelp))
     var json = false
 
+    @Flag(help: ArgumentHelp(CommandText.allTimeHelp))
+    var allTime = false
+
     @OptionGroup var data: DataDirectoryOptions
 
     @OptionGroup var server: ServerOptions
 
     func run(in context: CommandContext) throws {
         let league = filter.league
-        let (catalog, state) = try loadBattle(data: data, server: server, board: .top(league, count: top.value), context: context)
-        let leaderboard = Leaderboard(catalog: catalog, counts: state.counts(in: catalog))
+        let period: RankingPeriod = allTime ? .allTime : .season
+        let battle = try loadBattle(data: data, server: server, board: .top(league, count: top.value), period: period, context: context)
+        let catalog = battle.catalog
+        let leaderboard = Leaderboard(catalog: catalog, counts: battle.state.counts(in: catalog))
         let size = leaderboard.size(of: league)
         let rows = leaderboard.entries(in: league, places: 0..<min(top.value, size))
-        try context.output.write(json ? Self.json(rows, catalog: catalog) : Self.table(rows, catalog: catalog, title: title(of: league, size: size)))
+        let title = title(of: league, size: size, period: CommandText.period(allTime ? .allTime : nil, season: battle.season))
+        try context.output.write(json ? Self.json(rows, catalog: catalog) : Self.table(rows, catalog: catalog, title: title))
     }
 
-    func title(of league: League, size: Int) -> String {
-        CommandText.leagueTitle(league, size: size)
+    /// The league, and the period its ranks are of when there is one to name (a line of its own).
+    func title(of league: League, size: Int, period: String?) -> String {
+        (period.map { "\($0)\n" } ?? "") + CommandText.leagueTitle(league, size: size)
     }
 
     static func table(_ rows: [RankedSchool], catalog: Catalog, title: String) -> String {

@@ -37,7 +37,9 @@ struct SearchCommand: ContextCommand {
             throw CommandError(CommandText.nothingToSearchFor)
         }
 
-        let (catalog, state) = try loadBattle(data: data, server: server, context: context)
+        // All time's totals, as before seasons: a search finds a school, `rank` and `stats` rank it.
+        let battle = try loadBattle(data: data, server: server, period: .allTime, context: context)
+        let (catalog, state) = (battle.catalog, battle.state)
         let scores = state.counts(in: catalog)
 
         let search = SchoolSearch(catalog: catalog)

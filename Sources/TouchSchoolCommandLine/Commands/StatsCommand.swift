@@ -15,6 +15,9 @@ struct StatsCommand: ContextCommand {
     @Flag(help: ArgumentHelp(CommandText.statsJSONHelp))
     var json = false
 
+    @Flag(help: ArgumentHelp(CommandText.allTimeHelp))
+    var allTime = false
+
     @OptionGroup var data: DataDirectoryOptions
 
     @OptionGroup var server: ServerOptions
@@ -28,13 +31,19 @@ struct StatsCommand: ContextCommand {
         var rank: Int
         /// Schools in the national ranking.
         var schools: Int
+        /// The period the school's taps and rank are of, named (nil: all time, no season to tell apart).
+        var period: String? = nil
+        /// The id of the season they are of (nil: all time's).
+        var season: String? = nil
     }
 
     func run(in context: CommandContext) throws {
         let name = player ?? DataDirectory.defaultPlayerName(environment: ProcessEnvironment.current)
-        let (catalog, state) = try loadBattle(data: data, server: server, player: name, context: context)
+        let battle = try loadBattle(data: data, server: server, player: name, period: allTime ? .allTime : .season, context: context)
+        let (catalog, state) = (battle.catalog, battle.state)
         let record = state.players[name] ?? PlayerRecord()
-        var stats = Stats(player: name, record: record, school: nil, schoolCount: 0, rank: 0, schools: catalog.count)
+        var stats = Stats(player: name, record: record, school: nil, schoolCount: 0, rank: 0, schools: catalog.count,
+                          period: CommandText.period(allTime ? .allTime : nil, season: battle.season), season: battle.season?.id)
         if let id = record.schoolID, let position = catalog.position(ofID: id) {
             let leaderboard = Leaderboard(catalog: catalog, counts: state.counts(in: catalog))
             stats.school = catalog[position]
@@ -57,9 +66,9 @@ struct StatsCommand: ContextCommand {
             CommandText.tapsPerSecond(stats.record.bestTapsPerSecond),
             NumberText.grouped(stats.schoolCount),
             stats.schoolCount == 0 ? CommandText.notRanked : CommandText.rank(stats.rank, of: NumberText.grouped(stats.schools)),
-        ]
+        ] + (stats.period.map { [$0] } ?? [])
         // Labels and values in two columns, by display width: the Korean labels are two a syllable.
-        let labels = CommandText.statsLabels.map { $0 + ":" }
+        let labels = CommandText.statsLabels(withPeriod: stats.period != nil).map { $0 + ":" }
         let width = (labels.map(DisplayWidth.of).max() ?? 0) + 2
         return zip(labels, values).map { DisplayWidth.pad($0, toWidth: width) + $1 + "\n" }.joined() + "\n"
     }
@@ -89,6 +98,8 @@ struct StatsCommand: ContextCommand {
         }
         writer.raw(", \"schools\": ")
         writer.number(stats.schools)
+        writer.raw(", \"season\": ")
+        if let season = stats.season { writer.string(season) } else { writer.raw("null") }
         writer.raw("}\n")
         return writer.text
     }

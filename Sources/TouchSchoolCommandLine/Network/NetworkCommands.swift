@@ -16,8 +16,9 @@ public protocol NetworkCommands {
     /// `touchschool import --postgres URL FILE`: what to tell the user.
     func importIntoPostgres(file: String, url: String, force: Bool) throws -> String
     /// The catalog and board of a server's battle for `search`, `rank` and `stats`, with
-    /// `player`'s record as the server knows this device's player: the totals `board` names.
-    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard) throws -> (catalog: Catalog, state: SavedState)
+    /// `player`'s record as the server knows this device's player: the totals `board` names, of
+    /// `period` (the season's while one runs, unless all time's are asked for).
+    func loadServerBattle(_ servers: ServerURLs, dataDirectory: String, player: String?, board: ServerBoard, period: RankingPeriod) throws -> ServerBattle
     /// Joins a server's battle for a game: its catalog, and the server's folder in the data
     /// directory held (one game per data directory and server) until `ServerGame.leave`.
     /// Throws `ServerNotAnswering` when no server answered and none was joined before (the game
@@ -47,6 +48,21 @@ public enum ServerBoard: Sendable, Equatable {
     /// The first `count` places of `league`, page by page (`GET /v1/page`): what `rank` prints,
     /// whatever the size of the battle. The ranks of those places need no other total.
     case top(League, count: Int)
+}
+
+/// What a command read of a server's battle: its catalog, the totals it asked for with the
+/// player's record, and the season those totals are of (nil: all time's; none runs, or all
+/// time was asked for).
+public struct ServerBattle: Sendable {
+    public var catalog: Catalog
+    public var state: SavedState
+    public var season: Season?
+
+    public init(catalog: Catalog, state: SavedState, season: Season?) {
+        self.catalog = catalog
+        self.state = state
+        self.season = season
+    }
 }
 
 /// The servers of a battle as the user named them (`--server`, given once or more, else

@@ -30,7 +30,7 @@ enum CommandText {
 
             게임 중 키:
               아무 키   내 학교에 터치 한 번 (게임 영역의 마우스 클릭도)
-              Tab       순위: ←/→ 리그, ↑/↓ PgUp/PgDn 이동, m 내 학교, v 지도
+              Tab       순위: ←/→ 리그, ↑/↓ PgUp/PgDn 이동, m 내 학교, v 지도, a 시즌/전체
               F1        도움말       F2       학교 바꾸기
               Esc       뒤로 (게임에서는 종료할지 묻습니다)
               Ctrl-C    저장하고 종료
@@ -44,7 +44,7 @@ enum CommandText {
 
             Keys while playing:
               any key    a tap for your school (a mouse click in the play area too)
-              Tab        the ranking: ←/→ league, ↑/↓ PgUp/PgDn scroll, m my school, v map
+              Tab        the ranking: ←/→ league, ↑/↓ PgUp/PgDn scroll, m my school, v map, a season/all time
               F1         help          F2       choose another school
               Esc        back (in the game, asks whether to quit)
               Ctrl-C     save and quit
@@ -248,21 +248,26 @@ enum CommandText {
         ko ? """
             학교 목록(가져온 전국 목록, 없으면 기본 목록)의 학교를 데이터 디렉터리에 저장된 터치 수로 \
             순위를 매깁니다. 실행 중인 게임의 터치도 들어갑니다. 터치 수가 같은 학교는 같은 순위입니다 \
-            (1, 2, 2, 4). 아직 터치가 없는 학교는 순위가 없습니다 (-, JSON에서는 null).
+            (1, 2, 2, 4). 아직 터치가 없는 학교는 순위가 없습니다 (-, JSON에서는 null). 시즌이 진행 \
+            중인 서버(--server)에서는 이번 시즌의 터치 수로 매기고 첫 줄에 시즌을 적습니다 (--all-time: 전체 기간).
 
             예:
               touchschool rank                            전국 상위 20개 학교
               touchschool rank --level 고 --region 서울   서울의 고등학교
               touchschool rank --top 5 --json             상위 5개 학교를 JSON으로
+              touchschool rank --all-time --server URL    시즌이 아닌 전체 기간의 순위
             """ : """
             Ranks the schools of the catalog (the imported official list, else the starter catalog) by \
             the taps saved in the data directory, including those of games still running. Schools with \
-            equal taps share a rank (1, 2, 2, 4); a school without taps has no rank yet (-, null in JSON).
+            equal taps share a rank (1, 2, 2, 4); a school without taps has no rank yet (-, null in JSON). \
+            On a server running seasons (--server), the season's taps, named on the first line \
+            (--all-time: all time's).
 
             Examples:
               touchschool rank                            the national top 20
               touchschool rank --level 고 --region 서울   high schools in Seoul
               touchschool rank --top 5 --json             the top 5 as JSON
+              touchschool rank --all-time --server URL    all time's ranking, not the season's
             """
     }
     static var topHelp: String { ko ? "보여 줄 학교 수: 양의 정수." : "How many schools to show: a positive whole number." }
@@ -298,17 +303,32 @@ enum CommandText {
     }
     static var statsPlayerHelp: String { ko ? "누구의 기록인지 (기본값: 로그인 이름)." : "Whose numbers (default: your login name)." }
     static var statsJSONHelp: String {
-        ko ? "JSON 객체 하나로 출력합니다: player; 내 학교의 id, name, level, province, district, address; myTaps, bestTapsPerSecond, count (내 학교의 터치 수), rank, schools."
-            : "Print one JSON object: player; my school's id, name, level, province, district, address; myTaps, bestTapsPerSecond, count (my school's taps), rank, schools."
+        ko ? "JSON 객체 하나로 출력합니다: player; 내 학교의 id, name, level, province, district, address; myTaps, bestTapsPerSecond, count (내 학교의 터치 수), rank, schools; season (count와 rank의 시즌 id, 전체 기간이면 null)."
+            : "Print one JSON object: player; my school's id, name, level, province, district, address; myTaps, bestTapsPerSecond, count (my school's taps), rank, schools; season (the id of the season count and rank are of; null for all time)."
     }
     static func noSchoolChosen(_ player: String) -> String {
         ko ? "\(player)은(는) 아직 학교를 고르지 않았습니다. `touchschool`을 실행해 고르세요.\n"
             : "\(player) has not chosen a school yet. Start `touchschool` to choose one.\n"
     }
-    /// The labels of the stats lines, in order: player, school, my taps, best speed, school's taps, rank.
-    static var statsLabels: [String] {
-        ko ? ["플레이어", "학교", "내 터치", "최고 속도", "학교 터치 수", "전국 순위"]
-            : ["Player", "School", "My taps", "Best speed", "School's taps", "National rank"]
+    /// The labels of the stats lines, in order: player, school, my taps, best speed, school's
+    /// taps, rank, and the period those are of when there is one to name.
+    static func statsLabels(withPeriod: Bool) -> [String] {
+        (ko ? ["플레이어", "학교", "내 터치", "최고 속도", "학교 터치 수", "전국 순위"]
+            : ["Player", "School", "My taps", "Best speed", "School's taps", "National rank"]) + (withPeriod ? [ko ? "기간" : "Period"] : [])
+    }
+
+    static var allTimeHelp: String {
+        ko ? "시즌이 진행 중인 서버에서 이번 시즌 대신 전체 기간의 터치 수로 (기본값: 이번 시즌)."
+            : "On a server running a season, all time's taps instead of the season's (default: the season's)."
+    }
+
+    /// The period a command's numbers are of, when there is one to name: the season a server's
+    /// answer said, with its id ("이번 주 (week-2960)" / "This week (week-2960)"), or all time
+    /// when asked for (`.allTime`); nil for neither (no season: as before seasons).
+    static func period(_ asked: RankingPeriod?, season: Season?) -> String? {
+        let strings = Strings(commandLanguage)
+        if let season { return "\(strings.period(.season, of: season)) (\(season.id))" }
+        return asked.map { strings.period($0) }
     }
     static func tapsPerSecond(_ taps: Int) -> String { ko ? "초당 \(taps)번" : NumberText.counted(taps, "tap/s", "taps/s") }
     static func rank(_ rank: Int, of size: String) -> String { ko ? "\(size)개 학교 중 \(rank)위" : "\(rank) of \(size)" }

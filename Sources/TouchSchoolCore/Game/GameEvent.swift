@@ -54,6 +54,10 @@ public enum GameEvent: Equatable, Sendable {
     /// Playing on a server, while the game shows the map: what the server tells of it, in the
     /// grid of the catalog of that generation (`GameState.catalogGeneration`).
     case mapReported(MapReport, catalogGeneration: Int)
+    /// Playing on a server: the season its views and pages are of while the game ranks by the
+    /// season (nil: the battle has none, and every rank is all time's); after the welcome, and
+    /// again when the season turns.
+    case seasonTold(Season?)
 }
 
 /// How a game playing on a server is connected to it. The game plays on whatever this is: taps
@@ -95,6 +99,9 @@ public enum GameCommand: Equatable, Sendable {
     /// Playing on a server: send the map's glow (`.mapReported`) from now, or no longer. Comes
     /// after a `.watch` of the same turn: the server takes a watch to mean the map is not shown.
     case showMap(Bool)
+    /// Playing on a server: rank my school's view and the page watched by this period from now
+    /// (sent with the next `watch`, which carries both). Comes before a `.watch` of the same turn.
+    case rankBy(RankingPeriod)
     case quit
 }
 

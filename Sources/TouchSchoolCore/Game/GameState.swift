@@ -115,6 +115,11 @@ public struct GameState: Sendable {
     public internal(set) var watchedPage: PageWatch?
     /// Playing on a server: which one, as the player gave it (host:port), to show where taps go.
     public var server: String?
+    /// Playing on a server: the season it ranks by (nil: none runs, every rank is all time's).
+    public internal(set) var season: Season?
+    /// Which numbers the views and pages asked for carry: the season's (the default, as the
+    /// server's) or all time's (`a` on the ranking). Only ever `.allTime` while a season runs.
+    public internal(set) var period: RankingPeriod = .season
 
     /// The taps of the last few seconds, by school: what the map glows with.
     public internal(set) var recentTaps = RecentTaps()
@@ -198,6 +203,10 @@ public struct GameState: Sendable {
     public func isSaveDelayed(at now: Instant) -> Bool {
         syncInFlight != nil && now.nanoseconds(since: lastSyncRequest) >= GameTiming.saveDelayedNanoseconds
     }
+
+    /// The period the ranks shown are of, when a season runs (screens name it); nil when none
+    /// does: every rank is all time's, and screens look as they did before seasons.
+    public var shownPeriod: RankingPeriod? { season == nil ? nil : period }
 
     /// Whether anything moves on screen, so the front end knows it may sleep.
     public func isAnimating(at now: Instant) -> Bool {

@@ -21,6 +21,13 @@ public struct ServedViews: Equatable, Sendable {
         earlierPage = page
     }
 
+    /// The next views are of other numbers (another period, a new season): each is its own
+    /// baseline when it comes, rather than the views of before.
+    mutating func forgetMovementBaseline() {
+        earlierSchool = nil
+        earlierPage = nil
+    }
+
     /// Places `position` climbed in `league` since the baseline, by the rule the page applies to
     /// its pages (`BattleRules.pageMovements`, as the local leaderboard's `movement` counts them):
     /// on the page of `league` shown, against that league's page of a moment ago; nationally off

@@ -88,24 +88,40 @@ extension GameState {
             // Positions of another catalog name other schools; the network sends the views again in the new one.
             guard generation == catalogGeneration else { return [] }
             switch view {
-            case let .school(school): served.school = school
+            case let .school(school):
+                if served.earlierSchool == nil { served.earlierSchool = school }
+                served.school = school
             case let .page(page):
                 // The first page of another league is its own baseline: no arrows from another's ranks.
                 if served.earlierPage?.league != page.league { served.earlierPage = page }
                 served.page = page
             }
-            if served.earlierSchool == nil { served.earlierSchool = served.school }
             return []
         case let .roundTold(round):
             return tell(round, now: now)
         case let .roundPlaceTold(standing):
             return tell(standing, now: now)
+        case let .seasonTold(told):
+            return tell(season: told)
         case let .mapReported(report, generation):
             // A map of another catalog's grid, or one no longer asked for, is of nothing drawn.
             guard generation == catalogGeneration, mapAsked else { return [] }
             servedMap?.apply(report)
             return []
         }
+    }
+
+    /// A season told. Ranking by the season, the views that follow a new one count from its
+    /// start: they are their own baseline (no arrows from the last season's ranks). With none,
+    /// the season's ranks are all time's: the period goes back to the default, which the server
+    /// takes for the next season too.
+    private mutating func tell(season told: Season?) -> [GameCommand] {
+        guard told != season else { return [] }
+        season = told
+        if period == .season { served.forgetMovementBaseline() }
+        guard told == nil, period == .allTime else { return [] }
+        period = .season
+        return [.rankBy(.season)]
     }
 
     /// The mouse button counts as one more key for the tap guard.
@@ -346,6 +362,14 @@ extension GameState {
         case .enter, .character("m"), .character("M"), .character("ㅡ"): followMySchool()
         // v, or ㅍ where the Korean layout has it.
         case .character("v"), .character("V"), .character("ㅍ"): ranking.tab = ranking.tab == .table ? .map : .table
+        // a, or ㅁ where the Korean layout has it: the season's ranks or all time's, while a season
+        // runs; on the table only (a watch, which the period is sent with, hides the server's map).
+        case .character("a"), .character("A"), .character("ㅁ"):
+            guard season != nil, ranking.tab == .table else { break }
+            period = period == .season ? .allTime : .season
+            // The views that come now are of the other period: their own baseline.
+            served.forgetMovementBaseline()
+            return [.rankBy(period)]
         case .right: switchLeague(by: 1)
         case .left: switchLeague(by: -1)
         default: break

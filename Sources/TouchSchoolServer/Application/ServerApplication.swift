@@ -271,6 +271,7 @@ public enum TouchSchoolServer {
                          entrances: [any PlayEntrance] = [], logger: Logger,
                          onListening: @escaping @Sendable (String, Int) -> Void) async throws
         -> (application: some ApplicationProtocol, services: [any Service]) {
+        let clock = BattleClock.system.movedBy(ms: configuration.clockOffsetMs)
         let catalog: CatalogResource
         let board: StoredBoard
         let battleID: String
@@ -279,9 +280,14 @@ public enum TouchSchoolServer {
             battleID = try await store.battleID()
             guard let loaded = try await store.newCatalog(current: nil) else { throw BattleStoreError(message: "no catalog") }
             catalog = loaded
-            board = try await store.board()
+            var saved = try await store.board()
             devicesStored = try await store.deviceCount()
             if let length = configuration.seasonLength { try await store.setSeasonLength(length) }
+            // The season running, whole: its views rank by it from the first.
+            if let running = Season.at(try await store.seasonLength(), ms: clock.wallMs()) {
+                saved.season = SeasonTotals(season: running, totals: try await store.season(running).totals)
+            }
+            board = saved
         } catch {
             throw ServerError(description: "cannot start from \(store.name): \(error)")
         }
@@ -295,7 +301,7 @@ public enum TouchSchoolServer {
         let metrics = ServerMetrics()
         let battle = BattleHallRuntime(store: store, battleID: battleID, catalog: catalog, board: board, metrics: metrics,
                             limits: configuration.limits, devicesStored: devicesStored, maximumDevices: configuration.maximumDevices,
-                            logger: logger, clock: BattleClock.system.movedBy(ms: configuration.clockOffsetMs))
+                            logger: logger, clock: clock)
         let openFiles = SocketCapacity.raiseOpenFileLimit()
         let capacity = SocketCapacity(openFiles: openFiles, policy: configuration.limits)
         let limits = AddressLimits(policy: configuration.limits, capacity: capacity)

@@ -105,12 +105,13 @@ struct BattleHall: Sendable {
         case disconnect(ConnectionID)
         /// A hello of the protocol this server speaks (the shell refuses any other).
         case hello(ConnectionID, device: String)
-        /// Protocol 2: the page of a league the connection's screen shows (nil: none).
-        case watch(ConnectionID, BoardViewKey?)
+        /// Protocol 2: the page of a league the connection's screen shows (nil: none), and the
+        /// numbers its view and page rank by.
+        case watch(ConnectionID, BoardViewKey?, period: RankingPeriod = .season)
         /// Whether the connection's screen shows the map (`MapNews`).
         case showMap(ConnectionID, Bool)
         /// A board stream of one page (`GET /v1/board?from=…`) the shell opened with this id.
-        case streamPage(ConnectionID, BoardViewKey)
+        case streamPage(ConnectionID, BoardViewKey, period: RankingPeriod = .season)
         case batch(ReceivedBatch)
         /// The answer to `.readDevice`.
         case deviceRead(ConnectionID, device: String, Result<(DeviceRecord, PlayerRecord)?, BattleStoreError>)
@@ -120,8 +121,9 @@ struct BattleHall: Sendable {
         case roundRead(Result<RoundReading?, BattleStoreError>)
         /// A round was started or stopped through this server: read it now.
         case roundChanged
-        /// The answer to `.poll`: the devices counted (when asked and read) and the changes.
-        case polled(devices: Int?, Result<StoredBoard?, BattleStoreError>)
+        /// The answer to `.poll`: the devices counted (when asked and read), the changes, and the
+        /// season running when it read them.
+        case polled(devices: Int?, Result<StoredBoard?, BattleStoreError>, season: SeasonBoard.Reading = .unchanged)
         /// Another server says the board reached this version (a PostgreSQL notification).
         case boardHint(version: UInt64?)
         /// The answer to `.readCatalog`: the new catalog, nil when unchanged.
@@ -146,8 +148,9 @@ struct BattleHall: Sendable {
         case readDevice(ConnectionID, device: String, after: Duration)
         /// Saves the batches in one durable write, answered by `.committed`.
         case commit([ReceivedBatch], histories: TapJudges, catalog: Catalog)
-        /// Counts the devices (when asked), reads the changes after `since`; answered by `.polled`.
-        case poll(since: UInt64, countDevices: Bool)
+        /// Counts the devices (when asked), reads the changes after `since` and the season running,
+        /// all of its totals when it is not `season` (the hall's); answered by `.polled`.
+        case poll(since: UInt64, countDevices: Bool, season: Season?)
         case readCatalog(current: CatalogResource)
         /// Read the latest round, and its standings unless it is `settled` (final, held, and
         /// past `PlacedRound.readsStandings`).
@@ -191,6 +194,8 @@ struct BattleHall: Sendable {
     private(set) var polledVersion: UInt64
     /// The board ranked for protocol 2's views.
     private(set) var ranking: BoardRanking
+    /// The season running and its totals: the views of the season rank by them (`ranking.season`).
+    private(set) var season: SeasonBoard
     /// The views' slices and ticks (`broadcastSlices`; the tests of one view at a time use 1).
     private(set) var schedule: ViewSchedule
     var pageBudget = PageBudget.standard
@@ -227,7 +232,9 @@ struct BattleHall: Sendable {
         self.devicesStored = devicesStored
         self.maximumDevices = maximumDevices
         scores = board.scores
-        ranking = BoardRanking(catalog: catalog.catalog, scores: board.scores, slices: schedule.count)
+        season = SeasonBoard(board.season, version: board.version)
+        ranking = BoardRanking(catalog: catalog.catalog, scores: board.scores, season: season.season == nil ? nil : season.scores,
+                               slices: schedule.count)
         boardVersion = board.version
         polledVersion = board.version
         devicesCountedAt = now
@@ -235,13 +242,21 @@ struct BattleHall: Sendable {
 
     // MARK: - Reads
 
-    /// The board as saved, for `GET /v1/scores`.
-    var board: Board { Board(version: boardVersion, scores: scores.filter { $0.value > 0 }) }
+    /// The board as saved, for `GET /v1/scores`: the season's totals while one runs, unless all
+    /// time is asked for; with the season they are (nil: all time).
+    func board(_ period: RankingPeriod) -> (Board, Season?) {
+        if period == .season, let running = season.season {
+            return (Board(version: boardVersion, scores: season.scores.filter { $0.value > 0 }), running)
+        }
+        return (Board(version: boardVersion, scores: scores.filter { $0.value > 0 }), nil)
+    }
 
-    /// A view as its watchers are sent it, computed now; nil for a school the catalog lacks.
-    func view(_ key: BoardViewKey) -> String? {
+    /// A view as its watchers are sent it, computed now, with the season its numbers are of (nil:
+    /// all time); nil for a school the catalog lacks.
+    func view(_ key: BoardViewKey, period: RankingPeriod = .season) -> (String, Season?)? {
         if case let .school(position) = key, position >= ranking.catalog.count { return nil }
-        return ranking.messageNow(key, version: boardVersion)
+        let watched = ranking.watched(key, period)
+        return (ranking.messageNow(watched, version: boardVersion), watched.period == .season ? season.season : nil)
     }
 
     /// The key of a school's view by its id, in the catalog served now.
@@ -265,9 +280,11 @@ struct BattleHall: Sendable {
             connections.add(id, Connection(kind: .player))
         case let .disconnect(id):
             remove(id, &effects)
-        case let .streamPage(id, key):
+        case let .streamPage(id, key, period):
             guard !closing else { effects.append(.finish(id)); break }
-            connections.add(id, Connection(kind: .pageStream, page: key))
+            connections.add(id, Connection(kind: .pageStream, page: key, period: period))
+            // The stream says first which numbers its pages carry.
+            tellSeason(id, &effects)
             schedule.pageDue(id, slice: ranking.slice(of: key))
             if round.placed != nil { round.announce() }
         case let .hello(id, device):
@@ -276,11 +293,17 @@ struct BattleHall: Sendable {
             if !commits.holds(device: device) { read(id, device: device, &effects) }
         case let .deviceRead(id, device, result):
             deviceRead(id, device: device, result, now: now, &effects)
-        case let .watch(id, key):
+        case let .watch(id, key, period):
             guard let connection = connections[id], connection.watchesViews else { break }
             // A player's screen shows a page, the map or neither, never both: the map takes the
             // page's budget. A watch says the screen shows no map.
             if connection.showsMap, !connection.streamsPage { connections.setShowsMap(id, false) }
+            if connection.period != period {
+                connections.setPeriod(id, period)
+                // Its view and page by the other numbers, at their slices' next ticks.
+                if let school = connection.school { schoolViewDue(id, school: school) }
+                if let page = key ?? connection.page { schedule.pageDue(id, slice: ranking.slice(of: page)) }
+            }
             guard connection.page != key else { break }
             connections.setPage(id, key)
             schedule.releasePages(of: id)
@@ -301,8 +324,8 @@ struct BattleHall: Sendable {
             if !closing { wake(.round, at: now + Self.roundPollInterval, &effects) }
         case .roundChanged:
             if readsRounds { readRound(&effects) }
-        case let .polled(devices, result):
-            polled(devices: devices, result, now: now, &effects)
+        case let .polled(devices, result, reading):
+            polled(devices: devices, result, season: reading, now: now, &effects)
         case let .boardHint(version):
             // Unless this server's own commit brought the board there already.
             if let version, version <= boardVersion { break }
@@ -310,7 +333,7 @@ struct BattleHall: Sendable {
         case let .catalogRead(result):
             catalogRead(result, &effects)
         case let .banned(outcome):
-            if let board = outcome.board { take(board, now: now) }
+            if let board = outcome.board { take(board, now: now, &effects) }
         case let .alarm(alarm):
             // A replaced alarm that fired anyway is not the one asked for: the other comes.
             guard let at = alarms[alarm], at <= now else { break }
@@ -416,8 +439,13 @@ struct BattleHall: Sendable {
         // The round follows the welcome in the same answer: a message sent through the queue now
         // would reach the queue before the welcome does.
         var then: [String] = []
+        // Which numbers its views carry, before the first.
+        if let running = season.season {
+            then.append(SeasonBoard.message(running))
+            connections.toldSeason(id, running)
+        }
         if let told = round.welcome(device, now: now) {
-            then = [told.message]
+            then.append(told.message)
             connections.toldRound(id, told.round, place: told.place, at: now)
         }
         answer(id, .welcome(welcome, then: then), &effects)
@@ -451,7 +479,7 @@ struct BattleHall: Sendable {
             effects.append(.measure(.committed))
             noteSaveWorks(&effects)
             for note in window.notes { effects.append(.log(.warning, "The saved scores were repaired", metadata: ["problem": "\(note)"])) }
-            take(window.board, now: now)
+            take(window.board, now: now, &effects)
             histories.update(with: window.histories)
             devicesStored += result.newDevices
             var acknowledged = 0
@@ -503,7 +531,7 @@ struct BattleHall: Sendable {
 
     /// New totals saved here or by another server, read at `changes.version`: the board and the
     /// next broadcast take them. A total read at an older version than the one held is skipped.
-    private mutating func take(_ changes: StoredBoard, now: Instant) {
+    private mutating func take(_ changes: StoredBoard, now: Instant, _ effects: inout [Effect]) {
         var changed: [String] = []
         var wentDown = false
         for (id, total) in changes.scores where (scoreVersions[id] ?? 0) <= changes.version {
@@ -524,10 +552,50 @@ struct BattleHall: Sendable {
             for (id, connection) in connections.byID { if let page = connection.page { schedule.pageDue(id, slice: ranking.slice(of: page)) } }
         }
         ranking.take(changed: changed, scores: scores)
+        if let totals = changes.season { takeSeason(totals, version: changes.version, now: now, &effects) }
         if changes.version > boardVersion { boardVersion = changes.version }
     }
 
-    private mutating func polled(devices: Int?, _ result: Result<StoredBoard?, BattleStoreError>, now: Instant, _ effects: inout [Effect]) {
+    /// The season's totals read at `version`: the season's views take them, or the season turned.
+    private mutating func takeSeason(_ totals: SeasonTotals, version: UInt64, now: Instant, _ effects: inout [Effect]) {
+        switch season.take(totals, version: version) {
+        case let .changed(ids):
+            guard !ids.isEmpty else { return }
+            ranking.takeSeason(changed: ids, scores: season.scores)
+            schedule.totalsChanged(now: now)
+        case .turned:
+            seasonTurned(now: now, &effects)
+        }
+    }
+
+    /// Another season runs (or none does any more): every connection is told, and the views of the
+    /// season, computed anew, go out at their slices' next ticks (a new week starts every school at
+    /// 0); a page of the season is due then whatever its budget, so that the screen shows the new
+    /// season's rows with its name, not a page budget later. All time's are as they were.
+    private mutating func seasonTurned(now: Instant, _ effects: inout [Effect]) {
+        ranking.startSeason(season.season == nil ? nil : season.scores)
+        // With a season begun or ended, a connection's period names other views.
+        connections.rankingChanged()
+        schedule.totalsChanged(now: now)
+        effects.append(.log(.info, season.season.map { "A new season counts: \($0.id)" } ?? "No season counts any more"))
+        for (id, connection) in connections.byID where connection.watchesViews {
+            tellSeason(id, &effects)
+            if connection.period == .season, let page = connection.page { schedule.pageDue(id, slice: ranking.slice(of: page)) }
+        }
+    }
+
+    /// Tells the connection the season its views are of, unless it was told that one (a connection
+    /// never told a season is not told that none runs: the battle never had one for it).
+    private mutating func tellSeason(_ id: ConnectionID, _ effects: inout [Effect]) {
+        guard let connection = connections[id], connection.seasonTold != .some(season.season),
+              season.season != nil || connection.seasonTold != nil else { return }
+        connections.toldSeason(id, season.season)
+        effects.append(.send(.text(connection.streamsPage ? SeasonBoard.event(season.season) : SeasonBoard.message(season.season)),
+                             to: id))
+    }
+
+    private mutating func polled(devices: Int?, _ result: Result<StoredBoard?, BattleStoreError>, season reading: SeasonBoard.Reading,
+                                 now: Instant, _ effects: inout [Effect]) {
         polling = false
         if let devices {
             devicesStored = devices
@@ -539,10 +607,19 @@ struct BattleHall: Sendable {
         case let .success(changes):
             // The store answers again: with nothing waiting to be saved, saving works too.
             if !commits.commitComing { noteSaveWorks(&effects) }
+            switch reading {
+            case .unchanged:
+                break
+            case .none:
+                if season.end() { seasonTurned(now: now, &effects) }
+            case let .turned(totals):
+                // Read after the changes: as new as they are.
+                takeSeason(totals, version: max(polledVersion, changes?.version ?? 0), now: now, &effects)
+            }
             guard let changes else { return }
             effects.append(.measure(.boardPoll))
             polledVersion = max(polledVersion, changes.version)
-            take(changes, now: now)
+            take(changes, now: now, &effects)
         }
     }
 
@@ -554,7 +631,8 @@ struct BattleHall: Sendable {
                                 metadata: ["source": resource.path, "schools": "\(resource.catalog.count)", "etag": resource.etag]))
             catalog = resource
             // Positions change with the catalog: every view is computed and sent again.
-            ranking = BoardRanking(catalog: resource.catalog, scores: scores, slices: schedule.count)
+            ranking = BoardRanking(catalog: resource.catalog, scores: scores, season: season.season == nil ? nil : season.scores,
+                                   slices: schedule.count)
             connections.rankingChanged()
             // A school's slice changes with its position.
             schedule.forgetSchoolViewsDue()
@@ -580,7 +658,7 @@ struct BattleHall: Sendable {
     private mutating func poll(now: Instant, _ effects: inout [Effect]) {
         guard !closing, !polling else { return }
         polling = true
-        effects.append(.poll(since: polledVersion, countDevices: now - devicesCountedAt >= Self.deviceCountInterval))
+        effects.append(.poll(since: polledVersion, countDevices: now - devicesCountedAt >= Self.deviceCountInterval, season: season.season))
     }
 
     // MARK: - The views
@@ -622,18 +700,18 @@ struct BattleHall: Sendable {
         let watched = list.watched[slice]
         guard !watched.isEmpty else { return }
         // With no total changed, only the views due are new; the others are as last computed.
-        let changed: Set<BoardViewKey> = scoresChanged || !watched.allSatisfy(ranking.computed)
+        let changed: Set<WatchedView> = scoresChanged || !watched.allSatisfy(ranking.computed)
             ? ranking.refresh(slice: slice, watching: watched, version: boardVersion) : []
         for watch in list.slices[slice] {
             guard watch.isPage else {
-                if changed.contains(watch.key) || viewsDue.contains(watch.id), let text = ranking.message(watch.key) {
+                if changed.contains(watch.view) || viewsDue.contains(watch.id), let text = ranking.message(watch.view) {
                     effects.append(.send(.text(text), to: watch.id))
                 }
                 continue
             }
             let asked = pagesAsked.contains(watch.id)
             let held = schedule.slices[slice].pagesHeld.contains(watch.id)
-            guard asked || changed.contains(watch.key) || held, let text = ranking.message(watch.key) else { continue }
+            guard asked || changed.contains(watch.view) || held, let text = ranking.message(watch.view) else { continue }
             if !asked, let next = connections[watch.id]?.nextPageAt, next > now {
                 schedule.hold(watch.id, slice: slice)
                 continue
@@ -690,14 +768,17 @@ struct BattleHall: Sendable {
             return
         }
         let changes = map.takeChanges()
-        var leaders: [League: [Int]] = [:]
+        // The leaders marked are those of the numbers the screen ranks by.
+        var leaders: [WatchedView: [Int]] = [:]
         for id in connections.mapWatchers.sorted() {
             guard let connection = connections[id] else { continue }
             var league = League.national
             if connection.streamsPage, case let .page(watched, _)? = connection.page { league = watched }
-            let marks = leaders[league] ?? {
-                let cells = ranking.leaderboard.entries(in: league, places: 0..<3).filter { $0.count > 0 }.compactMap { grid.cell(of: $0.position) }
-                leaders[league] = cells
+            let top = ranking.watched(.page(league, places: 0..<3), connection.period)
+            let marks = leaders[top] ?? {
+                let cells = ranking.board(top.period).entries(in: league, places: 0..<3).filter { $0.count > 0 }
+                    .compactMap { grid.cell(of: $0.position) }
+                leaders[top] = cells
                 return cells
             }()
             let mine = connection.school.flatMap { ranking.catalog.position(ofID: $0) }.flatMap { grid.cell(of: $0) }

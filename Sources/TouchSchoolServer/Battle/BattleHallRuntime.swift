@@ -143,8 +143,8 @@ package actor BattleHallRuntime: Service {
 
     /// A new board stream of one page of a league, or nil when the server is shutting down: the
     /// page at the next interval, then whenever it changes.
-    func streamPage(_ key: BoardViewKey, sendQueue: AsyncStream<Outgoing>.Continuation) -> ConnectionID? {
-        open(.stream(sendQueue)) { .streamPage($0, key) }
+    func streamPage(_ key: BoardViewKey, period: RankingPeriod, sendQueue: AsyncStream<Outgoing>.Continuation) -> ConnectionID? {
+        open(.stream(sendQueue)) { .streamPage($0, key, period: period) }
     }
 
     /// A connection the hall takes, or ends at once in its answer (`.finish`: it is shutting down).
@@ -171,8 +171,11 @@ package actor BattleHallRuntime: Service {
         }
     }
 
-    /// Protocol 2: the page of a league the connection watches from now (nil: none).
-    package func watch(_ id: ConnectionID, _ key: BoardViewKey?) { handle(.watch(id, key)) }
+    /// Protocol 2: the page of a league the connection watches from now (nil: none), and the
+    /// numbers its view and page rank by.
+    package func watch(_ id: ConnectionID, _ key: BoardViewKey?, period: RankingPeriod = .season) {
+        handle(.watch(id, key, period: period))
+    }
 
     /// Whether the connection's screen shows the map from now (`MapNews`).
     package func showMap(_ id: ConnectionID, _ shows: Bool) { handle(.showMap(id, shows)) }
@@ -211,14 +214,15 @@ package actor BattleHallRuntime: Service {
     /// this server's own commit brought it there already.
     func boardChanged(to version: UInt64?) { handle(.boardHint(version: version)) }
 
-    /// The board as saved, for `GET /v1/scores`.
-    func board() -> Board { hall.board }
+    /// The board as saved, for `GET /v1/scores`, with the season its totals are of (nil: all time).
+    func board(_ period: RankingPeriod) -> (Board, Season?) { hall.board(period) }
 
     /// The map's grid of the catalog served, for `GET /v1/map` (made once per catalog).
     func mapGrid() -> String { hall.mapGrid() }
 
-    /// A view as its watchers are sent it, computed now; nil for a school the catalog lacks.
-    func view(_ key: BoardViewKey) -> String? { hall.view(key) }
+    /// A view as its watchers are sent it, computed now, with the season its numbers are of (nil:
+    /// all time); nil for a school the catalog lacks.
+    func view(_ key: BoardViewKey, period: RankingPeriod) -> (String, Season?)? { hall.view(key, period: period) }
 
     /// The key of a school's view by its id, in the catalog served now.
     func viewKey(ofSchool id: String) -> BoardViewKey? { hall.viewKey(ofSchool: id) }
@@ -314,13 +318,30 @@ package actor BattleHallRuntime: Service {
                 metrics.activity.saved(took: took)
                 return window
             }, answer: { .committed($0) })
-        case let .poll(since, countDevices):
+        case let .poll(since, countDevices, held):
             let (store, catalog, wallMs) = (store, hall.catalog.catalog, clock.wallMs)
             // A count read before a failed read of the changes is read again at the next poll.
             ask({ () async throws(BattleStoreError) in
-                try await store.takeHallOfFame(catalog: catalog, nowMs: wallMs())
-                return (countDevices ? try await store.deviceCount() : nil, try await store.changes(since: since))
-            }, answer: { result in .polled(devices: try? result.get().0, result.map(\.1)) })
+                let nowMs = wallMs()
+                let running = Season.at(try await store.takeHallOfFame(catalog: catalog, nowMs: nowMs), ms: nowMs)
+                let devices = countDevices ? try await store.deviceCount() : nil
+                var changes = try await store.changes(since: since)
+                let reading: SeasonBoard.Reading
+                if running == held {
+                    reading = .unchanged
+                    // The season's totals of the schools changed, read after them: as new as they are.
+                    if let running, let changed = changes?.scores.keys, !changed.isEmpty {
+                        changes?.season = SeasonTotals(season: running, totals: try await store.seasonTotals(running, schools: Array(changed)))
+                    }
+                } else if let running {
+                    reading = .turned(SeasonTotals(season: running, totals: try await store.season(running).totals))
+                } else {
+                    reading = .none
+                }
+                return (devices, changes, reading)
+            }, answer: { result in
+                .polled(devices: try? result.get().0, result.map(\.1), season: (try? result.get().2) ?? .unchanged)
+            })
         case let .readCatalog(current):
             let store = store
             ask({ () async throws(BattleStoreError) in try await store.newCatalog(current: current) }, answer: { .catalogRead($0) })

@@ -23,6 +23,10 @@ struct Connection: Sendable, Equatable {
     var school: String?
     /// Protocol 2: the page of a league it watches.
     var page: BoardViewKey?
+    /// The numbers its view and page rank by (`watch`'s `period`; a board stream's `?period=`).
+    var period: RankingPeriod = .season
+    /// The season its last `season` message told (nil inside: it told none runs; nil: told nothing yet).
+    var seasonTold: Season??
     /// Its hello, not answered yet.
     var hello: HelloPhase?
     /// When it may be sent its next page (`BattleHall.PageBudget`).
@@ -107,6 +111,13 @@ struct HallConnections: Sendable {
         watchList = nil
     }
 
+    mutating func setPeriod(_ id: ConnectionID, _ period: RankingPeriod) {
+        byID[id]?.period = period
+        watchList = nil
+    }
+
+    mutating func toldSeason(_ id: ConnectionID, _ season: Season?) { byID[id]?.seasonTold = .some(season) }
+
     mutating func setHello(_ id: ConnectionID, _ phase: Connection.HelloPhase?) {
         guard byID[id] != nil else { return }
         byID[id]?.hello = phase
@@ -154,7 +165,7 @@ struct HallConnections: Sendable {
         return list
     }
 
-    /// The ranking changed (a new catalog): the views' keys and slices with it.
+    /// The ranking changed (a new catalog, a season begun or ended): the views' keys and slices with it.
     mutating func rankingChanged() { watchList = nil }
 }
 
@@ -164,29 +175,31 @@ struct HallConnections: Sendable {
 struct WatchList: Sendable {
     struct Watch: Sendable {
         let id: ConnectionID
-        let key: BoardViewKey
+        let view: WatchedView
         /// A page (`Connection.page`), not the connection's school's view.
         let isPage: Bool
         let streamsPage: Bool
     }
 
     var slices: [[Watch]]
-    var watched: [Set<BoardViewKey>]
+    var watched: [Set<WatchedView>]
 
     init(_ connections: [ConnectionID: Connection], ranking: BoardRanking) {
         slices = Array(repeating: [], count: ranking.slices)
         watched = Array(repeating: [], count: ranking.slices)
         for (id, connection) in connections.sorted(by: { $0.key < $1.key }) where connection.watchesViews {
             if let school = connection.school.flatMap({ ranking.key(ofSchool: $0) }) {
-                add(Watch(id: id, key: school, isPage: false, streamsPage: connection.streamsPage), ranking)
+                add(Watch(id: id, view: ranking.watched(school, connection.period), isPage: false, streamsPage: connection.streamsPage), ranking)
             }
-            if let page = connection.page { add(Watch(id: id, key: page, isPage: true, streamsPage: connection.streamsPage), ranking) }
+            if let page = connection.page {
+                add(Watch(id: id, view: ranking.watched(page, connection.period), isPage: true, streamsPage: connection.streamsPage), ranking)
+            }
         }
     }
 
     private mutating func add(_ watch: Watch, _ ranking: BoardRanking) {
-        let slice = ranking.slice(of: watch.key)
+        let slice = ranking.slice(of: watch.view.key)
         slices[slice].append(watch)
-        watched[slice].insert(watch.key)
+        watched[slice].insert(watch.view)
     }
 }

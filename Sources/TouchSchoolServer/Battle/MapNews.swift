@@ -7,24 +7,27 @@ import TouchSchoolProtocol
 ///
 /// Bounded like the views: a tap costs its cell one addition (`tapped`, from the totals that
 /// changed); a tick, every `interval`, costs the cells that tapped within the window; a message
-/// is at most `messageBytes` of JSON, two a second: ≤ 360 B/s to a player, who is sent no page
-/// while the map shows (the map takes the page's place and its budget, 400 B/s), ≤ 398 B/s of
+/// is at most `messageBytes` of JSON, one a second: ≤ 360 B/s to a player, who is sent no page
+/// while the map shows (the map takes the page's place and its budget, 400 B/s), ≤ 379 B/s of
 /// events to a board stream, whose pages keep the rest of its 1.5 KiB/s. A tick's glow changes are
 /// the same for every screen (the first `changesPerMessage`; the others wait for the next
 /// ticks); a screen that came since is also sent, in the room left, the cells glowing now from
 /// where its sweep reached (`Connection.mapSweep`), so that whenever it came its map is whole
 /// within a few ticks (its last message says `"whole":true`).
 struct MapNews: Sendable {
-    static let interval: Duration = .milliseconds(500)
+    /// A second: at 4,000 players each showing the map, a message every 500 ms (180 bytes) was
+    /// 8,000 messages a second made and written, and the server's CPU 1.40× the bare stack's; the
+    /// same bytes in half the messages cost less (BENCHMARKS.md, "The map").
+    static let interval: Duration = .seconds(1)
     /// The window's buckets, one per tick (`RecentTaps.windowNanoseconds`, 5 s).
     static let buckets = Int(Duration.nanoseconds(RecentTaps.windowNanoseconds) / interval)
     /// The most bytes of one `map` message's JSON.
-    static let messageBytes = 180
+    static let messageBytes = 360
     /// The most glow changes of one tick sent to everyone: the rest of a message's room is the
     /// sweep's of a screen that came lately.
-    static let changesPerMessage = 24
-    /// What the map takes of a board stream's budget: its messages as events, two a second.
-    static let streamBytesPerSecond = (messageBytes + BoardStream.event("map", json: "").utf8.count) * 2
+    static let changesPerMessage = 48
+    /// What the map takes of a board stream's budget: its messages as events, one a second.
+    static let streamBytesPerSecond = (messageBytes + BoardStream.event("map", json: "").utf8.count) * Int(Duration.seconds(1) / interval)
 
     /// The grid of the catalog served, made when a screen first shows the map or asks for it.
     private(set) var grid: MapGrid?

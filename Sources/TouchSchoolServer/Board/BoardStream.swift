@@ -46,7 +46,9 @@ struct BoardStream {
             }
             // `map=1`: the map's `map` events too (`MapNews`), for a screen that shows it.
             let map = request.uri.queryParameters.get("map") == "1"
-            return response(from: address, page: page, map: map, channel: context.channel, logger: context.logger)
+            // `period=all`: all time's numbers; the season's otherwise (a `season` event says which).
+            guard let period = Routes.period(request) else { return Routes.periodRefused }
+            return response(from: address, page: page, period: period, map: map, channel: context.channel, logger: context.logger)
         }
     }
 
@@ -71,7 +73,7 @@ struct BoardStream {
         "event: \(name)\ndata: \(json)\n\n"
     }
 
-    private func response(from address: String, page: BoardViewKey, map: Bool, channel: any Channel, logger: Logger) -> Response {
+    private func response(from address: String, page: BoardViewKey, period: RankingPeriod, map: Bool, channel: any Channel, logger: Logger) -> Response {
         guard let slot = AddressSlot(limits: limits, address: address) else {
             logger.debug("Board stream refused: too many connections", metadata: ["address": "\(address)"])
             metrics.connectionsRefused.increment()
@@ -84,15 +86,15 @@ struct BoardStream {
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             defer { slot.release() }
-            try await stream(to: &writer, page: page, map: map, channel: channel, slot: slot, logger: logger)
+            try await stream(to: &writer, page: page, period: period, map: map, channel: channel, slot: slot, logger: logger)
         })
     }
 
-    private func stream(to writer: inout any ResponseBodyWriter, page: BoardViewKey, map: Bool, channel: any Channel, slot: AddressSlot,
+    private func stream(to writer: inout any ResponseBodyWriter, page: BoardViewKey, period: RankingPeriod, map: Bool, channel: any Channel, slot: AddressSlot,
                         logger: Logger) async throws {
         let (events, sendQueue) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingOldest(Self.sendQueueLimit))
         // A server shutting down ends the stream at once: the page reads it again elsewhere.
-        guard let id = await battle.streamPage(page, sendQueue: sendQueue) else {
+        guard let id = await battle.streamPage(page, period: period, sendQueue: sendQueue) else {
             try await writer.finish(nil)
             return
         }

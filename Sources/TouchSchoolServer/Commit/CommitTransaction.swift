@@ -101,10 +101,19 @@ enum CommitTransaction {
         }
         var rules: CommitRules.Result
         var histories: TapJudges
+        /// The season running at the commit's time by the length read (nil: none): the views' season.
+        var season: Season?
 
-        /// The window once durable, the totals having answered `board` (nil: nothing added).
-        func committed(board: StoredBoard?) -> CommittedWindow {
-            CommittedWindow(rules: rules, histories: histories, board: board ?? StoredBoard(version: 0, scores: [:]))
+        /// The schools whose totals in the running season the window changed: the store reads their
+        /// new totals back in the same transaction, for the views of the season.
+        var seasonSchools: [String] { season.map { (seasonIncrements[$0] ?? [:]).keys.sorted() } ?? [] }
+
+        /// The window once durable, the totals having answered `board` (nil: nothing added) and the
+        /// running season's `seasonTotals` (of `seasonSchools`).
+        func committed(board: StoredBoard?, seasonTotals: [String: UInt64] = [:]) -> CommittedWindow {
+            var board = board ?? StoredBoard(version: 0, scores: [:])
+            if let season { board.season = SeasonTotals(season: season, totals: seasonTotals) }
+            return CommittedWindow(rules: rules, histories: histories, board: board)
         }
     }
 
@@ -153,6 +162,6 @@ enum CommitTransaction {
             }
         }
         return Plan(devices: devices, activities: activities, increments: state.scores, rounds: rounds, seasons: seasons, rules: rules,
-                    histories: histories)
+                    histories: histories, season: Season.at(rows.seasonLength, ms: nowMs))
     }
 }

@@ -13,9 +13,10 @@ struct Routes {
     let costly: CostlyWork
 
     func add(to router: Router<HTTPRequestContext>) {
-        router.get("/v1/scores") { _, _ -> Response in
-            let board = await battle.board()
-            return Self.json(await costly.run { MessageCoding.encodeJSON(board) })
+        router.get("/v1/scores") { request, _ -> Response in
+            guard let period = Self.period(request) else { return Self.periodRefused }
+            let (board, season) = await battle.board(period)
+            return Self.seasonNamed(season, Self.json(await costly.run { MessageCoding.encodeJSON(board) }))
         }
         // What a player of the school is sent as its `view`, and a page as a `watch` of it gets
         // it: for a client that shows one without playing (`rank --server`), and to check a
@@ -24,10 +25,11 @@ struct Routes {
             guard let id = request.uri.queryParameters.get("school"), id.utf8.count <= 64 else {
                 return Self.json(#"{"error":"name the school: ?school=ID"}"#, status: .badRequest)
             }
-            guard let key = await battle.viewKey(ofSchool: id), let text = await battle.view(key) else {
+            guard let period = Self.period(request) else { return Self.periodRefused }
+            guard let key = await battle.viewKey(ofSchool: id), let (text, season) = await battle.view(key, period: period) else {
                 return Self.json(#"{"error":"the catalog has no such school"}"#, status: .notFound)
             }
-            return Self.json(text)
+            return Self.seasonNamed(season, Self.json(text))
         }
         router.get("/v1/page") { request, _ -> Response in
             let key: BoardViewKey?
@@ -36,10 +38,11 @@ struct Routes {
             } catch {
                 return Self.json(MessageCoding.encodeJSON(["error": error.message]), status: .badRequest)
             }
-            guard let key, let text = await battle.view(key) else {
+            guard let period = Self.period(request) else { return Self.periodRefused }
+            guard let key, let (text, season) = await battle.view(key, period: period) else {
                 return Self.json(#"{"error":"name the page: ?count=N (1 to 100), with from, level and province as in watch"}"#, status: .badRequest)
             }
-            return Self.json(text)
+            return Self.seasonNamed(season, Self.json(text))
         }
         router.get(RouterPath(PlayProtocol.battlePath)) { _, _ -> Response in
             var response = Self.json(MessageCoding.encodeJSON(BattleIdentity(battle: battle.battleID)))
@@ -110,6 +113,22 @@ struct Routes {
         var status: String
         var saving: Bool
         var error: String?
+    }
+
+    /// The numbers a request asks for: `?period=all` all time, else the season (nil: neither).
+    static func period(_ request: Request) -> RankingPeriod? {
+        guard let asked = request.uri.queryParameters.get("period") else { return .season }
+        return RankingPeriod(rawValue: String(asked))
+    }
+
+    static let periodRefused = json(#"{"error":"period is season or all"}"#, status: .badRequest)
+
+    static let seasonHeader = HTTPField.Name(PlayProtocol.seasonHeader)!
+
+    static func seasonNamed(_ season: Season?, _ response: Response) -> Response {
+        var response = response
+        if let season { response.headers[seasonHeader] = season.id }
+        return response
     }
 
     static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

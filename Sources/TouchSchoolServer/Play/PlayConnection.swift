@@ -219,7 +219,7 @@ package struct PlayConnection {
                 buffer.send(.text(MessageCoding.encode(.pong(nowMs: battle.clock.wallMs()))))
             case let .watch(watch):
                 do {
-                    await battle.watch(id, try BoardRanking.key(of: watch))
+                    await battle.watch(id, try BoardRanking.key(of: watch), period: watch.period)
                 } catch {
                     throw Closing.error(ProtocolError(code: CloseCode.policyViolation, message: error.message))
                 }

@@ -110,8 +110,12 @@ protocol SeasonStore: Sendable {
     /// The poll's part (`BattleHallRuntime`, every poll): reads the length and takes the hall of the
     /// season due at `nowMs` (`SeasonFame.due`) when no commit took it yet, so that a season ended
     /// with no taps after it has its hall too. Once a store knows a season's hall taken, it only
-    /// reads the length until the next season ends.
-    func takeHallOfFame(catalog: Catalog, nowMs: Int64) async throws(BattleStoreError)
+    /// reads the length until the next season ends. Returns the length read, from which the poll
+    /// tells the season running (`Season.at`).
+    func takeHallOfFame(catalog: Catalog, nowMs: Int64) async throws(BattleStoreError) -> SeasonLength
+
+    /// A season's totals of `schools` (0 for those without taps in it): what a poll found changed.
+    func seasonTotals(_ season: Season, schools: [String]) async throws(BattleStoreError) -> [String: UInt64]
 
     /// A season's school totals and its whole hall.
     func season(_ season: Season) async throws(BattleStoreError) -> SeasonStanding
@@ -143,6 +147,23 @@ struct BanOutcome: Sendable, Equatable {
 struct StoredBoard: Sendable, Equatable {
     var version: UInt64
     var scores: [String: UInt64]
+    /// The season running when it was read, with its totals of the same schools (nil: the battle
+    /// has no season): what the views of the season show (`BattleHall`).
+    var season: SeasonTotals?
+
+    init(version: UInt64, scores: [String: UInt64], season: SeasonTotals? = nil) {
+        self.version = version
+        self.scores = scores
+        self.season = season
+    }
+}
+
+/// A season's totals of some schools, read with a board version: those a commit changed, those a
+/// poll found changed, or every school's (the season's first read, at a server's start or at the
+/// season's turn: a school left out has 0).
+struct SeasonTotals: Sendable, Equatable {
+    var season: Season
+    var totals: [String: UInt64]
 }
 
 /// What one commit window did once durable.

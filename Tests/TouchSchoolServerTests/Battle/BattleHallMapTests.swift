@@ -113,7 +113,7 @@ import TouchSchoolStore
 
     /// Every school of the battle tapping for 40 s: the player showing the map and the projector's
     /// stream are sent at most their budgets, whatever the battle's size; the 1,600 cells that
-    /// began to glow at once reach them in 34 s (24 a tick).
+    /// began to glow at once reach them in 34 s (48 a tick, a tick a second).
     @Test func aBattleOfAnySizeKeepsTheMapWithinItsBytes() throws {
         var hall = Self.hall()
         _ = try #require(BattleHallViewsTests.welcomed(&hall, 1, "device-1", school: "S0"))
@@ -124,7 +124,7 @@ import TouchSchoolStore
         var totals: [String: UInt64] = [:]
         let seconds = 40
         var told: [ConnectionID: Set<Int>] = [:]
-        for tick in 1...(seconds * 2) {
+        for tick in 1...(seconds * Int(Duration.seconds(1) / MapNews.interval)) {
             let now = T.t0 + MapNews.interval * tick
             // Every school taps 40 more (blazing), in a changing half of the schools.
             for index in 0..<MapNewsTests.catalog.count where (index + tick) % 2 == 0 { totals["S\(index)", default: 0] += 40 }
@@ -141,7 +141,8 @@ import TouchSchoolStore
         #expect(player <= Double(BattleHall.PageBudget.standard.playerBytesPerSecond), "a player: \(player) B/s")
         #expect(stream <= Double(MapNews.streamBytesPerSecond), "the stream: \(stream) B/s")
         #expect(MapNews.streamBytesPerSecond < BattleHall.PageBudget.standard.streamBytesPerSecond)
-        #expect(player > 300 && stream > 300, "the map is busy: \(player), \(stream)")
+        // Busy: every tick full of changes (48 cells of three digits, and the marks).
+        #expect(player > 150 && stream > 150, "the map is busy: \(player), \(stream)")
         // Every cell that glowed reached both screens in the end.
         #expect(told[1]?.count == MapNewsTests.catalog.count && told[2]?.count == MapNewsTests.catalog.count)
     }

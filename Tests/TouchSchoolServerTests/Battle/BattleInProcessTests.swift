@@ -229,7 +229,7 @@ import TouchSchoolStore
         // An interval after the start, the page goes out in the very turn that opens the stream:
         // dropped then, it was opened all the same.
         try await Task.sleep(for: BattleHall.broadcastInterval + .milliseconds(50))
-        _ = try #require(await running.battle.streamPage(page, sendQueue: sendQueue))
+        _ = try #require(await running.battle.streamPage(page, period: .season, sendQueue: sendQueue))
         #expect(try await Wait.until(timeout: 30) { ended.withLock { $0 } }, "the stream ended by the battle")
         for await _ in stream {}
         await running.submit(1, taps: 3)

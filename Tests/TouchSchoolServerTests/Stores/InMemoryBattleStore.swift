@@ -134,14 +134,18 @@ final class InMemoryBattleStore: BattleStore {
                     tallies.roundCounts[write.round, default: [:]][write.device] = kept
                 }
                 let added = plan.increments.filter { $0.value > 0 }
-                guard !added.isEmpty else { return plan.committed(board: nil) }
+                var seasonTotals: [String: UInt64] = [:]
+                if let season = plan.season {
+                    for school in plan.seasonSchools { seasonTotals[school] = tallies.seasonTotals[season]?[school] ?? 0 }
+                }
+                guard !added.isEmpty else { return plan.committed(board: nil, seasonTotals: seasonTotals) }
                 saved.boardVersion += 1
                 var board = StoredBoard(version: saved.boardVersion, scores: [:])
                 for (school, taps) in added {
                     saved.scores[school] = (saved.scores[school] ?? 0).addingSaturating(taps)
                     board.scores[school] = saved.scores[school]
                 }
-                return plan.committed(board: board)
+                return plan.committed(board: board, seasonTotals: seasonTotals)
             }
         }
     }
@@ -239,11 +243,18 @@ final class InMemoryBattleStore: BattleStore {
 
     func setSeasonLength(_ length: SeasonLength) async { storage.tallies.withLock { $0.seasonLength = length } }
 
-    func takeHallOfFame(catalog: Catalog, nowMs: Int64) async {
+    func takeHallOfFame(catalog: Catalog, nowMs: Int64) async -> SeasonLength {
         storage.tallies.withLock { tallies in
             if let due = SeasonFame.due(tallies.seasonLength, atMs: nowMs), tallies.fame[due] == nil {
                 tallies.fame[due] = SeasonFame.of(totals: tallies.seasonTotals[due] ?? [:], catalog: catalog)
             }
+            return tallies.seasonLength
+        }
+    }
+
+    func seasonTotals(_ season: Season, schools: [String]) async -> [String: UInt64] {
+        storage.tallies.withLock { tallies in
+            Dictionary(uniqueKeysWithValues: schools.map { ($0, tallies.seasonTotals[season]?[$0] ?? 0) })
         }
     }
 

@@ -53,6 +53,35 @@ import TouchSchoolTestSupport
         }
     }
 
+    /// What a commit answers of the season (the views' numbers): the season running at its time
+    /// and its new totals of the schools the window changed in it, read in its transaction, beside
+    /// all time's; a window of last week's taps only still names the week running, with no school.
+    /// A second store's poll reads the same totals of the schools it found changed.
+    @Test(arguments: [StoreKind.sqlite, .postgres, .memory])
+    func aCommitAnswersTheRunningSeasonsTotalsOfTheSchoolsItChanged(_ kind: StoreKind) async throws {
+        try await withStore(kind) { fixture in
+            try await fixture.store.setSeasonLength(.week)
+            let (before, after) = (try #require(Season.at(.week, ms: boundary - 1)), try #require(Season.at(.week, ms: boundary)))
+            var window = try await fixture.store.commit(
+                [received(1, ["A": 30, "B": 10], device: "device-1", startMs: boundary - 9_000, endMs: boundary - 8_000)],
+                histories: TapJudges(addresses: .standard), catalog: storeTestCatalog, nowMs: boundary - 7_900)
+            #expect(window.board.season == SeasonTotals(season: before, totals: ["A": 30, "B": 10]))
+            window = try await fixture.store.commit(
+                [received(2, ["B": 6], device: "device-1", startMs: boundary - 1_000, endMs: boundary + 1_000)],
+                histories: TapJudges(addresses: .standard), catalog: storeTestCatalog, nowMs: boundary + 1_100)
+            // B's 6 are made at −667, −334, 0, +333, +666, +1000 ms from the boundary (`Season.cut`,
+            // as a round spreads them): 2 last week, 4 this week.
+            #expect(window.board.season == SeasonTotals(season: after, totals: ["B": 4]))
+            #expect(window.board.scores == ["B": 16])
+            window = try await fixture.store.commit(
+                [received(1, ["C": 4], device: "device-2", startMs: boundary - 6_000, endMs: boundary - 5_000)],
+                histories: TapJudges(addresses: .standard), catalog: storeTestCatalog, nowMs: boundary + 1_200)
+            #expect(window.board.season == SeasonTotals(season: after, totals: [:]))
+            #expect(try await fixture.restarted().seasonTotals(after, schools: ["A", "B", "C"]) == ["A": 0, "B": 4, "C": 0])
+            #expect(try await fixture.store.seasonTotals(before, schools: ["B", "C"]) == ["B": 12, "C": 4])
+        }
+    }
+
     /// A batch in flight across the boundary is split exactly as `Season.cut` cuts it, in school id
     /// order, all time unchanged; the same batch sent again counts once; a late batch made before
     /// the boundary counts in the season it was made in.
@@ -149,9 +178,9 @@ import TouchSchoolTestSupport
             let before = try #require(Season.at(.week, ms: boundary - 1))
             try await commit(fixture.store, [received(1, ["B": 4], device: "device-1", startMs: boundary - 3_000, endMs: boundary - 2_000)],
                              at: boundary - 1_000)
-            try await fixture.store.takeHallOfFame(catalog: storeTestCatalog, nowMs: boundary + Round.graceMs - 1)
+            _ = try await fixture.store.takeHallOfFame(catalog: storeTestCatalog, nowMs: boundary + Round.graceMs - 1)
             #expect(try await fixture.store.season(before).fame.isEmpty)
-            try await fixture.store.takeHallOfFame(catalog: storeTestCatalog, nowMs: boundary + Round.graceMs)
+            _ = try await fixture.store.takeHallOfFame(catalog: storeTestCatalog, nowMs: boundary + Round.graceMs)
             let other = try await fixture.restarted()
             #expect(try await other.season(before).fame.filter { $0.league == .national }
                     == [SeasonFame.Entry(league: .national, place: 1, rank: 1, school: "B", total: 4)])

@@ -201,6 +201,10 @@ export function net(dispatch) {
         const round = json(event.data);
         if (round && source === stream) dispatch({ type: 'boardRound', round });
       });
+      stream.addEventListener('season', (event) => {
+        const message = json(event.data);
+        if (message && source === stream) dispatch({ type: 'boardSeason', season: message.season ?? null });
+      });
       stream.onerror = () => {
         if (source !== stream) return;
         const closed = stream.readyState === EventSource.CLOSED;
@@ -230,10 +234,19 @@ export function net(dispatch) {
     loadMap() {
       get('/v1/map', { cache: 'no-cache' }).then((answer) => dispatch({ type: 'mapLoaded', answer }), () => dispatch({ type: 'mapFailed' }));
     },
-    /** A school's view (`GET /v1/view`), for a tab waiting for the device; none when offline. */
-    loadView({ school }) {
-      get(`/v1/view?school=${encodeURIComponent(school)}`, { cache: 'no-store' })
+    /** A school's view (`GET /v1/view`) of the period shown, for a tab waiting for the device; none when offline. */
+    loadView({ school, period }) {
+      get(`/v1/view?school=${encodeURIComponent(school)}${period === 'all' ? '&period=all' : ''}`, { cache: 'no-store' })
         .then((view) => dispatch({ type: 'viewLoaded', view }), () => { /* offline: the next poll tries again */ });
+    },
+    /** The seasons with their national halls of fame (`GET /v1/seasons`), and one season's whole hall (`GET /v1/seasons/ID`). */
+    loadSeasons() {
+      get('/v1/seasons', { cache: 'no-store' })
+        .then((answer) => dispatch({ type: 'seasonsList', answer }), () => dispatch({ type: 'seasonsFailed' }));
+    },
+    loadSeason({ id }) {
+      get(`/v1/seasons/${encodeURIComponent(id)}`, { cache: 'no-store' })
+        .then((answer) => dispatch({ type: 'seasonDetail', answer }), () => dispatch({ type: 'seasonsFailed' }));
     },
     loadRounds() {
       get('/v1/rounds', { cache: 'no-store' })

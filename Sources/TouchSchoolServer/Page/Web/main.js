@@ -17,7 +17,7 @@ const asked = params.get('school');
 let state = initialState({
   projector: params.has('board'), asked, school: asked || storage.get('school', null), name: storage.get('name', '') || '',
   muted: storage.get('muted', false) === true, defaultPlayer: TEXT[lang].defaultPlayer, join: `${location.origin}/`,
-  keyboardHint: keyboardHint(), hash: location.hash, admin: session.admin(),
+  keyboardHint: keyboardHint(), hash: location.hash, admin: session.admin(), period: params.get('period') === 'all' ? 'all' : 'season',
 });
 
 /** `count` random bytes, base64url without padding. */
@@ -48,7 +48,7 @@ const run = {
   store: storage.run, remove: storage.run,
   send: server.send, connect: server.connect, close: server.close, watchBoard: server.watchBoard, unwatchBoard: server.unwatchBoard,
   loadDirectory: server.loadDirectory, search: server.search, findJoin: server.findJoin,
-  loadView: server.loadView, loadMap: server.loadMap, loadRounds: server.loadRounds, loadRound: server.loadRound, adminPost: server.adminPost, keepAdmin: session.keepAdmin, forgetHash,
+  loadView: server.loadView, loadMap: server.loadMap, loadSeasons: server.loadSeasons, loadSeason: server.loadSeason, loadRounds: server.loadRounds, loadRound: server.loadRound, adminPost: server.adminPost, keepAdmin: session.keepAdmin, forgetHash,
   claimDevice: device.claim, releaseDevice: device.release,
   after: timer.after, cancel: timer.cancel, every: timer.every,
   feedback: ({ kind, muted }) => feedback[kind](muted),

@@ -12,6 +12,9 @@ export function initialState(options) {
     joinWarning: null,
     // The address's fragment, and the teacher's token the session kept (the projector's controls).
     hash: '', admin: null,
+    // The period the standings shown count: 'season' (a season's, when one runs) or 'all' (all
+    // time: `watch`'s "period", the projector's `?board&period=all`).
+    period: 'season',
     ...options,
     // The device: held (owner), asked for, another tab's, or given up for good (stopped: why).
     owner: false, claiming: false, elsewhere: false, stopped: null, device: null,
@@ -52,6 +55,10 @@ export function initialState(options) {
     // The projector: previous rounds ({list, detail, failed}, null when not shown); the teacher's
     // start or stop under way, its error ({status, error}: the server's words; status 0: no answer).
     archive: null, adminBusy: false, adminError: null,
+    // The season running (the server's `season`: {id, length, startsAtMs, endsAtMs, graceMs}), null
+    // for none (or not said yet); the projector's hall of fame of the last season whose hall was
+    // taken ({season, national, all: every league's, null until read}), null for none.
+    season: null, fame: null,
   };
 }
 
@@ -269,6 +276,40 @@ export function projectorPosition(state) {
   if (state.projectorPages === 1 && at === 1) return null;
   return { page: at, pages: state.projectorPages >= at ? state.projectorPages : null };
 }
+
+// ---------------------------------------------------------------- seasons
+/**
+ * The period the standings shown count, as the words name it: the season's length ('week',
+ * 'month'), 'all' for all time chosen while a season runs, or null without a season (both
+ * periods are all time then, and nothing is said).
+ */
+export function periodShown(state) {
+  if (!state.season) return null;
+  return state.period === 'all' ? 'all' : state.season.length;
+}
+
+/** Whether a hall of fame row is of the league {level, province} (the national: neither). */
+function ofLeague(row, level, province) { return (row.league.level || '') === level && (row.league.province || '') === province; }
+
+/**
+ * The projector's hall of fame as shown ({season, last, national, league}), or null: only while a
+ * season runs, between rounds (no round counting down, racing or counting, nor its podium), on the
+ * board. `last`: the hall is the season just before the one running. `league`: the first three of
+ * the league the projector shows (null when it shows the national ranking, or before its hall is
+ * read).
+ */
+export function fameShown(state) {
+  const { fame, season, roundStage: stage } = state;
+  if (!state.projector || !season || !fame || projectorScreen(state) !== 'ranking' || (stage && stage.phase !== 'final')) return null;
+  const chosen = state.level || state.province;
+  return {
+    season: fame.season, last: fame.season.endsAtMs === season.startsAtMs, national: fame.national,
+    league: chosen && fame.all ? fame.all.filter((row) => ofLeague(row, state.level, state.province)) : null,
+  };
+}
+
+/** The national rows of a hall of fame. */
+export function nationalFame(rows) { return rows.filter((row) => ofLeague(row, '', '')); }
 
 /** The school's place in a province and district, as lists show it. */
 export function region(row) { return row.district ? `${row.province} ${row.district}` : row.province; }

@@ -12,10 +12,11 @@
 'use strict';
 
 /** Raised when what is kept changes: the new worker's cache replaces the old one's. */
-const CACHE = 'touchschool-page-v5';
+const CACHE = 'touchschool-page-v6';
 /** The page (index.html, its modules: main.js and what it imports, update/ and view/ too) and the app's manifest and icons. */
 const FILES = ['/', '/main.js', '/state.js', '/update.js', '/update/play.js', '/update/screens.js', '/update/rounds.js',
-  '/update/map.js', '/view.js', '/view/projector.js', '/view/words.js', '/view/map.js', '/effects.js', '/election.js', '/rules.js',
+  '/update/map.js', '/update/seasons.js', '/view.js', '/view/projector.js', '/view/words.js', '/view/map.js', '/view/season.js',
+  '/effects.js', '/election.js', '/rules.js',
   '/map.js', '/style.css',
   '/manifest.webmanifest', '/icon-192.png', '/icon-512.png'];
 /** The content type of each kind of file kept, by its name's ending. */

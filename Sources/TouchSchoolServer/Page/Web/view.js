@@ -4,10 +4,11 @@
 import { PUFFS } from './update.js';
 import { shownRank } from './rules.js';
 import { myTaps, me, lastSecond, schoolTotal, standing, miniRows, pageShown, listRows, movements, projectorPosition, region,
-         roundScreen } from './state.js';
+         roundScreen, periodShown } from './state.js';
 import { TEXT, NUMBER } from './view/words.js';
 import { projectorView } from './view/projector.js';
 import { mapView } from './view/map.js';
+import { seasonView } from './view/season.js';
 
 const PUFF_MS = 1000;          // a puff fades over a second
 export function view(document, lang, dispatch) {
@@ -34,11 +35,15 @@ export function view(document, lang, dispatch) {
     archivePodium: $('archive-podium'), archivePlayers: $('archive-players'), archivePlayersBox: $('archive-players-box'), archiveSchools: $('archive-schools'),
     archiveSchoolsBox: $('archive-schools-box'), archiveCSV: $('archive-csv'), admin: $('admin'), adminSeconds: $('admin-seconds'), adminTitle: $('admin-title'),
     adminStart: $('admin-start'), adminStop: $('admin-stop'), adminError: $('admin-error'),
+    rankingTitle: $('board-title'), rankingPeriod: $('board-period'), periodToggle: $('period-toggle'), fame: $('fame'), fameTitle: $('fame-title'),
+    fameSeason: $('fame-season'), fameNational: $('fame-national'), fameLeagueBox: $('fame-league-box'), fameLeagueTitle: $('fame-league-title'),
+    fameLeague: $('fame-league'),
   };
   const make = elements(document);
   const { option, span, line } = make;
   const projector = projectorView({ document, lang, ui, t, number, make, nameOf, roundName, placeWords });
   const maps = mapView({ ui, t });
+  const seasons = seasonView({ document, lang, ui, t, number, nameOf, levelName });
   /** What was drawn last: a part is drawn again only when its part of the state changed. */
   let drawn = {};
 
@@ -104,6 +109,7 @@ export function view(document, lang, dispatch) {
   on($('fullscreen'), 'click', () => ({ type: 'fullscreen' }));
   on($('my-league'), 'click', () => ({ type: 'myLeague' }));
   on(ui.mapToggle, 'click', () => ({ type: 'toggleMap' }));
+  on(ui.periodToggle, 'click', () => ({ type: 'togglePeriod' }));
   on($('play-here'), 'click', () => ({ type: 'playHere' }));
   const league = () => ({ type: 'league', level: ui.level.value, province: ui.province.value });
   on(ui.level, 'change', league);
@@ -175,6 +181,13 @@ export function view(document, lang, dispatch) {
       if (state.projector) projector.renderProjector(state); else renderGameRound(roundScreen(state));
     }
     maps.renderMap(state);
+    if (['season', 'period', 'fame', 'round', 'roundStage', 'roundClosed', 'archive', 'schools', 'level', 'province'].some((part) => state[part] !== was[part])) {
+      seasons.renderPeriod(state);
+      const fameWasHidden = ui.fame.hidden;
+      seasons.renderFame(state);
+      // The projector's rows make room for the hall of fame under them, and take it back.
+      if (state.projector && ui.fame.hidden !== fameWasHidden) projector.fitRows();
+    }
     if (state.admin !== was.admin || state.adminBusy !== was.adminBusy || state.adminError !== was.adminError) projector.renderAdmin(state);
   }
 
@@ -297,7 +310,9 @@ export function view(document, lang, dispatch) {
     const { total, rank, gap } = standing(state);
     // A school without a tap has no rank (at a battle's start every school shared the first);
     // before its view, nothing is said.
-    ui.schoolRank.textContent = !school ? '' : total === 0 ? t.noRank : rank ? t.rankIn(rank) : '';
+    // While a season runs, the rank says which period it is of.
+    const period = periodShown(state);
+    ui.schoolRank.textContent = !school ? '' : total === 0 ? t.noRank : rank ? t.rankIn(rank, period && t.periodInLine[period]) : '';
     // One tap more than the difference overtakes (a tie only shares the place).
     ui.gap.textContent = !school ? '' : gap ? (gap.school ? t.gap(nameOf(state, gap.school), gap.taps) : t.gapOnly(gap.taps))
       : total === 0 ? t.firstTap : rank === 1 ? t.first : '';

@@ -187,7 +187,10 @@ final class PostgresBattleStore: BattleStore {
         // 4. The hot rows, last: the board's version, then the schools in id order (and the
         // NOTIFY sent at COMMIT).
         let board = try await PostgresAdministration.addToTotals(plan.increments, on: connection, logger: logger)
-        return plan.committed(board: board)
+        let seasonTotals = if let season = plan.season {
+            try await PostgresSeasons.totals(season, schools: plan.seasonSchools, on: connection, logger: logger)
+        } else { [String: UInt64]() }
+        return plan.committed(board: board, seasonTotals: seasonTotals)
     }
 
     /// The devices' rows (device, last_seq, last_end_ms, player, school, taps, best) into `state`.

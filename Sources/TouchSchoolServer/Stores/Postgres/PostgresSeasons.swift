@@ -153,6 +153,20 @@ enum PostgresSeasons {
         return standing
     }
 
+    /// A season's totals of `schools` (0 for those without a row).
+    static func totals(_ season: Season, schools: [String], on connection: PostgresConnection,
+                       logger: Logger) async throws -> [String: UInt64] {
+        var totals = Dictionary(uniqueKeysWithValues: schools.map { ($0, UInt64(0)) })
+        guard !schools.isEmpty else { return totals }
+        for try await (school, total) in try await connection.query("""
+            SELECT school, total FROM touchschool_season_scores WHERE length = \(season.length.rawValue) AND number = \(season.number)
+                AND school = ANY(\(schools)::text[])
+            """, logger: logger).decode((String, Int64).self) {
+            totals[school] = UInt64(max(0, total))
+        }
+        return totals
+    }
+
     /// What each device counted in a season, per school.
     static func players(_ season: Season, on connection: PostgresConnection, logger: Logger) async throws -> [String: [String: UInt64]] {
         var players: [String: [String: UInt64]] = [:]
@@ -183,16 +197,26 @@ extension PostgresBattleStore {
 
     /// Reads the length at every poll (a length set through another server cuts here from the next
     /// commit: commits read it too) and takes the due hall when no server did.
-    func takeHallOfFame(catalog: Catalog, nowMs: Int64) async throws(BattleStoreError) {
+    func takeHallOfFame(catalog: Catalog, nowMs: Int64) async throws(BattleStoreError) -> SeasonLength {
         let (client, logger) = (self.client, self.logger)
         let length = try await seasonLength()
-        guard let due = SeasonFame.due(length, atMs: nowMs), hallTaken.withLock({ $0 }) != due else { return }
+        guard let due = SeasonFame.due(length, atMs: nowMs), hallTaken.withLock({ $0 }) != due else { return length }
         try await run("take the season's hall of fame") {
             try await client.withTransaction(logger: logger) { connection in
                 try await PostgresSeasons.takeHallOfFame(due, catalog: catalog, on: connection, logger: logger)
             }
         }
         hallTaken.withLock { $0 = due }
+        return length
+    }
+
+    func seasonTotals(_ season: Season, schools: [String]) async throws(BattleStoreError) -> [String: UInt64] {
+        let (client, logger) = (self.client, self.logger)
+        return try await run("read the season's totals") {
+            try await client.withConnection { connection in
+                try await PostgresSeasons.totals(season, schools: schools, on: connection, logger: logger)
+            }
+        }
     }
 
     func seasons(limit: Int) async throws(BattleStoreError) -> [ListedSeason] {

@@ -124,7 +124,10 @@ final class SQLiteBattleStore: BattleStore {
                 }
                 if let due = SeasonFame.due(rows.seasonLength, atMs: nowMs) { try write.takeHallOfFame(due, catalog: catalog) }
                 let board = try write.newBoard(changing: plan.increments.filter { $0.value > 0 }.keys)
-                return plan.committed(board: board.map { StoredBoard(version: $0.version, scores: $0.scores) })
+                let seasonTotals = try plan.season.map { season throws(SQLiteError) in
+                    try write.seasonTotals(season, schools: plan.seasonSchools)
+                } ?? [:]
+                return plan.committed(board: board.map { StoredBoard(version: $0.version, scores: $0.scores) }, seasonTotals: seasonTotals)
             }
         }
         // Totals moved outside the window are told with it; where both have a school, the later wins.
@@ -200,14 +203,21 @@ final class SQLiteBattleStore: BattleStore {
         seasons.withLock { $0.length = length }
     }
 
-    func takeHallOfFame(catalog: Catalog, nowMs: Int64) async throws(BattleStoreError) {
+    func takeHallOfFame(catalog: Catalog, nowMs: Int64) async throws(BattleStoreError) -> SeasonLength {
         let known = seasons.withLock { $0 }
         let length = if let length = known.length { length } else { try await seasonLength() }
-        guard let due = SeasonFame.due(length, atMs: nowMs), due != known.hallTaken else { return }
+        guard let due = SeasonFame.due(length, atMs: nowMs), due != known.hallTaken else { return length }
         try await run { database throws(StoreError) in
             try database.write { write throws(SQLiteError) in try write.takeHallOfFame(due, catalog: catalog) }
         }
         seasons.withLock { $0.hallTaken = due }
+        return length
+    }
+
+    func seasonTotals(_ season: Season, schools: [String]) async throws(BattleStoreError) -> [String: UInt64] {
+        try await run { database throws(StoreError) in
+            try database.write { write throws(SQLiteError) in try write.seasonTotals(season, schools: schools) }
+        }
     }
 
     func seasons(limit: Int) async throws(BattleStoreError) -> [ListedSeason] {

@@ -6,6 +6,7 @@ import { recount, me, battleKey, serverNow, lastSecond } from '../state.js';
 import { store, saveBox, warn, take, follow, takePage, after, readPlayer, unwatchPages, chooseID } from './screens.js';
 import { takeRound, takePlace, stageRound } from './rounds.js';
 import { takeMap } from './map.js';
+import { takeSeason } from './seasons.js';
 
 // Taps: the open batch, sealed into the outbox and sent. Handlers: tap, sealTick, hidden.
 export const PUFFS = 30;               // smoke puffs on screen at most: a ring of reused elements
@@ -163,6 +164,7 @@ export const socket = {
 /** The server's messages on the socket, by type. */
 const received = {
   map(s, m, now, fx) { return takeMap(s, m, fx); },
+  season(s, m, now, fx) { return takeSeason(s, m.season, fx); },
   welcome(s, m, now, fx, record) {
     if (!rules.isValidBattleID(m.battle)) return stop(s, fx, 'versionMismatch');
     if (m.battle !== s.battle) enterBattle(s, m.battle, record, now, fx);
@@ -351,7 +353,7 @@ export function stop(s, fx, reason, to) {
 /** A tab waiting for the device asks for its school's view now and again in `VIEW_POLL_MS`; false once it plays or stopped. */
 function pollView(s, fx) {
   if (s.owner || !s.elsewhere || s.stopped) return false;
-  if (s.school) fx.push({ type: 'loadView', school: s.school });
+  if (s.school) fx.push({ type: 'loadView', school: s.school, ...(s.period === 'all' ? { period: 'all' } : {}) });
   after(fx, 'viewPoll', VIEW_POLL_MS, 'pollView');
   return true;
 }

@@ -4,6 +4,7 @@ import * as rules from '../rules.js';
 import { battleKey, recount, myTaps, pageWanted, pageKey, totalsOf, mapShowing } from '../state.js';
 import { PING_MS, seal, tellSchool } from './play.js';
 import { takeAdmin, isLoopback, PROJECTOR_PAGE_MS, FIRST_CONNECTION_MS, countPages } from './rounds.js';
+import { askLeagueFame } from './seasons.js';
 
 // What the parts of `update` share: effects by name, and the storage a playing tab writes. Each
 // part (taps.js, socket.js, ...) exports its handlers, `(s, m, now, fx)` → the new state `s` (a
@@ -119,6 +120,7 @@ function chooseLeague(s, fx, level, province) {
     s.projectorPages = 0;
   }
   follow(s, fx);
+  askLeagueFame(s, fx);
   return s;
 }
 
@@ -278,15 +280,22 @@ export function follow(s, fx) {
   const want = pageWanted(s);
   const map = mapShowing(s);
   if (s.owner) {
-    // The phone's map takes the page's place (the server sends a player one or the other).
-    const key = map ? 'map' : want && JSON.stringify(want);
+    // The phone's map takes the page's place (the server sends a player one or the other). The
+    // period is said by a watch, even with no page (the game's view follows it): all time's, or
+    // the season's again after all time's (the season is a new connection's own); before the
+    // map, as a watch says "no map".
+    const all = s.period === 'all';
+    const watch = { type: 'watch', ...(map ? {} : want), ...(all ? { period: 'all' } : {}) };
+    const periodChanged = all || (s.watching || '').includes('"period":"all"');
+    const messages = map ? [...(periodChanged ? [watch] : []), { type: 'map', show: true }] : [watch];
+    const key = map || want || all ? JSON.stringify(messages) : null;
     if (s.socket !== 'welcomed' || key === s.watching) return;
     s.watching = key;
-    fx.push({ type: 'send', message: map ? { type: 'map', show: true } : want ? { type: 'watch', ...want } : { type: 'watch' } });
+    for (const message of messages) fx.push({ type: 'send', message });
     return;
   }
   if (s.stopped || !(s.projector || s.elsewhere)) return;
-  const url = want && pageStreamURL(want, map);
+  const url = want && pageStreamURL(want, map, s.period);
   if (url === s.streaming) return;
   s.streaming = url;
   // The page shown stays until the next one comes: the stream is live as long as pages do.
@@ -294,9 +303,13 @@ export function follow(s, fx) {
   fx.push({ type: 'watchBoard', url });
 }
 
-/** The address of a page's stream (`GET /v1/board`, Server-Sent Events of `page`), with the map's `map` events when it shows. */
-export function pageStreamURL({ league, from, count }, map = false) {
-  return `/v1/board?${new URLSearchParams({ count: String(count), from: String(from), ...league, ...(map ? { map: '1' } : {}) })}`;
+/**
+ * The address of a page's stream (`GET /v1/board`, Server-Sent Events of `page`), with the map's
+ * `map` events when it shows, of all time for `period` 'all' (the season's otherwise).
+ */
+export function pageStreamURL({ league, from, count }, map = false, period = 'season') {
+  return `/v1/board?${new URLSearchParams({ count: String(count), from: String(from), ...league, ...(map ? { map: '1' } : {}),
+                                            ...(period === 'all' ? { period: 'all' } : {}) })}`;
 }
 
 export function unwatchPages(s, fx) {

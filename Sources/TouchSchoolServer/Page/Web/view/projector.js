@@ -134,9 +134,13 @@ export function projectorView({ document, lang, ui, t, number, make, nameOf, rou
   }
 
 
-  /** Rows tall enough that PROJECTOR_ROWS of them fill the screen below the table's head (and above the section's padding). */
+  /**
+   * Rows tall enough that PROJECTOR_ROWS of them fill the screen below the table's head (and above
+   * the section's padding, and the hall of fame while it shows).
+   */
   function fitRows() {
-    const below = parseFloat(getComputedStyle(ui.ranking).paddingBottom) + PROJECTOR_ROWS;   // and a pixel of border a row
+    const fame = ui.fame.hidden ? 0 : ui.fame.getBoundingClientRect().height;
+    const below = parseFloat(getComputedStyle(ui.ranking).paddingBottom) + PROJECTOR_ROWS + fame;   // and a pixel of border a row
     const room = innerHeight - ui.rankingRows.getBoundingClientRect().top - below;
     ui.ranking.style.setProperty('--row-height', `${Math.max(20, Math.floor(room / PROJECTOR_ROWS))}px`);
   }

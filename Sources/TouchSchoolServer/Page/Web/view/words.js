@@ -2,7 +2,12 @@
 import { ordinal } from '../state.js';
 /** Numbers grouped as each language writes them (1,234): the view's, and the counts the words below spell. */
 export const NUMBER = { ko: new Intl.NumberFormat('ko-KR'), en: new Intl.NumberFormat('en-US') };
+/** A day of a season as each language writes it ("11월 30일", "Nov 30"), of a time already moved to Korea's (formatted as UTC). */
+export const DAY = { ko: new Intl.DateTimeFormat('ko-KR', { month: 'long', day: 'numeric', timeZone: 'UTC' }),
+                     en: new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }) };
 const ko = (n) => NUMBER.ko.format(n);
+/** The periods the standings count while a season runs: Korean says them the same within a line ("이번 주 3위"). */
+const KO_PERIOD = { week: '이번 주', month: '이번 달', all: '전체' };
 /** An English count as a person reads it, "1 tap", "1,234 taps" (Korean's 번/명/개 have no plural). */
 const counted = (n, one, many) => `${NUMBER.en.format(n)} ${n === 1 ? one : many}`;
 
@@ -20,6 +25,12 @@ export const TEXT = {
     mapLegend: '최근 5초에 터치한 학교 (빠를수록 밝게) · 노란 원: 1~3위', mapLegendMine: '초록 원: 내 학교',
     mapStarter: '기본 목록에는 좌표가 없어 학교를 시도청 자리에 모아 찍었습니다. 전체 지도는 touchschool import로 전국 목록을 가져오면 나옵니다.',
     levels: { elementary: '초등학교', middle: '중학교', high: '고등학교' },
+    // Seasons: the period the standings count (by the season's length, or all time), also within
+    // the rank's line ("이번 주 3위", "#3 this week"); the projector's title; a season's days.
+    period: KO_PERIOD, periodInLine: KO_PERIOD,
+    standingsOf: { week: '이번 주 순위', month: '이번 달 순위', all: '전체 순위' },
+    days: (first, last) => `${first}–${last}`, periodDays: (period, days) => `${period} (${days})`,
+    fameTitle: '명예의 전당', fameNational: '전국', lastSeason: { week: '지난 주', month: '지난 달' }, seasonOf: { week: '주간', month: '월간' },
     found: (n) => `${ko(n)}개 학교`, foundMore: (n) => `${ko(n)}개 넘는 학교`, didYouMean: (name) => `혹시 ${name}?`,
     none: '찾는 학교가 없습니다.', searchFailed: '검색할 수 없습니다: 서버에 연결되지 않았습니다.',
     abnormal: '비정상적인 터치 수가 감지되었습니다.',
@@ -30,7 +41,7 @@ export const TEXT = {
     battleFull: '운영자에게 자리를 요청하세요: 대항전이 가득 차서 새 기기를 받지 않습니다.',
     tooManyFromAddress: '운영자에게 문의하세요: 이 주소에서 서버가 받는 것보다 많이 접속합니다.',
     refused: (why, n) => n ? `${why} 터치 ${ko(n)}번 대기 중, 계속 터치하세요` : why,
-    rankIn: (n) => `전국 ${n}위`, first: '1위!', noRank: '아직 순위 없음', firstTap: '첫 터치면 1위!', gap: (school, n) => `${school}까지 ${ko(n)}번`,
+    rankIn: (n, period) => (period ? `${period} ${n}위` : `전국 ${n}위`), first: '1위!', noRank: '아직 순위 없음', firstTap: '첫 터치면 1위!', gap: (school, n) => `${school}까지 ${ko(n)}번`,
     gapOnly: (n) => `${ko(n)}번 더 터치하면 한 계단 위`,
     speed: (now, best) => `초당 ${ko(now)}번 · 최고 ${ko(best)}번`, player: (name) => `플레이어 ${name}`,
     confirmQuestion: '학교를 바꾸면 내 터치 수가 0부터 다시 시작합니다. 바꿀까요?',
@@ -72,6 +83,10 @@ export const TEXT = {
     mapLegend: 'Tapped in the last 5 s (brighter: faster) · yellow ring: top 3', mapLegendMine: 'green ring: my school',
     mapStarter: 'The starter list has no coordinates: each school is drawn at its province\'s seat. The full map comes with touchschool import.',
     levels: { elementary: 'Elementary', middle: 'Middle', high: 'High' },
+    period: { week: 'This week', month: 'This month', all: 'All time' }, periodInLine: { week: 'this week', month: 'this month', all: 'all time' },
+    standingsOf: { week: 'This week\'s standings', month: 'This month\'s standings', all: 'All-time standings' },
+    days: (first, last) => `${first} – ${last}`, periodDays: (period, days) => `${period} (${days})`,
+    fameTitle: 'Hall of fame', fameNational: 'National', lastSeason: { week: 'Last week', month: 'Last month' }, seasonOf: { week: 'Week', month: 'Month' },
     found: (n) => counted(n, 'school', 'schools'), foundMore: (n) => `More than ${counted(n, 'school', 'schools')}`,
     didYouMean: (name) => `Did you mean ${name}?`,
     none: 'No school matches.', searchFailed: 'Cannot search: the server is not reachable.',
@@ -81,7 +96,7 @@ export const TEXT = {
     battleFull: 'Ask the operator for room: the battle is full and takes no new device.',
     tooManyFromAddress: 'Ask the operator: too many devices connect from this address for the server.',
     refused: (why, n) => n ? `${why} ${counted(n, 'tap', 'taps')} waiting; keep tapping` : why,
-    rankIn: (n) => `#${n} nationally`, first: '#1!', noRank: 'no rank yet', firstTap: 'One tap takes #1!', gap: (school, n) => `${counted(n, 'tap', 'taps')} to overtake ${school}`,
+    rankIn: (n, period) => (period ? `#${n} ${period}` : `#${n} nationally`), first: '#1!', noRank: 'no rank yet', firstTap: 'One tap takes #1!', gap: (school, n) => `${counted(n, 'tap', 'taps')} to overtake ${school}`,
     gapOnly: (n) => `${counted(n, 'tap', 'taps')} to climb a place`,
     speed: (now, best) => `${counted(now, 'tap/s', 'taps/s')} · best ${NUMBER.en.format(best)}`, player: (name) => `player ${name}`,
     confirmQuestion: 'If you change school, your own tap count starts again from 0. Change?',
