@@ -391,8 +391,8 @@ public struct Strings: Sendable {
             ("F1", "도움말 (Tab: 정보)"),
             ("F2", "학교 바꾸기"),
             ("Ctrl-C", "저장하고 종료"),
-            ("↑↓ PgUp/PgDn", "목록 이동"),
-            ("Home/End", "목록의 처음과 끝"),
+            // One row for both: a help at 80×24 on a server running seasons has a row less to give.
+            ("↑↓ PgUp/PgDn", "목록 이동 (Home/End: 처음과 끝)"),
             ("←/→", "순위: 전국 · 학교급 · 시도 · 시도의 학교급"),
             ("v", "순위: 순위표와 학교 지도 오가기"),
             ("Enter", "선택 · 순위에서는 내 학교로"),
@@ -402,8 +402,7 @@ public struct Strings: Sendable {
             ("F1", "help (Tab: about)"),
             ("F2", "change school"),
             ("Ctrl-C", "save and quit"),
-            ("↑↓ PgUp/PgDn", "move through lists"),
-            ("Home/End", "first and last of a list"),
+            ("↑↓ PgUp/PgDn", "move through lists (Home/End: first and last)"),
             ("←/→", "ranking: national, level, province, level in province"),
             ("v", "ranking: switch between the table and the map of schools"),
             ("Enter", "choose; in the ranking, jump to my school"),
@@ -435,7 +434,7 @@ public struct Strings: Sendable {
     }
     /// The operator's rounds, which only a server runs.
     var helpRounds: String {
-        ko ? "라운드: 선생님이 라운드를 시작하면 3, 2, 1 카운트다운 뒤 정해진 시간 동안 누가 더 많이 치는지 겨룹니다. 화면 위쪽에 남은 시간과 내 순위가, 끝나면 결과가 나옵니다."
+        ko ? "라운드: 선생님이 시작하면 3, 2, 1 카운트다운 뒤 정해진 시간 동안 누가 더 많이 치는지 겨룹니다. 위쪽에 남은 시간과 내 순위가, 끝나면 결과가 나옵니다."
             : "Rounds: when the teacher starts a round, a 3-2-1 countdown opens a timed race of who taps most; the play area's top line shows the seconds left and your place, then the result."
     }
     var helpKeys: String { ko ? "Tab 정보  Esc 뒤로" : "Tab about  Esc back" }

@@ -81,6 +81,18 @@ import TouchSchoolCore
         #expect(view(month, now: Fixture.start).contains(ko ? "순위: 이번 달과 전체 오가기" : "ranking: switch between this month and all time"))
     }
 
+    /// The help at 80×24 of a game over SSH on a server running seasons (the longest help: the
+    /// season's key, the SSH paragraph and the rounds') shows every paragraph to its end.
+    @Test(arguments: Language.allCases)
+    func theLongestHelpFitsEightyByTwentyFour(language: Language) {
+        var state = Self.served(language, season: Self.week)
+        _ = update(&state, .key(.help), now: Fixture.start)
+        let grid = view(state, now: Fixture.start)
+        #expect(grid.lines.count == 24)
+        #expect(grid.contains(language == .korean ? "결과가 나옵니다." : "then the result."), "\(grid.text)")
+        #expect(grid.contains("Home/End"), "\(grid.text)")
+    }
+
     /// No season: the screens of before seasons, word for word.
     @Test(arguments: Language.allCases)
     func withoutASeasonNothingNamesAPeriod(language: Language) {
