@@ -27,11 +27,16 @@ function fresh(options = {}) { return initialState({ defaultPlayer: 'web player'
 function playing(record = EMPTY, school = 'S1') {
   return run(fresh(), [{ type: 'granted', record, device: DEVICE, freshDevice: 'x', school }])[0];
 }
-/** The same, welcomed by the server of BATTLE (protocol 2: no board) for that school, and shown S1's view: at 10, second. */
+/**
+ * The same, welcomed by the server of BATTLE (protocol 2: no board) for that school, its clock
+ * measured (the welcome's ping answered: the same clock as this page's), and shown S1's view: at
+ * 10, second.
+ */
 function welcomed(record = EMPTY, school = 'S1', extra = {}) {
   return run(playing(record, school), [{ type: 'socketOpen' }],
              [{ type: 'server', message: { type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: { ...PLAYER, school }, catalog: 'c1', ...extra },
                 record: EMPTY }],
+             [{ type: 'server', message: { type: 'pong', nowMs: 0 } }],
              [{ type: 'server', message: { type: 'view', version: 1, school: 'S1', total: 10, ranks: [[2, 2, 10]], above: [[1, 'S2', 20]],
                                              below: [], top: [[1, 'S2', 20], [2, 'S1', 10]] } }])[0];
 }
@@ -155,6 +160,23 @@ test('a hidden page seals its batch at once', () => {
   const [state] = run(playing(), [tap(), 1000], [{ type: 'hidden' }, 1001]);
   assert.equal(state.box.batches.length, 1);
   assert.equal(state.open, null);
+});
+
+test('taps made before the server\'s clock is first measured wait for the pong (2 s at most), then claim its time', () => {
+  // Welcomed at 0 (its ping sent then), the pong not yet come: the page's clock is 7 minutes slow.
+  const [waiting, effects] = run(playing(), [{ type: 'socketOpen' }],
+    [{ type: 'server', message: { type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: { ...PLAYER, school: 'S1' }, catalog: 'c1' },
+       record: EMPTY }], [tap(), 100]);
+  assert.deepEqual(sent(effects), [], 'not claimed on this page\'s clock');
+  assert.deepEqual(waiting.open.taps, { S1: 1 });
+  assert.equal(update(waiting, { type: 'sealTick' }, 400).state.open, waiting.open, 'still waiting at the tick');
+  const later = 420_000;
+  const [ponged] = run(waiting, [{ type: 'server', message: { type: 'pong', nowMs: 200 + later } }, 400], [{ type: 'sealTick' }, 500]);
+  assert.deepEqual(ponged.box.batches, [{ seq: 1, taps: { S1: 1 }, playerTaps: 1, best: 1, startMs: 100 + later, endMs: 100 + later }]);
+  // A server that never answers: the taps go after 2 s, on this page's clock.
+  const [unanswered, late] = run(waiting, [tap(), 1900], [{ type: 'sealTick' }, 2100]);
+  assert.equal(unanswered.open, null);
+  assert.deepEqual(sent(late).map((m) => [m.startMs, m.endMs]), [[100, 1900]]);
 });
 
 test('an acknowledgement removes its batch and keeps its taps on the school\'s total', () => {

@@ -39,7 +39,9 @@ function welcomed(record = EMPTY) {
   return run(initialState({ defaultPlayer: 'web player', join: 'http://192.168.0.10:8080/' }),
              [{ type: 'granted', record, device: DEVICE, freshDevice: 'x', school: 'S3' }],
              [{ type: 'directory', directory: DIRECTORY }], [{ type: 'socketOpen' }],
-             server({ type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: PLAYER, catalog: 'c1' }))[0];
+             server({ type: 'welcome', protocol: 2, battle: BATTLE, lastSeq: 0, player: PLAYER, catalog: 'c1' }),
+             // The welcome's ping answered: the server's clock measured, taps go out as made.
+             server({ type: 'pong', nowMs: 0 }))[0];
 }
 const tap = [{ type: 'tap', x: 1, y: 1 }, 1000];
 

@@ -18,6 +18,7 @@ export const PUFFS = 30;               // smoke puffs on screen at most: a ring 
 // traffic under 2 KiB/s (ten would not). The terminal game's rule too (GameTiming's
 // serverSyncIntervalNanoseconds).
 const SEAL_ONLINE_MS = 250;
+const CLOCK_WAIT_MS = 2000;            // online, the taps wait this long at most for the first measure of the server's clock
 const SEAL_OFFLINE_MS = 5000;          // offline, batches are sealed less often: fewer to keep and send
 const RESULT_SEEN_MS = 2000;           // before this, a tap (the race's last burst) does not close the round's result
 
@@ -62,6 +63,7 @@ export function seal(s, fx, force, now) {
   const open = s.open;
   const online = s.socket === 'welcomed';
   if (!force && (online ? now - s.sealedMs < SEAL_ONLINE_MS : now - open.startMs < SEAL_OFFLINE_MS)) return undefined;
+  if (!force && online && measuringClock(s, now)) return undefined;
   s.sealedMs = now;
   const batch = { seq: s.box.nextSeq, taps: open.taps, playerTaps: open.playerTaps, best: open.best,
                   startMs: claimedMs(s, open.startMs), endMs: claimedMs(s, open.endMs) };
@@ -73,6 +75,16 @@ export function seal(s, fx, force, now) {
   Object.assign(s, recount(s));
   sendWaiting(s, fx);
   return s;
+}
+
+/**
+ * Whether the server's clock is being measured for the first time (the welcome's ping not yet
+ * answered, for at most CLOCK_WAIT_MS): a batch sealed now would claim this page's own clock,
+ * which may be minutes off (a batch made across a season's boundary would count in the wrong
+ * season), so the taps wait for the pong, a round trip.
+ */
+function measuringClock(s, now) {
+  return s.clock.pings.length === 0 && s.clock.oneWay.length === 0 && s.clock.out.length > 0 && now - s.clock.out[0] < CLOCK_WAIT_MS;
 }
 
 /**
